@@ -1,0 +1,90 @@
+/**
+ * The one error union of Cairn. Every failure an operation can report is a
+ * `CairnError` with one of these codes; each face (MCP, REST) maps it once.
+ * Messages are written for the caller and must never carry SQL, stack traces,
+ * table names or text that came from outside (only trusted text reaches the model).
+ */
+export const ERROR_CODES = [
+  "validation",
+  "not_found",
+  "conflict",
+  "invalid_transition",
+  "forbidden",
+  "insufficient_scope",
+  "payload_too_large",
+  "rate_limited",
+  "internal",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ValidationIssue {
+  /** Dotted path of the offending field, e.g. `metadata.clarifyingQuestions.2`. */
+  path: string;
+  message: string;
+}
+
+export class CairnError extends Error {
+  override readonly name = "CairnError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { issues?: ValidationIssue[]; requiredScopes?: string[] } = {},
+  ) {
+    super(message);
+  }
+}
+
+export const isCairnError = (error: unknown): error is CairnError => error instanceof CairnError;
+
+export const validationError = (message: string, issues: ValidationIssue[] = []) =>
+  new CairnError("validation", message, { issues });
+
+/** Used for missing records and for records of another org alike, so the two are indistinguishable. */
+export const notFound = (what: string, id: string) => new CairnError("not_found", `No ${what} with id "${id}" exists.`);
+
+export const conflict = (message: string) => new CairnError("conflict", message);
+
+export const invalidTransition = (message: string) => new CairnError("invalid_transition", message);
+
+export const forbidden = (message: string) => new CairnError("forbidden", message);
+
+export const insufficientScope = (requiredScopes: string[]) =>
+  new CairnError(
+    "insufficient_scope",
+    `This operation needs the scope ${requiredScopes.map((s) => `"${s}"`).join(", ")}, which this token does not carry.`,
+    { requiredScopes },
+  );
+
+export const payloadTooLarge = (message: string) => new CairnError("payload_too_large", message);
+
+/** The HTTP status each error code maps to. Exhaustive: adding a code without a status fails typecheck. */
+export function httpStatusOf(code: ErrorCode): number {
+  switch (code) {
+    case "validation":
+      return 400;
+    case "not_found":
+      return 404;
+    case "conflict":
+    case "invalid_transition":
+      return 409;
+    case "forbidden":
+    case "insufficient_scope":
+      return 403;
+    case "payload_too_large":
+      return 413;
+    case "rate_limited":
+      return 429;
+    case "internal":
+      return 500;
+    default:
+      return assertNever(code);
+  }
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unhandled value: ${String(value)}`);
+}
+
+/** What the caller sees for an unexpected failure: nothing of it but a correlation id. */
+export const INTERNAL_MESSAGE = "An unexpected error occurred. Quote the correlation id when reporting it.";

@@ -1,0 +1,43 @@
+import type { PageCursor } from "./pagination";
+import type { SkillExecution, SkillExecutionStatus } from "./skill-executions";
+
+/**
+ * What operations need from storage. Every method takes the org id first: a
+ * record of another org is never returned, so it looks exactly like a missing one.
+ */
+export interface SkillExecutionRepository {
+  insert(execution: SkillExecution): Promise<void>;
+  get(orgId: string, executionId: string): Promise<SkillExecution | null>;
+  /** Writes `next` only if the stored version is still `expectedVersion`; false when another write won. */
+  replace(next: SkillExecution, expectedVersion: number): Promise<boolean>;
+  list(orgId: string, query: SkillExecutionQuery): Promise<SkillExecution[]>;
+}
+
+export interface SkillExecutionQuery {
+  status?: SkillExecutionStatus;
+  skillName?: string;
+  sessionId?: string;
+  planId?: string;
+  after?: PageCursor;
+  /** Rows to fetch (the page size plus one). */
+  limit: number;
+}
+
+export interface AuditEntry {
+  orgId: string;
+  actorUserId: string;
+  actorClientId: string | null;
+  action: string;
+  targetType: string;
+  targetId: string;
+  detail: Record<string, unknown>;
+}
+
+export interface AuditLog {
+  record(entry: AuditEntry): Promise<void>;
+}
+
+export interface Services {
+  skillExecutions: SkillExecutionRepository;
+  audit: AuditLog;
+}

@@ -1,0 +1,16 @@
+import type { Role, Scope } from "./scopes";
+
+/**
+ * Who is calling, as established by a verified credential. Org and user come
+ * only from here, never from tool arguments.
+ */
+export interface Principal {
+  orgId: string;
+  userId: string;
+  role: Role;
+  scopes: readonly Scope[];
+  /** OAuth client id when the credential is an OAuth access token. */
+  clientId?: string;
+  /** API key id when the credential is an API key. */
+  apiKeyId?: string;
+}

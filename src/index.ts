@@ -1,0 +1,37 @@
+import type { OAuthProvider } from "@cloudflare/workers-oauth-provider";
+import { BASELINE_SCOPES, createOAuthProvider, TOKEN_PATH } from "./auth/oauth-provider";
+import { canonicalOrigin, normalizeTokenRequest, protectedResourceAlias } from "./auth/resource";
+import type { Env } from "./env";
+import { mcpApiHandler } from "./mcp/handler";
+import { REST_BASE, restApiHandler } from "./rest/app";
+import { openApiDocument } from "./rest/openapi";
+import { webApp } from "./web/app";
+
+let provider: { origin: string; instance: OAuthProvider<Env> } | undefined;
+let openApi: { origin: string; body: string } | undefined;
+
+// Built on first use: the resource URL comes from the environment.
+function providerFor(origin: string): OAuthProvider<Env> {
+  if (provider?.origin !== origin) {
+    provider = { origin, instance: createOAuthProvider(origin, { mcp: mcpApiHandler, rest: restApiHandler, web: webApp }) };
+  }
+  return provider.instance;
+}
+
+function openApiResponse(origin: string): Response {
+  if (openApi?.origin !== origin) openApi = { origin, body: JSON.stringify(openApiDocument(origin)) };
+  return new Response(openApi.body, { headers: { "content-type": "application/json", "access-control-allow-origin": "*" } });
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const origin = canonicalOrigin(env.PUBLIC_URL);
+    const { pathname } = new URL(request.url);
+    // The API description is public: integrations read it before they hold a token.
+    if (pathname === `${REST_BASE}/openapi.json` && request.method === "GET") return openApiResponse(origin);
+    const alias = request.method === "GET" ? protectedResourceAlias(pathname, origin, BASELINE_SCOPES) : null;
+    if (alias) return alias;
+    const normalized = pathname === TOKEN_PATH ? await normalizeTokenRequest(request, origin) : request;
+    return providerFor(origin).fetch(normalized, env, ctx);
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,60 @@
+import { insufficientScope } from "@cloudflare/workers-oauth-provider";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { createMcpHandler } from "agents/mcp/server";
+import { principalFrom, protectedContext } from "../auth/credentials";
+import { hasScope } from "../domain/scopes";
+import type { Env } from "../env";
+import { findOperation } from "../operations/registry";
+import { type RequestRuntime, requestRuntime } from "../platform/runtime";
+import { createMcpServer } from "./server";
+
+const RUNTIME_KEY = "cairn.runtime";
+
+const handler = createMcpHandler(
+  ({ authInfo }) => {
+    const runtime = authInfo?.extra?.[RUNTIME_KEY] as RequestRuntime | undefined;
+    // The API handler below always sets it; a request without it never got past authentication.
+    if (!runtime) throw new Error("MCP request without a verified caller");
+    return createMcpServer(runtime);
+  },
+  { route: "/mcp" },
+);
+
+/** The name of the tool a JSON-RPC body calls, if it is a `tools/call`. */
+function calledTool(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  return method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
+}
+
+/**
+ * `/mcp`, behind the OAuth provider. Scope is checked here, before the MCP layer,
+ * so a token that lacks it gets the HTTP 403 step-up challenge MCP clients act on.
+ */
+export const mcpApiHandler = {
+  async fetch(request: Request, env: Env, executionContext: ExecutionContext): Promise<Response> {
+    const ctx = protectedContext(executionContext);
+    const principal = principalFrom(ctx);
+    if (!principal) return new Response("Unauthorized", { status: 401 });
+    let parsedBody: unknown;
+    if (request.method === "POST") {
+      try {
+        parsedBody = await request.clone().json();
+      } catch {
+        parsedBody = undefined; // the MCP layer answers malformed JSON with a parse error
+      }
+      const operation = findOperation(calledTool(parsedBody) ?? "");
+      if (operation && !hasScope(principal.scopes, operation.scope)) {
+        return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);
+      }
+    }
+    const authInfo: AuthInfo = {
+      token: ctx.auth.token,
+      clientId: principal.clientId ?? principal.apiKeyId ?? "",
+      scopes: [...principal.scopes],
+      expiresAt: ctx.auth.expiresAt,
+      extra: { [RUNTIME_KEY]: requestRuntime(env, ctx, principal) },
+    };
+    return handler.fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
+  },
+};

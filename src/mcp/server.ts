@@ -1,0 +1,48 @@
+import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import type { CairnError } from "../domain/errors";
+import { invoke } from "../operations/invoke";
+import { findOperation } from "../operations/registry";
+import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
+import { listTools, outputSchemaOf } from "./tools";
+
+export const SERVER_INFO = { name: "cairn", title: "Cairn", version: "0.1.0" } as const;
+
+const INSTRUCTIONS =
+  "Cairn keeps durable, org-scoped research state: skill executions (log_skill_execution), and their plans, " +
+  "evidence and deliverables. Handles (executionId, planId) are scoped to your organization.";
+
+/** A tool error as the model reads it: the code, a message written by us, and a correlation id. */
+export function toolError(error: CairnError, correlationId: string): CallToolResult {
+  const body = {
+    error: { code: error.code, message: error.message, correlationId, ...(error.details.issues ? { issues: error.details.issues } : {}) },
+  };
+  return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
+}
+
+/**
+ * A fresh low-level MCP server for one request. The tool list is precomputed
+ * (see tools.ts); `tools/call` goes through the same `invoke` as REST.
+ */
+export function createMcpServer(runtime: RequestRuntime): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+    cacheHints: { "tools/list": { ttlMs: 300_000, cacheScope: "private" } },
+  });
+  server.setRequestHandler("tools/list", () => ({ tools: listTools() }));
+  server.setRequestHandler("tools/call", async (request) => {
+    const { name, arguments: args } = request.params;
+    const operation = findOperation(name);
+    if (!operation) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const correlationId = newCorrelationId();
+    const result = await invoke(operation, args, runtime.contextFor(correlationId), "mcp", runtime.record);
+    const callResult: CallToolResult = result.ok
+      ? {
+          content: [{ type: "text", text: JSON.stringify(result.value) }],
+          structuredContent: result.value as Record<string, unknown>,
+        }
+      : toolError(result.error, correlationId);
+    return server.projectCallToolResult(callResult, outputSchemaOf(name));
+  });
+  return server;
+}

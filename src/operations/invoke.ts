@@ -1,0 +1,69 @@
+import type { z } from "zod";
+import { CairnError, type ErrorCode, INTERNAL_MESSAGE, insufficientScope, validationError } from "../domain/errors";
+import { hasScope } from "../domain/scopes";
+import type { AnyOperation, OperationContext } from "./operation";
+
+export type Face = "mcp" | "rest";
+
+export interface CallRecord {
+  operation: string;
+  face: Face;
+  durationMs: number;
+  outcome: "ok" | "error";
+  errorCode: ErrorCode | null;
+  correlationId: string;
+}
+
+export type InvokeResult = { ok: true; value: unknown } | { ok: false; error: CairnError };
+
+/** Zod issues as the caller should read them: a dotted path and a sentence. */
+export function toValidationError(error: z.ZodError, message = "The input is not valid."): CairnError {
+  const issues = error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "(input)",
+    message: issue.message,
+  }));
+  const first = issues[0];
+  return validationError(first ? `${message} ${first.path}: ${first.message}` : message, issues);
+}
+
+/**
+ * Runs one operation for one caller: scope, input validation, handler. Every
+ * failure comes back as a `CairnError`; anything unexpected is logged with the
+ * correlation id and replaced by a message that reveals nothing.
+ */
+export async function invoke(
+  operation: AnyOperation,
+  rawInput: unknown,
+  ctx: OperationContext,
+  face: Face,
+  record: (call: CallRecord) => void,
+): Promise<InvokeResult> {
+  const started = Date.now();
+  const result = await run(operation, rawInput, ctx);
+  record({
+    operation: operation.name,
+    face,
+    durationMs: Date.now() - started,
+    outcome: result.ok ? "ok" : "error",
+    errorCode: result.ok ? null : result.error.code,
+    correlationId: ctx.correlationId,
+  });
+  return result;
+}
+
+async function run(operation: AnyOperation, rawInput: unknown, ctx: OperationContext): Promise<InvokeResult> {
+  try {
+    if (!hasScope(ctx.principal.scopes, operation.scope)) throw insufficientScope([operation.scope]);
+    const parsed = operation.input.safeParse(rawInput ?? {});
+    if (!parsed.success) throw toValidationError(parsed.error);
+    return { ok: true, value: await operation.handler(parsed.data, ctx) };
+  } catch (error) {
+    if (error instanceof CairnError) return { ok: false, error };
+    console.error(JSON.stringify({ level: "error", correlationId: ctx.correlationId, operation: operation.name, error: describe(error) }));
+    return { ok: false, error: new CairnError("internal", INTERNAL_MESSAGE) };
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ""}` : String(error);
+}

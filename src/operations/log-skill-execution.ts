@@ -1,0 +1,144 @@
+import { z } from "zod";
+import { conflict, notFound, validationError } from "../domain/errors";
+import { newId } from "../domain/ids";
+import {
+  applyExecutionUpdate,
+  assertMetadataSize,
+  capOriginalQuery,
+  type SkillExecution,
+} from "../domain/skill-executions";
+import { defineOperation, type OperationContext } from "./operation";
+import { ParamExecutionId, ParamId, ParamSessionId } from "./params";
+import { SkillExecutionView, toSkillExecutionView } from "./skill-execution-view";
+
+const text = (max: number) => z.string().max(max, `At most ${max} characters`);
+
+/** The interview record of seed 000 (phases 1–3, 6). Unknown keys are kept, so skills can add their own. */
+export const ExecutionMetadata = z.looseObject({
+  topic: text(500).optional(),
+  researchType: z.enum(["general_topic", "competitive_analysis", "decision_support"]).optional(),
+  scope: text(2000).optional(),
+  depthSignals: z.array(text(200)).max(20).optional(),
+  decisionContext: text(4000).optional(),
+  knownContext: text(8000).optional(),
+  outputMediaType: text(100).optional(),
+  outputFormattingInstructions: text(4000).optional(),
+  clarifyingQuestions: z
+    .array(z.strictObject({ question: text(2000), answer: text(8000) }))
+    .max(2, "Never more than 2 clarifying questions")
+    .optional(),
+  skipQuestionsReason: text(2000).optional(),
+  routingRationale: text(8000).optional(),
+  delegatedTo: z.enum(["scan", "deep"]).optional(),
+  originalQuery: z.string().max(100_000).optional().describe("Cut to 5000 chars"),
+  stepsCompleted: z.number().int().min(0).optional(),
+  artifactsStored: z.number().int().min(0).optional(),
+});
+
+const Input = z.strictObject({
+  executionId: ParamExecutionId.optional().describe("Omit to create; pass to update"),
+  skillName: text(100).min(1).optional().describe("Required to create, e.g. research"),
+  status: z.enum(["started", "executing", "completed", "failed"]).optional().describe("Create: started (default)"),
+  sessionId: ParamSessionId.optional().describe("Client session, for plan auto-linking"),
+  planId: ParamId("plan").optional(),
+  errorMessage: text(4000).optional().describe("Required for failed"),
+  closedReason: text(1000).optional(),
+  metadata: ExecutionMetadata.optional().describe("Merged into stored metadata on update"),
+});
+
+const Output = SkillExecutionView.extend({
+  created: z.boolean(),
+  originalQueryTruncated: z.boolean(),
+});
+
+type LogInput = z.output<typeof Input>;
+
+export const logSkillExecution = defineOperation({
+  name: "log_skill_execution",
+  title: "Log skill execution",
+  description:
+    "Track a research skill run. Create (no executionId) with status started and the interview metadata " +
+    "(topic, researchType, scope, depthSignals, clarifyingQuestions or skipQuestionsReason, routingRationale, " +
+    "delegatedTo, originalQuery…) to get an executionId; later update it to executing, completed " +
+    "(metadata: stepsCompleted, artifactsStored, checkpointFeedback; closedReason) or failed (errorMessage). " +
+    "Metadata is merged.",
+  scope: "research:write",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: Input,
+  output: Output,
+  rest: { method: "post", path: "/skill-executions" },
+  handler: (input, ctx) => (input.executionId ? update(input.executionId, input, ctx) : create(input, ctx)),
+});
+
+async function create(input: LogInput, ctx: OperationContext) {
+  if (!input.skillName) {
+    throw validationError("skillName is required to create a skill execution.", [
+      { path: "skillName", message: "Required when executionId is absent" },
+    ]);
+  }
+  if (input.status && input.status !== "started") {
+    throw validationError("A new skill execution starts with status started; pass executionId to update one.", [
+      { path: "status", message: "Must be started when creating" },
+    ]);
+  }
+  if (input.metadata?.clarifyingQuestions?.length && input.metadata.skipQuestionsReason) {
+    throw validationError("Give clarifyingQuestions or skipQuestionsReason, not both.", [
+      { path: "metadata.skipQuestionsReason", message: "Not allowed together with clarifyingQuestions" },
+    ]);
+  }
+  const { metadata, truncated } = capOriginalQuery(input.metadata ?? {});
+  assertMetadataSize(metadata);
+  const now = ctx.now();
+  const execution: SkillExecution = {
+    executionId: newId("exec"),
+    orgId: ctx.principal.orgId,
+    userId: ctx.principal.userId,
+    clientId: ctx.principal.clientId ?? ctx.principal.apiKeyId ?? null,
+    skillName: input.skillName,
+    status: "started",
+    sessionId: input.sessionId ?? null,
+    planId: input.planId ?? null,
+    metadata,
+    errorMessage: input.errorMessage ?? null,
+    closedReason: input.closedReason ?? null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+  };
+  await ctx.services.skillExecutions.insert(execution);
+  return { ...toSkillExecutionView(execution), created: true, originalQueryTruncated: truncated };
+}
+
+async function update(executionId: string, input: LogInput, ctx: OperationContext) {
+  if (input.sessionId !== undefined) {
+    throw validationError("sessionId is set when the execution is created and cannot change.", [
+      { path: "sessionId", message: "Not allowed on update" },
+    ]);
+  }
+  // Two writers may merge metadata at once; retry on a lost compare-and-set so neither merge is dropped.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await ctx.services.skillExecutions.get(ctx.principal.orgId, executionId);
+    if (!current) throw notFound("skill execution", executionId);
+    if (input.skillName !== undefined && input.skillName !== current.skillName) {
+      throw validationError(`Execution ${executionId} belongs to skill ${current.skillName}, not ${input.skillName}.`, [
+        { path: "skillName", message: "Does not match the stored skill" },
+      ]);
+    }
+    const { next, originalQueryTruncated } = applyExecutionUpdate(
+      current,
+      {
+        status: input.status ?? current.status,
+        errorMessage: input.errorMessage,
+        closedReason: input.closedReason,
+        planId: input.planId,
+        metadata: input.metadata,
+      },
+      ctx.now(),
+    );
+    if (await ctx.services.skillExecutions.replace(next, current.version)) {
+      return { ...toSkillExecutionView(next), created: false, originalQueryTruncated };
+    }
+  }
+  throw conflict(`Execution ${executionId} is being updated by another call; try again.`);
+}

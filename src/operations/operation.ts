@@ -1,0 +1,54 @@
+import type { z } from "zod";
+import type { Principal } from "../domain/principal";
+import type { Scope } from "../domain/scopes";
+import type { Services } from "../domain/ports";
+
+/** MCP tool annotations. Every operation states all four, so no client falls back to a default. */
+export interface OperationAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export type HttpMethod = "get" | "post" | "patch" | "put" | "delete";
+
+export interface RestBinding {
+  method: HttpMethod;
+  /** OpenAPI-style path under /api/v1, e.g. `/skill-executions/{executionId}`. */
+  path: string;
+  /** Status of a successful response. */
+  status?: 200 | 201;
+}
+
+/** What a handler may use. It never sees bindings, requests or tokens. */
+export interface OperationContext {
+  principal: Principal;
+  services: Services;
+  correlationId: string;
+  now(): number;
+}
+
+/**
+ * One operation, defined once: the MCP face registers it as a tool and the REST
+ * face mounts it as a route, both from these fields.
+ */
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  scope: Scope;
+  annotations: OperationAnnotations;
+  input: I;
+  output: O;
+  rest: RestBinding;
+  handler(input: z.output<I>, ctx: OperationContext): Promise<z.input<O>>;
+}
+
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operation: Operation<I, O>): Operation<I, O> {
+  return operation;
+}
+
+/** The registry's element type: any operation, with its input and output types erased. */
+// biome-ignore lint/suspicious/noExplicitAny: erasing the handler's parameter type is the point of this alias.
+export type AnyOperation = Operation<z.ZodType, z.ZodType> & { handler(input: any, ctx: OperationContext): Promise<unknown> };

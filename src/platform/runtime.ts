@@ -1,0 +1,57 @@
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import { touchApiKey } from "../auth/credentials";
+import type { Principal } from "../domain/principal";
+import type { Services } from "../domain/ports";
+import type { Env } from "../env";
+import type { CallRecord } from "../operations/invoke";
+import type { OperationContext } from "../operations/operation";
+import { d1AuditLog } from "../storage/audit-log";
+import { type Database, openDatabase } from "../storage/database";
+import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
+import { recordToolCall } from "../storage/tool-call-log";
+
+const now = () => Date.now();
+
+interface Wiring {
+  db: Database;
+  services: Services;
+}
+
+// One set of repositories per D1 binding object: building them per request is waste.
+const wiringByBinding = new WeakMap<D1Database, Wiring>();
+
+function wiringFor(env: Env): Wiring {
+  let wiring = wiringByBinding.get(env.DB);
+  if (!wiring) {
+    const db = openDatabase(env.DB);
+    wiring = { db, services: { skillExecutions: d1SkillExecutionRepository(db), audit: d1AuditLog(db, now) } };
+    wiringByBinding.set(env.DB, wiring);
+  }
+  return wiring;
+}
+
+/** Everything one protected request needs to run operations, built from the verified caller. */
+export interface RequestRuntime {
+  principal: Principal;
+  contextFor(correlationId: string): OperationContext;
+  /** Records a finished call after the response, never delaying it. */
+  record(call: CallRecord): void;
+}
+
+export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, principal: Principal): RequestRuntime {
+  const { db, services } = wiringFor(env);
+  if (principal.apiKeyId) ctx.waitUntil(touchApiKey(env.DB, principal.apiKeyId, now()).catch(logBackgroundFailure));
+  return {
+    principal,
+    contextFor: (correlationId) => ({ principal, services, correlationId, now }),
+    record(call) {
+      ctx.waitUntil(recordToolCall(db, principal, call, now()).catch(logBackgroundFailure));
+    },
+  };
+}
+
+function logBackgroundFailure(error: unknown): void {
+  console.error(JSON.stringify({ level: "error", message: "background write failed", error: String(error) }));
+}
+
+export const newCorrelationId = (): string => crypto.randomUUID();

@@ -1,0 +1,81 @@
+import { insufficientScope } from "@cloudflare/workers-oauth-provider";
+import { principalFrom, protectedContext } from "../auth/credentials";
+import { CairnError } from "../domain/errors";
+import { hasScope } from "../domain/scopes";
+import type { Env } from "../env";
+import { invoke } from "../operations/invoke";
+import type { AnyOperation } from "../operations/operation";
+import { OPERATIONS } from "../operations/registry";
+import { newCorrelationId, requestRuntime } from "../platform/runtime";
+import { jsonBody, queryInput } from "./input";
+import { problemResponse } from "./problem";
+
+export const REST_BASE = "/api/v1";
+
+interface Route {
+  operation: AnyOperation;
+  method: string;
+  pattern: RegExp;
+  params: string[];
+}
+
+/** `/skill-executions/{executionId}` → a matcher and its parameter names. */
+function compile(operation: AnyOperation): Route {
+  const params: string[] = [];
+  // Paths are plain (`[a-z0-9-/{}]`, checked by the registry test), so only `{name}` needs translating.
+  const source = operation.rest.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    params.push(name);
+    return "([^/]+)";
+  });
+  return { operation, method: operation.rest.method.toUpperCase(), pattern: new RegExp(`^${REST_BASE}${source}/?$`), params };
+}
+
+const ROUTES = OPERATIONS.map(compile);
+
+const json = (value: unknown, status: number) =>
+  new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+
+/**
+ * `/api/v1/*`, behind the OAuth provider: each operation of the registry at its
+ * REST binding. Input is assembled from path, query and JSON body, then runs
+ * through the same `invoke` as an MCP tool call.
+ */
+export const restApiHandler = {
+  async fetch(request: Request, env: Env, executionContext: ExecutionContext): Promise<Response> {
+    const ctx = protectedContext(executionContext);
+    const correlationId = newCorrelationId();
+    const url = new URL(request.url);
+    const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
+    const route = candidates.find((candidate) => candidate.method === request.method);
+    if (!route) {
+      const error = candidates.length
+        ? new CairnError("validation", `${request.method} is not allowed here; use ${candidates.map((c) => c.method).join(", ")}.`)
+        : new CairnError("not_found", `No route ${url.pathname}. The API is described at ${REST_BASE}/openapi.json.`);
+      const status = candidates.length ? 405 : 404;
+      const response = problemResponse(error, correlationId);
+      return new Response(response.body, { status, headers: response.headers });
+    }
+    const principal = principalFrom(ctx);
+    if (!principal) return new Response("Unauthorized", { status: 401 });
+    const { operation } = route;
+    if (!hasScope(principal.scopes, operation.scope)) {
+      return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);
+    }
+    const runtime = requestRuntime(env, ctx, principal);
+    let input: Record<string, unknown>;
+    try {
+      const body = request.method === "GET" || request.method === "DELETE" ? {} : await jsonBody(request);
+      input = { ...queryInput(operation.input, url), ...body };
+      const match = route.pattern.exec(url.pathname);
+      route.params.forEach((name, index) => {
+        input[name] = decodeURIComponent(match?.[index + 1] ?? "");
+      });
+    } catch (error) {
+      if (error instanceof CairnError) return problemResponse(error, correlationId);
+      throw error;
+    }
+    const result = await invoke(operation, input, runtime.contextFor(correlationId), "rest", runtime.record);
+    if (!result.ok) return problemResponse(result.error, correlationId);
+    return json(result.value, operation.rest.status ?? 200);
+  },
+};

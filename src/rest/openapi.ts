@@ -1,0 +1,108 @@
+import { ERROR_CODES } from "../domain/errors";
+import { SCOPE_DESCRIPTIONS } from "../domain/scopes";
+import { jsonSchemaOf } from "../operations/json-schema";
+import type { AnyOperation } from "../operations/operation";
+import { OPERATIONS } from "../operations/registry";
+import { REST_BASE } from "./app";
+
+const PROBLEM = {
+  type: "object",
+  required: ["type", "title", "status", "detail", "code", "correlationId"],
+  properties: {
+    type: { type: "string" },
+    title: { type: "string" },
+    status: { type: "integer" },
+    detail: { type: "string" },
+    code: { type: "string", enum: [...ERROR_CODES] },
+    correlationId: { type: "string" },
+    issues: {
+      type: "array",
+      items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } },
+    },
+  },
+};
+
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+});
+
+function pathItem(operation: AnyOperation) {
+  const input = jsonSchemaOf(operation.input, "input") as { properties?: Record<string, unknown>; required?: string[] };
+  const properties = input.properties ?? {};
+  const required = new Set(input.required ?? []);
+  const pathParams = [...operation.rest.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? "");
+  const inBody = operation.rest.method !== "get" && operation.rest.method !== "delete";
+  const parameters = Object.entries(properties)
+    .filter(([name]) => pathParams.includes(name) || !inBody)
+    .map(([name, schema]) => ({
+      name,
+      in: pathParams.includes(name) ? "path" : "query",
+      required: pathParams.includes(name) || required.has(name),
+      schema,
+    }));
+  const bodySchema = inBody
+    ? {
+        ...input,
+        properties: Object.fromEntries(Object.entries(properties).filter(([name]) => !pathParams.includes(name))),
+        required: [...required].filter((name) => !pathParams.includes(name)),
+      }
+    : undefined;
+  return {
+    operationId: operation.name,
+    summary: operation.title,
+    description: operation.description,
+    security: [{ oauth2: [operation.scope] }, { apiKey: [] }],
+    "x-required-scope": operation.scope,
+    ...(parameters.length ? { parameters } : {}),
+    ...(bodySchema ? { requestBody: { required: true, content: { "application/json": { schema: bodySchema } } } } : {}),
+    responses: {
+      [String(operation.rest.status ?? 200)]: {
+        description: "Success",
+        content: { "application/json": { schema: jsonSchemaOf(operation.output, "output") } },
+      },
+      "400": problem("The input is not valid"),
+      "401": { description: "Missing, expired or revoked credential" },
+      "403": problem("The credential lacks the operation's scope"),
+      "404": problem("Not found (or not in your organization)"),
+      "409": problem("Conflict or invalid state transition"),
+      "500": problem("Unexpected error; quote the correlation id"),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the REST face, generated from the same registry as the MCP tools. */
+export function openApiDocument(origin: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of OPERATIONS) {
+    const path = `${REST_BASE}${operation.rest.path}`;
+    paths[path] = { ...paths[path], [operation.rest.method]: pathItem(operation) };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Cairn REST API",
+      version: "1.0.0",
+      description: "Durable, org-scoped research plans. Every operation is also an MCP tool at /mcp.",
+    },
+    servers: [{ url: origin }],
+    paths,
+    components: {
+      schemas: { Problem: PROBLEM },
+      securitySchemes: {
+        oauth2: {
+          type: "oauth2",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${origin}/authorize`,
+              tokenUrl: `${origin}/oauth/token`,
+              refreshUrl: `${origin}/oauth/token`,
+              scopes: SCOPE_DESCRIPTIONS,
+            },
+          },
+        },
+        apiKey: { type: "http", scheme: "bearer", description: "An API key (cairn_…) from `npm run cairn -- key create`" },
+      },
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** D1 holds everything org-wide. Times are epoch milliseconds; JSON columns hold text. */
+
+export const orgs = sqliteTable("orgs", {
+  id: text("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  /** Stored lower-cased; sign-in compares lower-cased. */
+  email: text("email").notNull().unique(),
+  displayName: text("display_name").notNull(),
+  /** `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>` */
+  passwordHash: text("password_hash").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    orgId: text("org_id")
+      .notNull()
+      .references(() => orgs.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    role: text("role", { enum: ["member", "admin"] }).notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.userId] }), index("memberships_user").on(t.userId)],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => orgs.id),
+    /** The user the key acts as (its creator); audit entries name them. */
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    /** First characters of the key, shown in lists so a person can tell keys apart. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is shown once and never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** JSON array of scopes. */
+    scopes: text("scopes").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash").on(t.keyHash), index("api_keys_org").on(t.orgId, t.createdAt)],
+);
+
+export const skillExecutions = sqliteTable(
+  "skill_executions",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id")
+      .notNull()
+      .references(() => orgs.id),
+    userId: text("user_id").notNull(),
+    clientId: text("client_id"),
+    skillName: text("skill_name").notNull(),
+    status: text("status", { enum: ["started", "executing", "completed", "failed"] }).notNull(),
+    sessionId: text("session_id"),
+    planId: text("plan_id"),
+    metadata: text("metadata").notNull(),
+    errorMessage: text("error_message"),
+    closedReason: text("closed_reason"),
+    version: integer("version").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    completedAt: integer("completed_at"),
+  },
+  (t) => [
+    index("skill_executions_org_created").on(t.orgId, t.createdAt, t.id),
+    index("skill_executions_org_session").on(t.orgId, t.sessionId, t.status, t.createdAt),
+    index("skill_executions_org_plan").on(t.orgId, t.planId),
+  ],
+);
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    actorUserId: text("actor_user_id").notNull(),
+    actorClientId: text("actor_client_id"),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    detail: text("detail").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("audit_log_org_created").on(t.orgId, t.createdAt), index("audit_log_target").on(t.orgId, t.targetId)],
+);
+
+export const toolCallLog = sqliteTable(
+  "tool_call_log",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    userId: text("user_id").notNull(),
+    clientId: text("client_id"),
+    apiKeyId: text("api_key_id"),
+    face: text("face", { enum: ["mcp", "rest"] }).notNull(),
+    operation: text("operation").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    outcome: text("outcome", { enum: ["ok", "error"] }).notNull(),
+    errorCode: text("error_code"),
+    correlationId: text("correlation_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("tool_call_log_org_created").on(t.orgId, t.createdAt), index("tool_call_log_operation").on(t.operation, t.createdAt)],
+);

@@ -1,0 +1,28 @@
+import { Hono } from "hono";
+import type { Env } from "../env";
+import { canonicalOrigin } from "../auth/resource";
+import { showAuthorize, submitAuthorize } from "./authorize";
+
+/**
+ * Everything that is not a protected resource or served by the OAuth provider:
+ * health, the landing document, and the sign-in and consent pages.
+ */
+export const webApp = new Hono<{ Bindings: Env }>();
+
+webApp.get("/health", (c) => c.json({ status: "ok" }));
+
+webApp.get("/", (c) => {
+  const origin = canonicalOrigin(c.env.PUBLIC_URL);
+  return c.json({
+    name: "Cairn",
+    description: "Durable, org-scoped research plans for AI assistants.",
+    mcp: `${origin}/mcp`,
+    rest: `${origin}/api/v1`,
+    openapi: `${origin}/api/v1/openapi.json`,
+  });
+});
+
+webApp.get("/authorize", showAuthorize);
+webApp.post("/authorize", submitAuthorize);
+
+webApp.notFound((c) => c.json({ error: "not_found", message: `No route ${new URL(c.req.url).pathname}` }, 404));

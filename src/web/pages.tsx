@@ -1,0 +1,148 @@
+import type { Child } from "hono/jsx";
+import { SCOPE_DESCRIPTIONS, type Scope } from "../domain/scopes";
+
+const STYLE = `
+:root{color-scheme:light dark;font-family:system-ui,-apple-system,Segoe UI,sans-serif}
+body{margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center;background:Canvas;color:CanvasText}
+main{width:min(28rem,100% - 2rem);padding:1.5rem;border:1px solid #8884;border-radius:12px}
+h1{font-size:1.3rem;margin:0 0 1rem}label{display:block;margin:.6rem 0 .2rem;font-weight:600}
+input[type=email],input[type=password],select{width:100%;box-sizing:border-box;padding:.55rem;font:inherit;border:1px solid #8888;border-radius:6px}
+button{font:inherit;padding:.55rem 1rem;border-radius:6px;border:1px solid #8888;cursor:pointer;margin-top:1rem}
+button.primary{background:#2d5bd7;color:#fff;border-color:#2d5bd7}
+.scope{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}.scope small{display:block;opacity:.75}
+.warn{background:#f5a62322;border:1px solid #f5a623;padding:.6rem;border-radius:6px}
+.error{background:#d7382d22;border:1px solid #d7382d;padding:.6rem;border-radius:6px}.muted{opacity:.75;font-size:.9rem}
+`;
+
+export function Page({ title, children }: { title: string; children: Child }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>{title} · Cairn</title>
+        <style>{STYLE}</style>
+      </head>
+      <body>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}
+
+export function SignInPage(props: { action: string; csrf: string; clientName: string; email?: string; error?: string }) {
+  return (
+    <Page title="Sign in">
+      <h1>Sign in to Cairn</h1>
+      <p class="muted">
+        <strong>{props.clientName}</strong> wants to connect to your Cairn account.
+      </p>
+      {props.error ? (
+        <p class="error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
+      <form method="post" action={props.action}>
+        <input type="hidden" name="step" value="signin" />
+        <input type="hidden" name="csrf" value={props.csrf} />
+        <label for="email">E-mail</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value={props.email ?? ""} />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <button class="primary" type="submit">
+          Sign in
+        </button>
+      </form>
+    </Page>
+  );
+}
+
+export interface ConsentOrg {
+  orgId: string;
+  orgName: string;
+  role: string;
+}
+
+export function ConsentPage(props: {
+  action: string;
+  handle: string;
+  clientName: string;
+  clientDomain?: string;
+  redirectHost: string;
+  redirectIsLoopback: boolean;
+  scopes: Scope[];
+  orgs: ConsentOrg[];
+  email: string;
+}) {
+  const [onlyOrg] = props.orgs;
+  return (
+    <Page title="Authorize">
+      <h1>Allow {props.clientName} to use Cairn?</h1>
+      <p>
+        {props.clientDomain ? (
+          <>
+            Published by <strong>{props.clientDomain}</strong>.
+          </>
+        ) : (
+          "This app registered itself; its name is not verified."
+        )}{" "}
+        Access will be sent to <strong>{props.redirectHost}</strong>.
+      </p>
+      {props.redirectIsLoopback ? (
+        <p class="warn">
+          This sends access to an app on your computer. Continue only if you just started signing in from it.
+        </p>
+      ) : null}
+      <form method="post" action={props.action}>
+        <input type="hidden" name="step" value="consent" />
+        <input type="hidden" name="handle" value={props.handle} />
+        {props.orgs.length > 1 ? (
+          <>
+            <label for="org">Organization</label>
+            <select id="org" name="orgId">
+              {props.orgs.map((org) => (
+                <option value={org.orgId}>
+                  {org.orgName} ({org.role})
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          <>
+            <input type="hidden" name="orgId" value={onlyOrg?.orgId ?? ""} />
+            <p>
+              Organization: <strong>{onlyOrg?.orgName}</strong>
+            </p>
+          </>
+        )}
+        <label>Permissions</label>
+        {props.scopes.map((scope) => (
+          <label class="scope">
+            <input type="checkbox" name="scope" value={scope} checked />
+            <span>
+              {scope}
+              <small>{SCOPE_DESCRIPTIONS[scope]}</small>
+            </span>
+          </label>
+        ))}
+        <p class="muted">Signed in as {props.email}.</p>
+        <button class="primary" type="submit" name="decision" value="approve">
+          Allow
+        </button>{" "}
+        <button type="submit" name="decision" value="deny">
+          Deny
+        </button>
+      </form>
+    </Page>
+  );
+}
+
+export function MessagePage({ title, message, status }: { title: string; message: string; status?: "error" }) {
+  return (
+    <Page title={title}>
+      <h1>{title}</h1>
+      <p class={status === "error" ? "error" : undefined}>{message}</p>
+    </Page>
+  );
+}

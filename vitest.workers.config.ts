@@ -1,0 +1,20 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+/** The Worker on the real runtime (workerd) with local D1 and KV, storage isolated per test file. */
+export default defineConfig(async () => ({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+      },
+    }),
+  ],
+  test: {
+    name: "workers",
+    include: ["src/operations/**/*.test.ts", "src/mcp/**/*.test.ts", "src/rest/**/*.test.ts", "test/workers/**/*.test.ts"],
+    setupFiles: ["./test/support/apply-migrations.ts"],
+    testTimeout: 30_000,
+  },
+}));
