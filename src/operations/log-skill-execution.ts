@@ -53,6 +53,9 @@ const Output = SkillExecutionView.extend({
 
 type LogInput = z.output<typeof Input>;
 
+const MAX_UPDATE_ATTEMPTS = 8;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export const logSkillExecution = defineOperation({
   name: "log_skill_execution",
   title: "Log skill execution",
@@ -116,8 +119,10 @@ async function update(executionId: string, input: LogInput, ctx: OperationContex
       { path: "sessionId", message: "Not allowed on update" },
     ]);
   }
-  // Two writers may merge metadata at once; retry on a lost compare-and-set so neither merge is dropped.
-  for (let attempt = 0; attempt < 3; attempt++) {
+  // Several writers may merge metadata at once: each round at least one compare-and-set wins,
+  // so retrying (with jitter, to spread the losers out) keeps every merge.
+  for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+    if (attempt > 0) await sleep(Math.random() * 10 * attempt);
     const current = await ctx.services.skillExecutions.get(ctx.principal.orgId, executionId);
     if (!current) throw notFound("skill execution", executionId);
     if (input.skillName !== undefined && input.skillName !== current.skillName) {

@@ -5,7 +5,7 @@ const STYLE = `
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,Segoe UI,sans-serif}
 body{margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center;background:Canvas;color:CanvasText}
 main{width:min(28rem,100% - 2rem);padding:1.5rem;border:1px solid #8884;border-radius:12px}
-h1{font-size:1.3rem;margin:0 0 1rem}label{display:block;margin:.6rem 0 .2rem;font-weight:600}
+h1{font-size:1.3rem;margin:0 0 1rem}fieldset{border:0;padding:0;margin:.8rem 0}legend{font-weight:600}label{display:block;margin:.6rem 0 .2rem;font-weight:600}
 input[type=email],input[type=password],select{width:100%;box-sizing:border-box;padding:.55rem;font:inherit;border:1px solid #8888;border-radius:6px}
 button{font:inherit;padding:.55rem 1rem;border-radius:6px;border:1px solid #8888;cursor:pointer;margin-top:1rem}
 button.primary{background:#2d5bd7;color:#fff;border-color:#2d5bd7}
@@ -116,16 +116,18 @@ export function ConsentPage(props: {
             </p>
           </>
         )}
-        <label>Permissions</label>
-        {props.scopes.map((scope) => (
-          <label class="scope">
-            <input type="checkbox" name="scope" value={scope} checked />
-            <span>
-              {scope}
-              <small>{SCOPE_DESCRIPTIONS[scope]}</small>
-            </span>
-          </label>
-        ))}
+        <fieldset>
+          <legend>Permissions</legend>
+          {props.scopes.map((scope) => (
+            <label class="scope">
+              <input type="checkbox" name="scope" value={scope} checked />
+              <span>
+                {scope}
+                <small>{SCOPE_DESCRIPTIONS[scope]}</small>
+              </span>
+            </label>
+          ))}
+        </fieldset>
         <p class="muted">Signed in as {props.email}.</p>
         <button class="primary" type="submit" name="decision" value="approve">
           Allow

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { pkcePair, registerClient } from "../support/oauth-flow";
-import { callTool, fetchWorker, mcpRequest, ORIGIN, readJsonRpc, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
+import { env } from "cloudflare:workers";
+import { authorizeInBrowser, pkcePair, registerClient } from "../support/oauth-flow";
+import { addMembership, callTool, fetchWorker, mcpRequest, ORIGIN, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
 
 describe("OAuth discovery", () => {
   it("answers an unauthenticated /mcp with a challenge naming the resource metadata and baseline scopes", async () => {
@@ -48,6 +49,8 @@ describe("authorization code flow", () => {
     expect(created.isError).toBe(false);
     const stored = await callTool(flow.tokens.access_token, "get_skill_execution", { executionId: created.body.executionId });
     expect(stored.body).toMatchObject({ userId: admin.userId, status: "started" });
+    const logged = await env.DB.prepare("SELECT client_id, api_key_id FROM tool_call_log WHERE user_id = ? LIMIT 1").bind(admin.userId).first();
+    expect(logged).toEqual({ client_id: flow.clientId, api_key_id: null });
   });
 
   it.each([
@@ -105,7 +108,6 @@ describe("authorization code flow", () => {
   it("ends a grant at its next refresh once the user has left the organization", async () => {
     const { orgId, admin } = await seedTenant();
     const { clientId, tokens } = await tokensFor({ email: admin.email, password: admin.password });
-    const { env } = await import("cloudflare:workers");
     await env.DB.prepare("DELETE FROM api_keys WHERE org_id = ?").bind(orgId).run();
     await env.DB.prepare("DELETE FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, admin.userId).run();
     const response = await fetchWorker(
@@ -123,11 +125,9 @@ describe("authorization code flow", () => {
     const first = await seedOrg();
     const second = await seedOrg();
     const person = await seedUser(first, "member");
-    const { addMembership } = await import("../support/worker");
     await addMembership(second, person.userId, "member");
     const flow = await tokensFor({ email: person.email, password: person.password, orgId: second });
     const created = await callTool(flow.tokens.access_token, "log_skill_execution", { skillName: "research" });
-    const { env } = await import("cloudflare:workers");
     const row = await env.DB.prepare("SELECT org_id FROM skill_executions WHERE id = ?").bind(created.body.executionId).first<{ org_id: string }>();
     expect(row?.org_id).toBe(second);
   });
@@ -153,7 +153,6 @@ describe("authorization code flow", () => {
     const redirectUri = "http://localhost:9999/callback";
     const clientId = await registerClient(fetchWorker, ORIGIN, { redirectUri });
     const { challenge } = await pkcePair();
-    const { authorizeInBrowser } = await import("../support/oauth-flow");
     const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "s" });
     const redirect = await authorizeInBrowser(fetchWorker, `${ORIGIN}/authorize?${query}`, { email: admin.email, password: admin.password, decision: "deny" });
     expect(redirect.searchParams.get("error")).toBe("access_denied");

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { fetchWorker, mcpRequest, ORIGIN, readJsonRpc, seedTenant } from "../../test/support/worker";
+import { OPERATIONS } from "../operations/registry";
+import { listTools } from "./tools";
+
+describe("the tool surface", () => {
+  it("matches the committed snapshot (names, schemas, annotations): change it deliberately", async () => {
+    await expect(`${JSON.stringify(listTools(), null, 2)}\n`).toMatchFileSnapshot("./__snapshots__/tool-surface.json");
+  });
+
+  it("gives every tool a valid name, a title, a description and all four annotations", () => {
+    for (const tool of listTools()) {
+      expect(tool.name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
+      expect(tool.title?.length).toBeGreaterThan(3);
+      expect(tool.description?.length).toBeGreaterThan(40);
+      const annotations = tool.annotations ?? {};
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+        expect(typeof annotations[hint], `${tool.name}.${hint}`).toBe("boolean");
+      }
+      expect(tool.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
+      expect(tool.outputSchema).toMatchObject({ type: "object" });
+    }
+  });
+
+  it("marks exactly the operations that change nothing as read-only", () => {
+    for (const operation of OPERATIONS) {
+      expect(operation.annotations.readOnlyHint, operation.name).toBe(operation.rest.method === "get");
+      if (operation.annotations.readOnlyHint) expect(operation.scope).toBe("research:read");
+    }
+  });
+
+  it("lists tools in registry order, the same for every caller", async () => {
+    const a = await seedTenant();
+    const b = await seedTenant();
+    const names = async (key: string) => {
+      const message = await readJsonRpc(await fetchWorker(mcpRequest(key, "tools/list")));
+      return (message.result?.tools as { name: string }[]).map((tool) => tool.name);
+    };
+    expect(await names(a.apiKey)).toEqual(OPERATIONS.map((operation) => operation.name));
+    expect(await names(b.apiKey)).toEqual(await names(a.apiKey));
+  });
+});
+
+describe("the MCP protocol surface", () => {
+  it("answers a 2026-07-28 server/discover with a private cache hint on tools/list", async () => {
+    const { apiKey } = await seedTenant();
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
+    };
+    const headers = { "mcp-protocol-version": "2026-07-28" };
+    const discover = await readJsonRpc(
+      await fetchWorker(mcpRequest(apiKey, "server/discover", { _meta: meta }, { ...headers, "mcp-method": "server/discover" })),
+    );
+    expect(discover.error).toBeUndefined();
+    expect(JSON.stringify(discover.result)).toContain("2026-07-28");
+    const list = await readJsonRpc(await fetchWorker(mcpRequest(apiKey, "tools/list", { _meta: meta }, { ...headers, "mcp-method": "tools/list" })));
+    expect(list.result).toMatchObject({ cacheScope: "private" });
+    expect((list.result?.tools as unknown[]).length).toBe(OPERATIONS.length);
+  });
+
+  it("answers an unknown tool with JSON-RPC invalid params", async () => {
+    const { apiKey } = await seedTenant();
+    const message = await readJsonRpc(await fetchWorker(mcpRequest(apiKey, "tools/call", { name: "drop_tables", arguments: {} })));
+    expect(message.error?.code).toBe(-32602);
+  });
+
+  it("issues no session id and refuses GET", async () => {
+    const { apiKey } = await seedTenant();
+    const init = await fetchWorker(
+      mcpRequest(apiKey, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }),
+    );
+    expect(init.status).toBe(200);
+    expect(init.headers.get("mcp-session-id")).toBeNull();
+    const get = await fetchWorker(new Request(`${ORIGIN}/mcp`, { headers: { authorization: `Bearer ${apiKey}`, accept: "text/event-stream" } }));
+    expect(get.status).toBe(405);
+  });
+});

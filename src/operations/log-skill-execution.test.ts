@@ -1,0 +1,146 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { callTool, countRows, rest, seedTenant } from "../../test/support/worker";
+
+const interview = {
+  topic: "Vector databases for on-device search",
+  researchType: "decision_support",
+  scope: "Embedded options under 50 MB",
+  depthSignals: ["thorough"],
+  decisionContext: "Choosing a library for the mobile app",
+  knownContext: "We use SQLite today",
+  outputMediaType: "markdown",
+  outputFormattingInstructions: "One comparison table",
+  skipQuestionsReason: "The question is focused and self-contained",
+  routingRationale: "3 options × 4 criteria, decision support, 'thorough' → deep",
+  delegatedTo: "deep",
+  originalQuery: "Which vector DB should we embed?",
+};
+
+describe("log_skill_execution", () => {
+  it("creates a started execution with the interview metadata and returns its executionId", async () => {
+    const { apiKey, admin } = await seedTenant();
+    const { isError, body, structured } = await callTool(apiKey, "log_skill_execution", {
+      skillName: "research",
+      status: "started",
+      sessionId: "session-1",
+      metadata: interview,
+    });
+    expect(isError).toBe(false);
+    expect(structured).toEqual(body);
+    expect(body).toMatchObject({
+      skillName: "research",
+      status: "started",
+      sessionId: "session-1",
+      planId: null,
+      userId: admin.userId,
+      metadata: interview,
+      created: true,
+      originalQueryTruncated: false,
+      completedAt: null,
+    });
+    expect(String(body.executionId)).toMatch(/^exec_[0-9a-z]{25}$/);
+  });
+
+  it("caps originalQuery at 5000 characters and says so", async () => {
+    const { apiKey } = await seedTenant();
+    const longQuery = "q".repeat(7000);
+    const { body } = await callTool(apiKey, "log_skill_execution", { skillName: "research", metadata: { originalQuery: longQuery } });
+    expect(body.originalQueryTruncated).toBe(true);
+    expect((body.metadata as { originalQuery: string }).originalQuery).toHaveLength(5000);
+  });
+
+  it("moves through executing to completed, merging metadata and stamping completedAt", async () => {
+    const { apiKey } = await seedTenant();
+    const created = await callTool(apiKey, "log_skill_execution", { skillName: "research", metadata: interview });
+    const executionId = created.body.executionId;
+    const executing = await callTool(apiKey, "log_skill_execution", { executionId, status: "executing", planId: "plan_abc", metadata: { planDesignRationale: "why" } });
+    expect(executing.body).toMatchObject({ status: "executing", planId: "plan_abc", created: false });
+    const completed = await callTool(apiKey, "log_skill_execution", {
+      executionId,
+      skillName: "research",
+      status: "completed",
+      closedReason: "delivered",
+      metadata: { stepsCompleted: 6, artifactsStored: 4, checkpointFeedback: [{ step: 3, feedback: "looks right" }] },
+    });
+    expect(completed.body).toMatchObject({
+      status: "completed",
+      closedReason: "delivered",
+      metadata: { ...interview, planDesignRationale: "why", stepsCompleted: 6, artifactsStored: 4 },
+    });
+    expect(completed.body.completedAt).toEqual(expect.any(String));
+  });
+
+  it("records a failure with its errorMessage, and requires one", async () => {
+    const { apiKey } = await seedTenant();
+    const { body } = await callTool(apiKey, "log_skill_execution", { skillName: "research" });
+    const missing = await callTool(apiKey, "log_skill_execution", { executionId: body.executionId, status: "failed" });
+    expect(missing.isError).toBe(true);
+    expect(missing.body).toMatchObject({ error: { code: "validation", issues: [{ path: "errorMessage" }] } });
+    const failed = await callTool(apiKey, "log_skill_execution", { executionId: body.executionId, status: "failed", errorMessage: "search provider down" });
+    expect(failed.body).toMatchObject({ status: "failed", errorMessage: "search provider down" });
+  });
+
+  it("refuses to leave a terminal status, and leaves the record as it was", async () => {
+    const { apiKey } = await seedTenant();
+    const { body } = await callTool(apiKey, "log_skill_execution", { skillName: "research" });
+    await callTool(apiKey, "log_skill_execution", { executionId: body.executionId, status: "completed", closedReason: "used existing research" });
+    for (const status of ["executing", "failed", "started"]) {
+      const result = await callTool(apiKey, "log_skill_execution", { executionId: body.executionId, status, errorMessage: "x" });
+      expect(result.body).toMatchObject({ error: { code: "invalid_transition" } });
+    }
+    const stored = await callTool(apiKey, "get_skill_execution", { executionId: body.executionId });
+    expect(stored.body).toMatchObject({ status: "completed", closedReason: "used existing research", errorMessage: null });
+  });
+
+  it("keeps every one of five concurrent metadata merges", async () => {
+    const { apiKey } = await seedTenant();
+    const { body } = await callTool(apiKey, "log_skill_execution", { skillName: "research" });
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => callTool(apiKey, "log_skill_execution", { executionId: body.executionId, status: "executing", metadata: { [`k${i}`]: i } })),
+    );
+    expect(results.map((result) => result.isError)).toEqual([false, false, false, false, false]);
+    const stored = await callTool(apiKey, "get_skill_execution", { executionId: body.executionId });
+    expect(stored.body.metadata).toEqual({ k0: 0, k1: 1, k2: 2, k3: 3, k4: 4 });
+  });
+
+  it("is the same operation over REST", async () => {
+    const { apiKey } = await seedTenant();
+    const created = await rest(apiKey, "/skill-executions", { method: "POST", body: JSON.stringify({ skillName: "research-scan", metadata: { topic: "x" } }) });
+    expect(created.status).toBe(200);
+    const body = (await created.json()) as { executionId: string };
+    const row = await env.DB.prepare("SELECT skill_name, status FROM skill_executions WHERE id = ?").bind(body.executionId).first();
+    expect(row).toEqual({ skill_name: "research-scan", status: "started" });
+  });
+
+  it.each([
+    ["no skillName on create", {}, "skillName"],
+    ["a non-started status on create", { skillName: "research", status: "executing" }, "status"],
+    ["both clarifyingQuestions and skipQuestionsReason", { skillName: "r", metadata: { clarifyingQuestions: [{ question: "a", answer: "b" }], skipQuestionsReason: "c" } }, "metadata.skipQuestionsReason"],
+    ["three clarifying questions", { skillName: "r", metadata: { clarifyingQuestions: [1, 2, 3].map((n) => ({ question: `q${n}`, answer: "a" })) } }, "metadata.clarifyingQuestions"],
+    ["an unknown researchType", { skillName: "r", metadata: { researchType: "vibes" } }, "metadata.researchType"],
+    ["a wrong type", { skillName: 42 }, "skillName"],
+    ["an unknown field", { skillName: "r", colour: "blue" }, "(input)"],
+    ["an oversize skillName", { skillName: "x".repeat(101) }, "skillName"],
+    ["an oversize topic", { skillName: "r", metadata: { topic: "t".repeat(501) } }, "metadata.topic"],
+    ["a malformed executionId", { executionId: "../etc/passwd", status: "executing" }, "executionId"],
+    ["sessionId on update", { executionId: "exec_0000000000000000000000000", sessionId: "s" }, "sessionId"],
+  ])("refuses %s with a validation error and writes nothing", async (_label, input, path) => {
+    const { apiKey } = await seedTenant();
+    const before = await countRows("skill_executions");
+    const { isError, body } = await callTool(apiKey, "log_skill_execution", input);
+    expect(isError).toBe(true);
+    const error = (body as { error: { code: string; issues: { path: string }[] } }).error;
+    expect(error.code).toBe("validation");
+    expect(error.issues.map((issue) => issue.path)).toContain(path);
+    expect(await countRows("skill_executions")).toBe(before);
+  });
+
+  it("refuses metadata over 64 KiB with payload_too_large and writes nothing", async () => {
+    const { apiKey } = await seedTenant();
+    const before = await countRows("skill_executions");
+    const { body } = await callTool(apiKey, "log_skill_execution", { skillName: "r", metadata: { notes: "n".repeat(70_000) } });
+    expect(body).toMatchObject({ error: { code: "payload_too_large" } });
+    expect(await countRows("skill_executions")).toBe(before);
+  });
+});

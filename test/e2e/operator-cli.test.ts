@@ -1,0 +1,241 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyMigrations, projectRoot, runSql, SCOPES as CLI_SCOPES, sqlString, wranglerEnv } from "../../scripts/lib/local.mjs";
+import { hashApiKey } from "../../src/auth/api-keys";
+import { verifyPassword } from "../../src/auth/password";
+import { SCOPES } from "../../src/domain/scopes";
+
+/**
+ * The operator CLI end to end: the real `scripts/cairn.mjs` against a fresh
+ * local D1 (its own --persist-to directory), state checked with SQL.
+ * Every CLI call starts wrangler (about 1.5 s each), hence the long timeouts.
+ */
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const persistTo = mkdtempSync(path.join(os.tmpdir(), "cairn-e2e-cli-"));
+const db = { persistTo };
+
+function cli(...args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(projectRoot, "scripts/cairn.mjs"), ...args, "--persist-to", persistTo], {
+      cwd: projectRoot,
+      env: wranglerEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const KEY_PATTERN = /cairn_[0-9A-Za-z]{40}/g;
+
+describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
+  beforeAll(async () => {
+    await applyMigrations(db);
+  }, 120_000);
+
+  afterAll(() => {
+    rmSync(persistTo, { recursive: true, force: true });
+  });
+
+  it("uses the same scope list as the Worker", () => {
+    expect([...CLI_SCOPES]).toEqual([...SCOPES]);
+  });
+
+  it("creates an org, and a repeat changes nothing", async () => {
+    const created = await cli("org", "create", "--slug", "acme", "--name", "Acme's Lab");
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain('Created org "acme"');
+
+    const again = await cli("org", "create", "--slug", "acme", "--name", "Another Name", "--json");
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ slug: "acme", name: "Acme's Lab", created: false });
+
+    const rows = await runSql(`SELECT id, slug, name, created_at FROM orgs WHERE slug = 'acme'`, db);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ slug: "acme", name: "Acme's Lab" });
+    expect(String(rows[0]?.id)).toMatch(/^org_[0-9a-z]{25}$/);
+    expect(Number(rows[0]?.created_at)).toBeGreaterThan(Date.now() - 5 * 60_000);
+  });
+
+  it("adds a member with a given password and an admin with a generated one", async () => {
+    const member = await cli("user", "add", "--org", "acme", "--email", "Bob@Example.COM", "--name", "Bob", "--role", "member", "--password", "bob-password-123");
+    expect(member.code, member.stderr).toBe(0);
+    expect(member.stdout).toContain('Added bob@example.com to "acme" as member');
+    expect(member.stdout).not.toContain("Password:");
+
+    const admin = await cli("user", "add", "--org", "acme", "--email", "ada@example.com", "--name", "Ada O'Brien", "--role", "admin");
+    expect(admin.code, admin.stderr).toBe(0);
+    const generated = /Password: (\S+)/.exec(admin.stdout)?.[1];
+    expect(generated).toBeDefined();
+    expect(generated?.length).toBeGreaterThanOrEqual(20);
+
+    const users = await runSql(
+      `SELECT u.email, u.display_name, u.password_hash, m.role FROM users u
+         JOIN memberships m ON m.user_id = u.id JOIN orgs o ON o.id = m.org_id
+        WHERE o.slug = 'acme' ORDER BY u.email`,
+      db,
+    );
+    expect(users.map((u) => [u.email, u.display_name, u.role])).toEqual([
+      ["ada@example.com", "Ada O'Brien", "admin"],
+      ["bob@example.com", "Bob", "member"],
+    ]);
+    const [adaHash, bobHash] = users.map((u) => String(u.password_hash));
+    expect(await verifyPassword(generated ?? "", adaHash ?? "")).toBe(true);
+    expect(await verifyPassword("bob-password-123", bobHash ?? "")).toBe(true);
+    // No password is ever printed in clear for a user whose password was given.
+    expect(member.stdout + member.stderr).not.toContain("bob-password-123");
+  });
+
+  it("re-adding a user keeps their password unless --reset-password, and updates the role", async () => {
+    const before = await runSql(`SELECT password_hash FROM users WHERE email = 'bob@example.com'`, db);
+    const again = await cli("user", "add", "--org", "acme", "--email", "bob@example.com", "--role", "member", "--password", "a-different-password");
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain("NOT changed");
+    const after = await runSql(`SELECT password_hash FROM users WHERE email = 'bob@example.com'`, db);
+    expect(after[0]?.password_hash).toBe(before[0]?.password_hash);
+
+    const promoted = await cli("user", "add", "--org", "acme", "--email", "bob@example.com", "--role", "admin");
+    expect(promoted.code, promoted.stderr).toBe(0);
+    expect(promoted.stdout).toContain("from member to admin");
+    const demoted = await cli("user", "add", "--org", "acme", "--email", "bob@example.com", "--role", "member", "--password", "bob-new-password", "--reset-password");
+    expect(demoted.code, demoted.stderr).toBe(0);
+
+    const rows = await runSql(
+      `SELECT u.password_hash, m.role FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.email = 'bob@example.com'`,
+      db,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.role).toBe("member");
+    expect(await verifyPassword("bob-new-password", String(rows[0]?.password_hash))).toBe(true);
+  });
+
+  it("creates a key that is printed once, stored hashed, listed without secrets, and revocable", async () => {
+    const created = await cli("key", "create", "--org", "acme", "--user", "ada@example.com", "--name", "ci", "--scopes", "research:read,org:admin");
+    expect(created.code, created.stderr).toBe(0);
+    const keys = (created.stdout + created.stderr).match(KEY_PATTERN) ?? [];
+    expect(keys).toHaveLength(1);
+    const key = keys[0] ?? "";
+    expect(created.stdout).toMatch(/not shown again/i);
+
+    const rows = await runSql(
+      `SELECT k.id, k.prefix, k.key_hash, k.scopes, k.revoked_at, u.email FROM api_keys k JOIN users u ON u.id = k.user_id
+        WHERE k.name = 'ci'`,
+      db,
+    );
+    expect(rows).toHaveLength(1);
+    const row = rows[0] ?? {};
+    const id = String(row.id);
+    expect(id).toMatch(/^key_[0-9a-z]{25}$/);
+    expect(row.key_hash).toBe(await hashApiKey(key));
+    expect(key.startsWith(String(row.prefix))).toBe(true);
+    expect(JSON.parse(String(row.scopes))).toEqual(["research:read", "org:admin"]);
+    expect(row.revoked_at).toBeNull();
+    expect(row.email).toBe("ada@example.com");
+    // The key itself is not stored anywhere in the row.
+    expect(Object.values(row).map(String)).not.toContain(key);
+
+    const listed = await cli("key", "list", "--org", "acme");
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(id);
+    expect(listed.stdout).toContain(String(row.prefix));
+    expect(listed.stdout).toContain("active");
+    expect(listed.stdout).not.toContain(key);
+    expect(listed.stdout).not.toContain(String(row.key_hash));
+
+    const listedJson = await cli("key", "list", "--org", "acme", "--json");
+    expect(listedJson.code, listedJson.stderr).toBe(0);
+    const entries = JSON.parse(listedJson.stdout) as Array<Record<string, unknown>>;
+    expect(entries).toEqual([
+      expect.objectContaining({ id, name: "ci", scopes: ["research:read", "org:admin"], userEmail: "ada@example.com", revokedAt: null }),
+    ]);
+    expect(listedJson.stdout).not.toContain(key);
+    expect(listedJson.stdout).not.toContain(String(row.key_hash));
+
+    // A second active key with the same name is refused (a retried command leaves one live key).
+    const duplicate = await cli("key", "create", "--org", "acme", "--user", "ada@example.com", "--name", "ci");
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain("already has an active key");
+
+    const revoked = await cli("key", "revoke", "--org", "acme", "--id", id);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain(`Revoked key ${id}`);
+    const after = await runSql(`SELECT revoked_at FROM api_keys WHERE id = ${sqlString(id)}`, db);
+    const revokedAt = Number(after[0]?.revoked_at);
+    expect(revokedAt).toBeGreaterThan(Date.now() - 5 * 60_000);
+
+    const again = await cli("key", "revoke", "--org", "acme", "--id", id);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("already revoked");
+    const unchanged = await runSql(`SELECT revoked_at FROM api_keys WHERE id = ${sqlString(id)}`, db);
+    expect(Number(unchanged[0]?.revoked_at)).toBe(revokedAt);
+
+    const listedAfter = await cli("key", "list", "--org", "acme");
+    expect(listedAfter.stdout).toMatch(/revoked \d{4}-\d{2}-\d{2}/);
+  });
+
+  it("fails clearly: unknown org, bad role, org:admin for a member, unknown key, usage errors", async () => {
+    const keysBefore = await runSql("SELECT COUNT(*) AS n FROM api_keys", db);
+    const [unknownOrg, badRole, memberAdmin, unknownScope, unknownKey, otherOrgKey, unknownFlag, missingFlag, unknownCommand] = await Promise.all([
+      cli("user", "add", "--org", "nope", "--email", "x@example.com", "--name", "X", "--role", "member"),
+      cli("user", "add", "--org", "acme", "--email", "x@example.com", "--name", "X", "--role", "owner"),
+      cli("key", "create", "--org", "acme", "--user", "bob@example.com", "--name", "sneaky", "--scopes", "research:read,org:admin"),
+      cli("key", "create", "--org", "acme", "--user", "ada@example.com", "--name", "bad", "--scopes", "research:delete"),
+      cli("key", "revoke", "--org", "acme", "--id", "key_doesnotexist000000000000"),
+      cli("key", "list", "--org", "nope"),
+      cli("org", "list", "--frobnicate"),
+      cli("key", "create", "--org", "acme", "--name", "no-user"),
+      cli("orgs", "list"),
+    ]);
+
+    expect(unknownOrg.code).not.toBe(0);
+    expect(unknownOrg.stderr).toContain('No org with slug "nope"');
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toMatch(/Invalid role "owner"/);
+    expect(memberAdmin.code).toBe(1);
+    expect(memberAdmin.stderr).toMatch(/Refused: the org:admin scope needs an admin/);
+    expect(unknownScope.code).toBe(2);
+    expect(unknownScope.stderr).toContain("research:delete");
+    expect(unknownKey.code).toBe(1);
+    expect(unknownKey.stderr).toContain("No key with id");
+    expect(otherOrgKey.code).toBe(1);
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.stderr).toContain("--frobnicate");
+    expect(missingFlag.code).toBe(2);
+    expect(missingFlag.stderr).toContain("--user");
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toContain('unknown command "orgs"');
+
+    // Nothing was written by the refused commands.
+    expect(await runSql("SELECT COUNT(*) AS n FROM api_keys", db)).toEqual(keysBefore);
+    expect(await runSql(`SELECT COUNT(*) AS n FROM users WHERE email = 'x@example.com'`, db)).toEqual([{ n: 0 }]);
+  });
+
+  it("lists orgs and members as tables and as JSON", async () => {
+    const orgs = await cli("org", "list", "--json");
+    expect(orgs.code, orgs.stderr).toBe(0);
+    expect(JSON.parse(orgs.stdout)).toEqual([expect.objectContaining({ slug: "acme", members: 2, admins: 1, activeKeys: 0 })]);
+
+    const users = await cli("user", "list", "--org", "acme");
+    expect(users.code, users.stderr).toBe(0);
+    expect(users.stdout).toMatch(/ada@example\.com\s+Ada O'Brien\s+admin/);
+    expect(users.stdout).toMatch(/bob@example\.com\s+Bob\s+member/);
+    expect(users.stdout).not.toContain("pbkdf2");
+  });
+});

@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+const importsOf = (file: string) => [...readFileSync(file, "utf8").matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1] ?? "");
+
+describe("layering", () => {
+  it("keeps the domain core free of any platform or library import", () => {
+    for (const file of sourceFiles("src/domain")) {
+      for (const specifier of importsOf(file)) expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\//);
+    }
+  });
+
+  it("keeps operations free of Cloudflare, HTTP and storage adapters", () => {
+    for (const file of sourceFiles("src/operations")) {
+      for (const specifier of importsOf(file)) {
+        expect(specifier, `${file} imports ${specifier}`).toMatch(/^(zod$|\.\/|\.\.\/domain\/)/);
+      }
+    }
+  });
+});

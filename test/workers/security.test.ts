@@ -1,0 +1,218 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { resolveApiKey } from "../../src/auth/credentials";
+import { authorizeInBrowser, pkcePair, registerClient } from "../support/oauth-flow";
+import {
+  callTool,
+  fetchWorker,
+  mcpRequest,
+  ORIGIN,
+  rest,
+  seedApiKey,
+  seedTenant,
+  seedUser,
+  tokensFor,
+} from "../support/worker";
+
+describe("scopes", () => {
+  it("answers a write tool called with a read-only token with a 403 step-up challenge naming the scope", async () => {
+    const { admin } = await seedTenant();
+    const { tokens } = await tokensFor({ email: admin.email, password: admin.password, scopes: ["research:read"] });
+    expect(tokens.scope).toBe("research:read");
+    const response = await fetchWorker(mcpRequest(tokens.access_token, "tools/call", { name: "log_skill_execution", arguments: { skillName: "research" } }));
+    expect(response.status).toBe(403);
+    const challenge = response.headers.get("www-authenticate") ?? "";
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="research:write"');
+    expect(challenge).toContain("resource_metadata=");
+    const read = await callTool(tokens.access_token, "list_skill_executions", {});
+    expect(read.isError).toBe(false);
+    expect((await rest(tokens.access_token, "/skill-executions", { method: "POST", body: "{}" })).status).toBe(403);
+  });
+
+  it("limits an API key to its scopes", async () => {
+    const { orgId, admin } = await seedTenant();
+    const readOnly = await seedApiKey(orgId, admin.userId, ["research:read"]);
+    const response = await rest(readOnly.key, "/skill-executions", { method: "POST", body: JSON.stringify({ skillName: "research" }) });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("www-authenticate")).toContain('scope="research:write"');
+    expect((await rest(readOnly.key, "/skill-executions")).status).toBe(200);
+  });
+
+  it("drops org:admin from a member's API key", async () => {
+    const { orgId } = await seedTenant();
+    const member = await seedUser(orgId, "member");
+    const key = await seedApiKey(orgId, member.userId, ["research:read", "org:admin"]);
+    const listed = await fetchWorker(mcpRequest(key.key, "tools/list"));
+    expect(listed.status).toBe(200);
+    const resolved = await resolveApiKey(env.DB, key.key, ORIGIN);
+    expect((resolved?.props as { scopes: string[] } | undefined)?.scopes).toEqual(["research:read"]);
+  });
+});
+
+describe("API keys", () => {
+  it("stops working once revoked, on both faces", async () => {
+    const { apiKey, apiKeyId } = await seedTenant();
+    expect((await rest(apiKey, "/skill-executions")).status).toBe(200);
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(Date.now(), apiKeyId).run();
+    expect((await rest(apiKey, "/skill-executions")).status).toBe(401);
+    expect((await fetchWorker(mcpRequest(apiKey, "tools/list"))).status).toBe(401);
+  });
+
+  it("stops working when its user leaves the organization", async () => {
+    const { orgId, admin, apiKey } = await seedTenant();
+    await env.DB.prepare("DELETE FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, admin.userId).run();
+    expect((await fetchWorker(mcpRequest(apiKey, "tools/list"))).status).toBe(401);
+  });
+
+  it("refuses unknown and malformed keys", async () => {
+    for (const token of ["cairn_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "cairn_short", "not-a-token", "a:b:c"]) {
+      expect((await fetchWorker(mcpRequest(token, "tools/list"))).status).toBe(401);
+    }
+  });
+
+  it("records when a key was last used", async () => {
+    const { apiKey, apiKeyId } = await seedTenant();
+    await rest(apiKey, "/skill-executions");
+    const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?").bind(apiKeyId).first<{ last_used_at: number | null }>();
+    expect(row?.last_used_at).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe("transport", () => {
+  it("refuses a foreign Origin on /mcp with 403, and serves localhost or no Origin", async () => {
+    const { apiKey } = await seedTenant();
+    const foreign = await fetchWorker(mcpRequest(apiKey, "tools/list", {}, { origin: "https://evil.example" }));
+    expect(foreign.status).toBe(403);
+    expect((await fetchWorker(mcpRequest(apiKey, "tools/list", {}, { origin: "http://localhost:6274" }))).status).toBe(200);
+    expect((await fetchWorker(mcpRequest(apiKey, "tools/list"))).status).toBe(200);
+  });
+
+  it("refuses a token presented at another origin than the one it was issued for", async () => {
+    const { admin } = await seedTenant();
+    const { tokens } = await tokensFor({ email: admin.email, password: admin.password });
+    const elsewhere = mcpRequest(tokens.access_token, "tools/list", {}, { host: "127.0.0.1:8787" });
+    const response = await fetchWorker(new Request(elsewhere.url.replace("localhost", "127.0.0.1"), elsewhere));
+    expect(response.status).toBe(401);
+  });
+});
+
+describe("authorization code security", () => {
+  async function authorizeRequest(redirectUri: string, clientId: string, challenge: string) {
+    const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "s" });
+    return fetchWorker(new Request(`${ORIGIN}/authorize?${query}`, { redirect: "manual" }));
+  }
+
+  it.each([
+    "https://app.example.com/cb/",
+    "https://app.example.com/cb?x=1",
+    "https://app.example.com/cb#f",
+    "http://app.example.com/cb",
+    "https://app.example.com.evil.example/cb",
+    "javascript:alert(1)",
+    "data:text/html,hi",
+    " https://app.example.com/cb",
+    "https://app.example.com/cb\u0000",
+    "https://APP.example.com/cb/..",
+  ])("refuses the redirect URI variant %j with 400 and no Location", async (variant) => {
+    const clientId = await registerClient(fetchWorker, ORIGIN, { redirectUri: "https://app.example.com/cb" });
+    const { challenge } = await pkcePair();
+    const response = await authorizeRequest(variant, clientId, challenge);
+    expect(response.status).toBe(400);
+    expect(response.headers.get("location")).toBeNull();
+  });
+
+  it("refuses a wrong PKCE verifier and a missing one", async () => {
+    const { admin } = await seedTenant();
+    const redirectUri = "http://localhost:9999/callback";
+    const clientId = await registerClient(fetchWorker, ORIGIN, { redirectUri });
+    const { challenge } = await pkcePair();
+    const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "s" });
+    const exchange = async (verifier: string | null) => {
+      const redirect = await authorizeInBrowser(fetchWorker, `${ORIGIN}/authorize?${query}`, { email: admin.email, password: admin.password });
+      const body = new URLSearchParams({ grant_type: "authorization_code", code: redirect.searchParams.get("code") ?? "", redirect_uri: redirectUri, client_id: clientId });
+      if (verifier !== null) body.set("code_verifier", verifier);
+      const response = await fetchWorker(new Request(`${ORIGIN}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }));
+      return { status: response.status, error: ((await response.json()) as { error?: string }).error };
+    };
+    expect(await exchange("wrong-verifier-wrong-verifier-wrong-verifier-1234")).toEqual({ status: 400, error: "invalid_grant" });
+    const missing = await exchange(null);
+    expect(missing.status).toBe(400);
+    expect(["invalid_request", "invalid_grant"]).toContain(missing.error);
+  });
+
+  it("refuses a replayed code and revokes the token the first exchange issued", async () => {
+    const { admin } = await seedTenant();
+    const flow = await tokensFor({ email: admin.email, password: admin.password });
+    const replay = await fetchWorker(
+      new Request(`${ORIGIN}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "authorization_code", code: flow.code, redirect_uri: flow.redirectUri, client_id: flow.clientId, code_verifier: flow.verifier }),
+      }),
+    );
+    expect(replay.status).toBe(400);
+    expect(((await replay.json()) as { error: string }).error).toBe("invalid_grant");
+    expect((await fetchWorker(mcpRequest(flow.tokens.access_token, "tools/list"))).status).toBe(401);
+  });
+});
+
+describe("tenant isolation", () => {
+  it("makes another org's executionId indistinguishable from a missing one, and changes nothing", async () => {
+    const a = await seedTenant();
+    const b = await seedTenant();
+    const created = await callTool(a.apiKey, "log_skill_execution", { skillName: "research", metadata: { topic: "secret" } });
+    const theirs = String(created.body.executionId);
+    const missing = "exec_0000000000000000000000000";
+    const viaMcp = async (id: string) => (await callTool(b.apiKey, "get_skill_execution", { executionId: id })).body as { error: { code: string; message: string } };
+    const foreign = await viaMcp(theirs);
+    const absent = await viaMcp(missing);
+    expect(foreign.error.code).toBe("not_found");
+    expect(foreign.error.message.replace(theirs, "ID")).toBe(absent.error.message.replace(missing, "ID"));
+
+    const update = await callTool(b.apiKey, "log_skill_execution", { executionId: theirs, status: "failed", errorMessage: "x" });
+    expect((update.body as { error: { code: string } }).error.code).toBe("not_found");
+    const restForeign = await rest(b.apiKey, `/skill-executions/${theirs}`);
+    const restAbsent = await rest(b.apiKey, `/skill-executions/${missing}`);
+    expect(restForeign.status).toBe(404);
+    expect(restAbsent.status).toBe(404);
+    const list = (await (await rest(b.apiKey, "/skill-executions")).json()) as { executions: unknown[] };
+    expect(list.executions).toEqual([]);
+
+    const stored = await callTool(a.apiKey, "get_skill_execution", { executionId: theirs });
+    expect(stored.body).toMatchObject({ status: "started", errorMessage: null });
+  });
+
+  it("takes org and user from the credential, never from arguments", async () => {
+    const a = await seedTenant();
+    const b = await seedTenant();
+    const sneaky = await callTool(b.apiKey, "log_skill_execution", { skillName: "research", metadata: { orgId: a.orgId, userId: a.admin.userId } });
+    const row = await env.DB.prepare("SELECT org_id, user_id FROM skill_executions WHERE id = ?")
+      .bind(sneaky.body.executionId)
+      .first<{ org_id: string; user_id: string }>();
+    expect(row).toEqual({ org_id: b.orgId, user_id: b.admin.userId });
+  });
+});
+
+describe("errors never leak internals", () => {
+  it("turns an unexpected storage failure into a generic message with a correlation id", async () => {
+    const { apiKey } = await seedTenant();
+    await env.DB.prepare("ALTER TABLE skill_executions RENAME TO skill_executions_away").run();
+    try {
+      const result = await callTool(apiKey, "list_skill_executions", {});
+      const error = (result.body as { error: { code: string; message: string; correlationId: string } }).error;
+      expect(result.isError).toBe(true);
+      expect(error.code).toBe("internal");
+      expect(error.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.stringify(result.body)).not.toMatch(/skill_executions|SQL|no such table|at \w+ \(/i);
+      const viaRest = await rest(apiKey, "/skill-executions");
+      expect(viaRest.status).toBe(500);
+      expect(await viaRest.text()).not.toMatch(/skill_executions|SQL|no such table/i);
+    } finally {
+      await env.DB.prepare("ALTER TABLE skill_executions_away RENAME TO skill_executions").run();
+    }
+    const call = await env.DB.prepare("SELECT outcome, error_code FROM tool_call_log WHERE error_code = 'internal' LIMIT 1").first();
+    expect(call).toEqual({ outcome: "error", error_code: "internal" });
+  });
+});
+
