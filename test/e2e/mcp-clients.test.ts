@@ -35,6 +35,7 @@ describe("a 2025-era client (@modelcontextprotocol/sdk v1)", () => {
 
     const client = new ClientV1({ name: "e2e-v1", version: "1.0.0" });
     await client.connect(transport());
+    expect(client.getServerVersion()?.name).toBe("cairn");
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("log_skill_execution");
     const created = await client.callTool({ name: "log_skill_execution", arguments: { skillName: "research", metadata: { topic: "v1 client" } } });
@@ -63,7 +64,7 @@ describe("a 2026-07-28 client (@modelcontextprotocol/client v2)", () => {
 
     const client = modern();
     await client.connect(transport());
-    expect(client.getNegotiatedProtocolVersion?.() ?? "2026-07-28").toBe("2026-07-28");
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const created = await client.callTool({
       name: "log_skill_execution",
       arguments: { skillName: "research", sessionId: "e2e-session", metadata: { topic: "v2 client", delegatedTo: "deep" } },

@@ -9,6 +9,7 @@ export class HeadlessOAuthProvider {
   #client: Record<string, unknown> | undefined;
   #tokens: { access_token: string; refresh_token?: string; token_type: string } | undefined;
   #verifier = "";
+  #discovery: unknown;
   readonly savedTokens: { access_token: string; refresh_token?: string }[] = [];
 
   constructor(
@@ -48,6 +49,12 @@ export class HeadlessOAuthProvider {
   }
   codeVerifier() {
     return this.#verifier;
+  }
+  saveDiscoveryState(state: unknown) {
+    this.#discovery = state;
+  }
+  discoveryState() {
+    return this.#discovery as never;
   }
   /** Makes the stored access token useless, so the next call must refresh. */
   spoilAccessToken() {

@@ -1,0 +1,35 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { OPERATIONS } from "../../src/operations/registry";
+
+const START = "<!-- tool-catalog:start -->";
+const END = "<!-- tool-catalog:end -->";
+
+/** The README's tool catalog, rendered from the registry (UPDATE_README=1 rewrites it). */
+function catalog(): string {
+  const rows = OPERATIONS.map((operation) => {
+    const { readOnlyHint, destructiveHint, idempotentHint } = operation.annotations;
+    const hints = [readOnlyHint ? "read-only" : "writes", destructiveHint ? "destructive" : "", idempotentHint ? "idempotent" : ""].filter(Boolean).join(", ");
+    const route = `\`${operation.rest.method.toUpperCase()} /api/v1${operation.rest.path}\``;
+    return `| \`${operation.name}\` | ${operation.title} | \`${operation.scope}\` | ${route} | ${hints} |`;
+  });
+  return [START, "| MCP tool | Title | Scope | REST | Hints |", "|---|---|---|---|---|", ...rows, END].join("\n");
+}
+
+describe("README", () => {
+  it("lists exactly the registry's operations in its tool catalog", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const current = readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
+    if (process.env.UPDATE_README) {
+      writeFileSync("README.md", readme.replace(current, catalog()));
+      return;
+    }
+    expect(current, "run `UPDATE_README=1 npm run test:unit` to regenerate").toBe(catalog());
+  });
+
+  it("shows the two set-up commands", () => {
+    const readme = readFileSync("README.md", "utf8");
+    expect(readme).toContain("npm install && npm start");
+    expect(readme).toContain("npm test");
+  });
+});
