@@ -6,10 +6,14 @@ import type { SkillExecution, SkillExecutionStatus } from "./skill-executions";
  * record of another org is never returned, so it looks exactly like a missing one.
  */
 export interface SkillExecutionRepository {
-  insert(execution: SkillExecution): Promise<void>;
+  /** Stores a new execution and its audit entry together. */
+  insert(execution: SkillExecution, audit: AuditEntry): Promise<void>;
   get(orgId: string, executionId: string): Promise<SkillExecution | null>;
-  /** Writes `next` only if the stored version is still `expectedVersion`; false when another write won. */
-  replace(next: SkillExecution, expectedVersion: number): Promise<boolean>;
+  /**
+   * Writes `next` and its audit entry only if the stored version is still
+   * `expectedVersion`; false (and nothing written) when another write won.
+   */
+  replace(next: SkillExecution, expectedVersion: number, audit: AuditEntry): Promise<boolean>;
   list(orgId: string, query: SkillExecutionQuery): Promise<SkillExecution[]>;
 }
 

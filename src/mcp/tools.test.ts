@@ -34,7 +34,7 @@ describe("the tool surface", () => {
     const b = await seedTenant();
     const names = async (key: string) => {
       const message = await readJsonRpc(await fetchWorker(mcpRequest(key, "tools/list")));
-      return (message.result?.tools as { name: string }[]).map((tool) => tool.name);
+      return ((message.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
     };
     expect(await names(a.apiKey)).toEqual(OPERATIONS.map((operation) => operation.name));
     expect(await names(b.apiKey)).toEqual(await names(a.apiKey));
@@ -57,7 +57,7 @@ describe("the MCP protocol surface", () => {
     expect(JSON.stringify(discover.result)).toContain("2026-07-28");
     const list = await readJsonRpc(await fetchWorker(mcpRequest(apiKey, "tools/list", { _meta: meta }, { ...headers, "mcp-method": "tools/list" })));
     expect(list.result).toMatchObject({ cacheScope: "private" });
-    expect((list.result?.tools as unknown[]).length).toBe(OPERATIONS.length);
+    expect(((list.result?.tools ?? []) as unknown[]).length).toBe(OPERATIONS.length);
   });
 
   it("answers an unknown tool with JSON-RPC invalid params", async () => {

@@ -71,6 +71,25 @@ describe("log_skill_execution", () => {
     expect(completed.body.completedAt).toEqual(expect.any(String));
   });
 
+  it("audits creation and every update with the actor, the client and the transition", async () => {
+    const { apiKey, apiKeyId, admin } = await seedTenant();
+    const { body } = await callTool(apiKey, "log_skill_execution", { skillName: "research" });
+    await callTool(apiKey, "log_skill_execution", { executionId: body.executionId, status: "completed", closedReason: "used existing research" });
+    const { results } = await env.DB.prepare("SELECT action, actor_user_id, actor_client_id, target_type, detail FROM audit_log WHERE target_id = ? ORDER BY rowid")
+      .bind(body.executionId)
+      .all();
+    expect(results).toEqual([
+      { action: "skill_execution.created", actor_user_id: admin.userId, actor_client_id: apiKeyId, target_type: "skill_execution", detail: '{"status":"started"}' },
+      {
+        action: "skill_execution.updated",
+        actor_user_id: admin.userId,
+        actor_client_id: apiKeyId,
+        target_type: "skill_execution",
+        detail: '{"from":"started","to":"completed","closedReason":"used existing research"}',
+      },
+    ]);
+  });
+
   it("records a failure with its errorMessage, and requires one", async () => {
     const { apiKey } = await seedTenant();
     const { body } = await callTool(apiKey, "log_skill_execution", { skillName: "research" });
@@ -100,6 +119,8 @@ describe("log_skill_execution", () => {
       Array.from({ length: 5 }, (_, i) => callTool(apiKey, "log_skill_execution", { executionId: body.executionId, status: "executing", metadata: { [`k${i}`]: i } })),
     );
     expect(results.map((result) => result.isError)).toEqual([false, false, false, false, false]);
+    const audits = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE target_id = ?").bind(body.executionId).first<{ n: number }>();
+    expect(audits?.n).toBe(6);
     const stored = await callTool(apiKey, "get_skill_execution", { executionId: body.executionId });
     expect(stored.body.metadata).toEqual({ k0: 0, k1: 1, k2: 2, k3: 3, k4: 4 });
   });
@@ -127,13 +148,13 @@ describe("log_skill_execution", () => {
     ["sessionId on update", { executionId: "exec_0000000000000000000000000", sessionId: "s" }, "sessionId"],
   ])("refuses %s with a validation error and writes nothing", async (_label, input, path) => {
     const { apiKey } = await seedTenant();
-    const before = await countRows("skill_executions");
+    const before = [await countRows("skill_executions"), await countRows("audit_log")];
     const { isError, body } = await callTool(apiKey, "log_skill_execution", input);
     expect(isError).toBe(true);
     const error = (body as { error: { code: string; issues: { path: string }[] } }).error;
     expect(error.code).toBe("validation");
     expect(error.issues.map((issue) => issue.path)).toContain(path);
-    expect(await countRows("skill_executions")).toBe(before);
+    expect([await countRows("skill_executions"), await countRows("audit_log")]).toEqual(before);
   });
 
   it("refuses metadata over 64 KiB with payload_too_large and writes nothing", async () => {

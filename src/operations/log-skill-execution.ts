@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { conflict, notFound, validationError } from "../domain/errors";
 import { newId } from "../domain/ids";
+import type { AuditEntry } from "../domain/ports";
 import {
   applyExecutionUpdate,
   assertMetadataSize,
@@ -73,6 +74,18 @@ export const logSkillExecution = defineOperation({
   handler: (input, ctx) => (input.executionId ? update(input.executionId, input, ctx) : create(input, ctx)),
 });
 
+function auditOf(ctx: OperationContext, execution: SkillExecution, action: string, detail: Record<string, unknown>): AuditEntry {
+  return {
+    orgId: execution.orgId,
+    actorUserId: ctx.principal.userId,
+    actorClientId: ctx.principal.clientId ?? ctx.principal.apiKeyId ?? null,
+    action,
+    targetType: "skill_execution",
+    targetId: execution.executionId,
+    detail,
+  };
+}
+
 async function create(input: LogInput, ctx: OperationContext) {
   if (!input.skillName) {
     throw validationError("skillName is required to create a skill execution.", [
@@ -109,7 +122,7 @@ async function create(input: LogInput, ctx: OperationContext) {
     updatedAt: now,
     completedAt: null,
   };
-  await ctx.services.skillExecutions.insert(execution);
+  await ctx.services.skillExecutions.insert(execution, auditOf(ctx, execution, "skill_execution.created", { status: "started" }));
   return { ...toSkillExecutionView(execution), created: true, originalQueryTruncated: truncated };
 }
 
@@ -141,7 +154,8 @@ async function update(executionId: string, input: LogInput, ctx: OperationContex
       },
       ctx.now(),
     );
-    if (await ctx.services.skillExecutions.replace(next, current.version)) {
+    const detail = { from: current.status, to: next.status, ...(input.closedReason ? { closedReason: input.closedReason } : {}) };
+    if (await ctx.services.skillExecutions.replace(next, current.version, auditOf(ctx, next, "skill_execution.updated", detail))) {
       return { ...toSkillExecutionView(next), created: false, originalQueryTruncated };
     }
   }

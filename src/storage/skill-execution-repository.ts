@@ -1,8 +1,9 @@
 import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
-import type { SkillExecutionQuery, SkillExecutionRepository } from "../domain/ports";
+import type { AuditEntry, SkillExecutionQuery, SkillExecutionRepository } from "../domain/ports";
 import type { SkillExecution } from "../domain/skill-executions";
 import type { Database } from "./database";
-import { skillExecutions } from "./schema";
+import { toAuditRow } from "./audit-log";
+import { auditLog, skillExecutions } from "./schema";
 
 type Row = typeof skillExecutions.$inferSelect;
 
@@ -43,9 +44,14 @@ const toRow = (execution: SkillExecution): Row => ({
 });
 
 export function d1SkillExecutionRepository(db: Database): SkillExecutionRepository {
+  const prepare = (query: { sql: string; params: unknown[] }) => db.$client.prepare(query.sql).bind(...query.params);
+  const auditInsert = (entry: AuditEntry, at: number) => db.insert(auditLog).values(toAuditRow(entry, at)).toSQL();
   return {
-    async insert(execution) {
-      await db.insert(skillExecutions).values(toRow(execution));
+    async insert(execution, audit) {
+      await db.$client.batch([
+        prepare(db.insert(skillExecutions).values(toRow(execution)).toSQL()),
+        prepare(auditInsert(audit, execution.createdAt)),
+      ]);
     },
     async get(orgId, executionId) {
       const row = await db
@@ -55,16 +61,24 @@ export function d1SkillExecutionRepository(db: Database): SkillExecutionReposito
         .get();
       return row ? toRecord(row) : null;
     },
-    async replace(next, expectedVersion) {
+    async replace(next, expectedVersion, audit) {
       const { id, orgId, createdAt: _createdAt, ...changes } = toRow(next);
-      const updated = await db
+      const update = db
         .update(skillExecutions)
         .set(changes)
-        .where(
-          and(eq(skillExecutions.orgId, orgId), eq(skillExecutions.id, id), eq(skillExecutions.version, expectedVersion)),
-        )
-        .returning({ id: skillExecutions.id });
-      return updated.length === 1;
+        .where(and(eq(skillExecutions.orgId, orgId), eq(skillExecutions.id, id), eq(skillExecutions.version, expectedVersion)))
+        .toSQL();
+      // One batch is one transaction: the audit row is written first, and only while the version is
+      // still the expected one, which also guarantees that the update after it applies.
+      const entry = toAuditRow(audit, next.updatedAt);
+      const guardedAudit = {
+        sql: `INSERT INTO audit_log (id, org_id, actor_user_id, actor_client_id, action, target_type, target_id, detail, created_at)
+              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?
+               WHERE EXISTS (SELECT 1 FROM skill_executions WHERE org_id = ? AND id = ? AND version = ?)`,
+        params: [entry.id, entry.orgId, entry.actorUserId, entry.actorClientId, entry.action, entry.targetType, entry.targetId, entry.detail, entry.createdAt, orgId, id, expectedVersion],
+      };
+      const [audited, updated] = await db.$client.batch([prepare(guardedAudit), prepare(update)]);
+      return (updated?.meta.changes ?? 0) === 1 && (audited?.meta.changes ?? 0) === 1;
     },
     async list(orgId, query: SkillExecutionQuery) {
       const conditions: (SQL | undefined)[] = [eq(skillExecutions.orgId, orgId)];

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-// @ts-expect-error — plain JavaScript module shared with the CLI and npm start.
 import { addUser, applyMigrations, createApiKey, createOrg, findFreePort, startDevServer } from "../../scripts/lib/local.mjs";
 
 export interface E2EServer {
