@@ -2,7 +2,9 @@ import { insufficientScope } from "@cloudflare/workers-oauth-provider";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
 import { principalFrom, protectedContext } from "../auth/credentials";
+import { CairnError } from "../domain/errors";
 import { hasScope } from "../domain/scopes";
+import { readBoundedText } from "../platform/request-body";
 import type { Env } from "../env";
 import { findOperation } from "../operations/registry";
 import { type RequestRuntime, requestRuntime } from "../platform/runtime";
@@ -19,6 +21,12 @@ const handler = createMcpHandler(
   },
   { route: "/mcp" },
 );
+
+const jsonRpcError = (code: number, message: string, status: number) =>
+  new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
 
 /** The name of the tool a JSON-RPC body calls, if it is a `tools/call`. */
 function calledTool(body: unknown): string | undefined {
@@ -38,10 +46,18 @@ export const mcpApiHandler = {
     if (!principal) return new Response("Unauthorized", { status: 401 });
     let parsedBody: unknown;
     if (request.method === "POST") {
+      // Read once, bounded; the MCP layer gets the parsed body and never reads the stream again.
+      let text: string;
       try {
-        parsedBody = await request.clone().json();
+        text = await readBoundedText(request);
+      } catch (error) {
+        if (error instanceof CairnError) return jsonRpcError(-32600, error.message, 413);
+        throw error;
+      }
+      try {
+        parsedBody = JSON.parse(text);
       } catch {
-        parsedBody = undefined; // the MCP layer answers malformed JSON with a parse error
+        return jsonRpcError(-32700, "Parse error: the request body is not valid JSON.", 400);
       }
       const operation = findOperation(calledTool(parsedBody) ?? "");
       if (operation && !hasScope(principal.scopes, operation.scope)) {

@@ -66,6 +66,21 @@ describe("the MCP protocol surface", () => {
     expect(message.error?.code).toBe(-32602);
   });
 
+  it("answers malformed JSON with a parse error and an oversize body with 413, before any work", async () => {
+    const { apiKey } = await seedTenant();
+    const request = (body: string) =>
+      new Request(`${ORIGIN}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body,
+      });
+    const malformed = await fetchWorker(request("{not json"));
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const oversize = await fetchWorker(request(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "x".repeat(5 * 1024 * 1024) } })));
+    expect(oversize.status).toBe(413);
+  });
+
   it("issues no session id and refuses GET", async () => {
     const { apiKey } = await seedTenant();
     const init = await fetchWorker(

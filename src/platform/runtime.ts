@@ -41,6 +41,7 @@ export interface RequestRuntime {
 export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, principal: Principal): RequestRuntime {
   const { db, services } = wiringFor(env);
   if (principal.apiKeyId) ctx.waitUntil(touchApiKey(env.DB, principal.apiKeyId, now()).catch(logBackgroundFailure));
+
   return {
     principal,
     contextFor: (correlationId) => ({ principal, services, correlationId, now }),

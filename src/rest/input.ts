@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { validationError } from "../domain/errors";
+import { readBoundedText } from "../platform/request-body";
 
 type FieldKind = "number" | "boolean" | "array" | "other";
 
@@ -46,7 +47,7 @@ export function queryInput(schema: z.ZodType, url: URL): Record<string, unknown>
 }
 
 export async function jsonBody(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
+  const text = await readBoundedText(request);
   if (text.trim() === "") return {};
   let body: unknown;
   try {

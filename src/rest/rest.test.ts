@@ -45,6 +45,13 @@ describe("REST errors", () => {
     expect(await response.json()).toMatchObject({ code: "validation", issues: [{ path: "(body)" }] });
   });
 
+  it("refuses a body over 4 MiB with 413 and writes nothing", async () => {
+    const { apiKey } = await seedTenant();
+    const response = await rest(apiKey, "/skill-executions", { method: "POST", body: JSON.stringify({ skillName: "r", metadata: { pad: "x".repeat(5 * 1024 * 1024) } }) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: "payload_too_large" });
+  });
+
   it("answers a missing credential with a 401 challenge", async () => {
     const response = await rest(null, "/skill-executions");
     expect(response.status).toBe(401);
