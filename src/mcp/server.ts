@@ -3,7 +3,7 @@ import type { CairnError } from "../domain/errors";
 import { invoke } from "../operations/invoke";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
-import { listTools, outputSchemaOf } from "./tools";
+import { listTools } from "./tools";
 
 export const SERVER_INFO = { name: "cairn", title: "Cairn", version: "0.1.0" } as const;
 
@@ -42,7 +42,7 @@ export function createMcpServer(runtime: RequestRuntime): Server {
           structuredContent: result.value as Record<string, unknown>,
         }
       : toolError(result.error, correlationId);
-    return server.projectCallToolResult(callResult, outputSchemaOf(name));
+    return server.projectCallToolResult(callResult, undefined);
   });
   return server;
 }

@@ -1,40 +1,54 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import { jsonSchemaOf } from "../operations/json-schema";
+import { LIST_AS_DESCRIPTION } from "../operations/listing";
 import type { AnyOperation } from "../operations/operation";
 import { OPERATIONS } from "../operations/registry";
 
-interface ToolEntry {
-  tool: Tool;
-  outputSchema: Record<string, unknown>;
+/**
+ * Keywords the server enforces but the model does not need to read: every
+ * tool's schema is paid for in the assistant's context on every turn. Input
+ * that breaks one of them gets a validation error naming the field and the
+ * limit, so dropping them from the listing loses no guidance that matters.
+ * The REST face's OpenAPI document keeps them all.
+ */
+const ENFORCED_ONLY = new Set(["minLength", "maxLength", "minItems", "maxItems", "pattern", "$schema"]);
+
+
+export function compactSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(compactSchema);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const node = schema as Record<string, unknown>;
+  if (node[LIST_AS_DESCRIPTION]) return { type: node.type, description: node.description };
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => !ENFORCED_ONLY.has(key))
+      .map(([key, value]) => [key, key === "properties" ? mapValues(value, compactSchema) : compactSchema(value)]),
+  );
 }
 
-let cache: { list: Tool[]; byName: Map<string, ToolEntry> } | undefined;
+const mapValues = (record: unknown, fn: (value: unknown) => unknown) =>
+  Object.fromEntries(Object.entries(record as Record<string, unknown>).map(([key, value]) => [key, fn(value)]));
 
-function toTool(operation: AnyOperation): ToolEntry {
-  const outputSchema = jsonSchemaOf(operation.output, "output");
-  const tool = {
+/**
+ * A tool as `tools/list` shows it. No `outputSchema`: results still carry
+ * `structuredContent` (and its JSON as text), but advertising every result
+ * shape would more than double the listing's token cost; the shapes are
+ * documented in the OpenAPI document and checked by the tests.
+ */
+function toTool(operation: AnyOperation): Tool {
+  return {
     name: operation.name,
     title: operation.title,
     description: operation.description,
-    inputSchema: jsonSchemaOf(operation.input, "input"),
-    outputSchema,
-    annotations: { title: operation.title, ...operation.annotations },
-  } as Tool;
-  return { tool, outputSchema };
+    inputSchema: compactSchema(jsonSchemaOf(operation.input, "input")) as Tool["inputSchema"],
+    annotations: { ...operation.annotations },
+  };
 }
 
-/**
- * The tool list is the same for every caller and never changes while the isolate
- * lives, so it is converted from zod once, not on every request.
- */
-function tools() {
-  if (!cache) {
-    const entries = OPERATIONS.map(toTool);
-    cache = { list: entries.map((entry) => entry.tool), byName: new Map(entries.map((entry) => [entry.tool.name, entry])) };
-  }
-  return cache;
-}
+let listed: Tool[] | undefined;
 
-export const listTools = (): Tool[] => tools().list;
-
-export const outputSchemaOf = (name: string): Record<string, unknown> | undefined => tools().byName.get(name)?.outputSchema;
+/** The same for every caller and fixed for the isolate's life, so converted from zod once. */
+export const listTools = (): Tool[] => {
+  listed ??= OPERATIONS.map(toTool);
+  return listed;
+};

@@ -8,6 +8,7 @@ import {
   capOriginalQuery,
   type SkillExecution,
 } from "../domain/skill-executions";
+import { LIST_AS_DESCRIPTION } from "./listing";
 import { defineOperation, type OperationContext } from "./operation";
 import { ParamExecutionId, ParamId, ParamSessionId } from "./params";
 import { SkillExecutionView, toSkillExecutionView } from "./skill-execution-view";
@@ -31,20 +32,27 @@ export const ExecutionMetadata = z.looseObject({
   skipQuestionsReason: text(2000).optional(),
   routingRationale: text(8000).optional(),
   delegatedTo: z.enum(["scan", "deep"]).optional(),
-  originalQuery: z.string().max(100_000).optional().describe("Cut to 5000 chars"),
+  originalQuery: z.string().max(100_000).optional(),
   stepsCompleted: z.number().int().min(0).optional(),
   artifactsStored: z.number().int().min(0).optional(),
 });
 
 const Input = z.strictObject({
-  executionId: ParamExecutionId.optional().describe("Omit to create; pass to update"),
+  executionId: ParamExecutionId.optional(),
   skillName: text(100).min(1).optional().describe("Required to create, e.g. research"),
-  status: z.enum(["started", "executing", "completed", "failed"]).optional().describe("Create: started (default)"),
-  sessionId: ParamSessionId.optional().describe("Client session, for plan auto-linking"),
+  status: z.enum(["started", "executing", "completed", "failed"]).optional(),
+  sessionId: ParamSessionId.optional().describe("Your session id; links the plan created in it"),
   planId: ParamId("plan").optional(),
   errorMessage: text(4000).optional().describe("Required for failed"),
   closedReason: text(1000).optional(),
-  metadata: ExecutionMetadata.optional().describe("Merged into stored metadata on update"),
+  metadata: ExecutionMetadata.meta({ [LIST_AS_DESCRIPTION]: true })
+    .optional()
+    .describe(
+      "Interview record: topic, researchType (general_topic|competitive_analysis|decision_support), scope, " +
+        "depthSignals[], decisionContext, knownContext, outputMediaType, outputFormattingInstructions, " +
+        "clarifyingQuestions[{question,answer}] (≤2) or skipQuestionsReason, routingRationale, delegatedTo " +
+        "(scan|deep), originalQuery (cut to 5000 chars); when done: stepsCompleted, artifactsStored, checkpointFeedback.",
+    ),
 });
 
 const Output = SkillExecutionView.extend({
@@ -61,11 +69,9 @@ export const logSkillExecution = defineOperation({
   name: "log_skill_execution",
   title: "Log skill execution",
   description:
-    "Track a research skill run. Create (no executionId) with status started and the interview metadata " +
-    "(topic, researchType, scope, depthSignals, clarifyingQuestions or skipQuestionsReason, routingRationale, " +
-    "delegatedTo, originalQuery…) to get an executionId; later update it to executing, completed " +
-    "(metadata: stepsCompleted, artifactsStored, checkpointFeedback; closedReason) or failed (errorMessage). " +
-    "Metadata is merged.",
+    "Track a research skill run. Without executionId: create it (status started) with the interview metadata; " +
+    "returns executionId. With executionId: move it to executing, completed (closedReason) or failed " +
+    "(errorMessage); metadata is merged.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: Input,

@@ -15,7 +15,7 @@ export const ParamSessionId = z.string().min(1).max(200);
 
 export const ParamLimit = z.number().int().min(1).max(MAX_PAGE_SIZE).describe(`Default ${DEFAULT_PAGE_SIZE}`);
 
-export const ParamCursor = z.string().min(1).max(200).describe("nextCursor of the previous page");
+export const ParamCursor = z.string().min(1).max(200);
 
 /** ISO 8601 timestamps in responses; epoch milliseconds inside. */
 export const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
