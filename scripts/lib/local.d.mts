@@ -1,0 +1,153 @@
+// Types for local.mjs, so TypeScript tests can import it (the project does not type-check JS).
+import type { ChildProcess } from "node:child_process";
+
+/** Where the database is: local (default; optional persist dir) or the deployed D1. `config` is a wrangler.toml path. */
+export interface Target {
+  remote?: boolean;
+  persistTo?: string;
+  config?: string;
+}
+
+export declare const projectRoot: string;
+export declare const D1_BINDING: "DB";
+export declare const SCOPES: readonly ["research:read", "research:write", "org:admin"];
+export declare const DEFAULT_SCOPES: readonly ["research:read", "research:write"];
+export declare const ROLES: readonly ["member", "admin"];
+export declare const OFFLINE_ENV: Readonly<Record<string, string>>;
+export declare const DEFAULT_DEMO_STATE_FILE: string;
+
+export declare class UsageError extends Error {
+  readonly exitCode: 2;
+}
+export declare class OperatorError extends Error {
+  constructor(message: string, details?: { code?: string; output?: string });
+  readonly code: string;
+  readonly exitCode: 1;
+  readonly output?: string;
+}
+
+export declare function nodeBinary(): string;
+export declare function wranglerEnv(extra?: Record<string, string>): NodeJS.ProcessEnv;
+export declare function runWrangler(
+  args: string[],
+  options?: { env?: Record<string, string>; cwd?: string },
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+
+export type Row = Record<string, unknown>;
+export declare function sqlString(value: unknown): string;
+export declare function sqlInt(value: unknown): string;
+/** Rows of every statement, in order. */
+export declare function runSqlAll(sql: string, options?: Target): Promise<Row[][]>;
+/** Rows of the last statement. */
+export declare function runSql(sql: string, options?: Target): Promise<Row[]>;
+/** Applies pending migrations; returns wrangler's output. */
+export declare function applyMigrations(options?: Target): Promise<string>;
+
+export declare function normalizeSlug(slug: unknown): string;
+export declare function normalizeEmail(email: unknown): string;
+export declare function normalizeRole(role: unknown): "member" | "admin";
+export declare function normalizeScopes(scopes: string | string[] | undefined): string[];
+export declare function generatePassword(): string;
+
+export interface OrgResult {
+  id: string;
+  slug: string;
+  name: string;
+  createdAt: number;
+  created: boolean;
+}
+export declare function createOrg(input: { slug: string; name: string } & Target, options?: Target): Promise<OrgResult>;
+export declare function listOrgs(
+  options?: Target,
+): Promise<Array<{ id: string; slug: string; name: string; createdAt: number; members: number; admins: number; activeKeys: number }>>;
+
+export interface AddUserResult {
+  userId: string;
+  email: string;
+  displayName: string;
+  orgId: string;
+  orgSlug: string;
+  role: "member" | "admin";
+  previousRole: "member" | "admin" | null;
+  userCreated: boolean;
+  /** Set only when a password was generated (new user or reset without one). */
+  password: string | null;
+  passwordGenerated: boolean;
+  passwordChanged: boolean;
+  /** An existing user's different password was given without resetPassword, and left unchanged. */
+  passwordIgnored: boolean;
+}
+export declare function addUser(
+  input: { org: string; email: string; name?: string; role: "member" | "admin"; password?: string; resetPassword?: boolean } & Target,
+  options?: Target,
+): Promise<AddUserResult>;
+export declare function listUsers(
+  input: { org: string } & Target,
+  options?: Target,
+): Promise<Array<{ id: string; email: string; displayName: string; role: "member" | "admin"; joinedAt: number }>>;
+
+export interface CreatedApiKey {
+  id: string;
+  /** The key itself: returned once, never stored. */
+  key: string;
+  prefix: string;
+  name: string;
+  scopes: string[];
+  orgSlug: string;
+  userEmail: string;
+  createdAt: number;
+}
+export declare function createApiKey(
+  input: { org: string; userEmail: string; name: string; scopes?: string | string[] } & Target,
+  options?: Target,
+): Promise<CreatedApiKey>;
+
+export interface ApiKeyListing {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  userEmail: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+export declare function listApiKeys(input: { org: string } & Target, options?: Target): Promise<ApiKeyListing[]>;
+export declare function revokeApiKey(
+  input: { org: string; id: string } & Target,
+  options?: Target,
+): Promise<{ id: string; name: string; prefix: string; revokedAt: number; alreadyRevoked: boolean }>;
+
+export interface DemoCredentials {
+  email: string;
+  password: string;
+  apiKey: string;
+  orgSlug: string;
+  /** What this run had to (re)create: "org", "user", "password", "membership", "apiKey". */
+  changed: string[];
+}
+export declare function seedDemo(options?: { persistTo?: string; stateFile?: string; config?: string; remote?: false }): Promise<DemoCredentials>;
+
+export interface DevServer {
+  /** `http://localhost:PORT` (also PUBLIC_URL inside the Worker). */
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Collected wrangler output (background mode only). */
+  log: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Ends wrangler and its workerd; resolves once they are gone. */
+  stop: () => Promise<void>;
+}
+export declare function findFreePort(): Promise<number>;
+export declare function startDevServer(options?: {
+  port?: number;
+  persistTo?: string;
+  vars?: Record<string, string>;
+  inspectorPort?: number;
+  logFile?: string;
+  config?: string;
+  timeoutMs?: number;
+  foreground?: boolean;
+  extraArgs?: string[];
+}): Promise<DevServer>;
