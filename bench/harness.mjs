@@ -1,0 +1,231 @@
+/**
+ * The runtime under test: Cairn's deployable bundle and a bare Hono Worker,
+ * both in ONE Miniflare instance (so one workerd process), each with its own
+ * direct socket. perf-baseline.md measured Miniflare's direct port at ~90 % of
+ * a bare `workerd serve`, while Miniflare's entry socket and `wrangler dev`
+ * put a proxy Worker in front that caps throughput — so the load goes to the
+ * direct sockets only.
+ *
+ * Miniflare 5 takes a new option shape; the documented v4 shape (README:
+ * `workers: [...]`, `modules`, `unsafeDirectSockets`, `d1Databases`, …) is
+ * turned into it by `convertV4MiniflareOptions`, which the package exports for
+ * exactly this.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Offline, quiet wrangler (as in the notes §6). */
+const WRANGLER_ENV = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true", NO_COLOR: "1" };
+
+/** The project's resolved wrangler config (compatibility date/flags, vars, D1 migrations dir), read by wrangler itself. */
+export async function readProjectConfig(root = projectRoot) {
+  const { unstable_readConfig } = await import("wrangler");
+  const config = unstable_readConfig({ config: path.join(root, "wrangler.toml") });
+  const d1 = config.d1_databases.find((db) => db.binding === "DB");
+  return {
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags ?? [],
+    vars: { ...config.vars },
+    migrationsDir: path.resolve(root, d1?.migrations_dir ?? "migrations"),
+  };
+}
+
+/**
+ * `wrangler deploy --dry-run --outdir DIR`: the exact bundle a deployment would upload. Returns DIR/index.js.
+ * `root` is the project (a scratch copy with instrumentation can be benched the same way).
+ */
+export function buildCairnBundle(outdir, root = projectRoot) {
+  return new Promise((resolve, reject) => {
+    const wrangler = path.join(projectRoot, "node_modules", "wrangler", "bin", "wrangler.js");
+    const child = spawn(process.execPath, [wrangler, "deploy", "--dry-run", "--outdir", outdir], {
+      cwd: root,
+      env: { ...process.env, ...WRANGLER_ENV },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve(path.join(outdir, "index.js"));
+      else reject(new Error(`wrangler deploy --dry-run failed (exit ${code}):\n${output}`));
+    });
+  });
+}
+
+/** The bare Worker (row A), bundled the way wrangler would: ESM, workerd/browser export conditions. */
+export async function buildBareBundle() {
+  const result = await build({
+    entryPoints: [path.join(projectRoot, "bench", "bare-worker.mjs")],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0].text;
+}
+
+/** A TCP port free on 127.0.0.1 right now (the OAuth resource URL must name the port before the Worker starts). */
+export function findFreePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts both Workers. Cairn gets the bindings of wrangler.toml (D1 `DB`,
+ * KV `OAUTH_KV`, its vars) with `PUBLIC_URL = http://localhost:PORT`: the OAuth
+ * resource must equal the origin the load uses, host included.
+ */
+export async function startRuntime({ cairnBundle, bareCode, config, persistDir }) {
+  const [cairnPort, barePort] = [await findFreePort(), await findFreePort()];
+  const publicUrl = `http://localhost:${cairnPort}`;
+  const options = convertV4MiniflareOptions({
+    resourcePersistencePath: persistDir,
+    logRequests: false, // the direct sockets bypass the entry Worker anyway
+    cf: false, // placeholder `request.cf`, no network
+    workers: [
+      {
+        name: "cairn",
+        modules: [{ type: "ESModule", path: cairnBundle }],
+        modulesRoot: path.dirname(cairnBundle),
+        compatibilityDate: config.compatibilityDate,
+        compatibilityFlags: config.compatibilityFlags,
+        bindings: { ...config.vars, PUBLIC_URL: publicUrl },
+        d1Databases: { DB: "cairn-bench" },
+        kvNamespaces: { OAUTH_KV: "cairn-bench-oauth" },
+        unsafeDirectSockets: [{ host: "127.0.0.1", port: cairnPort }],
+        unsafeRegisterWorker: false,
+      },
+      {
+        name: "bare",
+        modules: [{ type: "ESModule", path: path.join(projectRoot, "bench", "bare-worker.bundle.mjs"), contents: bareCode }],
+        modulesRoot: path.join(projectRoot, "bench"),
+        compatibilityDate: config.compatibilityDate,
+        compatibilityFlags: config.compatibilityFlags,
+        unsafeDirectSockets: [{ host: "127.0.0.1", port: barePort }],
+        unsafeRegisterWorker: false,
+      },
+    ],
+  });
+  const mf = new Miniflare(options);
+  await mf.ready;
+  // The ports we asked for are the ports we got; ask Miniflare rather than assume.
+  const cairnDirect = await mf.unsafeGetDirectURL("cairn");
+  const bareDirect = await mf.unsafeGetDirectURL("bare");
+  if (Number(cairnDirect.port) !== cairnPort || Number(bareDirect.port) !== barePort) {
+    throw new Error(`direct sockets on unexpected ports: ${cairnDirect} ${bareDirect}`);
+  }
+  return { mf, publicUrl, cairnPort, barePort };
+}
+
+/** Applies migrations/*.sql in name order, one D1 batch (a transaction) per file, as `wrangler d1 migrations apply` does. */
+export async function applyMigrations(db, migrationsDir) {
+  const files = readdirSync(migrationsDir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+  for (const file of files) {
+    const statements = readFileSync(path.join(migrationsDir, file), "utf8")
+      .split("--> statement-breakpoint")
+      .map((statement) => statement.trim())
+      .filter(Boolean);
+    await db.batch(statements.map((statement) => db.prepare(statement)));
+  }
+  return files;
+}
+
+/**
+ * One org, an admin with a password, and an API key with the research scopes,
+ * written directly with SQL. The hashing and key helpers are the project's own
+ * import-free modules, so the Worker accepts what is stored here.
+ */
+export async function seedTenant(db) {
+  const { hashPassword } = await import("../src/auth/password.ts");
+  const { generateApiKey } = await import("../src/auth/api-keys.ts");
+  const { newId } = await import("../src/domain/ids.ts");
+  const now = Date.now();
+  const orgId = newId("org");
+  const userId = newId("usr");
+  const keyId = newId("key");
+  const email = "bench-admin@example.com";
+  const password = `bench-${crypto.randomUUID()}`;
+  const apiKey = await generateApiKey();
+  await db.batch([
+    db.prepare("INSERT INTO orgs (id, slug, name, created_at) VALUES (?, ?, ?, ?)").bind(orgId, "bench", "Bench Org", now),
+    db
+      .prepare("INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(userId, email, "Bench Admin", await hashPassword(password), now),
+    db.prepare("INSERT INTO memberships (org_id, user_id, role, created_at) VALUES (?, ?, 'admin', ?)").bind(orgId, userId, now),
+    db
+      .prepare("INSERT INTO api_keys (id, org_id, user_id, name, prefix, key_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .bind(keyId, orgId, userId, "bench", apiKey.prefix, apiKey.hash, JSON.stringify(["research:read", "research:write"]), now),
+  ]);
+  return { orgId, userId, email, password, apiKey: apiKey.key };
+}
+
+// ---------------------------------------------------------------------------
+// Memory of the workerd process (optional, Linux only)
+
+function parentOf(pid) {
+  try {
+    // /proc/PID/stat: "pid (comm) state ppid …"; comm may contain spaces, so split after the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return -1;
+  }
+}
+
+/** The pid of the workerd that this process (through Miniflare) started, or null. */
+export function findWorkerdPid() {
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    let comm;
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+    } catch {
+      continue;
+    }
+    if (comm !== "workerd") continue;
+    // Walk up a few levels: Miniflare may start workerd directly or through a shell.
+    let ancestor = Number(pid);
+    for (let depth = 0; depth < 4 && ancestor > 1; depth++) {
+      ancestor = parentOf(ancestor);
+      if (ancestor === process.pid) return Number(pid);
+    }
+  }
+  return null;
+}
+
+/** Current and peak resident set size of a process in MB (VmRSS / VmHWM), or null. */
+export function memoryOf(pid) {
+  if (!pid) return null;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+    return { rssMB: kb("VmRSS") / 1024, peakMB: kb("VmHWM") / 1024 };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * `npm run bench`: the MCP call against the bare stack, in one run, on one runtime.
+ *
+ *   npm run bench                      8 s per run, 2 s warm-up, 3 repetitions, 8 and 32 connections
+ *   npm run bench -- --quick           3 s per run, 1 s warm-up, 2 repetitions
+ *   npm run bench -- --duration 12 --reps 4 --conc 8,32 --json results.json --keep
+ *   npm run bench -- --only B,D          (rows A, B and D only)
+ *   npm run bench -- --cairn-root /tmp/cairn-scratch   (bench an instrumented scratch copy of the project)
+ *
+ * Steps: build Cairn exactly as `wrangler deploy` would (dry run) and the bare
+ * Hono Worker with esbuild; start both in one Miniflare/workerd with direct
+ * sockets; migrate and seed D1 by SQL; get an OAuth token through the real
+ * flow (register, sign in, consent, token exchange); verify every case; count
+ * the tool list's tokens; then load each case from a child process
+ * (bench/load.mjs), interleaving cases within each repetition so slow drift
+ * hits every row alike. See bench/README.md.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { obtainTokens } from "../test/support/oauth-flow.ts";
+import { loadCases, seedExecutions, verifyCase } from "./cases.mjs";
+import {
+  applyMigrations,
+  buildBareBundle,
+  buildCairnBundle,
+  findWorkerdPid,
+  memoryOf,
+  projectRoot,
+  readProjectConfig,
+  seedTenant,
+  startRuntime,
+} from "./harness.mjs";
+import { GOALS, fmt, loadTable, ratioRows, ratioTable, summarize, tokenTable } from "./report.mjs";
+import { measureToolList, TOKENS_PER_TOOL_GOAL } from "./tokens.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    duration: { type: "string" },
+    warmup: { type: "string" },
+    reps: { type: "string" },
+    conc: { type: "string", default: "8,32" },
+    json: { type: "string" },
+    keep: { type: "boolean", default: false },
+    "cairn-root": { type: "string" },
+    only: { type: "string" },
+  },
+});
+const positive = (text, name) => {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got ${text}`);
+  return value;
+};
+const settings = {
+  durationS: positive(args.duration ?? (args.quick ? "3" : "8"), "duration"),
+  warmupS: positive(args.warmup ?? (args.quick ? "1" : "2"), "warmup"),
+  reps: Math.max(2, Math.round(positive(args.reps ?? (args.quick ? "2" : "3"), "reps"))),
+  concurrencies: args.conc.split(",").map((c) => Math.round(positive(c, "conc"))),
+};
+
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+
+/** One load run in a child process. Rejects only if the child itself fails; request failures come back counted. */
+function runChild(spec) {
+  const budgetMs = (spec.warmupS + spec.durationS) * 1000 + 40_000;
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [path.join(projectRoot, "bench", "load.mjs"), JSON.stringify(spec)],
+      { timeout: budgetMs, killSignal: "SIGKILL", maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`load.mjs failed: ${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout.trim().split("\n").pop()));
+      },
+    );
+  });
+}
+
+async function main() {
+  const workDir = mkdtempSync(path.join(os.tmpdir(), "cairn-bench-"));
+  const bundleDir = path.join(workDir, "bundle");
+  const persistDir = path.join(workDir, "persist");
+  mkdirSync(persistDir);
+  let runtime;
+  try {
+    log(`work dir ${workDir}`);
+    const cairnRoot = path.resolve(args["cairn-root"] ?? projectRoot);
+    if (cairnRoot !== projectRoot) log(`benching the Cairn project at ${cairnRoot}`);
+    const config = await readProjectConfig(cairnRoot);
+    log(`building (wrangler deploy --dry-run; esbuild) — compatibility ${config.compatibilityDate} [${config.compatibilityFlags.join(", ")}]`);
+    const [cairnBundle, bareCode] = await Promise.all([buildCairnBundle(bundleDir, cairnRoot), buildBareBundle()]);
+
+    runtime = await startRuntime({ cairnBundle, bareCode, config, persistDir });
+    const { mf, publicUrl, cairnPort, barePort } = runtime;
+    const workerdPid = findWorkerdPid();
+    log(`workerd pid ${workerdPid ?? "?"}; cairn ${publicUrl} (direct), bare http://localhost:${barePort} (direct)`);
+
+    const db = await mf.getD1Database("DB", "cairn");
+    const migrations = await applyMigrations(db, config.migrationsDir);
+    const tenant = await seedTenant(db);
+    log(`migrated (${migrations.join(", ")}); seeded org, admin and API key`);
+
+    // The real OAuth flow against the running Worker, over its direct socket.
+    const flow = await obtainTokens((request) => fetch(request), publicUrl, { email: tenant.email, password: tenant.password });
+    const accessToken = flow.tokens.access_token;
+    log(`OAuth token obtained (scope "${flow.tokens.scope}", resource ${flow.tokens.resource ?? "?"})`);
+    await seedExecutions(publicUrl, accessToken);
+
+    const urls = { cairn: publicUrl, bare: `http://localhost:${barePort}` };
+    // --only A,B: a subset of rows (A is always kept: every ratio needs it).
+    const only = args.only ? new Set(["A", ...args.only.toUpperCase().split(",")]) : null;
+    const cases = loadCases({ accessToken, apiKey: tenant.apiKey }).filter((c) => !only || only.has(c.id));
+    for (const testCase of cases) {
+      const checked = await verifyCase(testCase, urls);
+      log(`verified ${testCase.id}: HTTP ${checked.status} ${checked.contentType ?? ""}, ${checked.bytes} bytes`);
+    }
+
+    const toolCost = await measureToolList(publicUrl, accessToken);
+    const memoryAfterSetup = memoryOf(workerdPid);
+
+    // Load: every repetition runs every concurrency and every case, back to back.
+    const runs = [];
+    const total = settings.reps * settings.concurrencies.length * cases.length;
+    const etaS = total * (settings.durationS + settings.warmupS + 0.5);
+    log(`load: ${total} runs × (${settings.warmupS} s warm-up + ${settings.durationS} s), about ${Math.ceil(etaS / 60)} min`);
+    for (let rep = 1; rep <= settings.reps; rep++) {
+      for (const concurrency of settings.concurrencies) {
+        for (const testCase of cases) {
+          const port = testCase.target === "cairn" ? cairnPort : barePort;
+          const spec = {
+            port,
+            host: `localhost:${port}`,
+            method: testCase.method,
+            path: testCase.path,
+            headers: testCase.headers,
+            body: testCase.body,
+            expect: testCase.expect,
+            concurrency,
+            durationS: settings.durationS,
+            warmupS: settings.warmupS,
+            serverPid: workerdPid,
+          };
+          const result = await runChild(spec);
+          runs.push({ caseId: testCase.id, label: testCase.label, concurrency, rep, result });
+          const failed = result.non2xx + result.bad + result.errors;
+          log(
+            `rep ${rep} c=${concurrency} ${testCase.id}: ${fmt.int(result.rps)} req/s, p50 ${fmt.fixed(result.p50, 2)} ms, p99 ${fmt.fixed(result.p99, 2)} ms, ` +
+              `workerd CPU ${fmt.int(result.serverCpuPct)} % (${fmt.fixed(result.serverCpuMsPerRequest, 2)} ms/req), client CPU ${fmt.int(result.clientCpuPct)} %, other ${fmt.int(result.otherCpuPct)} %` +
+              (failed ? `  FAILED ${failed} (${result.firstFailure})` : ""),
+          );
+        }
+      }
+    }
+    const memoryAtEnd = memoryOf(workerdPid);
+
+    // ---- Report
+    const summaries = summarize(runs);
+    const ratios = ratioRows(summaries, runs);
+    const goalRows = ratios.filter((row) => row.caseId === "B");
+    const failedRows = summaries.filter((s) => s.failures > 0);
+    const out = [];
+    out.push("");
+    out.push(`## Cairn benchmark — ${new Date().toISOString()}`);
+    out.push("");
+    out.push(
+      `Harness: one workerd (Miniflare ${await miniflareVersion()}, direct sockets), Node ${process.version} client in a child process, ` +
+        `${os.cpus().length} CPUs; ${settings.durationS} s per run after ${settings.warmupS} s warm-up, ${settings.reps} repetitions, medians. ` +
+        `Cairn source: ${sourceRevision(cairnRoot)}.`,
+    );
+    out.push("");
+    out.push(loadTable(summaries));
+    out.push("");
+    const reconnected = runs.filter((run) => run.result.newConnections > 0);
+    out.push(
+      reconnected.length === 0
+        ? "Keep-alive: every measured request reused a warm-up connection."
+        : `WARNING: ${reconnected.length} run(s) opened new connections while measuring (keep-alive broken?): ` +
+            reconnected.map((run) => `${run.caseId}@${run.concurrency} rep ${run.rep}: ${run.result.newConnections}`).join(", "),
+    );
+    out.push("");
+    const busy = summaries.filter((s) => s.otherCpuPct > 30);
+    if (busy.length) {
+      out.push(
+        `WARNING: other processes used > 30 % of a core during ${busy.map((s) => `${s.caseId}@${s.concurrency}`).join(", ")} ` +
+          "(column \"other CPU %\"): the machine was shared, so absolute figures are low; prefer the ratios and rerun on a quiet machine.",
+      );
+      out.push("");
+    }
+    out.push(ratioTable(ratios));
+    out.push("");
+    for (const row of goalRows) {
+      out.push(
+        `Goal @${row.concurrency} connections: MCP call throughput ≥ ${GOALS.minThroughputRatio * 100} % of bare: ${fmt.verdict(row.throughputPass)} ` +
+          `(${fmt.fixed(row.throughput * 100, 1)} %); p99 ≤ ${GOALS.maxP99Ratio}× bare: ${fmt.verdict(row.p99Pass)} (${fmt.fixed(row.p99, 1)}×)`,
+      );
+    }
+    out.push("");
+    out.push(
+      `### tools/list token cost (cl100k, compact JSON of the tools array as served): ${toolCost.total} tokens, ${toolCost.count} tools, ` +
+        `${fmt.fixed(toolCost.average, 1)} per tool — goal ≤ ${TOKENS_PER_TOOL_GOAL}: ${fmt.verdict(toolCost.pass)} ` +
+        `(each tool's JSON counted alone: ${toolCost.sumOfTools} in all, ${fmt.fixed(toolCost.sumOfTools / toolCost.count, 1)} per tool)`,
+    );
+    out.push("");
+    out.push(tokenTable(toolCost));
+    out.push("");
+    const mb = (m) => (m ? `${fmt.int(m.rssMB)} MB (peak ${fmt.int(m.peakMB)} MB)` : "n/a");
+    out.push(`workerd RSS: after setup ${mb(memoryAfterSetup)}; at end ${mb(memoryAtEnd)}. RSS only grows with requests served (perf-baseline.md): compare runs of equal length only.`);
+    if (failedRows.length) {
+      out.push("");
+      for (const s of failedRows) out.push(`FAILED ROW ${s.caseId} @${s.concurrency}: ${s.failures} failed requests; first: ${s.firstFailure}`);
+    }
+    console.log(out.join("\n"));
+
+    if (args.json) {
+      writeFileSync(
+        path.resolve(args.json),
+        JSON.stringify({ date: new Date().toISOString(), settings, cpus: os.cpus().length, summaries, ratios, runs, toolCost, memoryAfterSetup, memoryAtEnd }, null, 2),
+      );
+      log(`wrote ${args.json}`);
+    }
+    if (failedRows.length) {
+      console.error(`\n[bench] ${failedRows.length} row(s) had failed requests: their figures do not measure a successful call.`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await runtime?.mf.dispose();
+    if (args.keep) log(`kept ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The commit the Cairn bundle was built from, and whether src/ had uncommitted changes (others edit it concurrently). */
+function sourceRevision(root) {
+  try {
+    const commit = execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["-C", root, "status", "--porcelain", "--", "src", "migrations", "wrangler.toml"], { encoding: "utf8" }).trim();
+    return dirty ? `${commit} + uncommitted changes` : commit;
+  } catch {
+    return "unknown (not a git checkout)";
+  }
+}
+
+async function miniflareVersion() {
+  const { createRequire } = await import("node:module");
+  return createRequire(import.meta.url)("miniflare/package.json").version;
+}
+
+main().catch((error) => {
+  console.error(`[bench] FAILED: ${error?.stack ?? error}`);
+  process.exitCode = 1;
+});

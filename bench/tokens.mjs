@@ -1,0 +1,34 @@
+/**
+ * What the tool list costs a model's context: cl100k tokens of the JSON of the
+ * `tools` array exactly as `tools/list` returns it through MCP, in total and
+ * per tool, with each tool split into its parts so the expensive part shows.
+ */
+import { encode } from "gpt-tokenizer/encoding/cl100k_base";
+import { mcpCall } from "./cases.mjs";
+
+export const TOKENS_PER_TOOL_GOAL = 180;
+
+const tokens = (value) => encode(typeof value === "string" ? value : JSON.stringify(value)).length;
+
+export async function measureToolList(publicUrl, credential) {
+  const { tools } = await mcpCall(publicUrl, credential, "tools/list", {});
+  if (!Array.isArray(tools) || tools.length === 0) throw new Error("tools/list returned no tools");
+  const total = tokens(tools);
+  const perTool = tools.map((tool) => {
+    const { name, title, description, inputSchema, outputSchema, annotations, ...rest } = tool;
+    return {
+      name,
+      total: tokens(tool),
+      description: tokens(description ?? ""),
+      inputSchema: tokens(inputSchema ?? {}),
+      outputSchema: outputSchema ? tokens(outputSchema) : 0,
+      annotations: annotations ? tokens(annotations) : 0,
+      // name, title and anything else (execution, _meta, …), with the JSON punctuation around them.
+      other: tokens({ name, title, ...rest }),
+    };
+  });
+  // The goal is judged on the array as served (brackets and commas included); the per-tool sum is shown beside it.
+  const average = total / tools.length;
+  const sumOfTools = perTool.reduce((sum, tool) => sum + tool.total, 0);
+  return { count: tools.length, total, average, sumOfTools, pass: average <= TOKENS_PER_TOOL_GOAL, perTool, bytes: JSON.stringify(tools).length };
+}
