@@ -1,5 +1,5 @@
 import type { PageCursor } from "./pagination";
-import type { SkillExecution, SkillExecutionStatus } from "./skill-executions";
+import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
 /**
  * What operations need from storage. Every method takes the org id first: a
@@ -14,7 +14,8 @@ export interface SkillExecutionRepository {
    * `expectedVersion`; false (and nothing written) when another write won.
    */
   replace(next: SkillExecution, expectedVersion: number, audit: AuditEntry): Promise<boolean>;
-  list(orgId: string, query: SkillExecutionQuery): Promise<SkillExecution[]>;
+  /** Summaries, newest first; metadata stays in storage (it can be 64 KiB a row). */
+  list(orgId: string, query: SkillExecutionQuery): Promise<SkillExecutionSummary[]>;
 }
 
 export interface SkillExecutionQuery {

@@ -28,6 +28,9 @@ export interface SkillExecution {
   completedAt: number | null;
 }
 
+/** A list entry: the record without its metadata, but with the two fields that say what it was about. */
+export type SkillExecutionSummary = Omit<SkillExecution, "metadata"> & { topic: string | null; delegatedTo: string | null };
+
 const TERMINAL: ReadonlySet<SkillExecutionStatus> = new Set(["completed", "failed"]);
 
 export const isTerminalExecutionStatus = (status: SkillExecutionStatus) => TERMINAL.has(status);

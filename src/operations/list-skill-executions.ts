@@ -3,13 +3,7 @@ import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../domain/pagination";
 import { SKILL_EXECUTION_STATUSES } from "../domain/skill-executions";
 import { defineOperation } from "./operation";
 import { ParamCursor, ParamId, ParamLimit, ParamSessionId } from "./params";
-import { SkillExecutionView, toSkillExecutionView } from "./skill-execution-view";
-
-/** A list entry: the record without its metadata, except the fields that say what it was about. */
-const SkillExecutionSummary = SkillExecutionView.omit({ metadata: true }).extend({
-  topic: z.string().nullable(),
-  delegatedTo: z.string().nullable(),
-});
+import { SkillExecutionSummaryView, toSkillExecutionSummaryView } from "./skill-execution-view";
 
 export const listSkillExecutions = defineOperation({
   name: "list_skill_executions",
@@ -27,7 +21,7 @@ export const listSkillExecutions = defineOperation({
     limit: ParamLimit.optional(),
     cursor: ParamCursor.optional(),
   }),
-  output: z.object({ executions: z.array(SkillExecutionSummary), nextCursor: z.string().nullable() }),
+  output: z.object({ executions: z.array(SkillExecutionSummaryView), nextCursor: z.string().nullable() }),
   rest: { method: "get", path: "/skill-executions" },
   async handler(input, ctx) {
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
@@ -41,14 +35,7 @@ export const listSkillExecutions = defineOperation({
     });
     const page = toPage(rows, limit, (row) => ({ createdAt: row.createdAt, id: row.executionId }));
     return {
-      executions: page.items.map((execution) => {
-        const { metadata, ...view } = toSkillExecutionView(execution);
-        return {
-          ...view,
-          topic: typeof metadata.topic === "string" ? metadata.topic : null,
-          delegatedTo: typeof metadata.delegatedTo === "string" ? metadata.delegatedTo : null,
-        };
-      }),
+      executions: page.items.map(toSkillExecutionSummaryView),
       nextCursor: page.nextCursor,
     };
   },

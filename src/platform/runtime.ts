@@ -6,15 +6,15 @@ import type { Env } from "../env";
 import type { CallRecord } from "../operations/invoke";
 import type { OperationContext } from "../operations/operation";
 import { d1AuditLog } from "../storage/audit-log";
-import { type Database, openDatabase } from "../storage/database";
+import { openDatabase } from "../storage/database";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
-import { recordToolCall } from "../storage/tool-call-log";
+import { ToolCallLog } from "../storage/tool-call-log";
 
 const now = () => Date.now();
 
 interface Wiring {
-  db: Database;
   services: Services;
+  toolCalls: ToolCallLog;
 }
 
 // One set of repositories per D1 binding object: building them per request is waste.
@@ -24,7 +24,10 @@ function wiringFor(env: Env): Wiring {
   let wiring = wiringByBinding.get(env.DB);
   if (!wiring) {
     const db = openDatabase(env.DB);
-    wiring = { db, services: { skillExecutions: d1SkillExecutionRepository(db), audit: d1AuditLog(db, now) } };
+    wiring = {
+      services: { skillExecutions: d1SkillExecutionRepository(db), audit: d1AuditLog(db, now) },
+      toolCalls: new ToolCallLog(env.DB),
+    };
     wiringByBinding.set(env.DB, wiring);
   }
   return wiring;
@@ -39,14 +42,14 @@ export interface RequestRuntime {
 }
 
 export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, principal: Principal): RequestRuntime {
-  const { db, services } = wiringFor(env);
+  const { services, toolCalls } = wiringFor(env);
   if (principal.apiKeyId) ctx.waitUntil(touchApiKey(env.DB, principal.apiKeyId, now()).catch(logBackgroundFailure));
 
   return {
     principal,
     contextFor: (correlationId) => ({ principal, services, correlationId, now }),
     record(call) {
-      ctx.waitUntil(recordToolCall(db, principal, call, now()).catch(logBackgroundFailure));
+      ctx.waitUntil(toolCalls.record(principal, call, now()).catch(logBackgroundFailure));
     },
   };
 }

@@ -60,6 +60,14 @@ describe("REST errors", () => {
 });
 
 describe("the tool-call log", () => {
+  it("records every one of many concurrent calls, sharing writes", async () => {
+    const { orgId, apiKey } = await seedTenant();
+    const { callTool } = await import("../../test/support/worker");
+    await Promise.all(Array.from({ length: 40 }, () => callTool(apiKey, "list_skill_executions", {})));
+    const row = await env.DB.prepare("SELECT COUNT(*) AS n, COUNT(DISTINCT correlation_id) AS ids FROM tool_call_log WHERE org_id = ?").bind(orgId).first();
+    expect(row).toEqual({ n: 40, ids: 40 });
+  });
+
   it("records every MCP and REST call with operation, caller, duration, outcome and error code", async () => {
     const { orgId, admin, apiKey, apiKeyId } = await seedTenant();
     await rest(apiKey, "/skill-executions", { method: "POST", body: JSON.stringify({ skillName: "research" }) });

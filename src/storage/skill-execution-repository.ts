@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, lt, or, type SQL, sql } from "drizzle-orm";
 import type { AuditEntry, SkillExecutionQuery, SkillExecutionRepository } from "../domain/ports";
 import type { SkillExecution } from "../domain/skill-executions";
 import type { Database } from "./database";
@@ -94,13 +94,24 @@ export function d1SkillExecutionRepository(db: Database): SkillExecutionReposito
           ),
         );
       }
+      const { metadata: _metadata, ...columns } = getTableColumns(skillExecutions);
       const rows = await db
-        .select()
+        .select({
+          ...columns,
+          topic: sql<string | null>`json_extract(${skillExecutions.metadata}, '$.topic')`,
+          delegatedTo: sql<string | null>`json_extract(${skillExecutions.metadata}, '$.delegatedTo')`,
+        })
         .from(skillExecutions)
         .where(and(...conditions))
         .orderBy(desc(skillExecutions.createdAt), desc(skillExecutions.id))
         .limit(query.limit);
-      return rows.map(toRecord);
+      return rows.map(({ id, ...row }) => ({
+        ...row,
+        executionId: id,
+        // json_extract returns numbers and objects as they are: only text is a topic.
+        topic: typeof row.topic === "string" ? row.topic : null,
+        delegatedTo: typeof row.delegatedTo === "string" ? row.delegatedTo : null,
+      }));
     },
   };
 }
