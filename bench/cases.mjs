@@ -95,6 +95,17 @@ export function loadCases({ accessToken, apiKey }) {
       headers: { authorization: `Bearer ${accessToken}` },
       expect: { contains: '"executions":[' },
     },
+    // The stack's own baseline case (perf-baseline.md, case B): an authenticated MCP call that touches no storage.
+    {
+      id: "L",
+      label: "MCP tools/list, OAuth token (no storage; the baseline's trivial call)",
+      target: "cairn",
+      method: "POST",
+      path: "/mcp",
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${accessToken}` },
+      body: rpcBody("tools/list", {}),
+      expect: { contains: '"tools":[{"name":"log_skill_execution"' },
+    },
     // Diagnostic: the Cairn bundle with no auth and no MCP (OAuthProvider routing + Hono), to split B's cost.
     { id: "H", label: "Cairn GET /health (no auth; diagnostic)", target: "cairn", method: "GET", path: "/health", headers: {}, expect: { contains: '"ok"' } },
   ];
@@ -114,7 +125,8 @@ export async function verifyCase(testCase, urls) {
     const message = parseRpc(response.headers.get("content-type"), text);
     if (message.error) throw problem(`JSON-RPC error ${message.error.code}`);
     if (message.result?.isError) throw problem("tool error result");
-    if (message.result?.structuredContent?.executions?.length !== READ_TOOL.arguments.limit) throw problem("expected a full page of executions");
+    const isToolCall = testCase.body?.includes('"tools/call"');
+    if (isToolCall && message.result?.structuredContent?.executions?.length !== READ_TOOL.arguments.limit) throw problem("expected a full page of executions");
   } else if (testCase.path === REST_READ_PATH) {
     if (JSON.parse(text).executions?.length !== 5) throw problem("expected a full page of executions");
   }

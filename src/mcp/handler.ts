@@ -1,6 +1,5 @@
 import { insufficientScope } from "@cloudflare/workers-oauth-provider";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { createMcpHandler } from "agents/mcp/server";
 import { principalFrom, protectedContext } from "../auth/credentials";
 import { CairnError } from "../domain/errors";
 import { hasScope } from "../domain/scopes";
@@ -9,18 +8,16 @@ import type { Env } from "../env";
 import { findOperation } from "../operations/registry";
 import { type RequestRuntime, requestRuntime } from "../platform/runtime";
 import { createMcpServer } from "./server";
+import { createMcpTransport } from "./transport";
 
 const RUNTIME_KEY = "cairn.runtime";
 
-const handler = createMcpHandler(
-  ({ authInfo }) => {
-    const runtime = authInfo?.extra?.[RUNTIME_KEY] as RequestRuntime | undefined;
-    // The API handler below always sets it; a request without it never got past authentication.
-    if (!runtime) throw new Error("MCP request without a verified caller");
-    return createMcpServer(runtime);
-  },
-  { route: "/mcp" },
-);
+const transport = createMcpTransport(({ authInfo }) => {
+  const runtime = authInfo?.extra?.[RUNTIME_KEY] as RequestRuntime | undefined;
+  // The API handler below always sets it; a request without it never got past authentication.
+  if (!runtime) throw new Error("MCP request without a verified caller");
+  return createMcpServer(runtime);
+});
 
 const jsonRpcError = (code: number, message: string, status: number) =>
   new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
@@ -71,6 +68,6 @@ export const mcpApiHandler = {
       expiresAt: ctx.auth.expiresAt,
       extra: { [RUNTIME_KEY]: requestRuntime(env, ctx, principal) },
     };
-    return handler.fetch(request, parsedBody === undefined ? { authInfo } : { authInfo, parsedBody });
+    return transport.fetch(request, { authInfo, parsedBody, hostname: new URL(env.PUBLIC_URL).hostname });
   },
 };

@@ -41,7 +41,7 @@ const Input = z.strictObject({
   executionId: ParamExecutionId.optional(),
   skillName: text(100).min(1).optional().describe("Required to create, e.g. research"),
   status: z.enum(["started", "executing", "completed", "failed"]).optional(),
-  sessionId: ParamSessionId.optional().describe("Your session id; links the plan created in it"),
+  sessionId: ParamSessionId.optional().describe("Your session id (links its plan)"),
   planId: ParamId("plan").optional(),
   errorMessage: text(4000).optional().describe("Required for failed"),
   closedReason: text(1000).optional(),

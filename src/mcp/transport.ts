@@ -1,0 +1,71 @@
+import {
+  type AuthInfo,
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isJSONRPCRequest,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  type McpServerFactory,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+
+const jsonRpcError = (code: number, message: string, status: number) =>
+  new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+
+export interface McpTransport {
+  /** `hostname`: this server's public hostname, the one non-local Host and Origin accepted. */
+  fetch(request: Request, options: { authInfo: AuthInfo; parsedBody: unknown; hostname: string }): Promise<Response>;
+}
+
+/**
+ * Streamable HTTP for both protocol eras, stateless, on SDK v2:
+ * - 2026-07-28 requests go to the SDK's `createMcpHandler` (one fresh server per request);
+ * - 2025-era requests get a fresh server on a sessionless transport that answers with
+ *   plain JSON rather than a one-event SSE stream: none of our tools stream, and JSON
+ *   framing is what makes a call cheap;
+ * both after the DNS-rebinding checks the transport spec requires: a present `Origin`
+ * must be this server or a local app (403 otherwise), and `Host` must be this server.
+ * CORS headers are added by the OAuth provider in front.
+ */
+export function createMcpTransport(factory: McpServerFactory): McpTransport {
+  const modern = createMcpHandler(factory, { legacy: "reject", responseMode: "auto" });
+
+  async function serveLegacy(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
+    if (request.method !== "POST") return jsonRpcError(-32000, "Method not allowed.", 405);
+    const server = await factory({ era: "legacy", authInfo, requestInfo: request });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // No session means no channel back to the client: a server-to-client request fails at once
+    // instead of waiting for an answer that cannot come.
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      if (isJSONRPCRequest(message)) {
+        transport.onmessage?.({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: "Server-to-client requests need the 2026-07-28 protocol." } });
+        return;
+      }
+      await send(message, options);
+    };
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { authInfo, parsedBody });
+    } finally {
+      await Promise.allSettled([transport.close(), server.close()]);
+    }
+  }
+
+  return {
+    async fetch(request, { authInfo, parsedBody, hostname }) {
+      const hosts = [...localhostAllowedHostnames(), hostname];
+      const rejectedHost = hostHeaderValidationResponse(request, hosts);
+      if (rejectedHost) return rejectedHost;
+      const rejectedOrigin = originValidationResponse(request, [...localhostAllowedOrigins(), hostname]);
+      if (rejectedOrigin) return rejectedOrigin;
+      if (await isLegacyRequest(request, parsedBody)) return serveLegacy(request, authInfo, parsedBody);
+      return modern.fetch(request, { authInfo, parsedBody });
+    },
+  };
+}
