@@ -1,0 +1,135 @@
+/** The research plan of seeds 000 and 004: ordered steps, each pulled, executed and submitted. */
+
+export const STEP_TYPES = ["search", "extract", "analyze", "critique", "synthesize", "checkpoint", "custom"] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+export const STEP_STATUSES = ["pending", "in_progress", "awaiting_input", "completed", "failed", "skipped"] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+/** Stored plan status. `derivedStatus` (status.ts) is computed from the steps and may differ. */
+export const PLAN_STATUSES = ["active", "awaiting_review", "stalled", "completed", "failed", "cancelled"] as const;
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
+export const TERMINAL_STEP_STATUSES: ReadonlySet<StepStatus> = new Set(["completed", "failed", "skipped"]);
+export const TERMINAL_PLAN_STATUSES: ReadonlySet<PlanStatus> = new Set(["completed", "failed", "cancelled"]);
+
+/** Minutes an in-progress step may go without activity before the plan counts as stalled. */
+export const DEFAULT_STALL_MINUTES: Record<StepType, number> = {
+  search: 30,
+  extract: 30,
+  analyze: 20,
+  critique: 20,
+  synthesize: 45,
+  checkpoint: 30,
+  custom: 30,
+};
+
+export const LIMITS = {
+  stepsPerPlan: 60,
+  instructionsChars: 8_000,
+  resultBytes: 256 * 1024,
+  reportBytes: 256 * 1024,
+  branchingConditions: 20,
+  questionsPerReview: 10,
+} as const;
+
+/** Who did something: the user, and the OAuth client or API key they did it through. */
+export interface Actor {
+  userId: string;
+  clientId: string | null;
+}
+
+/** seed 000: every submission carries all five, empty arrays allowed. */
+export interface ExecutionReport {
+  thinking: string;
+  webSearches: unknown[];
+  webFetches: unknown[];
+  otherToolCalls: unknown[];
+  subagents: unknown[];
+}
+
+export interface Review {
+  presentation: string;
+  questions: string[];
+  requestedAt: number;
+  decision: "approve" | "revise" | "reject" | null;
+  feedback: string | null;
+  decidedAt: number | null;
+  decidedBy: string | null;
+}
+
+export interface Step {
+  stepId: string;
+  /** 1-based position; renumbered after every modification. */
+  stepOrder: number;
+  stepType: StepType;
+  instructions: string;
+  parallelGroup: string | null;
+  critical: boolean;
+  stallThresholdMinutes: number | null;
+  status: StepStatus;
+  /** The claim handed to the caller of get_next_step; a submission must present it. */
+  claimId: string | null;
+  claimedBy: string | null;
+  claimedAt: number | null;
+  lastActivityAt: number | null;
+  finishedAt: number | null;
+  result: unknown;
+  /** Hash of the submitted result, so the same submission twice is recognised. */
+  resultHash: string | null;
+  confidence: number | null;
+  executionReport: ExecutionReport | null;
+  outputFormattingNotes: string | null;
+  review: Review | null;
+  /** Why it failed or was skipped. */
+  note: string | null;
+  /** How it entered the plan. */
+  origin: "plan" | "modification" | "branching" | "review";
+}
+
+/** A declarative quality gate (deep plans): after a step, if its confidence is low, insert steps. */
+export interface BranchingCondition {
+  conditionId: string;
+  afterStepOrder: number;
+  confidenceBelow: number;
+  insertSteps: NewStep[];
+  rationale: string;
+  firedAt: number | null;
+}
+
+export interface NewStep {
+  stepType: StepType;
+  instructions: string;
+  parallelGroup?: string | null;
+  critical?: boolean;
+  stallThresholdMinutes?: number | null;
+}
+
+export interface Plan {
+  planId: string;
+  orgId: string;
+  name: string;
+  researchQuestion: string;
+  planDesignRationale: string;
+  outputFormattingNotes: string | null;
+  sessionId: string | null;
+  executionId: string | null;
+  status: PlanStatus;
+  branchingConditions: BranchingCondition[];
+  createdBy: Actor;
+  createdAt: number;
+  updatedAt: number;
+  /** Increments with every modification (a plan version); transitions do not change it. */
+  version: number;
+  stalledAt: number | null;
+  finishedAt: number | null;
+  failureReason: string | null;
+}
+
+export interface PlanState {
+  plan: Plan;
+  steps: Step[];
+}
+
+export const isTerminalStep = (step: Pick<Step, "status">) => TERMINAL_STEP_STATUSES.has(step.status);
+export const isTerminalPlan = (plan: Pick<Plan, "status">) => TERMINAL_PLAN_STATUSES.has(plan.status);
