@@ -7,6 +7,8 @@ import { REST_BASE, restApiHandler } from "./rest/app";
 import { openApiDocument } from "./rest/openapi";
 import { webApp } from "./web/app";
 
+export { PlanObject } from "./durable-objects/plan-object";
+
 let provider: { origin: string; instance: OAuthProvider<Env> } | undefined;
 let openApi: { origin: string; body: string } | undefined;
 

@@ -1,4 +1,5 @@
 import type { PageCursor } from "./pagination";
+import type { PlanEngine, PlanIndex } from "./plans/engine";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
 /**
@@ -16,6 +17,8 @@ export interface SkillExecutionRepository {
   replace(next: SkillExecution, expectedVersion: number, audit: AuditEntry): Promise<boolean>;
   /** Summaries, newest first; metadata stays in storage (it can be 64 KiB a row). */
   list(orgId: string, query: SkillExecutionQuery): Promise<SkillExecutionSummary[]>;
+  /** seed 000 auto-linking: the newest execution of a session still in status started. */
+  findLatestStarted(orgId: string, sessionId: string): Promise<SkillExecution | null>;
 }
 
 export interface SkillExecutionQuery {
@@ -45,4 +48,6 @@ export interface AuditLog {
 export interface Services {
   skillExecutions: SkillExecutionRepository;
   audit: AuditLog;
+  plans: PlanEngine;
+  planIndex: PlanIndex;
 }

@@ -14,15 +14,18 @@ import { OPERATIONS } from "../operations/registry";
 const ENFORCED_ONLY = new Set(["minLength", "maxLength", "minItems", "maxItems", "pattern", "$schema"]);
 
 
-export function compactSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(compactSchema);
+export function compactSchema(schema: unknown, nested = false): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => compactSchema(item, true));
   if (typeof schema !== "object" || schema === null) return schema;
   const node = schema as Record<string, unknown>;
   if (node[LIST_AS_DESCRIPTION]) return { type: node.type, description: node.description };
   return Object.fromEntries(
     Object.entries(schema)
-      .filter(([key]) => !ENFORCED_ONLY.has(key))
-      .map(([key, value]) => [key, key === "properties" ? mapValues(value, compactSchema) : compactSchema(value)]),
+      // A closed top-level object tells the model not to invent arguments; nested ones are enforced quietly.
+      .filter(([key]) => !ENFORCED_ONLY.has(key) && !(nested && key === "additionalProperties" && node[key] === false))
+      // zod's integer bounds default to the safe-integer range: no information for the model.
+      .filter(([key, value]) => !(key === "maximum" && value === Number.MAX_SAFE_INTEGER) && !(key === "minimum" && value === Number.MIN_SAFE_INTEGER))
+      .map(([key, value]) => [key, key === "properties" || key === "$defs" ? mapValues(value, (v) => compactSchema(v, true)) : compactSchema(value, true)]),
   );
 }
 

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { createPlan, REPORT, steps } from "../../test/support/plans";
 import { callTool, seedTenant } from "../../test/support/worker";
-import { getSkillExecution } from "./get-skill-execution";
-import { listSkillExecutions } from "./list-skill-executions";
-import { logSkillExecution } from "./log-skill-execution";
-import { OPERATIONS } from "./registry";
+import { findOperation, OPERATIONS } from "./registry";
 
 describe("the registry", () => {
   it("has unique names and unique REST bindings", () => {
@@ -13,18 +11,37 @@ describe("the registry", () => {
 
   it("returns exactly the declared output shape from every operation", async () => {
     const { apiKey } = await seedTenant();
-    const created = await callTool(apiKey, logSkillExecution.name, { skillName: "research", metadata: { topic: "t" } });
-    const read = await callTool(apiKey, getSkillExecution.name, { executionId: created.body.executionId });
-    const listed = await callTool(apiKey, listSkillExecutions.name, {});
-    const checks = [
-      [logSkillExecution, created.structured],
-      [getSkillExecution, read.structured],
-      [listSkillExecutions, listed.structured],
-    ] as const;
-    expect(checks.map(([operation]) => operation.name).sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
-    for (const [operation, structured] of checks) {
+    const outputs = new Map<string, unknown>();
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await callTool(apiKey, name, args);
+      expect(result.isError, `${name}: ${JSON.stringify(result.body)}`).toBe(false);
+      outputs.set(name, result.structured);
+      return result.body as Record<string, never>;
+    };
+    const execution = await call("log_skill_execution", { skillName: "research", sessionId: "s", metadata: { topic: "t" } });
+    await call("get_skill_execution", { executionId: execution.executionId });
+    await call("list_skill_executions", {});
+    const { planId } = await createPlan(apiKey, { steps: steps("search", "checkpoint", "synthesize") });
+    await call("create_research_plan", { name: "[Scan] Other", researchQuestion: "q", steps: steps("search"), planDesignRationale: "r", sessionId: "s" });
+    const first = await call("get_next_step", { planId });
+    const step = first.step as { stepId: string };
+    await call("get_step_context", { planId, stepId: step.stepId });
+    await call("submit_step_result", { planId, stepId: step.stepId, claimId: first.claimId, result: { ok: true }, confidence: 0.7, stepExecutionReport: REPORT });
+    const checkpoint = await call("get_next_step", { planId });
+    const checkpointId = (checkpoint.step as { stepId: string }).stepId;
+    await call("request_user_review", { planId, stepId: checkpointId, claimId: checkpoint.claimId, presentation: "p", questions: ["q"] });
+    await call("submit_review", { planId, stepId: checkpointId, decision: "approve" });
+    await call("modify_plan", { planId, action: "add", steps: steps("critique"), modificationRationale: "r" });
+    await call("get_plan_status", { planId });
+    await call("list_active_plans", {});
+    await call("get_research_context", { planId, detail: "full" });
+    await call("get_plan_history", { planId });
+    await call("cancel_plan", { planId, reason: "done testing" });
+
+    expect([...outputs.keys()].sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
+    for (const [name, structured] of outputs) {
       // Parsing strips undeclared keys, so equality proves nothing extra and nothing missing.
-      expect(operation.output.parse(structured), operation.name).toEqual(structured);
+      expect(findOperation(name)?.output.parse(structured), name).toEqual(structured);
     }
   });
 });

@@ -1,10 +1,38 @@
+import { cancelPlanOperation } from "./cancel-plan";
+import { createResearchPlan } from "./create-research-plan";
+import { getNextStep } from "./get-next-step";
+import { getPlanHistory } from "./get-plan-history";
+import { getPlanStatus } from "./get-plan-status";
+import { getResearchContext } from "./get-research-context";
 import { getSkillExecution } from "./get-skill-execution";
+import { getStepContext } from "./get-step-context";
+import { listActivePlans } from "./list-active-plans";
 import { listSkillExecutions } from "./list-skill-executions";
 import { logSkillExecution } from "./log-skill-execution";
+import { modifyPlan } from "./modify-plan";
 import type { AnyOperation } from "./operation";
+import { requestUserReview } from "./request-user-review";
+import { submitReview } from "./submit-review";
+import { submitStepResult } from "./submit-step-result";
 
-/** Every operation Cairn serves, in the order `tools/list` shows them. */
-export const OPERATIONS: readonly AnyOperation[] = [logSkillExecution, getSkillExecution, listSkillExecutions];
+/** Every operation Cairn serves, in the order `tools/list` shows them: the lifecycle of seed 000. */
+export const OPERATIONS: readonly AnyOperation[] = [
+  logSkillExecution,
+  getSkillExecution,
+  listSkillExecutions,
+  createResearchPlan,
+  getNextStep,
+  getStepContext,
+  submitStepResult,
+  modifyPlan,
+  requestUserReview,
+  submitReview,
+  getPlanStatus,
+  listActivePlans,
+  getResearchContext,
+  cancelPlanOperation,
+  getPlanHistory,
+];
 
 const BY_NAME = new Map(OPERATIONS.map((operation) => [operation.name, operation]));
 

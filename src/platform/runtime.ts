@@ -7,6 +7,7 @@ import type { CallRecord } from "../operations/invoke";
 import type { OperationContext } from "../operations/operation";
 import { d1AuditLog } from "../storage/audit-log";
 import { openDatabase } from "../storage/database";
+import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
 import { ToolCallLog } from "../storage/tool-call-log";
 
@@ -25,7 +26,12 @@ function wiringFor(env: Env): Wiring {
   if (!wiring) {
     const db = openDatabase(env.DB);
     wiring = {
-      services: { skillExecutions: d1SkillExecutionRepository(db), audit: d1AuditLog(db, now) },
+      services: {
+        skillExecutions: d1SkillExecutionRepository(db),
+        audit: d1AuditLog(db, now),
+        plans: durablePlanEngine(env),
+        planIndex: d1PlanIndex(env.DB),
+      },
       toolCalls: new ToolCallLog(env.DB),
     };
     wiringByBinding.set(env.DB, wiring);

@@ -121,3 +121,32 @@ export const toolCallLog = sqliteTable(
   },
   (t) => [index("tool_call_log_org_created").on(t.orgId, t.createdAt), index("tool_call_log_operation").on(t.operation, t.createdAt)],
 );
+
+/**
+ * The org-wide index of research plans, projected from each plan's Durable
+ * Object through its outbox. `index_seq` only grows, so a late retry never
+ * overwrites a newer projection.
+ */
+export const plans = sqliteTable(
+  "plans",
+  {
+    planId: text("plan_id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    name: text("name").notNull(),
+    status: text("status").notNull(),
+    derivedStatus: text("derived_status").notNull(),
+    progress: integer("progress").notNull(),
+    stalled: integer("stalled", { mode: "boolean" }).notNull(),
+    totalSteps: integer("total_steps").notNull(),
+    completedSteps: integer("completed_steps").notNull(),
+    failedSteps: integer("failed_steps").notNull(),
+    currentStepOrder: integer("current_step_order"),
+    sessionId: text("session_id"),
+    executionId: text("execution_id"),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    indexSeq: integer("index_seq").notNull(),
+  },
+  (t) => [index("plans_org_status").on(t.orgId, t.status, t.updatedAt), index("plans_org_updated").on(t.orgId, t.updatedAt, t.planId)],
+);

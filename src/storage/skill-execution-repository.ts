@@ -80,6 +80,16 @@ export function d1SkillExecutionRepository(db: Database): SkillExecutionReposito
       const [audited, updated] = await db.$client.batch([prepare(guardedAudit), prepare(update)]);
       return (updated?.meta.changes ?? 0) === 1 && (audited?.meta.changes ?? 0) === 1;
     },
+    async findLatestStarted(orgId, sessionId) {
+      const row = await db
+        .select()
+        .from(skillExecutions)
+        .where(and(eq(skillExecutions.orgId, orgId), eq(skillExecutions.sessionId, sessionId), eq(skillExecutions.status, "started")))
+        .orderBy(desc(skillExecutions.createdAt), desc(skillExecutions.id))
+        .limit(1)
+        .get();
+      return row ? toRecord(row) : null;
+    },
     async list(orgId, query: SkillExecutionQuery) {
       const conditions: (SQL | undefined)[] = [eq(skillExecutions.orgId, orgId)];
       if (query.status) conditions.push(eq(skillExecutions.status, query.status));

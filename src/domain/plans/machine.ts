@@ -87,6 +87,22 @@ function newStep(spec: NewStep, origin: Step["origin"], newId: NewId): Step {
 
 const renumber = (steps: Step[]): Step[] => steps.map((step, index) => (step.stepOrder === index + 1 ? step : { ...step, stepOrder: index + 1 }));
 
+/**
+ * The state with a new step list, renumbered. A branching condition names its step by
+ * position, so it moves with its step; a condition whose step was removed can never fire and goes.
+ */
+function withSteps(state: PlanState, steps: Step[]): PlanState {
+  const renumbered = renumber(steps);
+  const orderOf = new Map(renumbered.map((step) => [step.stepId, step.stepOrder]));
+  const branchingConditions = state.plan.branchingConditions.flatMap((condition) => {
+    const stepId = state.steps[condition.afterStepOrder - 1]?.stepId;
+    const order = stepId === undefined ? undefined : orderOf.get(stepId);
+    if (order === undefined) return [];
+    return order === condition.afterStepOrder ? [condition] : [{ ...condition, afterStepOrder: order }];
+  });
+  return { ...state, steps: renumbered, plan: { ...state.plan, branchingConditions } };
+}
+
 /** Steps that share a parallel group must stand together, or "the group" would mean two places. */
 export function assertGroupsContiguous(steps: readonly Pick<Step, "parallelGroup">[]): void {
   const closed = new Set<string>();
@@ -257,7 +273,7 @@ export function nextStep(state: PlanState, workerId: string, now: number, newId:
   if (mine?.claimId) return resume(state, mine, now);
   const ready = group.find((step) => step.status === "pending");
   if (ready) return claim(state, ready, workerId, now, newId);
-  const abandoned = stalledSteps(state, now).find((step) => group.includes(step));
+  const abandoned = group.find((step) => step.status === "in_progress");
   if (abandoned) return claim(state, abandoned, workerId, now, newId);
   return unchanged({ status: "waiting", inProgress: group });
 }
@@ -291,6 +307,7 @@ export interface Submission {
   claimId: string;
   result: unknown;
   resultHash: string;
+  resultSummary?: string;
   confidence: number;
   executionReport: Step["executionReport"];
   outputFormattingNotes: string | null;
@@ -315,6 +332,7 @@ export function submitResult(state: PlanState, submission: Submission, now: numb
     status: "completed",
     result: submission.result,
     resultHash: submission.resultHash,
+    resultSummary: submission.resultSummary ?? null,
     confidence: submission.confidence,
     executionReport: submission.executionReport,
     outputFormattingNotes: submission.outputFormattingNotes,
@@ -347,10 +365,13 @@ export function submitResult(state: PlanState, submission: Submission, now: numb
 function insertAfter(state: PlanState, afterStepId: string | null, specs: NewStep[], origin: Step["origin"], newId: NewId) {
   assertStepCount(state.steps.length + specs.length);
   const added = specs.map((spec) => newStep(spec, origin, newId));
-  const index = afterStepId === null ? state.steps.length : state.steps.findIndex((step) => step.stepId === afterStepId) + 1;
-  const steps = renumber([...state.steps.slice(0, index), ...added, ...state.steps.slice(index)]);
-  assertGroupsContiguous(steps);
-  return { state: { ...state, steps }, added: steps.filter((step) => added.some((a) => a.stepId === step.stepId)) };
+  let index = afterStepId === null ? state.steps.length : state.steps.findIndex((step) => step.stepId === afterStepId) + 1;
+  // Steps the plan inserts on its own (quality gates, review follow-ups) go after the whole parallel group, never into it.
+  const group = state.steps[index - 1]?.parallelGroup ?? null;
+  if (origin !== "modification" && group !== null) while (state.steps[index]?.parallelGroup === group) index++;
+  const next = withSteps(state, [...state.steps.slice(0, index), ...added, ...state.steps.slice(index)]);
+  assertGroupsContiguous(next.steps);
+  return { state: next, added: next.steps.filter((step) => added.some((a) => a.stepId === step.stepId)) };
 }
 
 // ---------------------------------------------------------------- modify_plan
@@ -387,7 +408,7 @@ export function modifyPlan(state: PlanState, modification: Modification, rationa
       const step = findStep(state, modification.stepId);
       requireStatus(step, ["pending"], "removed");
       if (state.steps.length === 1) throw invalidTransition("A plan keeps at least one step; cancel the plan instead.");
-      next = { ...state, steps: renumber(state.steps.filter((s) => s.stepId !== step.stepId)) };
+      next = withSteps(state, state.steps.filter((s) => s.stepId !== step.stepId));
       before = [step];
       break;
     }
@@ -400,9 +421,9 @@ export function modifyPlan(state: PlanState, modification: Modification, rationa
       }
       // Pending steps keep the positions pending steps held; only their order among them changes.
       const queue = ids.map((id) => pending.find((s) => s.stepId === id) as Step);
-      const steps = renumber(state.steps.map((s) => (s.status === "pending" ? (queue.shift() as Step) : s)));
+      next = withSteps(state, state.steps.map((s) => (s.status === "pending" ? (queue.shift() as Step) : s)));
+      const { steps } = next;
       assertGroupsContiguous(steps);
-      next = { ...state, steps };
       before = pending;
       after = steps.filter((s) => s.status === "pending");
       break;

@@ -77,6 +77,8 @@ export interface Step {
   result: unknown;
   /** Hash of the submitted result, so the same submission twice is recognised. */
   resultHash: string | null;
+  /** A short, bounded rendering of the result for status views (seed 004 `resultSummary`). */
+  resultSummary?: string | null;
   confidence: number | null;
   executionReport: ExecutionReport | null;
   outputFormattingNotes: string | null;

@@ -1,0 +1,48 @@
+import { isTerminalPlan, type PlanState } from "./model";
+import { derivePlanStatus, progressOf, stalledSteps } from "./status";
+
+/** What the org-wide plan index knows of a plan: enough to list and filter without waking it. */
+export interface PlanIndexEntry {
+  planId: string;
+  orgId: string;
+  name: string;
+  status: string;
+  derivedStatus: string;
+  progress: number;
+  stalled: boolean;
+  totalSteps: number;
+  completedSteps: number;
+  failedSteps: number;
+  currentStepOrder: number | null;
+  sessionId: string | null;
+  executionId: string | null;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Grows with every projection of this plan; the index keeps the highest. */
+  seq: number;
+}
+
+export function indexEntryOf(state: PlanState, now: number, seq: number): PlanIndexEntry {
+  const { plan, steps } = state;
+  const current = steps.find((step) => step.status === "in_progress" || step.status === "awaiting_input");
+  return {
+    planId: plan.planId,
+    orgId: plan.orgId,
+    name: plan.name,
+    status: plan.status,
+    derivedStatus: derivePlanStatus(steps),
+    progress: progressOf(steps),
+    stalled: !isTerminalPlan(plan) && (plan.status === "stalled" || stalledSteps(state, now).length > 0),
+    totalSteps: steps.length,
+    completedSteps: steps.filter((step) => step.status === "completed" || step.status === "skipped").length,
+    failedSteps: steps.filter((step) => step.status === "failed").length,
+    currentStepOrder: current?.stepOrder ?? null,
+    sessionId: plan.sessionId,
+    executionId: plan.executionId,
+    createdBy: plan.createdBy.userId,
+    createdAt: plan.createdAt,
+    updatedAt: plan.updatedAt,
+    seq,
+  };
+}

@@ -1,0 +1,287 @@
+import { DurableObject } from "cloudflare:workers";
+import { asc, desc, eq, inArray, lte } from "drizzle-orm";
+import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
+import { migrate } from "drizzle-orm/durable-sqlite/migrator";
+import { CairnError, conflict, type ErrorCode, type ValidationIssue } from "../domain/errors";
+import { newId } from "../domain/ids";
+import type { CommandResult, HistoryPage, PlanCommand } from "../domain/plans/engine";
+import { indexEntryOf } from "../domain/plans/index-entry";
+import {
+  cancelPlan,
+  createPlan,
+  markStalled,
+  modifyPlan,
+  type NextStepOutcome,
+  nextStep,
+  requestReview,
+  submitResult,
+  submitReview,
+  type Transition,
+} from "../domain/plans/machine";
+import type { Actor, PlanState, Step } from "../domain/plans/model";
+import { nextStallDeadline } from "../domain/plans/status";
+import type { Env } from "../env";
+import { upsertPlanIndex } from "../storage/plan-index";
+import migrations from "./migrations/migrations";
+import { auditRows, outboxRows, planRow, stepRows, versionRows } from "./plan-schema";
+
+/** What crosses the RPC boundary instead of a thrown error (RPC keeps only an error's message). */
+export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; issues?: ValidationIssue[] } };
+
+const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+const MAX_ALARM_RETRIES = 5;
+
+const toRpcError = (error: CairnError): RpcResult<never> => ({
+  ok: false,
+  error: { code: error.code, message: error.message, ...(error.details.issues ? { issues: error.details.issues } : {}) },
+});
+
+/**
+ * One research plan: its steps, reviews, versions and audit trail, in the
+ * object's own SQLite. Every command loads the state, applies the pure state
+ * machine and writes the result in one synchronous transaction, so commands on
+ * one plan are serialized and never interleave. The D1 index is updated through
+ * an outbox that the object's alarm retries until D1 has taken it; the same
+ * single alarm also fires at the earliest stall deadline.
+ */
+export class PlanObject extends DurableObject<Env> {
+  readonly #db: DrizzleSqliteDODatabase;
+  #flushing: Promise<void> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#db = drizzle(ctx.storage);
+    void ctx.blockConcurrencyWhile(async () => {
+      migrate(this.#db, migrations);
+    });
+  }
+
+  async run(command: PlanCommand, actor: Actor, now = Date.now()): Promise<RpcResult<CommandResult>> {
+    let result: CommandResult;
+    try {
+      result = this.#apply(command, actor, now);
+    } catch (error) {
+      if (error instanceof CairnError) return toRpcError(error);
+      throw error;
+    }
+    await this.#afterWrite();
+    return { ok: true, value: result };
+  }
+
+  /** The plan as stored, with results and reports of the named steps (or of all steps). */
+  async read(options: { withResults: boolean | string[] }): Promise<RpcResult<PlanState>> {
+    const state = this.#load(options.withResults);
+    if (!state) return toRpcError(new CairnError("not_found", "No plan here."));
+    return { ok: true, value: state };
+  }
+
+  async history(options: { afterAuditSeq: number | null; limit: number }): Promise<RpcResult<HistoryPage>> {
+    if (!this.#load(false)) return toRpcError(new CairnError("not_found", "No plan here."));
+    const versions = this.#db.select().from(versionRows).orderBy(asc(versionRows.version)).all();
+    const rows = this.#db
+      .select()
+      .from(auditRows)
+      .where(options.afterAuditSeq === null ? undefined : lte(auditRows.seq, options.afterAuditSeq - 1))
+      .orderBy(desc(auditRows.seq))
+      .limit(options.limit + 1)
+      .all();
+    const page = rows.slice(0, options.limit);
+    return {
+      ok: true,
+      value: {
+        versions: versions.map((v) => ({ ...v, before: JSON.parse(v.before), after: JSON.parse(v.after) })),
+        audit: page.map((a) => ({ ...a, detail: JSON.parse(a.detail) })),
+        nextAuditSeq: rows.length > options.limit ? (page[page.length - 1]?.seq ?? null) : null,
+      },
+    };
+  }
+
+  override async alarm(info?: AlarmInvocationInfo): Promise<void> {
+    try {
+      const state = this.#load(false);
+      if (state) {
+        const now = Date.now();
+        const transition = markStalled(state, now);
+        if (transition.events.length > 0) this.#persist(state, transition, { userId: "system", clientId: "stall-alarm" }, now);
+      }
+      await this.#flushOutbox();
+    } catch (error) {
+      // Let the platform retry with backoff; after repeated failure, stop relying on it and re-arm ourselves.
+      if ((info?.retryCount ?? 0) < MAX_ALARM_RETRIES) throw error;
+      console.error(JSON.stringify({ level: "error", message: "plan alarm failed; re-armed", error: String(error) }));
+    } finally {
+      await this.#scheduleAlarm();
+    }
+  }
+
+  // ------------------------------------------------------------ internals
+
+  #apply(command: PlanCommand, actor: Actor, now: number): CommandResult {
+    const id = (prefix: string) => newId(prefix);
+    if (command.kind === "create") {
+      if (this.#load(false)) throw conflict(`Plan ${command.input.planId} already exists.`);
+      const transition = createPlan(command.input, actor, now, id);
+      this.#persist(null, transition, actor, now);
+      return { state: transition.state, modifications: transition.modifications };
+    }
+    const state = this.#load(false);
+    if (!state) throw new CairnError("not_found", "No plan here.");
+    let transition: Transition;
+    let outcome: NextStepOutcome | undefined;
+    let replayed: boolean | undefined;
+    switch (command.kind) {
+      case "next": {
+        const next = nextStep(state, command.workerId, now, id);
+        transition = next;
+        outcome = next.outcome;
+        break;
+      }
+      case "submit": {
+        const submitted = submitResult(state, command.submission, now, id);
+        transition = submitted;
+        replayed = submitted.replayed;
+        break;
+      }
+      case "modify":
+        transition = modifyPlan(state, command.modification, command.rationale, now, id);
+        break;
+      case "request_review":
+        transition = requestReview(state, command, now);
+        break;
+      case "submit_review":
+        transition = submitReview(state, command.decision, actor, now, id);
+        break;
+      case "cancel":
+        transition = cancelPlan(state, command.reason, now);
+        break;
+      case "resume":
+        transition = { state, events: [{ action: "session_resumed", stepId: null, detail: { sessionId: command.sessionId } }], modifications: [] };
+        break;
+    }
+    if (transition.state !== state || transition.events.length > 0) this.#persist(state, transition, actor, now);
+    return {
+      state: transition.state,
+      modifications: transition.modifications,
+      ...(outcome ? { outcome } : {}),
+      ...(replayed !== undefined ? { replayed } : {}),
+    };
+  }
+
+  #load(withResults: boolean | string[]): PlanState | null {
+    const row = this.#db.select().from(planRow).get();
+    if (!row) return null;
+    const rows = this.#db.select().from(stepRows).orderBy(asc(stepRows.stepOrder)).all();
+    const wanted = (stepId: string) => (Array.isArray(withResults) ? withResults.includes(stepId) : withResults);
+    const steps = rows.map((r): Step => {
+      const step = JSON.parse(r.data) as Step;
+      return wanted(r.stepId)
+        ? { ...step, result: r.result === null ? null : JSON.parse(r.result), executionReport: r.executionReport === null ? null : JSON.parse(r.executionReport) }
+        : step;
+    });
+    return { plan: JSON.parse(row.data), steps };
+  }
+
+  /** Writes a transition in one synchronous transaction: state, versions, audit and the index outbox. */
+  #persist(previous: PlanState | null, transition: Transition, actor: Actor, now: number): void {
+    const { state } = transition;
+    const before = new Map(previous?.steps.map((step) => [step.stepId, step]) ?? []);
+    this.ctx.storage.transactionSync(() => {
+      this.#db
+        .insert(planRow)
+        .values({ planId: state.plan.planId, data: JSON.stringify(state.plan) })
+        .onConflictDoUpdate({ target: planRow.planId, set: { data: JSON.stringify(state.plan) } })
+        .run();
+      const kept = new Set(state.steps.map((step) => step.stepId));
+      const removed = [...before.keys()].filter((stepId) => !kept.has(stepId));
+      if (removed.length) this.#db.delete(stepRows).where(inArray(stepRows.stepId, removed)).run();
+      for (const step of state.steps) {
+        if (before.get(step.stepId) === step) continue;
+        // Results and reports live in their own columns, written only when a transition set them.
+        const { result, executionReport, ...rest } = step;
+        const data = JSON.stringify({ ...rest, result: null, executionReport: null });
+        const extra = {
+          ...(result !== null && result !== undefined ? { result: JSON.stringify(result) } : {}),
+          ...(executionReport ? { executionReport: JSON.stringify(executionReport) } : {}),
+        };
+        this.#db
+          .insert(stepRows)
+          .values({ stepId: step.stepId, stepOrder: step.stepOrder, data, ...extra })
+          .onConflictDoUpdate({ target: stepRows.stepId, set: { stepOrder: step.stepOrder, data, ...extra } })
+          .run();
+      }
+      for (const modification of transition.modifications) {
+        this.#db
+          .insert(versionRows)
+          .values({
+            version: modification.version,
+            kind: modification.kind,
+            rationale: modification.rationale,
+            before: JSON.stringify(modification.before),
+            after: JSON.stringify(modification.after),
+            actorUserId: actor.userId,
+            actorClientId: actor.clientId,
+            createdAt: now,
+          })
+          .run();
+      }
+      for (const event of transition.events) {
+        this.#db
+          .insert(auditRows)
+          .values({ action: event.action, stepId: event.stepId, detail: JSON.stringify(event.detail), actorUserId: actor.userId, actorClientId: actor.clientId, createdAt: now })
+          .run();
+      }
+      const seq = this.#db.insert(outboxRows).values({ payload: "", createdAt: now }).returning({ seq: outboxRows.seq }).get().seq;
+      this.#db.update(outboxRows).set({ payload: JSON.stringify(indexEntryOf(state, now, seq)) }).where(eq(outboxRows.seq, seq)).run();
+    });
+  }
+
+  async #afterWrite(): Promise<void> {
+    await this.#scheduleAlarm();
+    try {
+      await this.#flushOutbox();
+    } catch (error) {
+      // The outbox keeps the update; the alarm retries it. The caller's command has succeeded.
+      console.error(JSON.stringify({ level: "warn", message: "plan index update deferred", error: String(error) }));
+      await this.#scheduleAlarm();
+    }
+  }
+
+  /** Sends the newest index entry to D1 and clears the outbox up to it. One flush at a time. */
+  #flushOutbox(): Promise<void> {
+    this.#flushing ??= (async () => {
+      try {
+        const latest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
+        if (!latest) return;
+        try {
+          await upsertPlanIndex(this.env.DB, JSON.parse(latest.payload));
+        } catch (error) {
+          this.#db.update(outboxRows).set({ attempts: latest.attempts + 1 }).where(eq(outboxRows.seq, latest.seq)).run();
+          throw error;
+        }
+        this.#db.delete(outboxRows).where(lte(outboxRows.seq, latest.seq)).run();
+      } finally {
+        this.#flushing = null;
+      }
+    })();
+    return this.#flushing;
+  }
+
+  /** The one alarm: the earliest future stall deadline, or sooner when the outbox waits for a retry. */
+  async #scheduleAlarm(): Promise<void> {
+    const now = Date.now();
+    const state = this.#load(false);
+    const candidates: number[] = [];
+    if (state && state.plan.status !== "stalled") {
+      const deadline = nextStallDeadline(state);
+      if (deadline !== null) candidates.push(Math.max(deadline, now + 1));
+    }
+    const pending = this.#db.select().from(outboxRows).orderBy(asc(outboxRows.seq)).limit(1).get();
+    if (pending) {
+      const attempts = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get()?.attempts ?? 0;
+      candidates.push(now + (OUTBOX_RETRY_MS[Math.min(attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000));
+    }
+    const at = candidates.length ? Math.min(...candidates) : null;
+    if (at === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(at);
+  }
+}

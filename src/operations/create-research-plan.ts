@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { newId } from "../domain/ids";
+import { LIMITS, STEP_TYPES } from "../domain/plans/model";
+import { applyExecutionUpdate } from "../domain/skill-executions";
+import { defineOperation } from "./operation";
+import { ParamSessionId } from "./params";
+import { actorOf, StepRef, stepRef } from "./plan-views";
+
+/** A step to add; one definition (`$defs/Step`) however many places a schema takes steps. */
+const NewStepInput = z
+  .strictObject({
+    stepType: z.enum(STEP_TYPES),
+    instructions: z.string().min(1).max(LIMITS.instructionsChars),
+    parallelGroup: z.string().min(1).max(40).optional(),
+    critical: z.boolean().optional(),
+    stallThresholdMinutes: z.number().int().min(1).max(1440).optional(),
+  })
+  .meta({ id: "Step" });
+
+export { NewStepInput };
+
+export const createResearchPlan = defineOperation({
+  name: "create_research_plan",
+  title: "Create research plan",
+  description:
+    "Create a plan of ordered steps, run with get_next_step. name: '[Scan] <topic>' or '[Deep] <topic>'. Steps " +
+    "sharing a parallelGroup run in parallel; a critical step's failure fails the plan. branchingConditions: after " +
+    "step N, if confidence < x, insert steps. sessionId links the session's started skill execution.",
+  scope: "research:write",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: z.strictObject({
+    name: z.string().min(8).max(200),
+    researchQuestion: z.string().min(1).max(4000),
+    steps: z.array(NewStepInput).min(1).max(LIMITS.stepsPerPlan),
+    branchingConditions: z
+      .array(
+        z.strictObject({
+          afterStep: z.number().int().min(1),
+          confidenceBelow: z.number().min(0).max(1),
+          insertSteps: z.array(NewStepInput).min(1).max(10),
+          rationale: z.string().min(1).max(2000),
+        }),
+      )
+      .max(LIMITS.branchingConditions)
+      .optional(),
+    planDesignRationale: z.string().min(1).max(8000),
+    outputFormattingNotes: z.string().max(4000).optional(),
+    sessionId: ParamSessionId.optional(),
+  }),
+  output: z.object({
+    planId: z.string(),
+    name: z.string(),
+    status: z.string(),
+    totalSteps: z.number(),
+    steps: z.array(StepRef),
+    linkedExecutionId: z.string().nullable(),
+  }),
+  rest: { method: "post", path: "/plans", status: 201 },
+  async handler(input, ctx) {
+    const { orgId } = ctx.principal;
+    const planId = newId("plan");
+    const execution = input.sessionId ? await ctx.services.skillExecutions.findLatestStarted(orgId, input.sessionId) : null;
+    const { state } = await ctx.services.plans.run(
+      orgId,
+      planId,
+      {
+        kind: "create",
+        input: {
+          planId,
+          orgId,
+          name: input.name,
+          researchQuestion: input.researchQuestion,
+          steps: input.steps,
+          branchingConditions: (input.branchingConditions ?? []).map(({ afterStep, ...condition }) => ({ ...condition, afterStepOrder: afterStep })),
+          planDesignRationale: input.planDesignRationale,
+          outputFormattingNotes: input.outputFormattingNotes ?? null,
+          sessionId: input.sessionId ?? null,
+          executionId: execution?.executionId ?? null,
+        },
+      },
+      actorOf(ctx),
+      ctx.now(),
+    );
+    let linkedExecutionId: string | null = null;
+    if (execution) {
+      // seed 000 auto-linking: plan id, status executing, planDesignRationale merged into metadata.
+      const { next } = applyExecutionUpdate(
+        execution,
+        { status: "executing", planId, metadata: { planDesignRationale: input.planDesignRationale } },
+        ctx.now(),
+      );
+      const audit = {
+        orgId,
+        actorUserId: ctx.principal.userId,
+        actorClientId: actorOf(ctx).clientId,
+        action: "skill_execution.updated",
+        targetType: "skill_execution",
+        targetId: execution.executionId,
+        detail: { from: execution.status, to: "executing", planId, via: "create_research_plan" },
+      };
+      if (await ctx.services.skillExecutions.replace(next, execution.version, audit)) linkedExecutionId = execution.executionId;
+    }
+    return {
+      planId,
+      name: state.plan.name,
+      status: state.plan.status,
+      totalSteps: state.steps.length,
+      steps: state.steps.map(stepRef),
+      linkedExecutionId,
+    };
+  },
+});

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { progressOf } from "../domain/plans/status";
+import { defineOperation } from "./operation";
+import { actorOf, ParamPlanId, StepRef, stepRef, WorkStep, workerIdOf, workStep } from "./plan-views";
+
+export const getNextStep = defineOperation({
+  name: "get_next_step",
+  title: "Get next step",
+  description:
+    "Pull the next step: status step (do it, then submit_step_result with claimId; get_step_context first if " +
+    "stepOrder > 1), plan_complete, awaiting_review, plan_failed or waiting (parallel steps all taken). Repeating " +
+    "returns your step in progress; parallel workers pass distinct workerIds.",
+  scope: "research:write",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({ planId: ParamPlanId, workerId: z.string().min(1).max(100).optional() }),
+  output: z.object({
+    status: z.enum(["step", "plan_complete", "awaiting_review", "plan_failed", "waiting"]),
+    step: WorkStep.optional(),
+    claimId: z.string().optional(),
+    resumed: z.boolean().optional(),
+    reviewSteps: z.array(StepRef).optional(),
+    inProgressSteps: z.array(StepRef).optional(),
+    reason: z.string().optional(),
+    progress: z.number(),
+    totalSteps: z.number(),
+  }),
+  rest: { method: "post", path: "/plans/{planId}/next-step" },
+  async handler(input, ctx) {
+    const { state, outcome } = await ctx.services.plans.run(
+      ctx.principal.orgId,
+      input.planId,
+      { kind: "next", workerId: workerIdOf(ctx, input.workerId) },
+      actorOf(ctx),
+      ctx.now(),
+    );
+    const common = { progress: progressOf(state.steps), totalSteps: state.steps.length };
+    switch (outcome?.status) {
+      case "step":
+        return { status: "step" as const, step: workStep(outcome.step), claimId: outcome.claimId, resumed: outcome.resumed, ...common };
+      case "awaiting_review":
+        return { status: "awaiting_review" as const, reviewSteps: outcome.steps.map(stepRef), ...common };
+      case "plan_failed":
+        return { status: "plan_failed" as const, reason: outcome.reason, ...common };
+      case "waiting":
+        return { status: "waiting" as const, inProgressSteps: outcome.inProgress.map(stepRef), ...common };
+      default:
+        return { status: "plan_complete" as const, ...common };
+    }
+  },
+});

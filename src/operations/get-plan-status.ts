@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { defineOperation } from "./operation";
+import { ParamPlanId, PlanStatusView, planStatusView } from "./plan-views";
+
+export const getPlanStatus = defineOperation({
+  name: "get_plan_status",
+  title: "Get plan status",
+  description:
+    "Where a plan stands: stored status and derivedStatus, stalled, progress % ((completed + skipped) / total), the " +
+    "current step, completed steps with result summaries and confidence, pending, in-progress and failed steps.",
+  scope: "research:read",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({ planId: ParamPlanId }),
+  output: PlanStatusView,
+  rest: { method: "get", path: "/plans/{planId}" },
+  async handler(input, ctx) {
+    return planStatusView(await ctx.services.plans.read(ctx.principal.orgId, input.planId, false), ctx.now());
+  },
+});

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../domain/pagination";
+import { defineOperation } from "./operation";
+import { ParamCursor, ParamLimit } from "./params";
+
+export const listActivePlans = defineOperation({
+  name: "list_active_plans",
+  title: "List active plans",
+  description:
+    "Your organization's unfinished plans (active, awaiting_review, stalled), most recently updated first, with " +
+    "progress. Resume one with get_research_context and your sessionId. Paged: pass nextCursor as cursor.",
+  scope: "research:read",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({ limit: ParamLimit.optional(), cursor: ParamCursor.optional() }),
+  output: z.object({
+    plans: z.array(
+      z.object({
+        planId: z.string(),
+        name: z.string(),
+        status: z.string(),
+        derivedStatus: z.string(),
+        progress: z.number(),
+        stalled: z.boolean(),
+        totalSteps: z.number(),
+        currentStepOrder: z.number().nullable(),
+        updatedAt: z.string(),
+      }),
+    ),
+    nextCursor: z.string().nullable(),
+  }),
+  rest: { method: "get", path: "/plans" },
+  async handler(input, ctx) {
+    const limit = input.limit ?? DEFAULT_PAGE_SIZE;
+    const after = input.cursor ? decodeCursor(input.cursor) : undefined;
+    const rows = await ctx.services.planIndex.listActive(ctx.principal.orgId, {
+      ...(after ? { after: { updatedAt: after.createdAt, planId: after.id } } : {}),
+      limit: limit + 1,
+    });
+    const page = toPage(rows, limit, (row) => ({ createdAt: row.updatedAt, id: row.planId }));
+    return {
+      plans: page.items.map((row) => ({
+        planId: row.planId,
+        name: row.name,
+        status: row.status,
+        derivedStatus: row.derivedStatus,
+        progress: row.progress,
+        stalled: row.stalled,
+        totalSteps: row.totalSteps,
+        currentStepOrder: row.currentStepOrder,
+        updatedAt: new Date(row.updatedAt).toISOString(),
+      })),
+      nextCursor: page.nextCursor,
+    };
+  },
+});

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import type { Actor, PlanState, Step } from "../domain/plans/model";
+import { derivePlanStatus, progressOf, stalledSteps } from "../domain/plans/status";
+import { isoOrNull, ParamId } from "./params";
+import type { OperationContext } from "./operation";
+
+export const ParamPlanId = ParamId("plan");
+export const ParamStepId = ParamId("step");
+
+/** The acting user and the OAuth client or API key they act through, as plan audit entries name them. */
+export const actorOf = (ctx: OperationContext): Actor => ({
+  userId: ctx.principal.userId,
+  clientId: ctx.principal.clientId ?? ctx.principal.apiKeyId ?? null,
+});
+
+/** Parallel workers under one credential tell themselves apart with workerId; otherwise the credential is the worker. */
+export const workerIdOf = (ctx: OperationContext, workerId: string | undefined) =>
+  workerId ?? `${ctx.principal.userId}/${ctx.principal.clientId ?? ctx.principal.apiKeyId ?? "session"}`;
+
+export const StepRef = z.object({ stepId: z.string(), stepOrder: z.number(), stepType: z.string() });
+
+export const stepRef = (step: Step) => ({ stepId: step.stepId, stepOrder: step.stepOrder, stepType: step.stepType });
+
+/** A step as handed to the worker that will execute it. */
+export const WorkStep = StepRef.extend({
+  instructions: z.string(),
+  parallelGroup: z.string().nullable(),
+  critical: z.boolean(),
+  status: z.string(),
+});
+
+export const workStep = (step: Step) => ({
+  ...stepRef(step),
+  instructions: step.instructions,
+  parallelGroup: step.parallelGroup,
+  critical: step.critical,
+  status: step.status,
+});
+
+/** seed 004 `get_plan_status`, plus in-progress and failed steps. */
+export const PlanStatusView = z.object({
+  planId: z.string(),
+  name: z.string(),
+  status: z.string(),
+  derivedStatus: z.string(),
+  stalled: z.boolean(),
+  progress: z.number(),
+  totalSteps: z.number(),
+  currentStep: StepRef.extend({ status: z.string() }).nullable(),
+  completedSteps: z.array(StepRef.extend({ status: z.string(), resultSummary: z.string().nullable(), confidence: z.number().nullable() })),
+  pendingSteps: z.array(StepRef),
+  inProgressSteps: z.array(StepRef.extend({ status: z.string(), claimedAt: z.string().nullable(), lastActivityAt: z.string().nullable() })),
+  failedSteps: z.array(StepRef.extend({ reason: z.string().nullable() })),
+  failureReason: z.string().nullable(),
+  updatedAt: z.string(),
+});
+
+export function planStatusView(state: PlanState, now: number): z.infer<typeof PlanStatusView> {
+  const { plan, steps } = state;
+  const current = steps.find((step) => step.status === "in_progress" || step.status === "awaiting_input");
+  const terminal = plan.status === "completed" || plan.status === "failed" || plan.status === "cancelled";
+  return {
+    planId: plan.planId,
+    name: plan.name,
+    status: plan.status,
+    derivedStatus: derivePlanStatus(steps),
+    stalled: !terminal && (plan.status === "stalled" || stalledSteps(state, now).length > 0),
+    progress: progressOf(steps),
+    totalSteps: steps.length,
+    currentStep: current ? { ...stepRef(current), status: current.status } : null,
+    completedSteps: steps
+      .filter((step) => step.status === "completed" || step.status === "skipped")
+      .map((step) => ({ ...stepRef(step), status: step.status, resultSummary: step.resultSummary ?? step.note ?? null, confidence: step.confidence })),
+    pendingSteps: steps.filter((step) => step.status === "pending").map(stepRef),
+    inProgressSteps: steps
+      .filter((step) => step.status === "in_progress" || step.status === "awaiting_input")
+      .map((step) => ({ ...stepRef(step), status: step.status, claimedAt: isoOrNull(step.claimedAt), lastActivityAt: isoOrNull(step.lastActivityAt) })),
+    failedSteps: steps.filter((step) => step.status === "failed").map((step) => ({ ...stepRef(step), reason: step.note })),
+    failureReason: plan.failureReason,
+    updatedAt: new Date(plan.updatedAt).toISOString(),
+  };
+}
+
+const SUMMARY_CHARS = 400;
+
+/** The first characters of a result's JSON: what status views show of it. */
+export function summarize(value: unknown): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length <= SUMMARY_CHARS ? text : `${text.slice(0, SUMMARY_CHARS - 1)}…`;
+}

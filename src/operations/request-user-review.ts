@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { LIMITS } from "../domain/plans/model";
+import { defineOperation } from "./operation";
+import { actorOf, ParamPlanId, ParamStepId } from "./plan-views";
+
+export const requestUserReview = defineOperation({
+  name: "request_user_review",
+  title: "Request user review",
+  description:
+    "At a checkpoint step you claimed: pause the plan for a person. Give what to present and the questions to ask; " +
+    "the step waits until submit_review (get_next_step returns awaiting_review meanwhile).",
+  scope: "research:write",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: z.strictObject({
+    planId: ParamPlanId,
+    stepId: ParamStepId,
+    claimId: z.string().min(1).max(64),
+    presentation: z.string().min(1).max(20_000),
+    questions: z.array(z.string().min(1).max(1000)).max(LIMITS.questionsPerReview),
+  }),
+  output: z.object({ stepId: z.string(), status: z.string(), planStatus: z.string() }),
+  rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/review-request" },
+  async handler(input, ctx) {
+    const { state } = await ctx.services.plans.run(
+      ctx.principal.orgId,
+      input.planId,
+      { kind: "request_review", stepId: input.stepId, claimId: input.claimId, presentation: input.presentation, questions: input.questions },
+      actorOf(ctx),
+      ctx.now(),
+    );
+    return { stepId: input.stepId, status: "awaiting_input", planStatus: state.plan.status };
+  },
+});

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { defineOperation } from "./operation";
+import { actorOf, ParamPlanId, ParamStepId, StepRef } from "./plan-views";
+
+export const submitReview = defineOperation({
+  name: "submit_review",
+  title: "Submit review",
+  description:
+    "Answer a step awaiting review: approve (the plan continues), revise with feedback (follow-up custom steps " +
+    "are added: yours, or one carrying the feedback), or reject with feedback (the plan fails).",
+  scope: "research:write",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: z.strictObject({
+    planId: ParamPlanId,
+    stepId: ParamStepId,
+    decision: z.enum(["approve", "revise", "reject"]),
+    feedback: z.string().min(1).max(8000).optional(),
+    followUpSteps: z.array(z.string().min(1).max(8000)).max(10).optional().describe("revise: instructions of the steps to add"),
+  }),
+  output: z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef) }),
+  rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/review" },
+  async handler(input, ctx) {
+    const { state, modifications } = await ctx.services.plans.run(
+      ctx.principal.orgId,
+      input.planId,
+      {
+        kind: "submit_review",
+        decision: {
+          stepId: input.stepId,
+          decision: input.decision,
+          feedback: input.feedback ?? null,
+          followUpSteps: (input.followUpSteps ?? []).map((instructions) => ({ stepType: "custom" as const, instructions })),
+        },
+      },
+      actorOf(ctx),
+      ctx.now(),
+    );
+    return {
+      stepId: input.stepId,
+      decision: input.decision,
+      planStatus: state.plan.status,
+      insertedSteps: modifications.flatMap((m) => m.after.map(({ stepId, stepOrder, stepType }) => ({ stepId, stepOrder, stepType }))),
+    };
+  },
+});

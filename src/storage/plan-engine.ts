@@ -1,0 +1,88 @@
+import { CairnError, notFound } from "../domain/errors";
+import type { PlanEngine, PlanIndex } from "../domain/plans/engine";
+import type { PlanIndexEntry } from "../domain/plans/index-entry";
+import type { RpcResult } from "../durable-objects/plan-object";
+
+/** The Durable Object of a plan: named by org and plan, so a handle from another org reaches an empty object. */
+const stubFor = (namespace: Env["PLAN"], orgId: string, planId: string) => namespace.getByName(`${orgId}:${planId}`);
+
+type Env = import("../env").Env;
+
+function unwrap<T>(result: RpcResult<T>, planId: string): T {
+  if (result.ok) return result.value;
+  if (result.error.code === "not_found" && result.error.message === "No plan here.") throw notFound("plan", planId);
+  throw new CairnError(result.error.code, result.error.message, result.error.issues ? { issues: result.error.issues } : {});
+}
+
+export function durablePlanEngine(env: Env): PlanEngine {
+  return {
+    async run(orgId, planId, command, actor, now) {
+      return unwrap(await stubFor(env.PLAN, orgId, planId).run(command, actor, now), planId);
+    },
+    async read(orgId, planId, withResults) {
+      return unwrap(await stubFor(env.PLAN, orgId, planId).read({ withResults }), planId);
+    },
+    async history(orgId, planId, afterAuditSeq, limit) {
+      return unwrap(await stubFor(env.PLAN, orgId, planId).history({ afterAuditSeq, limit }), planId);
+    },
+  };
+}
+
+const ACTIVE_STATUSES = ["active", "awaiting_review", "stalled"];
+
+interface IndexRow {
+  plan_id: string;
+  org_id: string;
+  name: string;
+  status: string;
+  derived_status: string;
+  progress: number;
+  stalled: number;
+  total_steps: number;
+  completed_steps: number;
+  failed_steps: number;
+  current_step_order: number | null;
+  session_id: string | null;
+  execution_id: string | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+  index_seq: number;
+}
+
+export function d1PlanIndex(db: D1Database): PlanIndex {
+  return {
+    async listActive(orgId, page) {
+      const after = page.after;
+      const { results } = await db
+        .prepare(
+          `SELECT * FROM plans WHERE org_id = ? AND status IN (${ACTIVE_STATUSES.map(() => "?").join(", ")})
+             ${after ? "AND (updated_at < ? OR (updated_at = ? AND plan_id < ?))" : ""}
+            ORDER BY updated_at DESC, plan_id DESC LIMIT ?`,
+        )
+        .bind(orgId, ...ACTIVE_STATUSES, ...(after ? [after.updatedAt, after.updatedAt, after.planId] : []), page.limit)
+        .all<IndexRow>();
+      return results.map(
+        (row): PlanIndexEntry => ({
+          planId: row.plan_id,
+          orgId: row.org_id,
+          name: row.name,
+          status: row.status,
+          derivedStatus: row.derived_status,
+          progress: row.progress,
+          stalled: row.stalled === 1,
+          totalSteps: row.total_steps,
+          completedSteps: row.completed_steps,
+          failedSteps: row.failed_steps,
+          currentStepOrder: row.current_step_order,
+          sessionId: row.session_id,
+          executionId: row.execution_id,
+          createdBy: row.created_by,
+          createdAt: row.created_at,
+          updatedAt: row.updated_at,
+          seq: row.index_seq,
+        }),
+      );
+    },
+  };
+}
