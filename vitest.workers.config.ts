@@ -13,7 +13,13 @@ export default defineConfig(async () => ({
   ],
   test: {
     name: "workers",
-    include: ["src/operations/**/*.test.ts", "src/mcp/**/*.test.ts", "src/rest/**/*.test.ts", "test/workers/**/*.test.ts"],
+    include: [
+      "src/operations/**/*.test.ts",
+      "src/mcp/**/*.test.ts",
+      "src/rest/**/*.test.ts",
+      "src/durable-objects/**/*.test.ts",
+      "test/workers/**/*.test.ts",
+    ],
     setupFiles: ["./test/support/apply-migrations.ts"],
     testTimeout: 30_000,
   },

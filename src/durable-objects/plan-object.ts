@@ -236,34 +236,37 @@ export class PlanObject extends DurableObject<Env> {
   }
 
   async #afterWrite(): Promise<void> {
+    // Armed before the flush, so an update left in the outbox by a crash mid-flush is still retried;
+    // re-armed after, so a flush that worked leaves only the stall deadline.
     await this.#scheduleAlarm();
     try {
       await this.#flushOutbox();
     } catch (error) {
-      // The outbox keeps the update; the alarm retries it. The caller's command has succeeded.
+      // The outbox keeps the update and the alarm retries it; the caller's command has succeeded.
       console.error(JSON.stringify({ level: "warn", message: "plan index update deferred", error: String(error) }));
-      await this.#scheduleAlarm();
     }
+    await this.#scheduleAlarm();
   }
 
   /** Sends the newest index entry to D1 and clears the outbox up to it. One flush at a time. */
   #flushOutbox(): Promise<void> {
-    this.#flushing ??= (async () => {
-      try {
-        const latest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
-        if (!latest) return;
-        try {
-          await upsertPlanIndex(this.env.DB, JSON.parse(latest.payload));
-        } catch (error) {
-          this.#db.update(outboxRows).set({ attempts: latest.attempts + 1 }).where(eq(outboxRows.seq, latest.seq)).run();
-          throw error;
-        }
-        this.#db.delete(outboxRows).where(lte(outboxRows.seq, latest.seq)).run();
-      } finally {
-        this.#flushing = null;
-      }
-    })();
+    if (!this.#flushing) this.#flushing = this.#drainOutbox().finally(() => (this.#flushing = null));
     return this.#flushing;
+  }
+
+  async #drainOutbox(): Promise<void> {
+    // Commands that commit while a write is in flight add newer entries: keep going until none is left.
+    for (let round = 0; round < 5; round++) {
+      const latest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
+      if (!latest) return;
+      try {
+        await upsertPlanIndex(this.env.DB, JSON.parse(latest.payload));
+      } catch (error) {
+        this.#db.update(outboxRows).set({ attempts: latest.attempts + 1 }).where(eq(outboxRows.seq, latest.seq)).run();
+        throw error;
+      }
+      this.#db.delete(outboxRows).where(lte(outboxRows.seq, latest.seq)).run();
+    }
   }
 
   /** The one alarm: the earliest future stall deadline, or sooner when the outbox waits for a retry. */
@@ -275,11 +278,8 @@ export class PlanObject extends DurableObject<Env> {
       const deadline = nextStallDeadline(state);
       if (deadline !== null) candidates.push(Math.max(deadline, now + 1));
     }
-    const pending = this.#db.select().from(outboxRows).orderBy(asc(outboxRows.seq)).limit(1).get();
-    if (pending) {
-      const attempts = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get()?.attempts ?? 0;
-      candidates.push(now + (OUTBOX_RETRY_MS[Math.min(attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000));
-    }
+    const newest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
+    if (newest) candidates.push(now + (OUTBOX_RETRY_MS[Math.min(newest.attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000));
     const at = candidates.length ? Math.min(...candidates) : null;
     if (at === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(at);

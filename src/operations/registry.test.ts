@@ -24,11 +24,11 @@ describe("the registry", () => {
     const { planId } = await createPlan(apiKey, { steps: steps("search", "checkpoint", "synthesize") });
     await call("create_research_plan", { name: "[Scan] Other", researchQuestion: "q", steps: steps("search"), planDesignRationale: "r", sessionId: "s" });
     const first = await call("get_next_step", { planId });
-    const step = first.step as { stepId: string };
+    const step = first.step as unknown as { stepId: string };
     await call("get_step_context", { planId, stepId: step.stepId });
     await call("submit_step_result", { planId, stepId: step.stepId, claimId: first.claimId, result: { ok: true }, confidence: 0.7, stepExecutionReport: REPORT });
     const checkpoint = await call("get_next_step", { planId });
-    const checkpointId = (checkpoint.step as { stepId: string }).stepId;
+    const checkpointId = (checkpoint.step as unknown as { stepId: string }).stepId;
     await call("request_user_review", { planId, stepId: checkpointId, claimId: checkpoint.claimId, presentation: "p", questions: ["q"] });
     await call("submit_review", { planId, stepId: checkpointId, decision: "approve" });
     await call("modify_plan", { planId, action: "add", steps: steps("critique"), modificationRationale: "r" });
