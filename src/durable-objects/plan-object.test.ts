@@ -39,7 +39,7 @@ describe("PlanObject", () => {
     const stored = await runInDurableObject(stubOf(orgId, planId), (_i: PlanObject, state) =>
       state.storage.sql.exec<{ result: string }>("SELECT result FROM steps WHERE step_id = ?", stepId).toArray(),
     );
-    const winner = (winners[0]?.structured as { stepId: string }).stepId;
+    const winner = (winners[0]?.structured as { stepId: string } | undefined)?.stepId;
     expect(winner).toBe(stepId);
     expect(stored).toHaveLength(1);
     const context = await ok(apiKey, "get_research_context", { planId, detail: "full" });
