@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
+import { OPERATIONS } from "../../src/operations/registry";
 
 const server = inject("server");
 
@@ -29,7 +30,7 @@ describe("the MCP Inspector CLI", () => {
     const result = await inspector([`${server.url}/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${server.apiKey}`, "--method", "tools/list"]);
     expect(result.code, result.stderr).toBe(0);
     const listed = JSON.parse(result.stdout) as { tools: { name: string }[] };
-    expect(listed.tools.map((tool) => tool.name)).toEqual(["log_skill_execution", "get_skill_execution", "list_skill_executions"]);
+    expect(listed.tools.map((tool) => tool.name)).toEqual(OPERATIONS.map((operation) => operation.name));
   });
 
   it("reports that authentication is required without a key", async () => {
