@@ -68,6 +68,25 @@ describe("PlanObject", () => {
     expect(await indexRow(planId)).toMatchObject({ status: "active", stalled: 0 });
   });
 
+  it("arms its one alarm at the earliest stall deadline: step override, else plan override, else the type's default", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const alarmIn = async (planId: string) => {
+      const at = await runInDurableObject(stubOf(orgId, planId), (_i: PlanObject, state) => state.storage.getAlarm());
+      return Math.round(((at ?? 0) - Date.now()) / 60_000);
+    };
+    const byType = await createPlan(apiKey);
+    await ok(apiKey, "get_next_step", { planId: byType.planId });
+    expect(await alarmIn(byType.planId)).toBe(30);
+    const byPlan = await createPlan(apiKey, { stallThresholdMinutes: 5 });
+    await ok(apiKey, "get_next_step", { planId: byPlan.planId });
+    expect(await alarmIn(byPlan.planId)).toBe(5);
+    const byStep = await createPlan(apiKey, { stallThresholdMinutes: 5, steps: [{ stepType: "search", instructions: "x", stallThresholdMinutes: 2 }] });
+    await ok(apiKey, "get_next_step", { planId: byStep.planId });
+    expect(await alarmIn(byStep.planId)).toBe(2);
+    await completeNextStep(apiKey, byStep.planId);
+    expect(await runInDurableObject(stubOf(orgId, byStep.planId), (_i: PlanObject, state) => state.storage.getAlarm())).toBeNull();
+  });
+
   it("keeps the index update when D1 fails, and the alarm retries it until the index matches", async () => {
     const { apiKey, orgId } = await seedTenant();
     const { planId } = await createPlan(apiKey);

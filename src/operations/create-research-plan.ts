@@ -45,6 +45,7 @@ export const createResearchPlan = defineOperation({
       .optional(),
     planDesignRationale: z.string().min(1).max(8000),
     outputFormattingNotes: z.string().max(4000).optional(),
+    stallThresholdMinutes: z.number().int().min(1).max(1440).optional(),
     sessionId: ParamSessionId.optional(),
   }),
   output: z.object({
@@ -76,6 +77,7 @@ export const createResearchPlan = defineOperation({
           outputFormattingNotes: input.outputFormattingNotes ?? null,
           sessionId: input.sessionId ?? null,
           executionId: execution?.executionId ?? null,
+          stallThresholdMinutes: input.stallThresholdMinutes ?? null,
         },
       },
       actorOf(ctx),

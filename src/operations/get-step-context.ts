@@ -23,8 +23,8 @@ export const getStepContext = defineOperation({
   name: "get_step_context",
   title: "Get step context",
   description:
-    "What the steps before this one produced: results (detail full) or summaries (detail summary, the default), " +
-    "confidence, and checkpoint feedback. Bounded in size: cut results say truncated.",
+    "What earlier steps produced: results (detail full) or summaries (default), confidence and checkpoint " +
+    "feedback. Bounded: cut results are marked truncated.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ planId: ParamPlanId, stepId: ParamStepId, detail: z.enum(["summary", "full"]).optional() }),

@@ -7,8 +7,8 @@ export const requestUserReview = defineOperation({
   name: "request_user_review",
   title: "Request user review",
   description:
-    "At a checkpoint step you claimed: pause the plan for a person. Give what to present and the questions to ask; " +
-    "the step waits until submit_review (get_next_step returns awaiting_review meanwhile).",
+    "At a checkpoint step you claimed, pause the plan for a person: what to present and the questions to ask. " +
+    "It waits for submit_review.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({

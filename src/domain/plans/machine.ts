@@ -185,6 +185,7 @@ export interface CreatePlanInput {
   outputFormattingNotes: string | null;
   sessionId: string | null;
   executionId: string | null;
+  stallThresholdMinutes?: number | null;
 }
 
 export function createPlan(input: CreatePlanInput, actor: Actor, now: number, newId: NewId): Transition {
@@ -213,6 +214,7 @@ export function createPlan(input: CreatePlanInput, actor: Actor, now: number, ne
       sessionId: input.sessionId,
       executionId: input.executionId,
       status: "active",
+      stallThresholdMinutes: input.stallThresholdMinutes ?? null,
       branchingConditions: input.branchingConditions.map((condition) => ({ ...condition, conditionId: newId("cond"), firedAt: null })),
       createdBy: actor,
       createdAt: now,
@@ -273,7 +275,7 @@ export function nextStep(state: PlanState, workerId: string, now: number, newId:
   if (mine?.claimId) return resume(state, mine, now);
   const ready = group.find((step) => step.status === "pending");
   if (ready) return claim(state, ready, workerId, now, newId);
-  const abandoned = group.find((step) => step.status === "in_progress");
+  const abandoned = stalledSteps(state, now).find((step) => group.includes(step));
   if (abandoned) return claim(state, abandoned, workerId, now, newId);
   return unchanged({ status: "waiting", inProgress: group });
 }

@@ -117,6 +117,8 @@ export interface Plan {
   sessionId: string | null;
   executionId: string | null;
   status: PlanStatus;
+  /** Overrides the per-type stall threshold for every step of this plan that sets none itself. */
+  stallThresholdMinutes?: number | null;
   branchingConditions: BranchingCondition[];
   createdBy: Actor;
   createdAt: number;

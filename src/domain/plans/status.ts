@@ -14,18 +14,19 @@ export function progressOf(steps: readonly Pick<Step, "status">[]): number {
   return Math.round((done / steps.length) * 100);
 }
 
-export const stallThresholdMs = (step: Pick<Step, "stepType" | "stallThresholdMinutes">) =>
-  (step.stallThresholdMinutes ?? DEFAULT_STALL_MINUTES[step.stepType]) * 60_000;
+/** The step's own threshold, else the plan's, else its type's default. */
+export const stallThresholdMs = (step: Pick<Step, "stepType" | "stallThresholdMinutes">, planMinutes: number | null = null) =>
+  (step.stallThresholdMinutes ?? planMinutes ?? DEFAULT_STALL_MINUTES[step.stepType]) * 60_000;
 
 /** When an in-progress step stalls: its last activity plus its threshold. */
-export function stallDeadline(step: Step): number | null {
+export function stallDeadline(step: Step, planMinutes: number | null = null): number | null {
   if (step.status !== "in_progress" || step.lastActivityAt === null) return null;
-  return step.lastActivityAt + stallThresholdMs(step);
+  return step.lastActivityAt + stallThresholdMs(step, planMinutes);
 }
 
 export const stalledSteps = (state: PlanState, now: number): Step[] =>
   state.steps.filter((step) => {
-    const deadline = stallDeadline(step);
+    const deadline = stallDeadline(step, state.plan.stallThresholdMinutes ?? null);
     return deadline !== null && deadline <= now;
   });
 
@@ -33,7 +34,7 @@ export const stalledSteps = (state: PlanState, now: number): Step[] =>
 export function nextStallDeadline(state: PlanState): number | null {
   let earliest: number | null = null;
   for (const step of state.steps) {
-    const deadline = stallDeadline(step);
+    const deadline = stallDeadline(step, state.plan.stallThresholdMinutes ?? null);
     if (deadline !== null && (earliest === null || deadline < earliest)) earliest = deadline;
   }
   return earliest;
