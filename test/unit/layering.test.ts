@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 function sourceFiles(dir: string): string[] {
@@ -14,8 +14,12 @@ const importsOf = (file: string) => [...readFileSync(file, "utf8").matchAll(/fro
 
 describe("layering", () => {
   it("keeps the domain core free of any platform or library import", () => {
+    const domain = resolve("src/domain");
     for (const file of sourceFiles("src/domain")) {
-      for (const specifier of importsOf(file)) expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\//);
+      for (const specifier of importsOf(file)) {
+        expect(specifier.startsWith("."), `${file} imports ${specifier}`).toBe(true);
+        expect(resolve(dirname(file), specifier).startsWith(domain), `${file} imports ${specifier} from outside the domain`).toBe(true);
+      }
     }
   });
 
