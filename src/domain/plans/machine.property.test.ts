@@ -371,7 +371,8 @@ function checkInvariants(world: World, prev: PlanState, result: Result, call: Ca
   expect(plan.finishedAt !== null).toBe(isTerminalPlan(next));
   if (isDead(next)) expect(plan.failureReason).toBeTruthy();
   if (plan.status === "failed" && !isDead(prev)) {
-    expect(steps.some((s) => s.critical && s.status === "failed")).toBe(true);
+    // A plan fails through a failed critical step or a review that rejected it.
+    expect(steps.some((s) => (s.critical && s.status === "failed") || (s.status === "failed" && s.review?.decision === "reject"))).toBe(true);
   }
 
   // Progress: the seed's formula, and it only goes down when steps were added.

@@ -709,3 +709,40 @@ describe("markStalled", () => {
     expect(done.events.map((e) => e.action)).toEqual(["step.completed", "plan.stall_cleared"]);
   });
 });
+
+describe("regressions found in review", () => {
+  it("keeps one line of work: a step added before the step in progress waits its turn", () => {
+    let state = create(specs("search", "analyze"));
+    const first = nextStep(state, "w", T0, newId);
+    state = first.state;
+    const inProgress = stepAt(state, 1);
+    state = modifyPlan(state, { action: "add", steps: specs("custom") }, "late idea", T0, newId).state;
+    state = modifyPlan(state, { action: "reorder", stepIds: state.steps.filter((s) => s.status === "pending").map((s) => s.stepId).reverse() }, "custom first", T0, newId).state;
+    const again = nextStep(state, "w", T0 + MINUTE, newId);
+    expect(again.outcome).toMatchObject({ status: "step", resumed: true, step: { stepId: inProgress.stepId } });
+    expect(again.state.steps.filter((s) => s.status === "in_progress")).toHaveLength(1);
+  });
+
+  it("keeps a worker's result when a quality gate would overflow the step limit, recording the skipped gate", () => {
+    const many = Array.from({ length: 60 }, () => ({ stepType: "search" as const, instructions: "x" }));
+    let state = create(many, { branchingConditions: [{ afterStepOrder: 1, confidenceBelow: 0.9, insertSteps: specs("search"), rationale: "thin" }] });
+    const claimed = nextStep(state, "w", T0, newId);
+    state = claimed.state;
+    const claimId = claimed.outcome.status === "step" ? claimed.outcome.claimId : "";
+    const submitted = submitResult(state, { stepId: stepAt(state, 1).stepId, claimId, result: {}, resultHash: "h", confidence: 0.1, executionReport: report, outputFormattingNotes: null }, T0, newId);
+    expect(stepAt(submitted.state, 1).status).toBe("completed");
+    expect(submitted.state.steps).toHaveLength(60);
+    expect(submitted.events.map((e) => e.action)).toContain("plan.branch_skipped");
+  });
+
+  it("fails the plan on a rejected review without rewriting the step's own criticality", () => {
+    let state = create(specs("checkpoint", "synthesize"));
+    const claimed = nextStep(state, "w", T0, newId);
+    const claimId = claimed.outcome.status === "step" ? claimed.outcome.claimId : "";
+    state = requestReview(claimed.state, { stepId: stepAt(claimed.state, 1).stepId, claimId, presentation: "p", questions: [] }, T0).state;
+    const rejected = submitReview(state, { stepId: stepAt(state, 1).stepId, decision: "reject", feedback: "wrong question", followUpSteps: [] }, actor, T0, newId).state;
+    expect(rejected.plan.status).toBe("failed");
+    expect(rejected.plan.failureReason).toContain("wrong question");
+    expect(stepAt(rejected, 1)).toMatchObject({ status: "failed", critical: false });
+  });
+});

@@ -263,7 +263,9 @@ export function nextStep(state: PlanState, workerId: string, now: number, newId:
   if (!first) return unchanged({ status: "plan_complete" });
 
   if (first.parallelGroup === null) {
-    if (first.status === "in_progress" && first.claimId) return resume(state, first, now);
+    // A step added before the one in progress must not start a second line of work beside it.
+    const current = open.find((step) => step.status === "in_progress" && step.parallelGroup === null && step.claimId);
+    if (current) return resume(state, current, now);
     return claim(state, first, workerId, now, newId);
   }
   const group: Step[] = [];
@@ -346,6 +348,11 @@ export function submitResult(state: PlanState, submission: Submission, now: numb
   let next = replaceStep(state, completed);
   for (const condition of next.plan.branchingConditions) {
     if (condition.firedAt !== null || condition.afterStepOrder !== step.stepOrder || submission.confidence >= condition.confidenceBelow) continue;
+    if (next.steps.length + condition.insertSteps.length > LIMITS.stepsPerPlan) {
+      // The worker's result is good; only the gate cannot act. Record that instead of refusing the result.
+      events.push({ action: "plan.branch_skipped", stepId: step.stepId, detail: { conditionId: condition.conditionId, reason: "step limit" } });
+      continue;
+    }
     const inserted = insertAfter(next, step.stepId, condition.insertSteps, "branching", newId);
     const version = next.plan.version + 1;
     next = {
@@ -506,7 +513,7 @@ export function submitReview(state: PlanState, decision: ReviewDecision, actor: 
   const review = { ...step.review, decision: decision.decision, feedback: decision.feedback, decidedAt: now, decidedBy: actor.userId };
   const decided: Step =
     decision.decision === "reject"
-      ? { ...step, review, status: "failed", note: `Rejected at review: ${decision.feedback}`, finishedAt: now, critical: true }
+      ? { ...step, review, status: "failed", note: `Rejected at review: ${decision.feedback}`, finishedAt: now, claimId: null }
       : { ...step, review, status: "completed", result: { review: { decision: decision.decision, feedback: decision.feedback } }, finishedAt: now, lastActivityAt: now };
   let next = replaceStep(state, decided);
   const modifications: PlanModification[] = [];
@@ -519,10 +526,19 @@ export function submitReview(state: PlanState, decision: ReviewDecision, actor: 
     next = { ...inserted.state, plan: { ...inserted.state.plan, version } };
     modifications.push({ version, kind: "review_follow_up", rationale: decision.feedback ?? "", before: [], after: inserted.added.map(snapshot) });
   }
+  if (decision.decision === "reject") {
+    // A rejection ends the plan whatever the step's own criticality: the reviewer decided.
+    const failureReason = `Rejected at review of step ${step.stepOrder}: ${decision.feedback}`;
+    next = { ...next, plan: { ...next.plan, status: "failed", failureReason, finishedAt: now, updatedAt: now } };
+  }
   const settled = settle(next, now);
   return {
     state: settled.state,
-    events: [{ action: `review.${decision.decision}`, stepId: step.stepId, detail: { feedback: decision.feedback } }, ...settled.events],
+    events: [
+      { action: `review.${decision.decision}`, stepId: step.stepId, detail: { feedback: decision.feedback } },
+      ...(decision.decision === "reject" ? [{ action: "plan.failed", stepId: step.stepId, detail: { reason: "rejected at review" } }] : []),
+      ...settled.events,
+    ],
     modifications,
   };
 }
