@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import { asc, desc, eq, inArray, lte } from "drizzle-orm";
+import { asc, desc, eq, inArray, lt, lte } from "drizzle-orm";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { CairnError, conflict, type ErrorCode, type ValidationIssue } from "../domain/errors";
 import { newId } from "../domain/ids";
-import type { CommandResult, HistoryPage, PlanCommand } from "../domain/plans/engine";
+import { type CommandResult, type HistoryPage, NO_PLAN_HERE, type PlanCommand } from "../domain/plans/engine";
 import { indexEntryOf } from "../domain/plans/index-entry";
 import {
   cancelPlan,
@@ -71,17 +71,17 @@ export class PlanObject extends DurableObject<Env> {
   /** The plan as stored, with results and reports of the named steps (or of all steps). */
   async read(options: { withResults: boolean | string[] }): Promise<RpcResult<PlanState>> {
     const state = this.#load(options.withResults);
-    if (!state) return toRpcError(new CairnError("not_found", "No plan here."));
+    if (!state) return toRpcError(new CairnError("not_found", NO_PLAN_HERE));
     return { ok: true, value: state };
   }
 
-  async history(options: { afterAuditSeq: number | null; limit: number }): Promise<RpcResult<HistoryPage>> {
-    if (!this.#load(false)) return toRpcError(new CairnError("not_found", "No plan here."));
+  async history(options: { beforeAuditSeq: number | null; limit: number }): Promise<RpcResult<HistoryPage>> {
+    if (!this.#load(false)) return toRpcError(new CairnError("not_found", NO_PLAN_HERE));
     const versions = this.#db.select().from(versionRows).orderBy(asc(versionRows.version)).all();
     const rows = this.#db
       .select()
       .from(auditRows)
-      .where(options.afterAuditSeq === null ? undefined : lte(auditRows.seq, options.afterAuditSeq - 1))
+      .where(options.beforeAuditSeq === null ? undefined : lt(auditRows.seq, options.beforeAuditSeq))
       .orderBy(desc(auditRows.seq))
       .limit(options.limit + 1)
       .all();
@@ -125,7 +125,7 @@ export class PlanObject extends DurableObject<Env> {
       return { state: transition.state, modifications: transition.modifications };
     }
     const state = this.#load(false);
-    if (!state) throw new CairnError("not_found", "No plan here.");
+    if (!state) throw new CairnError("not_found", NO_PLAN_HERE);
     let transition: Transition;
     let outcome: NextStepOutcome | undefined;
     let replayed: boolean | undefined;

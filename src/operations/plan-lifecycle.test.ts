@@ -115,6 +115,23 @@ describe("a research plan, end to end through the tools", () => {
     expect(audit.map((entry) => entry.action)).toContain("plan.modified.skip");
   });
 
+  it("pages the audit trail newest first without repeating or skipping an entry", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await createPlan(apiKey);
+    await completeNextStep(apiKey, planId);
+    await completeNextStep(apiKey, planId);
+    const all = (await ok(apiKey, "get_plan_history", { planId, limit: 100 })).audit as { action: string; createdAt: string }[];
+    const paged: { action: string }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await ok(apiKey, "get_plan_history", { planId, limit: 2, ...(cursor ? { cursor } : {}) });
+      paged.push(...(page.audit as { action: string }[]));
+      cursor = (page.nextCursor as string | null) ?? undefined;
+    } while (cursor);
+    expect(paged).toEqual(all);
+    expect(all.map((entry) => entry.action).slice(-2)).toEqual(["step.claimed", "plan.created"]);
+  });
+
   it("cancels a plan idempotently; get_next_step then reports plan_failed", async () => {
     const { apiKey } = await seedTenant();
     const { planId } = await createPlan(apiKey);

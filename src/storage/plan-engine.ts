@@ -1,16 +1,16 @@
 import { CairnError, notFound } from "../domain/errors";
-import type { PlanEngine, PlanIndex } from "../domain/plans/engine";
+import { NO_PLAN_HERE, type PlanEngine, type PlanIndex } from "../domain/plans/engine";
 import type { PlanIndexEntry } from "../domain/plans/index-entry";
 import type { RpcResult } from "../durable-objects/plan-object";
+import type { Env } from "../env";
 
 /** The Durable Object of a plan: named by org and plan, so a handle from another org reaches an empty object. */
 const stubFor = (namespace: Env["PLAN"], orgId: string, planId: string) => namespace.getByName(`${orgId}:${planId}`);
 
-type Env = import("../env").Env;
-
 function unwrap<T>(result: RpcResult<T>, planId: string): T {
   if (result.ok) return result.value;
-  if (result.error.code === "not_found" && result.error.message === "No plan here.") throw notFound("plan", planId);
+  // The object does not know its own name, so the caller words "not found" with the id it asked for.
+  if (result.error.code === "not_found" && result.error.message === NO_PLAN_HERE) throw notFound("plan", planId);
   throw new CairnError(result.error.code, result.error.message, result.error.issues ? { issues: result.error.issues } : {});
 }
 
@@ -22,8 +22,8 @@ export function durablePlanEngine(env: Env): PlanEngine {
     async read(orgId, planId, withResults) {
       return unwrap(await stubFor(env.PLAN, orgId, planId).read({ withResults }), planId);
     },
-    async history(orgId, planId, afterAuditSeq, limit) {
-      return unwrap(await stubFor(env.PLAN, orgId, planId).history({ afterAuditSeq, limit }), planId);
+    async history(orgId, planId, beforeAuditSeq, limit) {
+      return unwrap(await stubFor(env.PLAN, orgId, planId).history({ beforeAuditSeq, limit }), planId);
     },
   };
 }

@@ -2,6 +2,9 @@ import type { CreatePlanInput, Modification, NextStepOutcome, PlanModification, 
 import type { Actor, PlanState } from "./model";
 import type { PlanIndexEntry } from "./index-entry";
 
+/** What an empty plan object answers: the plan was never created under this org's name. */
+export const NO_PLAN_HERE = "No plan here.";
+
 /** A command for one plan, carried to its Durable Object. */
 export type PlanCommand =
   | { kind: "create"; input: CreatePlanInput }
@@ -36,7 +39,7 @@ export interface PlanEngine {
   run(orgId: string, planId: string, command: PlanCommand, actor: Actor, now: number): Promise<CommandResult>;
   /** `withResults`: true for every step's result and report, or the ids of the steps to include them for. */
   read(orgId: string, planId: string, withResults: boolean | string[]): Promise<PlanState>;
-  history(orgId: string, planId: string, afterAuditSeq: number | null, limit: number): Promise<HistoryPage>;
+  history(orgId: string, planId: string, beforeAuditSeq: number | null, limit: number): Promise<HistoryPage>;
 }
 
 export interface PlanIndex {
