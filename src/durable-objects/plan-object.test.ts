@@ -108,6 +108,25 @@ describe("PlanObject", () => {
     expect(left).toBe(0);
   });
 
+  it("stops leaning on platform retries after repeated alarm failures: it swallows the error and re-arms itself", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId } = await createPlan(apiKey);
+    await env.DB.prepare("ALTER TABLE plans RENAME TO plans_away").run();
+    try {
+      await completeNextStep(apiKey, planId);
+      const stub = stubOf(orgId, planId);
+      await runInDurableObject(stub, (_i: PlanObject, state) => state.storage.deleteAlarm());
+      await expect(runInDurableObject(stub, (instance: PlanObject) => instance.alarm({ isRetry: true, retryCount: 1 }))).rejects.toThrow();
+      await runInDurableObject(stub, (instance: PlanObject) => instance.alarm({ isRetry: true, retryCount: 5 }));
+      const rearmed = await runInDurableObject(stub, (_i: PlanObject, state) => state.storage.getAlarm());
+      expect(rearmed).toBeGreaterThan(Date.now());
+    } finally {
+      await env.DB.prepare("ALTER TABLE plans_away RENAME TO plans").run();
+    }
+    await runDurableObjectAlarm(stubOf(orgId, planId));
+    expect(await indexRow(planId)).toMatchObject({ progress: 33 });
+  });
+
   it("behaves the same after being evicted between calls", async () => {
     const { apiKey, orgId } = await seedTenant();
     const { planId } = await createPlan(apiKey);
