@@ -116,8 +116,8 @@ describe("PlanObject", () => {
       await completeNextStep(apiKey, planId);
       const stub = stubOf(orgId, planId);
       await runInDurableObject(stub, (_i: PlanObject, state) => state.storage.deleteAlarm());
-      await expect(runInDurableObject(stub, (instance: PlanObject) => instance.alarm({ isRetry: true, retryCount: 1 }))).rejects.toThrow();
-      await runInDurableObject(stub, (instance: PlanObject) => instance.alarm({ isRetry: true, retryCount: 5 }));
+      await expect(runInDurableObject(stub, (instance: PlanObject) => instance.alarm({ isRetry: true, retryCount: 1, scheduledTime: Date.now() }))).rejects.toThrow();
+      await runInDurableObject(stub, (instance: PlanObject) => instance.alarm({ isRetry: true, retryCount: 5, scheduledTime: Date.now() }));
       const rearmed = await runInDurableObject(stub, (_i: PlanObject, state) => state.storage.getAlarm());
       expect(rearmed).toBeGreaterThan(Date.now());
     } finally {
