@@ -1,5 +1,6 @@
 import type { PageCursor } from "./pagination";
 import type { PlanEngine, PlanIndex } from "./plans/engine";
+import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./research/artifacts";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
 /**
@@ -45,7 +46,25 @@ export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
 }
 
+export interface ArtifactFilters {
+  artifactType?: ArtifactType;
+  planId?: string;
+  tag?: string;
+  since?: number;
+}
+
+export interface ArtifactRepository {
+  /** Stores a new artifact, or a new version of an existing one (its previous version is kept). */
+  save(artifact: Artifact, expectedVersion: number | null): Promise<boolean>;
+  get(orgId: string, artifactId: string, version?: number): Promise<Artifact | null>;
+  list(orgId: string, filters: ArtifactFilters, page: { after?: PageCursor; limit: number }): Promise<ArtifactSummary[]>;
+  search(orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number): Promise<SearchHit[]>;
+  /** Removes the artifact and all its versions, writing the audit entry in the same batch. */
+  delete(orgId: string, artifactId: string, audit: AuditEntry): Promise<boolean>;
+}
+
 export interface Services {
+  artifacts: ArtifactRepository;
   skillExecutions: SkillExecutionRepository;
   audit: AuditLog;
   plans: PlanEngine;

@@ -26,6 +26,8 @@ export interface OperationContext {
   principal: Principal;
   services: Services;
   correlationId: string;
+  /** This deployment's public origin, for links in results (e.g. citation URLs). */
+  origin: string;
   now(): number;
 }
 

@@ -37,6 +37,13 @@ describe("the registry", () => {
     await call("get_research_context", { planId, detail: "full" });
     await call("get_plan_history", { planId });
     await call("cancel_plan", { planId, reason: "done testing" });
+    const artifact = await call("store_research", { artifactType: "finding", title: "Shape check", content: { a: 1 }, contentText: "shape check text", tags: ["t"] });
+    await call("get_artifact", { artifactId: artifact.artifactId });
+    await call("list_artifacts", {});
+    await call("search_sources", { query: "shape" });
+    await call("search", { query: "shape" });
+    await call("fetch", { id: artifact.artifactId });
+    await call("delete_artifact", { artifactId: artifact.artifactId, reason: "done" });
 
     expect([...outputs.keys()].sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
     for (const [name, structured] of outputs) {

@@ -1,5 +1,9 @@
 import { cancelPlanOperation } from "./cancel-plan";
+import { chatgptFetch } from "./chatgpt-fetch";
+import { chatgptSearch } from "./chatgpt-search";
 import { createResearchPlan } from "./create-research-plan";
+import { deleteArtifact } from "./delete-artifact";
+import { getArtifact } from "./get-artifact";
 import { getNextStep } from "./get-next-step";
 import { getPlanHistory } from "./get-plan-history";
 import { getPlanStatus } from "./get-plan-status";
@@ -7,11 +11,14 @@ import { getResearchContext } from "./get-research-context";
 import { getSkillExecution } from "./get-skill-execution";
 import { getStepContext } from "./get-step-context";
 import { listActivePlans } from "./list-active-plans";
+import { listArtifacts } from "./list-artifacts";
 import { listSkillExecutions } from "./list-skill-executions";
 import { logSkillExecution } from "./log-skill-execution";
 import { modifyPlan } from "./modify-plan";
 import type { AnyOperation } from "./operation";
 import { requestUserReview } from "./request-user-review";
+import { searchSources } from "./search-sources";
+import { storeResearch } from "./store-research";
 import { submitReview } from "./submit-review";
 import { submitStepResult } from "./submit-step-result";
 
@@ -32,6 +39,13 @@ export const OPERATIONS: readonly AnyOperation[] = [
   getResearchContext,
   cancelPlanOperation,
   getPlanHistory,
+  storeResearch,
+  searchSources,
+  getArtifact,
+  listArtifacts,
+  deleteArtifact,
+  chatgptSearch,
+  chatgptFetch,
 ];
 
 const BY_NAME = new Map(OPERATIONS.map((operation) => [operation.name, operation]));

@@ -5,6 +5,7 @@ import type { Services } from "../domain/ports";
 import type { Env } from "../env";
 import type { CallRecord } from "../operations/invoke";
 import type { OperationContext } from "../operations/operation";
+import { d1ArtifactRepository } from "../storage/artifact-repository";
 import { d1AuditLog } from "../storage/audit-log";
 import { openDatabase } from "../storage/database";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
@@ -27,6 +28,7 @@ function wiringFor(env: Env): Wiring {
     const db = openDatabase(env.DB);
     wiring = {
       services: {
+        artifacts: d1ArtifactRepository(env.DB),
         skillExecutions: d1SkillExecutionRepository(db),
         audit: d1AuditLog(db, now),
         plans: durablePlanEngine(env),
@@ -53,7 +55,7 @@ export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, pri
 
   return {
     principal,
-    contextFor: (correlationId) => ({ principal, services, correlationId, now }),
+    contextFor: (correlationId) => ({ principal, services, correlationId, origin: new URL(env.PUBLIC_URL).origin, now }),
     record(call) {
       ctx.waitUntil(toolCalls.record(principal, call, now()).catch(logBackgroundFailure));
     },

@@ -34,6 +34,7 @@ interface IndexRow {
   plan_id: string;
   org_id: string;
   name: string;
+  research_question: string;
   status: string;
   derived_status: string;
   progress: number;
@@ -67,6 +68,7 @@ export function d1PlanIndex(db: D1Database): PlanIndex {
           planId: row.plan_id,
           orgId: row.org_id,
           name: row.name,
+          researchQuestion: row.research_question,
           status: row.status,
           derivedStatus: row.derived_status,
           progress: row.progress,

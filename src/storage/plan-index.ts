@@ -8,11 +8,12 @@ import type { PlanIndexEntry } from "../domain/plans/index-entry";
 export async function upsertPlanIndex(db: D1Database, entry: PlanIndexEntry): Promise<void> {
   await db
     .prepare(
-      `INSERT INTO plans (plan_id, org_id, name, status, derived_status, progress, stalled, total_steps, completed_steps,
-                          failed_steps, current_step_order, session_id, execution_id, created_by, created_at, updated_at, index_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO plans (plan_id, org_id, name, research_question, status, derived_status, progress, stalled, total_steps,
+                          completed_steps, failed_steps, current_step_order, session_id, execution_id, created_by, created_at,
+                          updated_at, index_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (plan_id) DO UPDATE SET
-         name = excluded.name, status = excluded.status, derived_status = excluded.derived_status,
+         name = excluded.name, research_question = excluded.research_question, status = excluded.status, derived_status = excluded.derived_status,
          progress = excluded.progress, stalled = excluded.stalled, total_steps = excluded.total_steps,
          completed_steps = excluded.completed_steps, failed_steps = excluded.failed_steps,
          current_step_order = excluded.current_step_order, execution_id = excluded.execution_id,
@@ -23,6 +24,7 @@ export async function upsertPlanIndex(db: D1Database, entry: PlanIndexEntry): Pr
       entry.planId,
       entry.orgId,
       entry.name,
+      entry.researchQuestion,
       entry.status,
       entry.derivedStatus,
       entry.progress,

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** D1 holds everything org-wide. Times are epoch milliseconds; JSON columns hold text. */
 
@@ -133,6 +133,7 @@ export const plans = sqliteTable(
     planId: text("plan_id").primaryKey(),
     orgId: text("org_id").notNull(),
     name: text("name").notNull(),
+    researchQuestion: text("research_question").notNull().default(""),
     status: text("status").notNull(),
     derivedStatus: text("derived_status").notNull(),
     progress: integer("progress").notNull(),
@@ -149,4 +150,52 @@ export const plans = sqliteTable(
     indexSeq: integer("index_seq").notNull(),
   },
   (t) => [index("plans_org_status").on(t.orgId, t.status, t.updatedAt), index("plans_org_updated").on(t.orgId, t.updatedAt, t.planId)],
+);
+
+/**
+ * Research artifacts (seed 000 phases 3 and 5): the latest version of each, searchable.
+ * `seq` is the integer key the full-text index (artifacts_fts, a hand-written migration) points at.
+ */
+export const artifacts = sqliteTable(
+  "artifacts",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
+    orgId: text("org_id").notNull(),
+    artifactType: text("artifact_type").notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    contentText: text("content_text").notNull(),
+    confidence: real("confidence"),
+    planId: text("plan_id"),
+    stepId: text("step_id"),
+    tags: text("tags").notNull(),
+    /** Tags as " tag1 tag2 " for exact-tag filtering with LIKE '% tag %'. */
+    tagIndex: text("tag_index").notNull(),
+    sourceUrl: text("source_url"),
+    version: integer("version").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("artifacts_org_updated").on(t.orgId, t.updatedAt, t.id), index("artifacts_org_plan").on(t.orgId, t.planId)],
+);
+
+/** Every version an artifact has had: storing again never overwrites silently. */
+export const artifactVersions = sqliteTable(
+  "artifact_versions",
+  {
+    artifactId: text("artifact_id").notNull(),
+    version: integer("version").notNull(),
+    orgId: text("org_id").notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    contentText: text("content_text").notNull(),
+    confidence: real("confidence"),
+    tags: text("tags").notNull(),
+    sourceUrl: text("source_url"),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.artifactId, t.version] })],
 );

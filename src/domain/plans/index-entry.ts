@@ -6,6 +6,7 @@ export interface PlanIndexEntry {
   planId: string;
   orgId: string;
   name: string;
+  researchQuestion: string;
   status: string;
   derivedStatus: string;
   progress: number;
@@ -30,6 +31,7 @@ export function indexEntryOf(state: PlanState, now: number, seq: number): PlanIn
     planId: plan.planId,
     orgId: plan.orgId,
     name: plan.name,
+    researchQuestion: plan.researchQuestion,
     status: plan.status,
     derivedStatus: derivePlanStatus(steps),
     progress: progressOf(steps),

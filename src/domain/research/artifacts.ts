@@ -1,0 +1,55 @@
+/** A stored piece of research (seed 000 `store_research`): findings, sources, analyses, datasets… */
+export const ARTIFACT_TYPES = ["finding", "source", "analysis", "dataset", "summary", "report", "note", "other"] as const;
+export type ArtifactType = (typeof ARTIFACT_TYPES)[number];
+
+export const ARTIFACT_LIMITS = {
+  titleChars: 300,
+  contentBytes: 512 * 1024,
+  contentTextChars: 200_000,
+  tags: 20,
+  tagChars: 50,
+  /** The most of contentText one read returns; the rest comes by offset. */
+  readChars: 20_000,
+} as const;
+
+/** Every text that came from outside is handed back with this label: material to weigh, never instructions. */
+export const UNTRUSTED = "untrusted-external-content" as const;
+
+export interface Artifact {
+  artifactId: string;
+  orgId: string;
+  artifactType: ArtifactType;
+  title: string;
+  content: unknown;
+  contentText: string;
+  confidence: number | null;
+  planId: string | null;
+  stepId: string | null;
+  tags: string[];
+  sourceUrl: string | null;
+  version: number;
+  createdBy: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type ArtifactSummary = Omit<Artifact, "content" | "contentText">;
+
+export interface SearchHit {
+  artifactId: string;
+  title: string;
+  artifactType: ArtifactType;
+  snippet: string;
+  /** bm25: lower is better; reported as a positive relevance (higher is better). */
+  relevance: number;
+  planId: string | null;
+  sourceUrl: string | null;
+  createdAt: number;
+  /** The research question of the plan the artifact came from, when it came from one. */
+  researchQuestion: string | null;
+  /** The user's original request, when the plan was linked to a skill execution. */
+  originalQuery: string | null;
+}
+
+/** Tags are matched exactly and case-insensitively; stored lower-cased, trimmed, without duplicates. */
+export const normalizeTags = (tags: readonly string[]): string[] => [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter(Boolean))];

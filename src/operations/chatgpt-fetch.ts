@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { notFound } from "../domain/errors";
+import { ARTIFACT_LIMITS, UNTRUSTED } from "../domain/research/artifacts";
+import { defineOperation } from "./operation";
+import { ParamArtifactId } from "./artifact-views";
+
+/** The most text one fetch returns: ChatGPT takes whole documents, but every response stays bounded. */
+const FETCH_CHARS = ARTIFACT_LIMITS.readChars * 5;
+
+/** OpenAI's `fetch` contract: `{id, title, text, url, metadata}` for an id from `search`. */
+export const chatgptFetch = defineOperation({
+  name: "fetch",
+  title: "Fetch research",
+  description: "Fetch a stored research document by the id search returned.",
+  scope: "research:read",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({ id: ParamArtifactId }),
+  output: z.object({ id: z.string(), title: z.string(), text: z.string(), url: z.string(), metadata: z.record(z.string(), z.string()) }),
+  rest: { method: "get", path: "/chatgpt/fetch/{id}" },
+  async handler({ id }, ctx) {
+    const artifact = await ctx.services.artifacts.get(ctx.principal.orgId, id);
+    if (!artifact) throw notFound("artifact", id);
+    const truncated = artifact.contentText.length > FETCH_CHARS;
+    return {
+      id,
+      title: artifact.title,
+      text: truncated ? `${artifact.contentText.slice(0, FETCH_CHARS)}\n[truncated: read the rest with get_artifact offset ${FETCH_CHARS}]` : artifact.contentText,
+      url: artifact.sourceUrl ?? `${ctx.origin}/api/v1/artifacts/${id}`,
+      metadata: {
+        artifactType: artifact.artifactType,
+        version: String(artifact.version),
+        updatedAt: new Date(artifact.updatedAt).toISOString(),
+        trust: UNTRUSTED,
+        ...(artifact.planId ? { planId: artifact.planId } : {}),
+      },
+    };
+  },
+});

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { validationError } from "../domain/errors";
+import type { ArtifactFilters } from "../domain/ports";
+import { type SearchHit, UNTRUSTED } from "../domain/research/artifacts";
+import { toFtsQuery } from "../domain/research/search-query";
+import { defineOperation, type OperationContext } from "./operation";
+import { ParamArtifactType, Trust } from "./artifact-views";
+import { ParamId } from "./params";
+
+/** Full-text search of the org's artifacts: every term first, any term when nothing has them all. */
+export async function searchArtifacts(ctx: OperationContext, query: string, filters: ArtifactFilters, limit: number): Promise<SearchHit[]> {
+  const fts = toFtsQuery(query);
+  if (!fts) return [];
+  const strict = await ctx.services.artifacts.search(ctx.principal.orgId, fts.all, filters, limit);
+  if (strict.length > 0 || fts.terms === 1) return strict;
+  return ctx.services.artifacts.search(ctx.principal.orgId, fts.any, filters, limit);
+}
+
+export const searchSources = defineOperation({
+  name: "search_sources",
+  title: "Search sources",
+  description:
+    "Search your organization's stored research (the prior-research check): ranked hits with a highlighted snippet, " +
+    "date, the plan's research question and the original request. Words, \"phrases\" and prefix* work.",
+  scope: "research:read",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    query: z.string().min(1).max(1000),
+    limit: z.number().int().min(1).max(50).optional().describe("Default 5"),
+    artifactType: ParamArtifactType.optional(),
+    planId: ParamId("plan").optional(),
+    tag: z.string().min(1).max(50).optional(),
+    since: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  }),
+  output: z.object({
+    results: z.array(
+      z.object({
+        artifactId: z.string(),
+        title: z.string(),
+        artifactType: z.string(),
+        snippet: z.string(),
+        relevance: z.number(),
+        date: z.string(),
+        planId: z.string().nullable(),
+        sourceUrl: z.string().nullable(),
+        researchQuestion: z.string().nullable(),
+        originalQuery: z.string().nullable(),
+      }),
+    ),
+    trust: Trust,
+  }),
+  rest: { method: "get", path: "/search" },
+  async handler(input, ctx) {
+    const since = input.since ? Date.parse(input.since) : undefined;
+    if (since !== undefined && Number.isNaN(since)) throw validationError("since is not a date.", [{ path: "since", message: "Not a date" }]);
+    const hits = await searchArtifacts(ctx, input.query, { artifactType: input.artifactType, planId: input.planId, tag: input.tag, since }, input.limit ?? 5);
+    return {
+      results: hits.map(({ createdAt, ...hit }) => ({ ...hit, date: new Date(createdAt).toISOString() })),
+      trust: UNTRUSTED,
+    };
+  },
+});

@@ -1,0 +1,179 @@
+import type { ArtifactFilters, ArtifactRepository } from "../domain/ports";
+import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "../domain/research/artifacts";
+import { toAuditRow } from "./audit-log";
+
+interface Row {
+  id: string;
+  org_id: string;
+  artifact_type: string;
+  title: string;
+  content?: string;
+  content_text?: string;
+  confidence: number | null;
+  plan_id: string | null;
+  step_id: string | null;
+  tags: string;
+  source_url: string | null;
+  version: number;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const SUMMARY_COLUMNS = "a.id, a.org_id, a.artifact_type, a.title, a.confidence, a.plan_id, a.step_id, a.tags, a.source_url, a.version, a.created_by, a.created_at, a.updated_at";
+
+const toSummary = (row: Row): ArtifactSummary => ({
+  artifactId: row.id,
+  orgId: row.org_id,
+  artifactType: row.artifact_type as ArtifactType,
+  title: row.title,
+  confidence: row.confidence,
+  planId: row.plan_id,
+  stepId: row.step_id,
+  tags: JSON.parse(row.tags) as string[],
+  sourceUrl: row.source_url,
+  version: row.version,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** The WHERE fragments every filtered read shares; `a` is the artifacts table. */
+function filterSql(orgId: string, filters: ArtifactFilters): { sql: string; params: unknown[] } {
+  const clauses = ["a.org_id = ?"];
+  const params: unknown[] = [orgId];
+  if (filters.artifactType) {
+    clauses.push("a.artifact_type = ?");
+    params.push(filters.artifactType);
+  }
+  if (filters.planId) {
+    clauses.push("a.plan_id = ?");
+    params.push(filters.planId);
+  }
+  if (filters.tag) {
+    clauses.push("a.tag_index LIKE ? ESCAPE '\\'");
+    params.push(`% ${filters.tag.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)} %`);
+  }
+  if (filters.since !== undefined) {
+    clauses.push("a.updated_at >= ?");
+    params.push(filters.since);
+  }
+  return { sql: clauses.join(" AND "), params };
+}
+
+export function d1ArtifactRepository(db: D1Database): ArtifactRepository {
+  return {
+    async save(artifact, expectedVersion) {
+      const tagIndex = ` ${artifact.tags.join(" ")} `;
+      const content = JSON.stringify(artifact.content);
+      const tags = JSON.stringify(artifact.tags);
+      const version = db
+        .prepare(
+          `INSERT INTO artifact_versions (artifact_id, version, org_id, title, content, content_text, confidence, tags, source_url, created_by, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(artifact.artifactId, artifact.version, artifact.orgId, artifact.title, content, artifact.contentText, artifact.confidence, tags, artifact.sourceUrl, artifact.createdBy, artifact.updatedAt);
+      if (expectedVersion === null) {
+        await db.batch([
+          db
+            .prepare(
+              `INSERT INTO artifacts (id, org_id, artifact_type, title, content, content_text, confidence, plan_id, step_id, tags, tag_index, source_url, version, created_by, created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .bind(artifact.artifactId, artifact.orgId, artifact.artifactType, artifact.title, content, artifact.contentText, artifact.confidence, artifact.planId, artifact.stepId, tags, tagIndex, artifact.sourceUrl, artifact.version, artifact.createdBy, artifact.createdAt, artifact.updatedAt),
+          version,
+        ]);
+        return true;
+      }
+      // A new version replaces the searchable row only if nobody stored another version meanwhile;
+      // the version row goes in first, and its primary key makes a lost race fail the whole batch.
+      const [, updated] = await db.batch([
+        version,
+        db
+          .prepare(
+            `UPDATE artifacts SET artifact_type = ?, title = ?, content = ?, content_text = ?, confidence = ?, plan_id = ?, step_id = ?, tags = ?,
+                    tag_index = ?, source_url = ?, version = ?, updated_at = ?
+              WHERE org_id = ? AND id = ? AND version = ?`,
+          )
+          .bind(artifact.artifactType, artifact.title, content, artifact.contentText, artifact.confidence, artifact.planId, artifact.stepId, tags, tagIndex, artifact.sourceUrl, artifact.version, artifact.updatedAt, artifact.orgId, artifact.artifactId, expectedVersion),
+      ]);
+      // D1 counts the full-text index's trigger writes too: any change means the row was ours.
+      return (updated?.meta.changes ?? 0) > 0;
+    },
+
+    async get(orgId, artifactId, version) {
+      const current = await db.prepare("SELECT * FROM artifacts WHERE org_id = ? AND id = ?").bind(orgId, artifactId).first<Row>();
+      if (!current) return null;
+      let row: Row = current;
+      if (version !== undefined && version !== current.version) {
+        const old = await db
+          .prepare("SELECT * FROM artifact_versions WHERE org_id = ? AND artifact_id = ? AND version = ?")
+          .bind(orgId, artifactId, version)
+          .first<{ title: string; content: string; content_text: string; confidence: number | null; tags: string; source_url: string | null; created_by: string; created_at: number }>();
+        if (!old) return null;
+        row = { ...current, ...old, version, updated_at: old.created_at };
+      }
+      return { ...toSummary(row), content: JSON.parse(row.content ?? "null"), contentText: row.content_text ?? "" } satisfies Artifact;
+    },
+
+    async list(orgId, filters, page) {
+      const where = filterSql(orgId, filters);
+      const after = page.after ? " AND (a.updated_at < ? OR (a.updated_at = ? AND a.id < ?))" : "";
+      const { results } = await db
+        .prepare(`SELECT ${SUMMARY_COLUMNS} FROM artifacts a WHERE ${where.sql}${after} ORDER BY a.updated_at DESC, a.id DESC LIMIT ?`)
+        .bind(...where.params, ...(page.after ? [page.after.createdAt, page.after.createdAt, page.after.id] : []), page.limit)
+        .all<Row>();
+      return results.map(toSummary);
+    },
+
+    async search(orgId, ftsQuery, filters, limit) {
+      const where = filterSql(orgId, filters);
+      // bm25 weights: title 4×, text 1×, tags 2×. The plan index and the skill execution supply
+      // what a prior-research check shows beside each hit: the question and the original request.
+      const { results } = await db
+        .prepare(
+          `SELECT ${SUMMARY_COLUMNS}, snippet(artifacts_fts, 1, '«', '»', '…', 24) AS snippet,
+                  bm25(artifacts_fts, 4.0, 1.0, 2.0) AS rank, p.research_question AS research_question,
+                  json_extract(e.metadata, '$.originalQuery') AS original_query
+             FROM artifacts_fts
+             JOIN artifacts a ON a.seq = artifacts_fts.rowid
+             LEFT JOIN plans p ON p.plan_id = a.plan_id AND p.org_id = a.org_id
+             LEFT JOIN skill_executions e ON e.id = p.execution_id AND e.org_id = a.org_id
+            WHERE artifacts_fts MATCH ? AND ${where.sql}
+            ORDER BY rank LIMIT ?`,
+        )
+        .bind(ftsQuery, ...where.params, limit)
+        .all<Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown }>();
+      return results.map(
+        (row): SearchHit => ({
+          artifactId: row.id,
+          title: row.title,
+          artifactType: row.artifact_type as ArtifactType,
+          snippet: row.snippet,
+          relevance: Math.round(-row.rank * 1000) / 1000,
+          planId: row.plan_id,
+          sourceUrl: row.source_url,
+          createdAt: row.created_at,
+          researchQuestion: row.research_question || null,
+          originalQuery: typeof row.original_query === "string" ? row.original_query : null,
+        }),
+      );
+    },
+
+    async delete(orgId, artifactId, audit) {
+      const entry = toAuditRow(audit, Date.now());
+      // One transaction: the audit row is written only if there is something to delete, then the deletes.
+      const [, removed] = await db.batch([
+        db
+          .prepare(
+            `INSERT INTO audit_log (id, org_id, actor_user_id, actor_client_id, action, target_type, target_id, detail, created_at)
+             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM artifacts WHERE org_id = ? AND id = ?)`,
+          )
+          .bind(entry.id, entry.orgId, entry.actorUserId, entry.actorClientId, entry.action, entry.targetType, entry.targetId, entry.detail, entry.createdAt, orgId, artifactId),
+        db.prepare("DELETE FROM artifacts WHERE org_id = ? AND id = ?").bind(orgId, artifactId),
+        db.prepare("DELETE FROM artifact_versions WHERE org_id = ? AND artifact_id = ?").bind(orgId, artifactId),
+      ]);
+      return (removed?.meta.changes ?? 0) > 0;
+    },
+  };
+}
