@@ -1,6 +1,7 @@
 import type { PageCursor } from "./pagination";
 import type { PlanEngine, PlanIndex } from "./plans/engine";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./research/artifacts";
+import type { ResearchFeedback, ResearchOutput, ResearchOutputSummary } from "./research/outputs";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
 /**
@@ -63,7 +64,20 @@ export interface ArtifactRepository {
   delete(orgId: string, artifactId: string, audit: AuditEntry): Promise<boolean>;
 }
 
+export interface OutputRepository {
+  save(output: ResearchOutput, expectedVersion: number | null): Promise<boolean>;
+  get(orgId: string, outputId: string, version?: number): Promise<ResearchOutput | null>;
+  list(orgId: string, filters: { planId?: string }, page: { after?: PageCursor; limit: number }): Promise<ResearchOutputSummary[]>;
+  search(orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Promise<SearchHit[]>;
+}
+
+export interface FeedbackRepository {
+  insert(feedback: ResearchFeedback): Promise<void>;
+}
+
 export interface Services {
+  outputs: OutputRepository;
+  feedback: FeedbackRepository;
   artifacts: ArtifactRepository;
   skillExecutions: SkillExecutionRepository;
   audit: AuditLog;

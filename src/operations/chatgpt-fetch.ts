@@ -2,7 +2,7 @@ import { z } from "zod";
 import { notFound } from "../domain/errors";
 import { ARTIFACT_LIMITS, UNTRUSTED } from "../domain/research/artifacts";
 import { defineOperation } from "./operation";
-import { ParamArtifactId } from "./artifact-views";
+import { ParamId } from "./params";
 
 /** The most text one fetch returns: ChatGPT takes whole documents, but every response stays bounded. */
 const FETCH_CHARS = ARTIFACT_LIMITS.readChars * 5;
@@ -14,12 +14,24 @@ export const chatgptFetch = defineOperation({
   description: "Fetch a stored research document by the id search returned.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  input: z.strictObject({ id: ParamArtifactId }),
+  input: z.strictObject({ id: ParamId("document") }),
   output: z.object({ id: z.string(), title: z.string(), text: z.string(), url: z.string(), metadata: z.record(z.string(), z.string()) }),
   rest: { method: "get", path: "/chatgpt/fetch/{id}" },
   async handler({ id }, ctx) {
+    if (id.startsWith("out_")) {
+      const output = await ctx.services.outputs.get(ctx.principal.orgId, id);
+      if (!output) throw notFound("document", id);
+      const cut = output.content.length > FETCH_CHARS;
+      return {
+        id,
+        title: output.title,
+        text: cut ? `${output.content.slice(0, FETCH_CHARS)}\n[truncated: read the rest with get_research_output offset ${FETCH_CHARS}]` : output.content,
+        url: `${ctx.origin}/api/v1/outputs/${id}`,
+        metadata: { kind: "research output", mediaType: output.mediaType, version: String(output.version), updatedAt: new Date(output.updatedAt).toISOString(), ...(output.planId ? { planId: output.planId } : {}) },
+      };
+    }
     const artifact = await ctx.services.artifacts.get(ctx.principal.orgId, id);
-    if (!artifact) throw notFound("artifact", id);
+    if (!artifact) throw notFound("document", id);
     const truncated = artifact.contentText.length > FETCH_CHARS;
     return {
       id,
@@ -27,6 +39,7 @@ export const chatgptFetch = defineOperation({
       text: truncated ? `${artifact.contentText.slice(0, FETCH_CHARS)}\n[truncated: read the rest with get_artifact offset ${FETCH_CHARS}]` : artifact.contentText,
       url: artifact.sourceUrl ?? `${ctx.origin}/api/v1/artifacts/${id}`,
       metadata: {
+        kind: "artifact",
         artifactType: artifact.artifactType,
         version: String(artifact.version),
         updatedAt: new Date(artifact.updatedAt).toISOString(),

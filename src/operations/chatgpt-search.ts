@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "./operation";
-import { searchArtifacts } from "./search-sources";
+import { searchResearch } from "./search-sources";
 
 /** OpenAI's `search` contract for ChatGPT connectors and deep research: `{results: [{id, title, url}]}`. */
 export const chatgptSearch = defineOperation({
@@ -13,7 +13,8 @@ export const chatgptSearch = defineOperation({
   output: z.object({ results: z.array(z.object({ id: z.string(), title: z.string(), url: z.string() })) }),
   rest: { method: "get", path: "/chatgpt/search" },
   async handler({ query }, ctx) {
-    const hits = await searchArtifacts(ctx, query, {}, 10);
-    return { results: hits.map((hit) => ({ id: hit.artifactId, title: hit.title, url: hit.sourceUrl ?? `${ctx.origin}/api/v1/artifacts/${hit.artifactId}` })) };
+    const hits = await searchResearch(ctx, query, {}, 10);
+    const linkOf = (hit: (typeof hits)[number]) => hit.sourceUrl ?? `${ctx.origin}/api/v1/${hit.kind === "output" ? "outputs" : "artifacts"}/${hit.id}`;
+    return { results: hits.map((hit) => ({ id: hit.id, title: hit.title, url: linkOf(hit) })) };
   },
 });

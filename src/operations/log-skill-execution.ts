@@ -35,6 +35,14 @@ export const ExecutionMetadata = z.looseObject({
   originalQuery: z.string().max(100_000).optional(),
   stepsCompleted: z.number().int().min(0).optional(),
   artifactsStored: z.number().int().min(0).optional(),
+  /** seed 000 phase 3: what search_sources found, what the user chose, and the exchange. */
+  priorResearchCheck: z
+    .looseObject({
+      decision: z.enum(["none_found", "use_existing", "refresh", "unique"]),
+      artifactIds: z.array(z.string().max(64)).max(50).optional(),
+      exchange: text(8000).optional(),
+    })
+    .optional(),
 });
 
 const Input = z.strictObject({
@@ -51,7 +59,8 @@ const Input = z.strictObject({
       "Interview record: topic, researchType (general_topic|competitive_analysis|decision_support), scope, " +
         "depthSignals[], decisionContext, knownContext, outputMediaType, outputFormattingInstructions, " +
         "clarifyingQuestions[{question,answer}] (≤2) or skipQuestionsReason, routingRationale, delegatedTo " +
-        "(scan|deep), originalQuery (cut to 5000 chars); when done: stepsCompleted, artifactsStored, checkpointFeedback.",
+        "(scan|deep), originalQuery (cut to 5000 chars), priorResearchCheck {decision: none_found|use_existing|" +
+        "refresh|unique, artifactIds, exchange}; when done: stepsCompleted, artifactsStored, checkpointFeedback.",
     ),
 });
 

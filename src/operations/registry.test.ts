@@ -44,6 +44,10 @@ describe("the registry", () => {
     await call("search", { query: "shape" });
     await call("fetch", { id: artifact.artifactId });
     await call("delete_artifact", { artifactId: artifact.artifactId, reason: "done" });
+    const output = await call("store_research_output", { planId, title: "Report", mediaType: "markdown", content: "# Report", citations: [{ title: "Source", url: "https://example.com" }] });
+    await call("get_research_output", { outputId: output.outputId });
+    await call("list_research_outputs", { planId });
+    await call("submit_research_feedback", { phase: "initial", satisfaction: 5, summary: "Great", outputId: output.outputId });
 
     expect([...outputs.keys()].sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
     for (const [name, structured] of outputs) {

@@ -9,9 +9,11 @@ import { getPlanHistory } from "./get-plan-history";
 import { getPlanStatus } from "./get-plan-status";
 import { getResearchContext } from "./get-research-context";
 import { getSkillExecution } from "./get-skill-execution";
+import { getResearchOutput } from "./get-research-output";
 import { getStepContext } from "./get-step-context";
 import { listActivePlans } from "./list-active-plans";
 import { listArtifacts } from "./list-artifacts";
+import { listResearchOutputs } from "./list-research-outputs";
 import { listSkillExecutions } from "./list-skill-executions";
 import { logSkillExecution } from "./log-skill-execution";
 import { modifyPlan } from "./modify-plan";
@@ -19,6 +21,8 @@ import type { AnyOperation } from "./operation";
 import { requestUserReview } from "./request-user-review";
 import { searchSources } from "./search-sources";
 import { storeResearch } from "./store-research";
+import { storeResearchOutput } from "./store-research-output";
+import { submitResearchFeedback } from "./submit-research-feedback";
 import { submitReview } from "./submit-review";
 import { submitStepResult } from "./submit-step-result";
 
@@ -44,6 +48,10 @@ export const OPERATIONS: readonly AnyOperation[] = [
   getArtifact,
   listArtifacts,
   deleteArtifact,
+  storeResearchOutput,
+  getResearchOutput,
+  listResearchOutputs,
+  submitResearchFeedback,
   chatgptSearch,
   chatgptFetch,
 ];

@@ -7,21 +7,34 @@ import { defineOperation, type OperationContext } from "./operation";
 import { ParamArtifactType, Trust } from "./artifact-views";
 import { ParamId } from "./params";
 
-/** Full-text search of the org's artifacts: every term first, any term when nothing has them all. */
-export async function searchArtifacts(ctx: OperationContext, query: string, filters: ArtifactFilters, limit: number): Promise<SearchHit[]> {
+/**
+ * Full-text search of the org's artifacts and deliverables, merged by relevance: every term
+ * first, any term when nothing has them all. Type and tag filters are artifacts' own, so a
+ * search filtered by them leaves deliverables out.
+ */
+export async function searchResearch(ctx: OperationContext, query: string, filters: ArtifactFilters, limit: number): Promise<SearchHit[]> {
   const fts = toFtsQuery(query);
   if (!fts) return [];
-  const strict = await ctx.services.artifacts.search(ctx.principal.orgId, fts.all, filters, limit);
+  const { orgId } = ctx.principal;
+  const withOutputs = !filters.artifactType && !filters.tag;
+  const run = async (match: string) => {
+    const [artifacts, outputs] = await Promise.all([
+      ctx.services.artifacts.search(orgId, match, filters, limit),
+      withOutputs ? ctx.services.outputs.search(orgId, match, { planId: filters.planId, since: filters.since }, limit) : [],
+    ]);
+    return [...artifacts, ...outputs].sort((a, b) => b.relevance - a.relevance).slice(0, limit);
+  };
+  const strict = await run(fts.all);
   if (strict.length > 0 || fts.terms === 1) return strict;
-  return ctx.services.artifacts.search(ctx.principal.orgId, fts.any, filters, limit);
+  return run(fts.any);
 }
 
 export const searchSources = defineOperation({
   name: "search_sources",
   title: "Search sources",
   description:
-    "Search your organization's stored research (the prior-research check): ranked hits with a highlighted snippet, " +
-    "date, the plan's research question and the original request. Words, \"phrases\" and prefix* work.",
+    "Search your organization's stored research and deliverables (the prior-research check): ranked hits with a " +
+    "highlighted snippet, date, the plan's research question and the original request. Words, \"phrases\" and prefix* work.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -35,9 +48,10 @@ export const searchSources = defineOperation({
   output: z.object({
     results: z.array(
       z.object({
-        artifactId: z.string(),
+        kind: z.enum(["artifact", "output"]),
+        id: z.string(),
         title: z.string(),
-        artifactType: z.string(),
+        type: z.string(),
         snippet: z.string(),
         relevance: z.number(),
         date: z.string(),
@@ -53,7 +67,7 @@ export const searchSources = defineOperation({
   async handler(input, ctx) {
     const since = input.since ? Date.parse(input.since) : undefined;
     if (since !== undefined && Number.isNaN(since)) throw validationError("since is not a date.", [{ path: "since", message: "Not a date" }]);
-    const hits = await searchArtifacts(ctx, input.query, { artifactType: input.artifactType, planId: input.planId, tag: input.tag, since }, input.limit ?? 5);
+    const hits = await searchResearch(ctx, input.query, { artifactType: input.artifactType, planId: input.planId, tag: input.tag, since }, input.limit ?? 5);
     return {
       results: hits.map(({ createdAt, ...hit }) => ({ ...hit, date: new Date(createdAt).toISOString() })),
       trust: UNTRUSTED,

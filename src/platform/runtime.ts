@@ -7,6 +7,7 @@ import type { CallRecord } from "../operations/invoke";
 import type { OperationContext } from "../operations/operation";
 import { d1ArtifactRepository } from "../storage/artifact-repository";
 import { d1AuditLog } from "../storage/audit-log";
+import { d1FeedbackRepository, d1OutputRepository } from "../storage/output-repository";
 import { openDatabase } from "../storage/database";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
@@ -29,6 +30,8 @@ function wiringFor(env: Env): Wiring {
     wiring = {
       services: {
         artifacts: d1ArtifactRepository(env.DB),
+        outputs: d1OutputRepository(env.DB),
+        feedback: d1FeedbackRepository(env.DB),
         skillExecutions: d1SkillExecutionRepository(db),
         audit: d1AuditLog(db, now),
         plans: durablePlanEngine(env),

@@ -146,9 +146,10 @@ export function d1ArtifactRepository(db: D1Database): ArtifactRepository {
         .all<Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown }>();
       return results.map(
         (row): SearchHit => ({
-          artifactId: row.id,
+          kind: "artifact",
+          id: row.id,
           title: row.title,
-          artifactType: row.artifact_type as ArtifactType,
+          type: row.artifact_type,
           snippet: row.snippet,
           relevance: Math.round(-row.rank * 1000) / 1000,
           planId: row.plan_id,

@@ -199,3 +199,62 @@ export const artifactVersions = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.artifactId, t.version] })],
 );
+
+/** Deliverables (seed 000 phase 6): the formatted output of a plan, versioned like artifacts and searchable. */
+export const researchOutputs = sqliteTable(
+  "research_outputs",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
+    orgId: text("org_id").notNull(),
+    planId: text("plan_id"),
+    executionId: text("execution_id"),
+    title: text("title").notNull(),
+    mediaType: text("media_type").notNull(),
+    content: text("content").notNull(),
+    formattingInstructions: text("formatting_instructions"),
+    citations: text("citations").notNull(),
+    version: integer("version").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("research_outputs_org_updated").on(t.orgId, t.updatedAt, t.id), index("research_outputs_org_plan").on(t.orgId, t.planId)],
+);
+
+export const researchOutputVersions = sqliteTable(
+  "research_output_versions",
+  {
+    outputId: text("output_id").notNull(),
+    version: integer("version").notNull(),
+    orgId: text("org_id").notNull(),
+    title: text("title").notNull(),
+    mediaType: text("media_type").notNull(),
+    content: text("content").notNull(),
+    formattingInstructions: text("formatting_instructions"),
+    citations: text("citations").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.outputId, t.version] })],
+);
+
+/** seed 000: the two feedback moments, initial (right after delivery) and closing. */
+export const researchFeedback = sqliteTable(
+  "research_feedback",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    planId: text("plan_id"),
+    outputId: text("output_id"),
+    executionId: text("execution_id"),
+    phase: text("phase", { enum: ["initial", "closing"] }).notNull(),
+    satisfaction: integer("satisfaction"),
+    summary: text("summary").notNull(),
+    improvementSuggestions: text("improvement_suggestions").notNull(),
+    followUpRequested: integer("follow_up_requested", { mode: "boolean" }).notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("research_feedback_org_created").on(t.orgId, t.createdAt), index("research_feedback_org_plan").on(t.orgId, t.planId)],
+);

@@ -36,9 +36,12 @@ export interface Artifact {
 export type ArtifactSummary = Omit<Artifact, "content" | "contentText">;
 
 export interface SearchHit {
-  artifactId: string;
+  /** What was found: an artifact or a deliverable (research output). */
+  kind: "artifact" | "output";
+  id: string;
   title: string;
-  artifactType: ArtifactType;
+  /** The artifact's type, or the deliverable's media type. */
+  type: string;
   snippet: string;
   /** bm25: lower is better; reported as a positive relevance (higher is better). */
   relevance: number;

@@ -1,0 +1,175 @@
+import type { FeedbackRepository, OutputRepository } from "../domain/ports";
+import type { SearchHit } from "../domain/research/artifacts";
+import type { Citation, MediaType, ResearchOutput, ResearchOutputSummary } from "../domain/research/outputs";
+
+interface Row {
+  id: string;
+  org_id: string;
+  plan_id: string | null;
+  execution_id: string | null;
+  title: string;
+  media_type: string;
+  content?: string;
+  formatting_instructions: string | null;
+  citations: string;
+  version: number;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const SUMMARY_COLUMNS = "o.id, o.org_id, o.plan_id, o.execution_id, o.title, o.media_type, o.formatting_instructions, o.citations, o.version, o.created_by, o.created_at, o.updated_at";
+
+const toSummary = (row: Row): ResearchOutputSummary => ({
+  outputId: row.id,
+  orgId: row.org_id,
+  planId: row.plan_id,
+  executionId: row.execution_id,
+  title: row.title,
+  mediaType: row.media_type as MediaType,
+  formattingInstructions: row.formatting_instructions,
+  citations: JSON.parse(row.citations) as Citation[],
+  version: row.version,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export function d1OutputRepository(db: D1Database): OutputRepository {
+  return {
+    async save(output, expectedVersion) {
+      const citations = JSON.stringify(output.citations);
+      const version = db
+        .prepare(
+          `INSERT INTO research_output_versions (output_id, version, org_id, title, media_type, content, formatting_instructions, citations, created_by, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(output.outputId, output.version, output.orgId, output.title, output.mediaType, output.content, output.formattingInstructions, citations, output.createdBy, output.updatedAt);
+      if (expectedVersion === null) {
+        await db.batch([
+          db
+            .prepare(
+              `INSERT INTO research_outputs (id, org_id, plan_id, execution_id, title, media_type, content, formatting_instructions, citations, version, created_by, created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .bind(output.outputId, output.orgId, output.planId, output.executionId, output.title, output.mediaType, output.content, output.formattingInstructions, citations, output.version, output.createdBy, output.createdAt, output.updatedAt),
+          version,
+        ]);
+        return true;
+      }
+      // As for artifacts: the version row's key refuses a lost race, and the guarded update applies only to the expected version.
+      const [, updated] = await db.batch([
+        version,
+        db
+          .prepare(
+            `UPDATE research_outputs SET plan_id = ?, execution_id = ?, title = ?, media_type = ?, content = ?, formatting_instructions = ?, citations = ?,
+                    version = ?, updated_at = ? WHERE org_id = ? AND id = ? AND version = ?`,
+          )
+          .bind(output.planId, output.executionId, output.title, output.mediaType, output.content, output.formattingInstructions, citations, output.version, output.updatedAt, output.orgId, output.outputId, expectedVersion),
+      ]);
+      return (updated?.meta.changes ?? 0) > 0;
+    },
+
+    async get(orgId, outputId, version) {
+      const current = await db.prepare("SELECT * FROM research_outputs WHERE org_id = ? AND id = ?").bind(orgId, outputId).first<Row>();
+      if (!current) return null;
+      let row: Row = current;
+      if (version !== undefined && version !== current.version) {
+        const old = await db
+          .prepare("SELECT title, media_type, content, formatting_instructions, citations, created_at FROM research_output_versions WHERE org_id = ? AND output_id = ? AND version = ?")
+          .bind(orgId, outputId, version)
+          .first<Pick<Row, "title" | "media_type" | "content" | "formatting_instructions" | "citations" | "created_at">>();
+        if (!old) return null;
+        row = { ...current, ...old, version, updated_at: old.created_at };
+      }
+      return { ...toSummary(row), content: row.content ?? "" } satisfies ResearchOutput;
+    },
+
+    async list(orgId, filters, page) {
+      const clauses = ["o.org_id = ?"];
+      const params: unknown[] = [orgId];
+      if (filters.planId) {
+        clauses.push("o.plan_id = ?");
+        params.push(filters.planId);
+      }
+      if (page.after) {
+        clauses.push("(o.updated_at < ? OR (o.updated_at = ? AND o.id < ?))");
+        params.push(page.after.createdAt, page.after.createdAt, page.after.id);
+      }
+      const { results } = await db
+        .prepare(`SELECT ${SUMMARY_COLUMNS} FROM research_outputs o WHERE ${clauses.join(" AND ")} ORDER BY o.updated_at DESC, o.id DESC LIMIT ?`)
+        .bind(...params, page.limit)
+        .all<Row>();
+      return results.map(toSummary);
+    },
+
+    async search(orgId, ftsQuery, filters, limit) {
+      const clauses = ["o.org_id = ?"];
+      const params: unknown[] = [orgId];
+      if (filters.planId) {
+        clauses.push("o.plan_id = ?");
+        params.push(filters.planId);
+      }
+      if (filters.since !== undefined) {
+        clauses.push("o.updated_at >= ?");
+        params.push(filters.since);
+      }
+      const { results } = await db
+        .prepare(
+          `SELECT o.id, o.title, o.media_type, o.plan_id, o.created_at, snippet(research_outputs_fts, 1, '«', '»', '…', 24) AS snippet,
+                  bm25(research_outputs_fts, 4.0, 1.0) AS rank, p.research_question AS research_question,
+                  json_extract(e.metadata, '$.originalQuery') AS original_query
+             FROM research_outputs_fts
+             JOIN research_outputs o ON o.seq = research_outputs_fts.rowid
+             LEFT JOIN plans p ON p.plan_id = o.plan_id AND p.org_id = o.org_id
+             LEFT JOIN skill_executions e ON e.id = COALESCE(o.execution_id, p.execution_id) AND e.org_id = o.org_id
+            WHERE research_outputs_fts MATCH ? AND ${clauses.join(" AND ")}
+            ORDER BY rank LIMIT ?`,
+        )
+        .bind(ftsQuery, ...params, limit)
+        .all<{ id: string; title: string; media_type: string; plan_id: string | null; created_at: number; snippet: string; rank: number; research_question: string | null; original_query: unknown }>();
+      return results.map(
+        (row): SearchHit => ({
+          kind: "output",
+          id: row.id,
+          title: row.title,
+          type: row.media_type,
+          snippet: row.snippet,
+          relevance: Math.round(-row.rank * 1000) / 1000,
+          planId: row.plan_id,
+          sourceUrl: null,
+          createdAt: row.created_at,
+          researchQuestion: row.research_question || null,
+          originalQuery: typeof row.original_query === "string" ? row.original_query : null,
+        }),
+      );
+    },
+  };
+}
+
+export function d1FeedbackRepository(db: D1Database): FeedbackRepository {
+  return {
+    async insert(feedback) {
+      await db
+        .prepare(
+          `INSERT INTO research_feedback (id, org_id, plan_id, output_id, execution_id, phase, satisfaction, summary, improvement_suggestions, follow_up_requested, created_by, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(
+          feedback.feedbackId,
+          feedback.orgId,
+          feedback.planId,
+          feedback.outputId,
+          feedback.executionId,
+          feedback.phase,
+          feedback.satisfaction,
+          feedback.summary,
+          JSON.stringify(feedback.improvementSuggestions),
+          feedback.followUpRequested ? 1 : 0,
+          feedback.createdBy,
+          feedback.createdAt,
+        )
+        .run();
+    },
+  };
+}
