@@ -3,6 +3,7 @@ import type { CairnError } from "../domain/errors";
 import { invoke } from "../operations/invoke";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
+import { registerResources } from "./resources";
 import { listTools } from "./tools";
 
 export const SERVER_INFO = { name: "cairn", title: "Cairn", version: "0.1.0" } as const;
@@ -25,9 +26,14 @@ export function toolError(error: CairnError, correlationId: string): CallToolRes
  */
 export function createMcpServer(runtime: RequestRuntime): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } },
     instructions: INSTRUCTIONS,
-    cacheHints: { "tools/list": { ttlMs: 300_000, cacheScope: "private" } },
+    cacheHints: {
+      "tools/list": { ttlMs: 300_000, cacheScope: "private" },
+      "resources/templates/list": { ttlMs: 300_000, cacheScope: "private" },
+      "resources/list": { ttlMs: 0, cacheScope: "private" },
+      "resources/read": { ttlMs: 0, cacheScope: "private" },
+    },
   });
   server.setRequestHandler("tools/list", () => ({ tools: listTools() }));
   server.setRequestHandler("tools/call", async (request) => {
@@ -44,5 +50,6 @@ export function createMcpServer(runtime: RequestRuntime): Server {
       : toolError(result.error, correlationId);
     return server.projectCallToolResult(callResult, undefined);
   });
+  registerResources(server, runtime);
   return server;
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { createPlan, ok } from "../../test/support/plans";
+import { fetchWorker, mcpRequest, readJsonRpc, seedTenant } from "../../test/support/worker";
+
+const rpc = async (key: string, method: string, params: Record<string, unknown> = {}) => readJsonRpc(await fetchWorker(mcpRequest(key, method, params)));
+
+describe("MCP resources", () => {
+  it("offers URI templates, lists the org's plans, artifacts and deliverables, and reads each", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await createPlan(apiKey);
+    const { artifactId } = await ok(apiKey, "store_research", { artifactType: "finding", title: "A finding", content: { x: 1 }, contentText: "text" });
+    const { outputId } = await ok(apiKey, "store_research_output", { planId, title: "The report", mediaType: "markdown", content: "# Report" });
+
+    const templates = await rpc(apiKey, "resources/templates/list");
+    expect((templates.result?.resourceTemplates as { uriTemplate: string }[]).map((t) => t.uriTemplate)).toEqual([
+      "cairn://plans/{planId}",
+      "cairn://artifacts/{artifactId}",
+      "cairn://outputs/{outputId}",
+    ]);
+    const listed = await rpc(apiKey, "resources/list");
+    expect((listed.result?.resources as { uri: string; name: string }[]).map((r) => [r.uri, r.name])).toEqual([
+      [`cairn://plans/${planId}`, "[Scan] Vector databases"],
+      [`cairn://artifacts/${artifactId}`, "A finding"],
+      [`cairn://outputs/${outputId}`, "The report"],
+    ]);
+    for (const [uri, expected] of [
+      [`cairn://plans/${planId}`, { planId, progress: 0 }],
+      [`cairn://artifacts/${artifactId}`, { artifactId, content: { x: 1 }, trust: "untrusted-external-content" }],
+      [`cairn://outputs/${outputId}`, { outputId, content: "# Report" }],
+    ] as const) {
+      const read = await rpc(apiKey, "resources/read", { uri });
+      const contents = read.result?.contents as { uri: string; mimeType: string; text: string }[];
+      expect(contents).toHaveLength(1);
+      expect(contents[0]?.uri).toBe(uri);
+      expect(JSON.parse(contents[0]?.text ?? "{}")).toMatchObject(expected);
+    }
+  });
+
+  it("answers another org's resource, a missing one and a foreign URI scheme with resource-not-found", async () => {
+    const a = await seedTenant();
+    const b = await seedTenant();
+    const { artifactId } = await ok(a.apiKey, "store_research", { artifactType: "note", title: "Secret", content: {}, contentText: "secret" });
+    for (const uri of [`cairn://artifacts/${artifactId}`, "cairn://artifacts/art_0000000000000000000000000", "file:///etc/passwd", "cairn://artifacts/../../x"]) {
+      const read = await rpc(b.apiKey, "resources/read", { uri });
+      expect(read.error, uri).toBeDefined();
+      expect([-32002, -32602], uri).toContain(read.error?.code);
+      expect(JSON.stringify(read)).not.toContain("Secret");
+    }
+    expect((await rpc(b.apiKey, "resources/list")).result?.resources).toEqual([]);
+  });
+});

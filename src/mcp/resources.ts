@@ -1,0 +1,60 @@
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Server } from "@modelcontextprotocol/server";
+import { invoke } from "../operations/invoke";
+import { findOperation } from "../operations/registry";
+import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
+
+/**
+ * Plans, artifacts and deliverables as MCP resources, for clients that attach
+ * context by browsing resources. Every read runs the matching read operation
+ * through `invoke`, so scope, org isolation and the tool-call log apply as for tools.
+ */
+const KINDS = [
+  { kind: "plans", operation: "get_plan_status", param: "planId", title: "Research plan", list: "list_active_plans", listKey: "plans", idKey: "planId", nameKey: "name" },
+  { kind: "artifacts", operation: "get_artifact", param: "artifactId", title: "Research artifact", list: "list_artifacts", listKey: "artifacts", idKey: "artifactId", nameKey: "title" },
+  { kind: "outputs", operation: "get_research_output", param: "outputId", title: "Research output", list: "list_research_outputs", listKey: "outputs", idKey: "outputId", nameKey: "title" },
+] as const;
+
+const URI = /^cairn:\/\/(plans|artifacts|outputs)\/([A-Za-z0-9_-]{1,64})$/;
+
+async function run(runtime: RequestRuntime, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const operation = findOperation(name);
+  if (!operation) throw new ProtocolError(ProtocolErrorCode.InternalError, `No operation ${name}`);
+  const result = await invoke(operation, args, runtime.contextFor(newCorrelationId()), "mcp", runtime.record);
+  if (result.ok) return result.value as Record<string, unknown>;
+  if (result.error.code === "not_found") throw new ResourceNotFoundError(String(Object.values(args)[0] ?? ""), result.error.message);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${result.error.code}: ${result.error.message}`);
+}
+
+export function registerResources(server: Server, runtime: RequestRuntime): void {
+  server.setRequestHandler("resources/templates/list", () => ({
+    resourceTemplates: KINDS.map(({ kind, param, title }) => ({
+      uriTemplate: `cairn://${kind}/{${param}}`,
+      name: kind,
+      title,
+      mimeType: "application/json",
+    })),
+  }));
+
+  server.setRequestHandler("resources/list", async () => {
+    const lists = await Promise.all(KINDS.map(async (spec) => ({ spec, body: await run(runtime, spec.list, { limit: 20 }) })));
+    return {
+      resources: lists.flatMap(({ spec, body }) =>
+        ((body[spec.listKey] ?? []) as Record<string, string>[]).map((item) => ({
+          uri: `cairn://${spec.kind}/${item[spec.idKey]}`,
+          name: String(item[spec.nameKey] ?? item[spec.idKey]),
+          title: spec.title,
+          mimeType: "application/json",
+        })),
+      ),
+    };
+  });
+
+  server.setRequestHandler("resources/read", async (request) => {
+    const { uri } = request.params;
+    const match = URI.exec(uri);
+    const spec = match && KINDS.find((candidate) => candidate.kind === match[1]);
+    if (!match || !spec) throw new ResourceNotFoundError(uri, `Not a Cairn resource URI: use cairn://plans|artifacts|outputs/<id>`);
+    const body = await run(runtime, spec.operation, { [spec.param]: match[2] });
+    return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(body) }] };
+  });
+}
