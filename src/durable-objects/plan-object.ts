@@ -18,7 +18,7 @@ import {
   submitReview,
   type Transition,
 } from "../domain/plans/machine";
-import type { Actor, PlanState, Step } from "../domain/plans/model";
+import { type Actor, isTerminalPlan, type PlanState, type Step } from "../domain/plans/model";
 import { nextStallDeadline } from "../domain/plans/status";
 import type { Env } from "../env";
 import { upsertPlanIndex } from "../storage/plan-index";
@@ -274,7 +274,8 @@ export class PlanObject extends DurableObject<Env> {
     const now = Date.now();
     const state = this.#load(false);
     const candidates: number[] = [];
-    if (state && state.plan.status !== "stalled") {
+    // A finished plan never stalls, and a stalled one has already said so: neither needs the stall deadline.
+    if (state && state.plan.status !== "stalled" && !isTerminalPlan(state.plan)) {
       const deadline = nextStallDeadline(state);
       if (deadline !== null) candidates.push(Math.max(deadline, now + 1));
     }
