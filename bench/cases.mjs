@@ -7,7 +7,7 @@
  */
 
 /** The MCP headers of a 2025-era stateless client (notes §1.1: Accept must list both types). */
-const MCP_HEADERS = {
+export const MCP_HEADERS = {
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
   "mcp-protocol-version": "2025-11-25",

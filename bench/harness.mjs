@@ -29,11 +29,19 @@ export async function readProjectConfig(root = projectRoot) {
   const { unstable_readConfig } = await import("wrangler");
   const config = unstable_readConfig({ config: path.join(root, "wrangler.toml") });
   const d1 = config.d1_databases.find((db) => db.binding === "DB");
+  // Durable Object classes created by a `new_sqlite_classes` migration get SQLite storage, as in production.
+  const sqliteClasses = new Set((config.migrations ?? []).flatMap((migration) => migration.new_sqlite_classes ?? []));
+  const durableObjects = Object.fromEntries(
+    (config.durable_objects?.bindings ?? [])
+      .filter((binding) => !binding.script_name)
+      .map((binding) => [binding.name, { className: binding.class_name, useSQLite: sqliteClasses.has(binding.class_name) }]),
+  );
   return {
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags ?? [],
     vars: { ...config.vars },
     migrationsDir: path.resolve(root, d1?.migrations_dir ?? "migrations"),
+    durableObjects,
   };
 }
 
@@ -89,8 +97,24 @@ export function findFreePort() {
 }
 
 /**
+ * The modules of a `wrangler deploy --dry-run` bundle: `index.js` first, then the
+ * extra modules wrangler wrote beside it for the project's `[[rules]]` (the plan
+ * object's drizzle migrations are `.sql` imported as Text). Names are relative to
+ * the bundle directory, exactly as the upload names them.
+ */
+export function bundleModules(cairnBundle) {
+  const dir = path.dirname(cairnBundle);
+  const typeOf = { ".sql": "Text", ".txt": "Text", ".html": "Text", ".wasm": "CompiledWasm", ".bin": "Data" };
+  const extras = readdirSync(dir)
+    .filter((name) => name !== path.basename(cairnBundle) && typeOf[path.extname(name)])
+    .sort()
+    .map((name) => ({ type: typeOf[path.extname(name)], path: path.join(dir, name) }));
+  return [{ type: "ESModule", path: cairnBundle }, ...extras];
+}
+
+/**
  * Starts both Workers. Cairn gets the bindings of wrangler.toml (D1 `DB`,
- * KV `OAUTH_KV`, its vars) with `PUBLIC_URL = http://localhost:PORT`: the OAuth
+ * KV `OAUTH_KV`, the Durable Object namespace `PLAN`, its vars) with `PUBLIC_URL = http://localhost:PORT`: the OAuth
  * resource must equal the origin the load uses, host included.
  */
 export async function startRuntime({ cairnBundle, bareCode, config, persistDir }) {
@@ -103,13 +127,15 @@ export async function startRuntime({ cairnBundle, bareCode, config, persistDir }
     workers: [
       {
         name: "cairn",
-        modules: [{ type: "ESModule", path: cairnBundle }],
+        modules: bundleModules(cairnBundle),
         modulesRoot: path.dirname(cairnBundle),
         compatibilityDate: config.compatibilityDate,
         compatibilityFlags: config.compatibilityFlags,
         bindings: { ...config.vars, PUBLIC_URL: publicUrl },
         d1Databases: { DB: "cairn-bench" },
         kvNamespaces: { OAUTH_KV: "cairn-bench-oauth" },
+        // One Durable Object per research plan (PLAN → PlanObject, SQLite-backed), persisted beside D1 and KV.
+        durableObjects: config.durableObjects,
         unsafeDirectSockets: [{ host: "127.0.0.1", port: cairnPort }],
         unsafeRegisterWorker: false,
       },

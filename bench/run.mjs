@@ -6,11 +6,13 @@
  *   npm run bench -- --duration 12 --reps 4 --conc 8,32 --json results.json --keep
  *   npm run bench -- --only B,D          (rows A, B and D only)
  *   npm run bench -- --cairn-root /tmp/cairn-scratch   (bench an instrumented scratch copy of the project)
+ *   npm run bench -- --only P,M --plan-steps 60 --plans-conc 1,8,32   (the plan step cycle rows)
  *
  * Steps: build Cairn exactly as `wrangler deploy` would (dry run) and the bare
  * Hono Worker with esbuild; start both in one Miniflare/workerd with direct
  * sockets; migrate and seed D1 by SQL; get an OAuth token through the real
- * flow (register, sign in, consent, token exchange); verify every case; count
+ * flow (register, sign in, consent, token exchange); verify every case (the
+ * plan step cycle by running one whole plan); count
  * the tool list's tokens; then load each case from a child process
  * (bench/load.mjs), interleaving cases within each repetition so slow drift
  * hits every row alike. See bench/README.md.
@@ -22,6 +24,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { obtainTokens } from "../test/support/oauth-flow.ts";
 import { loadCases, seedExecutions, verifyCase } from "./cases.mjs";
+import { cycleCases, DEFAULT_PLAN_STEPS, MAX_PLAN_STEPS, verifyCycle } from "./cycle.mjs";
 import {
   applyMigrations,
   buildBareBundle,
@@ -33,7 +36,8 @@ import {
   seedTenant,
   startRuntime,
 } from "./harness.mjs";
-import { GOALS, fmt, loadTable, ratioRows, ratioTable, summarize, tokenTable } from "./report.mjs";
+import { setupAllowanceS } from "./load.mjs";
+import { cycleTable, GOALS, fmt, loadTable, manyPlans, ratioRows, ratioTable, summarize, tokenTable } from "./report.mjs";
 import { measureToolList, TOKENS_PER_TOOL_GOAL } from "./tokens.mjs";
 
 const { values: args } = parseArgs({
@@ -47,6 +51,8 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     "cairn-root": { type: "string" },
     only: { type: "string" },
+    "plan-steps": { type: "string", default: String(DEFAULT_PLAN_STEPS) },
+    "plans-conc": { type: "string", default: "1,32" },
   },
 });
 const positive = (text, name) => {
@@ -59,13 +65,18 @@ const settings = {
   warmupS: positive(args.warmup ?? (args.quick ? "1" : "2"), "warmup"),
   reps: Math.max(2, Math.round(positive(args.reps ?? (args.quick ? "2" : "3"), "reps"))),
   concurrencies: args.conc.split(",").map((c) => Math.round(positive(c, "conc"))),
+  // Rows P and M: steps per plan (the engine allows 60), and M's own concurrencies (= plans at once).
+  planSteps: Math.min(MAX_PLAN_STEPS, Math.round(positive(args["plan-steps"], "plan-steps"))),
+  plansConcurrencies: args["plans-conc"].split(",").map((c) => Math.round(positive(c, "plans-conc"))),
+  // Plan creation before the warm-up and between warm-up and measurement, per cycle run (load.mjs).
+  setupBudgetS: 30,
 };
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 
 /** One load run in a child process. Rejects only if the child itself fails; request failures come back counted. */
 function runChild(spec) {
-  const budgetMs = (spec.warmupS + spec.durationS) * 1000 + 40_000;
+  const budgetMs = (spec.warmupS + spec.durationS + setupAllowanceS(spec)) * 1000 + 40_000;
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
@@ -112,10 +123,21 @@ async function main() {
     const urls = { cairn: publicUrl, bare: `http://localhost:${barePort}` };
     // --only A,B: a subset of rows (A is always kept: every ratio needs it).
     const only = args.only ? new Set(["A", ...args.only.toUpperCase().split(",")]) : null;
-    const cases = loadCases({ accessToken, apiKey: tenant.apiKey }).filter((c) => !only || only.has(c.id));
-    for (const testCase of cases) {
+    const cases = [...loadCases({ accessToken, apiKey: tenant.apiKey }), ...cycleCases({ accessToken, planSteps: settings.planSteps })].filter(
+      (c) => !only || only.has(c.id),
+    );
+    for (const testCase of cases.filter((c) => c.mode !== "cycle")) {
       const checked = await verifyCase(testCase, urls);
       log(`verified ${testCase.id}: HTTP ${checked.status} ${checked.contentType ?? ""}, ${checked.bytes} bytes`);
+    }
+    const cycleIds = cases.filter((c) => c.mode === "cycle").map((c) => c.id);
+    if (cycleIds.length) {
+      // One whole plan through the same bodies and checks as the load (rows P and M share them).
+      const checked = await verifyCycle(publicUrl, accessToken, settings.planSteps);
+      log(
+        `verified ${cycleIds.join(",")}: a ${settings.planSteps}-step plan run to plan_complete (${checked.contentType}; ` +
+          `get_next_step ${checked.bytes.next} bytes, submit_step_result ${checked.bytes.submit} bytes)`,
+      );
     }
 
     const toolCost = await measureToolList(publicUrl, accessToken);
@@ -123,35 +145,46 @@ async function main() {
 
     // Load: every repetition runs every concurrency and every case, back to back.
     const runs = [];
-    const total = settings.reps * settings.concurrencies.length * cases.length;
-    const etaS = total * (settings.durationS + settings.warmupS + 0.5);
+    // Each repetition: every table concurrency × every row (except M), then M at each of its own concurrencies.
+    const schedule = [
+      ...settings.concurrencies.flatMap((concurrency) => cases.filter((c) => !c.ownConcurrencies).map((testCase) => ({ testCase, concurrency }))),
+      ...settings.plansConcurrencies.flatMap((concurrency) => cases.filter((c) => c.ownConcurrencies).map((testCase) => ({ testCase, concurrency }))),
+    ];
+    const total = settings.reps * schedule.length;
+    const etaS = settings.reps * schedule.reduce((sum, { testCase }) => sum + settings.durationS + settings.warmupS + (testCase.mode === "cycle" ? 2 : 0.5), 0);
     log(`load: ${total} runs × (${settings.warmupS} s warm-up + ${settings.durationS} s), about ${Math.ceil(etaS / 60)} min`);
     for (let rep = 1; rep <= settings.reps; rep++) {
-      for (const concurrency of settings.concurrencies) {
-        for (const testCase of cases) {
-          const port = testCase.target === "cairn" ? cairnPort : barePort;
-          const spec = {
-            port,
-            host: `localhost:${port}`,
-            method: testCase.method,
-            path: testCase.path,
-            headers: testCase.headers,
-            body: testCase.body,
-            expect: testCase.expect,
-            concurrency,
-            durationS: settings.durationS,
-            warmupS: settings.warmupS,
-            serverPid: workerdPid,
-          };
-          const result = await runChild(spec);
-          runs.push({ caseId: testCase.id, label: testCase.label, concurrency, rep, result });
-          const failed = result.non2xx + result.bad + result.errors;
-          log(
-            `rep ${rep} c=${concurrency} ${testCase.id}: ${fmt.int(result.rps)} req/s, p50 ${fmt.fixed(result.p50, 2)} ms, p99 ${fmt.fixed(result.p99, 2)} ms, ` +
-              `workerd CPU ${fmt.int(result.serverCpuPct)} % (${fmt.fixed(result.serverCpuMsPerRequest, 2)} ms/req), client CPU ${fmt.int(result.clientCpuPct)} %, other ${fmt.int(result.otherCpuPct)} %` +
-              (failed ? `  FAILED ${failed} (${result.firstFailure})` : ""),
-          );
-        }
+      for (const { testCase, concurrency } of schedule) {
+        const port = testCase.target === "cairn" ? cairnPort : barePort;
+        const spec = {
+          port,
+          host: `localhost:${port}`,
+          method: testCase.method,
+          path: testCase.path,
+          headers: testCase.headers,
+          body: testCase.body,
+          expect: testCase.expect,
+          ...(testCase.mode === "cycle" ? { mode: "cycle", cycle: testCase.cycle, setupBudgetS: settings.setupBudgetS } : {}),
+          concurrency,
+          durationS: settings.durationS,
+          warmupS: settings.warmupS,
+          serverPid: workerdPid,
+        };
+        const result = await runChild(spec);
+        runs.push({ caseId: testCase.id, label: testCase.label, concurrency, rep, result });
+        const failed = result.non2xx + result.bad + result.errors;
+        const cycle =
+          testCase.mode === "cycle"
+            ? `, ${fmt.int(result.cyclesPerS)} cycles/s (${fmt.fixed(result.perPlanCyclesPerS, 1)} per plan), ${result.plansCreated} plans created` +
+              (result.inlineCreates ? `, ${result.inlineCreates} INLINE` : "") +
+              (result.nonStep ? `, ${result.nonStep} non-step answers` : "")
+            : "";
+        log(
+          `rep ${rep} c=${concurrency} ${testCase.id}: ${fmt.int(result.rps)} req/s, p50 ${fmt.fixed(result.p50, 2)} ms, p99 ${fmt.fixed(result.p99, 2)} ms, ` +
+            `workerd CPU ${fmt.int(result.serverCpuPct)} % (${fmt.fixed(result.serverCpuMsPerRequest, 2)} ms/req), client CPU ${fmt.int(result.clientCpuPct)} %, other ${fmt.int(result.otherCpuPct)} %` +
+            cycle +
+            (failed ? `  FAILED ${failed} (${result.firstFailure})` : ""),
+        );
       }
     }
     const memoryAtEnd = memoryOf(workerdPid);
@@ -160,6 +193,9 @@ async function main() {
     const summaries = summarize(runs);
     const ratios = ratioRows(summaries, runs);
     const goalRows = ratios.filter((row) => row.caseId === "B");
+    const cycleGoalRows = ratios.filter((row) => row.caseId === "P");
+    const cycleSummaries = summaries.filter((s) => s.cyclesPerS !== undefined);
+    const plans = manyPlans(summaries);
     const failedRows = summaries.filter((s) => s.failures > 0);
     const out = [];
     out.push("");
@@ -167,7 +203,9 @@ async function main() {
     out.push("");
     out.push(
       `Harness: one workerd (Miniflare ${await miniflareVersion()}, direct sockets), Node ${process.version} client in a child process, ` +
-        `${os.cpus().length} CPUs; ${settings.durationS} s per run after ${settings.warmupS} s warm-up, ${settings.reps} repetitions, medians. ` +
+        `${os.cpus().length} CPUs; ${settings.durationS} s per run after ${settings.warmupS} s warm-up, ${settings.reps} repetitions, medians` +
+        (cycleSummaries.length ? `; plan step cycle on ${settings.planSteps}-step plans` : "") +
+        ". " +
         `Cairn source: ${sourceRevision(cairnRoot)}.`,
     );
     out.push("");
@@ -197,6 +235,30 @@ async function main() {
           `(${fmt.fixed(row.throughput * 100, 1)} %); p99 ≤ ${GOALS.maxP99Ratio}× bare: ${fmt.verdict(row.p99Pass)} (${fmt.fixed(row.p99, 1)}×)`,
       );
     }
+    for (const row of cycleGoalRows) {
+      out.push(
+        `Goal @${row.concurrency} connections: plan step cycle throughput per call ≥ ${GOALS.minCycleThroughputRatio * 100} % of bare: ` +
+          `${fmt.verdict(row.throughputPass)} (${fmt.fixed(row.throughput * 100, 1)} %)`,
+      );
+    }
+    if (cycleSummaries.length) {
+      out.push("");
+      out.push(`### Plan step cycle (get_next_step + submit_step_result = 1 cycle = 2 calls; ${settings.planSteps}-step plans, each connection its own plans)`);
+      out.push("");
+      out.push(cycleTable(cycleSummaries));
+      const inline = cycleSummaries.filter((s) => s.inlineCreates > 0);
+      if (inline.length) {
+        out.push("");
+        out.push(
+          `WARNING: plans were created inside the measured phase (the pre-created pool ran dry) in ${inline.map((s) => `${s.caseId}@${s.concurrency}`).join(", ")}: ` +
+            "their time is in the measured phase but not counted as calls, so those figures are slightly low.",
+        );
+      }
+    }
+    if (plans) {
+      out.push("");
+      out.push(plans.text);
+    }
     out.push("");
     out.push(
       `### tools/list token cost (cl100k, compact JSON of the tools array as served): ${toolCost.total} tokens, ${toolCost.count} tools, ` +
@@ -217,7 +279,11 @@ async function main() {
     if (args.json) {
       writeFileSync(
         path.resolve(args.json),
-        JSON.stringify({ date: new Date().toISOString(), settings, cpus: os.cpus().length, summaries, ratios, runs, toolCost, memoryAfterSetup, memoryAtEnd }, null, 2),
+        JSON.stringify(
+          { date: new Date().toISOString(), settings, cpus: os.cpus().length, summaries, ratios, manyPlans: plans?.figures ?? null, runs, toolCost, memoryAfterSetup, memoryAtEnd },
+          null,
+          2,
+        ),
       );
       log(`wrote ${args.json}`);
     }

@@ -47,6 +47,8 @@ const toRpcError = (error: CairnError): RpcResult<never> => ({
 export class PlanObject extends DurableObject<Env> {
   readonly #db: DrizzleSqliteDODatabase;
   #flushing: Promise<void> | null = null;
+  /** The alarm as last set by this instance; undefined when unknown (a fresh instance, or after the alarm fired). */
+  #armedAt: number | null | undefined = undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -64,7 +66,7 @@ export class PlanObject extends DurableObject<Env> {
       if (error instanceof CairnError) return toRpcError(error);
       throw error;
     }
-    await this.#afterWrite();
+    await this.#afterWrite(result.state);
     return { ok: true, value: result };
   }
 
@@ -97,12 +99,14 @@ export class PlanObject extends DurableObject<Env> {
   }
 
   override async alarm(info?: AlarmInvocationInfo): Promise<void> {
+    this.#armedAt = undefined; // the alarm that fired is gone from storage
+    let state = this.#load(false);
     try {
-      const state = this.#load(false);
       if (state) {
         const now = Date.now();
         const transition = markStalled(state, now);
         if (transition.events.length > 0) this.#persist(state, transition, { userId: "system", clientId: "stall-alarm" }, now);
+        state = transition.state;
       }
       await this.#flushOutbox();
     } catch (error) {
@@ -110,7 +114,7 @@ export class PlanObject extends DurableObject<Env> {
       if ((info?.retryCount ?? 0) < MAX_ALARM_RETRIES) throw error;
       console.error(JSON.stringify({ level: "error", message: "plan alarm failed; re-armed", error: String(error) }));
     } finally {
-      await this.#scheduleAlarm();
+      await this.#scheduleAlarm(state);
     }
   }
 
@@ -230,22 +234,22 @@ export class PlanObject extends DurableObject<Env> {
           .values({ action: event.action, stepId: event.stepId, detail: JSON.stringify(event.detail), actorUserId: actor.userId, actorClientId: actor.clientId, createdAt: now })
           .run();
       }
-      const seq = this.#db.insert(outboxRows).values({ payload: "", createdAt: now }).returning({ seq: outboxRows.seq }).get().seq;
-      this.#db.update(outboxRows).set({ payload: JSON.stringify(indexEntryOf(state, now, seq)) }).where(eq(outboxRows.seq, seq)).run();
+      // The entry's own seq is the outbox row's, filled in when it is sent (see #drainOutbox).
+      this.#db.insert(outboxRows).values({ payload: JSON.stringify(indexEntryOf(state, now, 0)), createdAt: now }).run();
     });
   }
 
-  async #afterWrite(): Promise<void> {
+  async #afterWrite(state: PlanState): Promise<void> {
     // Armed before the flush, so an update left in the outbox by a crash mid-flush is still retried;
     // re-armed after, so a flush that worked leaves only the stall deadline.
-    await this.#scheduleAlarm();
+    await this.#scheduleAlarm(state);
     try {
       await this.#flushOutbox();
     } catch (error) {
       // The outbox keeps the update and the alarm retries it; the caller's command has succeeded.
       console.error(JSON.stringify({ level: "warn", message: "plan index update deferred", error: String(error) }));
     }
-    await this.#scheduleAlarm();
+    await this.#scheduleAlarm(state);
   }
 
   /** Sends the newest index entry to D1 and clears the outbox up to it. One flush at a time. */
@@ -260,7 +264,7 @@ export class PlanObject extends DurableObject<Env> {
       const latest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
       if (!latest) return;
       try {
-        await upsertPlanIndex(this.env.DB, JSON.parse(latest.payload));
+        await upsertPlanIndex(this.env.DB, { ...JSON.parse(latest.payload), seq: latest.seq });
       } catch (error) {
         this.#db.update(outboxRows).set({ attempts: latest.attempts + 1 }).where(eq(outboxRows.seq, latest.seq)).run();
         throw error;
@@ -269,10 +273,12 @@ export class PlanObject extends DurableObject<Env> {
     }
   }
 
-  /** The one alarm: the earliest future stall deadline, or sooner when the outbox waits for a retry. */
-  async #scheduleAlarm(): Promise<void> {
+  /**
+   * The one alarm: the earliest future stall deadline, or sooner when the outbox waits for a retry.
+   * `state` is the plan as just written (or null when there is none), so nothing is read back.
+   */
+  async #scheduleAlarm(state: PlanState | null): Promise<void> {
     const now = Date.now();
-    const state = this.#load(false);
     const candidates: number[] = [];
     // A finished plan never stalls, and a stalled one has already said so: neither needs the stall deadline.
     if (state && state.plan.status !== "stalled" && !isTerminalPlan(state.plan)) {
@@ -282,7 +288,9 @@ export class PlanObject extends DurableObject<Env> {
     const newest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
     if (newest) candidates.push(now + (OUTBOX_RETRY_MS[Math.min(newest.attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000));
     const at = candidates.length ? Math.min(...candidates) : null;
+    if (at === this.#armedAt) return;
     if (at === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(at);
+    this.#armedAt = at;
   }
 }
