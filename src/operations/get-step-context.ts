@@ -16,15 +16,19 @@ const EarlierStep = z.object({
   resultSummary: z.string().nullable(),
   outputFormattingNotes: z.string().nullable(),
   review: z.object({ decision: z.string().nullable(), feedback: z.string().nullable(), questions: z.array(z.string()) }).nullable(),
+  artifacts: z.array(z.object({ artifactId: z.string(), title: z.string(), artifactType: z.string() })),
   truncated: z.boolean(),
 });
+
+/** How many of a plan's artifacts the context names (newest first); get_artifact reads each. */
+const ARTIFACTS_LISTED = 100;
 
 export const getStepContext = defineOperation({
   name: "get_step_context",
   title: "Get step context",
   description:
-    "What earlier steps produced: results (detail full) or summaries (default), confidence and checkpoint " +
-    "feedback. Bounded: cut results are marked truncated.",
+    "What earlier steps produced: results (detail full) or summaries (default), confidence, checkpoint feedback " +
+    "and the artifacts stored for them. Bounded: cut results are marked truncated.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ planId: ParamPlanId, stepId: ParamStepId, detail: z.enum(["summary", "full"]).optional() }),
@@ -41,6 +45,9 @@ export const getStepContext = defineOperation({
     const state = await ctx.services.plans.read(ctx.principal.orgId, input.planId, full);
     const step = state.steps.find((candidate) => candidate.stepId === input.stepId);
     if (!step) throw notFound("step", input.stepId);
+    const stored = await ctx.services.artifacts.list(ctx.principal.orgId, { planId: input.planId }, { limit: ARTIFACTS_LISTED });
+    const artifactsOf = (stepId: string) =>
+      stored.filter((artifact) => artifact.stepId === stepId).map(({ artifactId, title, artifactType }) => ({ artifactId, title, artifactType }));
     let budget = FULL_BUDGET_CHARS;
     const earlierSteps = state.steps
       .filter((earlier) => earlier.stepOrder < step.stepOrder)
@@ -66,6 +73,7 @@ export const getStepContext = defineOperation({
           resultSummary: earlier.resultSummary ?? earlier.note ?? null,
           outputFormattingNotes: earlier.outputFormattingNotes,
           review: earlier.review ? { decision: earlier.review.decision, feedback: earlier.review.feedback, questions: earlier.review.questions } : null,
+          artifacts: artifactsOf(earlier.stepId),
           truncated,
         };
       });

@@ -28,9 +28,12 @@ describe("a research plan, end to end through the tools", () => {
     const different = await callTool(apiKey, "submit_step_result", { planId, stepId: step1, claimId: first.claimId, result: { a: 2 }, confidence: 0.9, stepExecutionReport: REPORT });
     expect(different.body).toMatchObject({ error: { code: "conflict" } });
 
+    const stored = await ok(apiKey, "store_research", { artifactType: "source", title: "Step 1 source", content: {}, contentText: "source text", planId, stepId: step1 });
     const second = await ok(apiKey, "get_next_step", { planId });
     const context = await ok(apiKey, "get_step_context", { planId, stepId: (second.step as { stepId: string }).stepId, detail: "full" });
-    expect(context).toMatchObject({ earlierSteps: [{ stepOrder: 1, confidence: 0.9, result: { a: 1 }, resultSummary: '{"a":1}' }] });
+    expect(context).toMatchObject({
+      earlierSteps: [{ stepOrder: 1, confidence: 0.9, result: { a: 1 }, resultSummary: '{"a":1}', artifacts: [{ artifactId: stored.artifactId, title: "Step 1 source", artifactType: "source" }] }],
+    });
 
     await completeNextStep(apiKey, planId); // step 2 (already claimed: resumed)
     const last = await completeNextStep(apiKey, planId);
