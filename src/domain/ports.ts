@@ -1,6 +1,7 @@
 import type { PageCursor } from "./pagination";
 import type { PlanEngine, PlanIndex } from "./plans/engine";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./research/artifacts";
+import type { ExtractionServices } from "./research/extraction";
 import type { ResearchFeedback, ResearchOutput, ResearchOutputSummary } from "./research/outputs";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
@@ -83,4 +84,5 @@ export interface Services {
   audit: AuditLog;
   plans: PlanEngine;
   planIndex: PlanIndex;
+  extraction: ExtractionServices;
 }

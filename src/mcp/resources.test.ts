@@ -12,13 +12,13 @@ describe("MCP resources", () => {
     const { outputId } = await ok(apiKey, "store_research_output", { planId, title: "The report", mediaType: "markdown", content: "# Report" });
 
     const templates = await rpc(apiKey, "resources/templates/list");
-    expect((templates.result?.resourceTemplates as { uriTemplate: string }[]).map((t) => t.uriTemplate)).toEqual([
+    expect(((templates.result?.resourceTemplates ?? []) as { uriTemplate: string }[]).map((t) => t.uriTemplate)).toEqual([
       "cairn://plans/{planId}",
       "cairn://artifacts/{artifactId}",
       "cairn://outputs/{outputId}",
     ]);
     const listed = await rpc(apiKey, "resources/list");
-    expect((listed.result?.resources as { uri: string; name: string }[]).map((r) => [r.uri, r.name])).toEqual([
+    expect(((listed.result?.resources ?? []) as { uri: string; name: string }[]).map((r) => [r.uri, r.name])).toEqual([
       [`cairn://plans/${planId}`, "[Scan] Vector databases"],
       [`cairn://artifacts/${artifactId}`, "A finding"],
       [`cairn://outputs/${outputId}`, "The report"],

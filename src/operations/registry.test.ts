@@ -43,6 +43,7 @@ describe("the registry", () => {
     await call("search_sources", { query: "shape" });
     await call("search", { query: "shape" });
     await call("fetch", { id: artifact.artifactId });
+    await call("extract_data", { html: "<title>T</title><h1>H</h1><table><tr><th>a</th></tr><tr><td>1</td></tr></table><a href='/x'>x</a>", baseUrl: "https://example.com/", records: [{ a: 1 }], schema: { type: "object" }, storeAs: { title: "Shape dataset" } });
     await call("delete_artifact", { artifactId: artifact.artifactId, reason: "done" });
     const output = await call("store_research_output", { planId, title: "Report", mediaType: "markdown", content: "# Report", citations: [{ title: "Source", url: "https://example.com" }] });
     await call("get_research_output", { outputId: output.outputId });

@@ -3,6 +3,7 @@ import { chatgptFetch } from "./chatgpt-fetch";
 import { chatgptSearch } from "./chatgpt-search";
 import { createResearchPlan } from "./create-research-plan";
 import { deleteArtifact } from "./delete-artifact";
+import { extractData } from "./extract-data";
 import { getArtifact } from "./get-artifact";
 import { getNextStep } from "./get-next-step";
 import { getPlanHistory } from "./get-plan-history";
@@ -48,6 +49,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   getArtifact,
   listArtifacts,
   deleteArtifact,
+  extractData,
   storeResearchOutput,
   getResearchOutput,
   listResearchOutputs,

@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { conflict, notFound, payloadTooLarge } from "../domain/errors";
-import { newId } from "../domain/ids";
-import { ARTIFACT_LIMITS, type Artifact, normalizeTags } from "../domain/research/artifacts";
+import { ARTIFACT_LIMITS } from "../domain/research/artifacts";
 import { defineOperation } from "./operation";
 import { ParamArtifactId, ParamArtifactType } from "./artifact-views";
 import { ParamId } from "./params";
+import { saveArtifact } from "./save-artifact";
 
 export const storeResearch = defineOperation({
   name: "store_research",
@@ -28,41 +27,5 @@ export const storeResearch = defineOperation({
   }),
   output: z.object({ artifactId: z.string(), version: z.number(), created: z.boolean() }),
   rest: { method: "post", path: "/artifacts", status: 201 },
-  async handler(input, ctx) {
-    const bytes = new TextEncoder().encode(JSON.stringify(input.content)).byteLength;
-    if (bytes > ARTIFACT_LIMITS.contentBytes) {
-      throw payloadTooLarge(`content is ${bytes} bytes; the limit is ${ARTIFACT_LIMITS.contentBytes}. Split it into several artifacts.`);
-    }
-    const { orgId, userId } = ctx.principal;
-    const now = ctx.now();
-    const previous = input.artifactId ? await ctx.services.artifacts.get(orgId, input.artifactId) : null;
-    if (input.artifactId && !previous) throw notFound("artifact", input.artifactId);
-    const artifact: Artifact = {
-      artifactId: previous?.artifactId ?? newId("art"),
-      orgId,
-      artifactType: input.artifactType,
-      title: input.title,
-      content: input.content,
-      contentText: input.contentText,
-      confidence: input.confidence ?? null,
-      planId: input.planId ?? previous?.planId ?? null,
-      stepId: input.stepId ?? previous?.stepId ?? null,
-      tags: normalizeTags(input.tags ?? []),
-      sourceUrl: input.sourceUrl ?? null,
-      version: (previous?.version ?? 0) + 1,
-      createdBy: previous?.createdBy ?? userId,
-      createdAt: previous?.createdAt ?? now,
-      updatedAt: now,
-    };
-    let saved: boolean;
-    try {
-      saved = await ctx.services.artifacts.save(artifact, previous?.version ?? null);
-    } catch (error) {
-      // Another version landed first: the version row's key refused ours.
-      if (previous && /UNIQUE|PRIMARY KEY|constraint/i.test(String(error))) saved = false;
-      else throw error;
-    }
-    if (!saved) throw conflict(`Artifact ${artifact.artifactId} got a new version meanwhile; read it and store again.`);
-    return { artifactId: artifact.artifactId, version: artifact.version, created: previous === null };
-  },
+  handler: (input, ctx) => saveArtifact(ctx, input),
 });

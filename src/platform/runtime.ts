@@ -12,6 +12,7 @@ import { openDatabase } from "../storage/database";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
 import { ToolCallLog } from "../storage/tool-call-log";
+import { platformExtraction } from "./extraction";
 
 const now = () => Date.now();
 
@@ -36,6 +37,7 @@ function wiringFor(env: Env): Wiring {
         audit: d1AuditLog(db, now),
         plans: durablePlanEngine(env),
         planIndex: d1PlanIndex(env.DB),
+        extraction: platformExtraction,
       },
       toolCalls: new ToolCallLog(env.DB),
     };

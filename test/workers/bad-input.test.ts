@@ -7,7 +7,7 @@ const TABLES = ["skill_executions", "audit_log", "plans"] as const;
 const snapshotCounts = async () => Promise.all(TABLES.map((table) => countRows(table)));
 
 interface ObjectSchema {
-  properties?: Record<string, { type?: string }>;
+  properties?: Record<string, { type?: string; maxLength?: number }>;
   required?: string[];
 }
 
@@ -22,7 +22,8 @@ function badInputs(operation: (typeof OPERATIONS)[number]): [string, unknown][] 
   for (const [name, property] of properties) {
     const wrong = property.type === "string" ? 12345 : "not-the-right-type";
     cases.push([`a wrong type for ${name}`, { [name]: wrong }]);
-    if (property.type === "string") cases.push([`an oversize ${name}`, { [name]: "x".repeat(300_000) }]);
+    // A string without a declared maxLength is bounded by its handler (extract_data's 1 MiB documents): probe it past that.
+    if (property.type === "string") cases.push([`an oversize ${name}`, { [name]: "x".repeat(property.maxLength === undefined ? 1_500_000 : 300_000) }]);
   }
   if (required.length > 0) cases.push(["no fields at all", {}]);
   return cases;

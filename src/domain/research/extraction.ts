@@ -281,7 +281,8 @@ export class ExtractionCollector {
   truncated = false;
   private spent = 0;
   private readonly seenLinks = new Set<string>();
-  readonly base: URL | null;
+  /** What relative links resolve against; an HTML document's `<base href>` may set it. */
+  base: URL | null;
 
   constructor(
     readonly kinds: ReadonlySet<ExtractKind>,
@@ -292,6 +293,19 @@ export class ExtractionCollector {
 
   wants(kind: ExtractKind): boolean {
     return this.kinds.has(kind);
+  }
+
+  /**
+   * Whether one more item of `kind` can still be taken: false when the kind was
+   * not asked for, or (marking the result truncated) when its limit or the
+   * output budget is reached, so extractors skip the work of building it.
+   */
+  accepts(kind: "tables" | "links" | "headings"): boolean {
+    if (!this.wants(kind)) return false;
+    const limit = kind === "tables" ? EXTRACTION_LIMITS.tables : kind === "links" ? EXTRACTION_LIMITS.links : EXTRACTION_LIMITS.headings;
+    if (this[kind].length < limit && this.spent < EXTRACTION_LIMITS.outputChars) return true;
+    this.truncated = true;
+    return false;
   }
 
   /** Counts `chars` against the output budget; false (and truncated) when they do not fit. */
@@ -313,11 +327,17 @@ export class ExtractionCollector {
 
   /**
    * A table from its rows of normalized cell text. Headers are the header rows
-   * the source marked (thead / th), else the first row.
+   * the source marked (thead), else the first row.
    */
   addTable(rows: readonly (readonly string[])[], headerRowCount: number): void {
     if (!this.wants("tables")) return;
-    const kept = rows.filter((row) => row.some((cell) => cell !== ""));
+    const kept: (readonly string[])[] = [];
+    let headerRows = 0;
+    rows.forEach((row, index) => {
+      if (!row.some((cell) => cell !== "")) return;
+      kept.push(row);
+      if (index < headerRowCount) headerRows++;
+    });
     if (kept.length === 0) return;
     if (this.tables.length >= EXTRACTION_LIMITS.tables) {
       this.truncated = true;
@@ -328,7 +348,8 @@ export class ExtractionCollector {
       if (row.length > EXTRACTION_LIMITS.cellsPerRow) this.truncated = true;
       return row.slice(0, EXTRACTION_LIMITS.cellsPerRow);
     });
-    const headerIndex = Math.max(0, Math.min(headerRowCount, bounded.length) - 1);
+    // The last of the marked header rows (the one right above the data), else the first row.
+    const headerIndex = Math.max(0, Math.min(headerRows, bounded.length) - 1);
     const headers = bounded[headerIndex] ?? [];
     const body = bounded.slice(headerIndex + 1);
     const table: ExtractedTable = { headers: [], rows: [] };
@@ -434,6 +455,7 @@ const LINK_TEXT = String.raw`((?:[^\[\]\\\n]|\\.|\[(?:[^\[\]\\\n]|\\.)*\])*)`;
 /** A destination: <…>, or without spaces and with balanced parentheses one level deep; an optional title. */
 const LINK_DEST = String.raw`\(\s*(?:<([^<>\n]*)>|((?:[^\s()<>\\]|\\.|\((?:[^\s()\\]|\\.)*\))+))(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*\)`;
 const INLINE_LINK = new RegExp(String.raw`(!?)\[${LINK_TEXT}\]${LINK_DEST}`, "g");
+const ANY_LINK = new RegExp(String.raw`!?\[${LINK_TEXT}\](?:${LINK_DEST}|\[[^\[\]\n]*\])`, "g");
 const REFERENCE_LINK = new RegExp(String.raw`(!?)\[${LINK_TEXT}\]\[([^\[\]\n]*)\]`, "g");
 const AUTOLINK = /<((?:https?|mailto):[^\s<>]+)>/gi;
 const REFERENCE_DEFINITION = /^ {0,3}\[([^\]\n]+)\]:\s*<?([^\s>]+)>?(?:\s+.*)?$/;
@@ -442,6 +464,16 @@ const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
+/**
+ * Inline markdown as plain text, clipped to `max`. The source is cut first (with
+ * room for markup), so the inline patterns never run over an unbounded string.
+ */
+function inlineText(out: ExtractionCollector, raw: string, max: number): string {
+  const room = max * 4 + 64;
+  if (raw.length > room) out.truncated = true;
+  return out.text(markdownInlineText(clip(raw, room)), max, false);
+}
+
 const normalizeLabel = (label: string) => collapseWhitespace(label).toLowerCase();
 
 /** Inline markdown reduced to its text: images to their alt text, links to their text, emphasis and code marks dropped. */
@@ -449,13 +481,13 @@ export function markdownInlineText(source: string): string {
   return decodeEntities(
     source
       .replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_whole, _ticks, code: string) => code.replace(/[\\*_~[\]()<>!#]/g, (c) => `\\${c}`))
-      .replace(new RegExp(String.raw`!?\[${LINK_TEXT}\](?:${LINK_DEST}|\[[^\[\]\n]*\])`, "g"), (_whole, text: string) => text)
-      .replace(/!?\[((?:[^\[\]\\\n]|\\.)*)\](?:\([^)\n]*\)|\[[^\]\n]*\])/g, "$1")
+      .replace(ANY_LINK, (_whole, text: string) => text)
+      .replace(/!?\[((?:[^[\]\\\n]|\\.)*)\](?:\([^)\n]*\)|\[[^\]\n]*\])/g, "$1")
       .replace(/<br\s*\/?>/gi, " ")
       .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g, "")
-      .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, "$2")
-      .replace(/(\*|_)(?=\S)([\s\S]*?\S)\1(?![A-Za-z0-9])/g, "$2")
-      .replace(/~~(?=\S)([\s\S]*?\S)~~/g, "$1")
+      .replace(/(?<!\\)(\*\*|__)(?=\S)([\s\S]*?[^\s\\])\1/g, "$2")
+      .replace(/(?<!\\)(\*|_)(?=\S)([\s\S]*?[^\s\\])\1(?![A-Za-z0-9])/g, "$2")
+      .replace(/(?<!\\)~~(?=\S)([\s\S]*?[^\s\\])~~/g, "$1")
       .replace(/\\([!-/:-@[-`{-~])/g, "$1"),
   );
 }
@@ -497,7 +529,9 @@ export function extractMarkdown(markdown: string, options: ExtractOptions): Extr
   for (const line of lines) {
     const opening = FENCE.exec(line);
     if (fence !== null) {
-      if (opening?.[1]?.[0] === fence[0] && (opening[1]?.length ?? 0) >= fence.length && line.trim() === opening[1]) fence = null;
+      // A closing fence: the same character, at least as long, and nothing after it.
+      const marker = opening?.[1];
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
       prose.push("");
       continue;
     }
@@ -524,19 +558,26 @@ export function extractMarkdown(markdown: string, options: ExtractOptions): Extr
       const header = splitRow(line);
       const width = splitRow(next).length;
       if (width === header.length) {
-        const rows: string[][] = [header];
+        const wanted = out.accepts("tables");
+        const columns = Math.min(width, EXTRACTION_LIMITS.cellsPerRow);
+        if (width > columns && wanted) out.truncated = true;
+        const rows: string[][] = [header.slice(0, columns)];
+        scanLinks(line, out, definitions);
         let j = i + 2;
         for (; j < prose.length; j++) {
           const row = prose[j] ?? "";
-          if (row.trim() === "" || !hasPipe(row)) break;
+          // As in GFM, a row needs no pipe: the table ends at a blank line or where another block starts.
+          if (row.trim() === "" || /^ {0,3}(#{1,6}(\s|$)|>)/.test(row)) break;
+          scanLinks(row, out, definitions);
+          if (!wanted) continue;
+          if (rows.length >= EXTRACTION_LIMITS.rowsPerTable) {
+            out.truncated = true;
+            continue;
+          }
           const cells = splitRow(row);
-          rows.push(Array.from({ length: width }, (_, k) => cells[k] ?? ""));
+          rows.push(Array.from({ length: columns }, (_, k) => cells[k] ?? ""));
         }
-        for (const row of rows) for (const cell of row) scanLinks(cell, out, definitions);
-        out.addTable(
-          rows.map((row) => row.map((cell) => out.text(markdownInlineText(cell), EXTRACTION_LIMITS.cellChars, false))),
-          1,
-        );
+        if (wanted) out.addTable(rows.map((row) => row.map((cell) => inlineText(out, cell, EXTRACTION_LIMITS.cellChars))), 1);
         i = j - 1;
         previousParagraph = null;
         continue;
@@ -546,13 +587,13 @@ export function extractMarkdown(markdown: string, options: ExtractOptions): Extr
     if (atx?.[1]) {
       const text = (atx[2] ?? "").replace(/(^|[ \t]+)#+$/, "");
       scanLinks(text, out, definitions);
-      out.addHeading(atx[1].length, out.text(markdownInlineText(text), EXTRACTION_LIMITS.headingChars, false));
+      if (out.accepts("headings")) out.addHeading(atx[1].length, inlineText(out, text, EXTRACTION_LIMITS.headingChars));
       previousParagraph = null;
       continue;
     }
     const underline = SETEXT_UNDERLINE.exec(line);
     if (underline?.[1] && previousParagraph !== null) {
-      out.addHeading(underline[1].startsWith("=") ? 1 : 2, out.text(markdownInlineText(previousParagraph), EXTRACTION_LIMITS.headingChars, false));
+      if (out.accepts("headings")) out.addHeading(underline[1].startsWith("=") ? 1 : 2, inlineText(out, previousParagraph, EXTRACTION_LIMITS.headingChars));
       previousParagraph = null;
       continue;
     }
@@ -565,7 +606,8 @@ export function extractMarkdown(markdown: string, options: ExtractOptions): Extr
 
 /** Every link of one line of markdown, in order of appearance. */
 function scanLinks(line: string, out: ExtractionCollector, definitions: ReadonlyMap<string, string>): void {
-  if (!out.wants("links") || line === "") return;
+  if (!out.wants("links") || line === "" || !/\]|https?:\/\/|mailto:/i.test(line)) return;
+  if (!out.accepts("links")) return;
   // Code spans are not links: blank them (same length, so offsets stay).
   let rest = line.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (code) => " ".repeat(code.length));
   const found: { at: number; href: string; text: string }[] = [];
@@ -576,7 +618,7 @@ function scanLinks(line: string, out: ExtractionCollector, definitions: Readonly
     }
     rest = rest.replace(pattern, (whole) => " ".repeat(whole.length));
   };
-  const linkText = (raw: string) => out.text(markdownInlineText(raw), EXTRACTION_LIMITS.linkTextChars, false);
+  const linkText = (raw: string) => inlineText(out, raw, EXTRACTION_LIMITS.linkTextChars);
   take(INLINE_LINK, (m) => (m[1] ? null : { href: (m[3] ?? m[4] ?? "").replace(/\\(.)/g, "$1"), text: linkText(m[2] ?? "") }));
   take(REFERENCE_LINK, (m) => {
     if (m[1]) return null;
