@@ -34,6 +34,21 @@ describe("store_research and reading artifacts back", () => {
     expect(missingVersion.body).toMatchObject({ error: { code: "not_found" } });
   });
 
+  it("lets one of two concurrent new versions win and answers the other with a conflict", async () => {
+    const { apiKey } = await seedTenant();
+    const { artifactId } = await ok(apiKey, "store_research", { artifactType: "note", title: "v1", content: {}, contentText: "one" });
+    const results = await Promise.all(
+      ["a", "b", "c", "d"].map((title) => callTool(apiKey, "store_research", { artifactId, artifactType: "note", title, content: {}, contentText: title })),
+    );
+    const won = results.filter((r) => !r.isError);
+    expect(won.length).toBeGreaterThanOrEqual(1);
+    for (const lost of results.filter((r) => r.isError)) expect(lost.body).toMatchObject({ error: { code: "conflict" } });
+    const versions = await env.DB.prepare("SELECT version FROM artifact_versions WHERE artifact_id = ? ORDER BY version").bind(artifactId).all();
+    expect(versions.results.map((r) => r.version)).toEqual(Array.from({ length: won.length + 1 }, (_, i) => i + 1));
+    const current = await ok(apiKey, "get_artifact", { artifactId });
+    expect(current.version).toBe(won.length + 1);
+  });
+
   it("pages long text by offset, with the structured content only on the first read", async () => {
     const { apiKey } = await seedTenant();
     const text = "abcdefghij".repeat(4_500);

@@ -54,14 +54,7 @@ export async function saveArtifact(ctx: OperationContext, draft: ArtifactDraft):
     createdAt: previous?.createdAt ?? now,
     updatedAt: now,
   };
-  let saved: boolean;
-  try {
-    saved = await ctx.services.artifacts.save(artifact, previous?.version ?? null);
-  } catch (error) {
-    // Another version landed first: the version row's key refused ours.
-    if (previous && /UNIQUE|PRIMARY KEY|constraint/i.test(String(error))) saved = false;
-    else throw error;
-  }
+  const saved = await ctx.services.artifacts.save(artifact, previous?.version ?? null);
   if (!saved) throw conflict(`Artifact ${artifact.artifactId} got a new version meanwhile; read it and store again.`);
   return { artifactId: artifact.artifactId, version: artifact.version, created: previous === null };
 }

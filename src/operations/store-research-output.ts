@@ -51,13 +51,7 @@ export const storeResearchOutput = defineOperation({
       createdAt: previous?.createdAt ?? now,
       updatedAt: now,
     };
-    let saved: boolean;
-    try {
-      saved = await ctx.services.outputs.save(output, previous?.version ?? null);
-    } catch (error) {
-      if (previous && /UNIQUE|PRIMARY KEY|constraint/i.test(String(error))) saved = false;
-      else throw error;
-    }
+    const saved = await ctx.services.outputs.save(output, previous?.version ?? null);
     if (!saved) throw conflict(`Output ${output.outputId} got a new version meanwhile; read it and store again.`);
     return { outputId: output.outputId, version: output.version, created: previous === null };
   },

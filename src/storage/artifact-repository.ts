@@ -1,3 +1,4 @@
+import { batchUnlessRaceLost } from "./versioned";
 import type { ArtifactFilters, ArtifactRepository } from "../domain/ports";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "../domain/research/artifacts";
 import { toAuditRow } from "./audit-log";
@@ -87,7 +88,7 @@ export function d1ArtifactRepository(db: D1Database): ArtifactRepository {
       }
       // A new version replaces the searchable row only if nobody stored another version meanwhile;
       // the version row goes in first, and its primary key makes a lost race fail the whole batch.
-      const [, updated] = await db.batch([
+      const [, updated] = await batchUnlessRaceLost(db, [
         version,
         db
           .prepare(

@@ -1,3 +1,4 @@
+import { batchUnlessRaceLost } from "./versioned";
 import type { FeedbackRepository, OutputRepository } from "../domain/ports";
 import type { SearchHit } from "../domain/research/artifacts";
 import type { Citation, MediaType, ResearchOutput, ResearchOutputSummary } from "../domain/research/outputs";
@@ -58,7 +59,7 @@ export function d1OutputRepository(db: D1Database): OutputRepository {
         return true;
       }
       // As for artifacts: the version row's key refuses a lost race, and the guarded update applies only to the expected version.
-      const [, updated] = await db.batch([
+      const [, updated] = await batchUnlessRaceLost(db, [
         version,
         db
           .prepare(
