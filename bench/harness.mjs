@@ -13,11 +13,11 @@
  */
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { findFreePort } from "../scripts/lib/local.mjs";
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -83,18 +83,6 @@ export async function buildBareBundle() {
   return result.outputFiles[0].text;
 }
 
-/** A TCP port free on 127.0.0.1 right now (the OAuth resource URL must name the port before the Worker starts). */
-export function findFreePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The modules of a `wrangler deploy --dry-run` bundle: `index.js` first, then the

@@ -61,13 +61,14 @@ export const mcpApiHandler = {
         return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);
       }
     }
+    const runtime = requestRuntime(env, ctx, principal);
     const authInfo: AuthInfo = {
       token: ctx.auth.token,
       clientId: principal.clientId ?? principal.apiKeyId ?? "",
       scopes: [...principal.scopes],
       expiresAt: ctx.auth.expiresAt,
-      extra: { [RUNTIME_KEY]: requestRuntime(env, ctx, principal) },
+      extra: { [RUNTIME_KEY]: runtime },
     };
-    return transport.fetch(request, { authInfo, parsedBody, hostname: new URL(env.PUBLIC_URL).hostname });
+    return transport.fetch(request, { authInfo, parsedBody, hostname: runtime.hostname });
   },
 };

@@ -7,6 +7,10 @@ import { ParamId } from "./params";
 /** The most text one fetch returns: ChatGPT takes whole documents, but every response stays bounded. */
 const FETCH_CHARS = ARTIFACT_LIMITS.readChars * 5;
 
+/** The whole text when it fits; otherwise its start and where to read on. */
+const bounded = (text: string, readOn: string) =>
+  text.length > FETCH_CHARS ? `${text.slice(0, FETCH_CHARS)}\n[truncated: read the rest with ${readOn} offset ${FETCH_CHARS}]` : text;
+
 /** OpenAI's `fetch` contract: `{id, title, text, url, metadata}` for an id from `search`. */
 export const chatgptFetch = defineOperation({
   name: "fetch",
@@ -21,22 +25,20 @@ export const chatgptFetch = defineOperation({
     if (id.startsWith("out_")) {
       const output = await ctx.services.outputs.get(ctx.principal.orgId, id);
       if (!output) throw notFound("document", id);
-      const cut = output.content.length > FETCH_CHARS;
       return {
         id,
         title: output.title,
-        text: cut ? `${output.content.slice(0, FETCH_CHARS)}\n[truncated: read the rest with get_research_output offset ${FETCH_CHARS}]` : output.content,
+        text: bounded(output.content, "get_research_output"),
         url: `${ctx.origin}/api/v1/outputs/${id}`,
         metadata: { kind: "research output", mediaType: output.mediaType, version: String(output.version), updatedAt: new Date(output.updatedAt).toISOString(), ...(output.planId ? { planId: output.planId } : {}) },
       };
     }
     const artifact = await ctx.services.artifacts.get(ctx.principal.orgId, id);
     if (!artifact) throw notFound("document", id);
-    const truncated = artifact.contentText.length > FETCH_CHARS;
     return {
       id,
       title: artifact.title,
-      text: truncated ? `${artifact.contentText.slice(0, FETCH_CHARS)}\n[truncated: read the rest with get_artifact offset ${FETCH_CHARS}]` : artifact.contentText,
+      text: bounded(artifact.contentText, "get_artifact"),
       url: artifact.sourceUrl ?? `${ctx.origin}/api/v1/artifacts/${id}`,
       metadata: {
         kind: "artifact",

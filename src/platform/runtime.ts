@@ -1,5 +1,6 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
+import { canonicalOrigin } from "../auth/resource";
 import type { Principal } from "../domain/principal";
 import type { Services } from "../domain/ports";
 import type { Env } from "../env";
@@ -19,6 +20,9 @@ const now = () => Date.now();
 interface Wiring {
   services: Services;
   toolCalls: ToolCallLog;
+  /** This deployment's public origin and hostname, parsed once rather than on every call. */
+  origin: string;
+  hostname: string;
 }
 
 // One set of repositories per D1 binding object: building them per request is waste.
@@ -40,6 +44,8 @@ function wiringFor(env: Env): Wiring {
         extraction: platformExtraction,
       },
       toolCalls: new ToolCallLog(env.DB),
+      origin: canonicalOrigin(env.PUBLIC_URL),
+      hostname: new URL(env.PUBLIC_URL).hostname,
     };
     wiringByBinding.set(env.DB, wiring);
   }
@@ -49,18 +55,21 @@ function wiringFor(env: Env): Wiring {
 /** Everything one protected request needs to run operations, built from the verified caller. */
 export interface RequestRuntime {
   principal: Principal;
+  /** This deployment's public hostname: the one non-local Host and Origin /mcp accepts. */
+  hostname: string;
   contextFor(correlationId: string): OperationContext;
   /** Records a finished call after the response, never delaying it. */
   record(call: CallRecord): void;
 }
 
 export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, principal: Principal): RequestRuntime {
-  const { services, toolCalls } = wiringFor(env);
+  const { services, toolCalls, origin, hostname } = wiringFor(env);
   if (principal.apiKeyId) ctx.waitUntil(touchApiKey(env.DB, principal.apiKeyId, now()).catch(logBackgroundFailure));
 
   return {
     principal,
-    contextFor: (correlationId) => ({ principal, services, correlationId, origin: new URL(env.PUBLIC_URL).origin, now }),
+    hostname,
+    contextFor: (correlationId) => ({ principal, services, correlationId, origin, now }),
     record(call) {
       ctx.waitUntil(toolCalls.record(principal, call, now()).catch(logBackgroundFailure));
     },
