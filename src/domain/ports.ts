@@ -2,6 +2,7 @@ import type { PageCursor } from "./pagination";
 import type { PlanEngine, PlanIndex } from "./plans/engine";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./research/artifacts";
 import type { ExtractionServices } from "./research/extraction";
+import type { CitationPolicy, Claim, Evidence, Verdict } from "./research/ledger";
 import type { ResearchFeedback, ResearchOutput, ResearchOutputSummary } from "./research/outputs";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
@@ -76,7 +77,57 @@ export interface FeedbackRepository {
   insert(feedback: ResearchFeedback): Promise<void>;
 }
 
+export interface NewEvidence {
+  url: string;
+  title: string;
+  facts: string;
+  quote: string | null;
+  fetchedAt: number | null;
+  contentHash: string;
+  subtopic: string | null;
+  query: string | null;
+}
+
+export interface NewClaim {
+  claimId: string;
+  subtopic: string;
+  text: string;
+  evidenceRefs: string[];
+  workerId: string | null;
+  confidence: number | null;
+  highStakes: boolean;
+}
+
+export interface NewVerdict extends Omit<Verdict, "createdAt"> {
+  /** The claim's number: 3 for C3. */
+  claimNumber: number;
+}
+
+export interface LedgerHeader {
+  citationPolicy: CitationPolicy;
+  subtopics: string[];
+}
+
+export interface EvidenceLedgerRepository {
+  header(orgId: string, planId: string): Promise<LedgerHeader | null>;
+  /** Creates the plan's ledger if it has none (policy `report` unless given) and adds subtopics; an existing policy stays. */
+  ensure(orgId: string, planId: string, policy: CitationPolicy | null, subtopics: string[], now: number): Promise<LedgerHeader>;
+  /** Numbers new evidence E<n> in order; a source already recorded (same url and hash) keeps its ref. */
+  addEvidence(orgId: string, planId: string, items: NewEvidence[], recordedBy: string, now: number): Promise<{ ref: string; duplicate: boolean }[]>;
+  /** Numbers new claims C<n>; a claim with the same words in the same subtopic merges into the existing one. */
+  addClaims(orgId: string, planId: string, claims: NewClaim[], now: number): Promise<{ claimId: string; ref: string; merged: boolean }[]>;
+  /** A judge's verdict on a claim replaces that judge's earlier verdict on it. */
+  addVerdicts(orgId: string, planId: string, verdicts: NewVerdict[], now: number): Promise<void>;
+  counts(orgId: string, planId: string): Promise<{ evidence: number; claims: number; evidenceRefs: Set<string>; claimNumbers: Set<number> }>;
+  /** Evidence (facts and quotes only when asked) and every claim with its verdicts. */
+  read(orgId: string, planId: string, withText: boolean): Promise<{ evidence: Evidence[]; claims: Claim[] }>;
+  getClaim(orgId: string, claimId: string): Promise<{ claim: Claim; evidence: Evidence[] } | null>;
+  /** Full-text search over claims; the caller keeps the grounded ones. */
+  searchClaims(orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Promise<{ claim: Claim; snippet: string; relevance: number; researchQuestion: string | null }[]>;
+}
+
 export interface Services {
+  ledger: EvidenceLedgerRepository;
   outputs: OutputRepository;
   feedback: FeedbackRepository;
   artifacts: ArtifactRepository;

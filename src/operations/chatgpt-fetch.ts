@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../domain/errors";
 import { ARTIFACT_LIMITS, UNTRUSTED } from "../domain/research/artifacts";
+import { claimOutcome } from "../domain/research/ledger";
 import { defineOperation } from "./operation";
 import { ParamId } from "./params";
 
@@ -22,6 +23,20 @@ export const chatgptFetch = defineOperation({
   output: z.object({ id: z.string(), title: z.string(), text: z.string(), url: z.string(), metadata: z.record(z.string(), z.string()) }),
   rest: { method: "get", path: "/chatgpt/fetch/{id}" },
   async handler({ id }, ctx) {
+    if (id.startsWith("clm_")) {
+      const found = await ctx.services.ledger.getClaim(ctx.principal.orgId, id);
+      if (!found) throw notFound("document", id);
+      const { claim, evidence } = found;
+      const outcome = claimOutcome(claim);
+      const sources = evidence.map((e) => `[${e.ref}] ${e.title} — ${e.url}\n${e.quote ?? e.facts}`).join("\n\n");
+      return {
+        id,
+        title: `${claim.ref} (${claim.subtopic})`,
+        text: bounded(`${claim.text}\n\nStatus: ${outcome.status}; confidence: ${outcome.finalConfidence ?? "n/a"}\n\nEvidence:\n${sources}`, "get_evidence_ledger"),
+        url: `${ctx.origin}/api/v1/plans/${claim.planId}/ledger`,
+        metadata: { kind: "claim", status: outcome.status, grounded: String(outcome.grounded), planId: claim.planId, trust: UNTRUSTED } as Record<string, string>,
+      };
+    }
     if (id.startsWith("out_")) {
       const output = await ctx.services.outputs.get(ctx.principal.orgId, id);
       if (!output) throw notFound("document", id);

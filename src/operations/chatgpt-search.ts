@@ -14,7 +14,9 @@ export const chatgptSearch = defineOperation({
   rest: { method: "get", path: "/chatgpt/search" },
   async handler({ query }, ctx) {
     const hits = await searchResearch(ctx, query, {}, 10);
-    const linkOf = (hit: (typeof hits)[number]) => hit.sourceUrl ?? `${ctx.origin}/api/v1/${hit.kind === "output" ? "outputs" : "artifacts"}/${hit.id}`;
+    const linkOf = (hit: (typeof hits)[number]) =>
+      hit.sourceUrl ??
+      (hit.kind === "claim" ? `${ctx.origin}/api/v1/plans/${hit.planId}/ledger` : `${ctx.origin}/api/v1/${hit.kind === "output" ? "outputs" : "artifacts"}/${hit.id}`);
     return { results: hits.map((hit) => ({ id: hit.id, title: hit.title, url: linkOf(hit) })) };
   },
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { newId } from "../domain/ids";
 import { LIMITS, STEP_TYPES } from "../domain/plans/model";
+import { CITATION_POLICIES } from "../domain/research/ledger";
 import { applyExecutionUpdate } from "../domain/skill-executions";
 import { defineOperation } from "./operation";
 import { ParamSessionId } from "./params";
@@ -47,6 +48,7 @@ export const createResearchPlan = defineOperation({
     outputFormattingNotes: z.string().max(4000).optional(),
     stallThresholdMinutes: z.number().int().min(1).max(1440).optional(),
     sessionId: ParamSessionId.optional(),
+    citationPolicy: z.enum(CITATION_POLICIES).optional().describe("Starts an evidence ledger; strict refuses deliverables failing the citation check"),
   }),
   output: z.object({
     planId: z.string(),
@@ -83,6 +85,7 @@ export const createResearchPlan = defineOperation({
       actorOf(ctx),
       ctx.now(),
     );
+    if (input.citationPolicy) await ctx.services.ledger.ensure(orgId, planId, input.citationPolicy, [], ctx.now());
     let linkedExecutionId: string | null = null;
     if (execution) {
       // seed 000 auto-linking: plan id, status executing, planDesignRationale merged into metadata.

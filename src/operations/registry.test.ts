@@ -49,6 +49,15 @@ describe("the registry", () => {
     await call("get_research_output", { outputId: output.outputId });
     await call("list_research_outputs", { planId });
     await call("submit_research_feedback", { phase: "initial", satisfaction: 5, summary: "Great", outputId: output.outputId });
+    const templates = await call("get_plan_templates", { mode: "deep", researchType: "general_topic", topic: "Shapes" });
+    const deep = await call("create_research_plan", (templates.templates as unknown as { createPlanArguments: Record<string, unknown> }[])[0]?.createPlanArguments ?? {});
+    const ledgerPlan = deep.planId as unknown as string;
+    await call("record_evidence", { planId: ledgerPlan, subtopics: ["Shape"], evidence: [{ url: "https://example.com/s", title: "S", facts: "Shapes are round", subtopic: "Shape" }] });
+    await call("record_claims", { planId: ledgerPlan, claims: [{ subtopic: "Shape", text: "Shapes are round", evidenceRefs: ["E1"] }] });
+    await call("record_verdicts", { planId: ledgerPlan, verdicts: [{ claim: "C1", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
+    await call("get_evidence_ledger", { planId: ledgerPlan });
+    const checked = await callTool(apiKey, "store_research_output", { planId: ledgerPlan, title: "Checked", mediaType: "markdown", content: "Round [E1]." });
+    expect(findOperation("store_research_output")?.output.parse(checked.structured)).toEqual(checked.structured);
 
     expect([...outputs.keys()].sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
     for (const [name, structured] of outputs) {

@@ -6,7 +6,9 @@ import { deleteArtifact } from "./delete-artifact";
 import { extractData } from "./extract-data";
 import { getArtifact } from "./get-artifact";
 import { getNextStep } from "./get-next-step";
+import { getEvidenceLedger } from "./get-evidence-ledger";
 import { getPlanHistory } from "./get-plan-history";
+import { getPlanTemplates } from "./get-plan-templates";
 import { getPlanStatus } from "./get-plan-status";
 import { getResearchContext } from "./get-research-context";
 import { getSkillExecution } from "./get-skill-execution";
@@ -19,6 +21,9 @@ import { listSkillExecutions } from "./list-skill-executions";
 import { logSkillExecution } from "./log-skill-execution";
 import { modifyPlan } from "./modify-plan";
 import type { AnyOperation } from "./operation";
+import { recordClaims } from "./record-claims";
+import { recordEvidence } from "./record-evidence";
+import { recordVerdicts } from "./record-verdicts";
 import { requestUserReview } from "./request-user-review";
 import { searchSources } from "./search-sources";
 import { storeResearch } from "./store-research";
@@ -32,6 +37,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   logSkillExecution,
   getSkillExecution,
   listSkillExecutions,
+  getPlanTemplates,
   createResearchPlan,
   getNextStep,
   getStepContext,
@@ -53,6 +59,10 @@ export const OPERATIONS: readonly AnyOperation[] = [
   storeResearchOutput,
   getResearchOutput,
   listResearchOutputs,
+  recordEvidence,
+  recordClaims,
+  recordVerdicts,
+  getEvidenceLedger,
   submitResearchFeedback,
   chatgptSearch,
   chatgptFetch,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { validationError } from "../domain/errors";
 import type { ArtifactFilters } from "../domain/ports";
 import { type SearchHit, UNTRUSTED } from "../domain/research/artifacts";
+import { claimOutcome } from "../domain/research/ledger";
 import { toFtsQuery } from "../domain/research/search-query";
 import { defineOperation, type OperationContext } from "./operation";
 import { ParamArtifactType, Trust } from "./artifact-views";
@@ -18,23 +19,49 @@ export async function searchResearch(ctx: OperationContext, query: string, filte
   const { orgId } = ctx.principal;
   const withOutputs = !filters.artifactType && !filters.tag;
   const run = async (match: string) => {
-    const [artifacts, outputs] = await Promise.all([
+    const [artifacts, outputs, claims] = await Promise.all([
       ctx.services.artifacts.search(orgId, match, filters, limit),
       withOutputs ? ctx.services.outputs.search(orgId, match, { planId: filters.planId, since: filters.since }, limit) : [],
+      withOutputs ? searchGroundedClaims(ctx, match, filters, limit) : [],
     ]);
-    return [...artifacts, ...outputs].sort((a, b) => b.relevance - a.relevance).slice(0, limit);
+    return [...artifacts, ...outputs, ...claims].sort((a, b) => b.relevance - a.relevance).slice(0, limit);
   };
   const strict = await run(fts.all);
   if (strict.length > 0 || fts.terms === 1) return strict;
   return run(fts.any);
 }
 
+/** Verified claims of every plan's ledger, so a later plan reuses them instead of researching again. */
+async function searchGroundedClaims(ctx: OperationContext, match: string, filters: ArtifactFilters, limit: number): Promise<SearchHit[]> {
+  // Ungrounded claims are filtered after ranking, so ask for more than the page.
+  const hits = await ctx.services.ledger.searchClaims(ctx.principal.orgId, match, { planId: filters.planId, since: filters.since }, limit * 3);
+  return hits.flatMap(({ claim, snippet, relevance, researchQuestion }) => {
+    const outcome = claimOutcome(claim);
+    if (!outcome.grounded) return [];
+    return [
+      {
+        kind: "claim" as const,
+        id: claim.claimId,
+        title: `${claim.ref} (${claim.subtopic}): ${claim.text.length > 120 ? `${claim.text.slice(0, 120)}…` : claim.text}`,
+        type: outcome.status,
+        snippet,
+        relevance,
+        planId: claim.planId,
+        sourceUrl: null,
+        createdAt: claim.createdAt,
+        researchQuestion,
+        originalQuery: null,
+      },
+    ];
+  }).slice(0, limit);
+}
+
 export const searchSources = defineOperation({
   name: "search_sources",
   title: "Search sources",
   description:
-    "Search your organization's stored research and deliverables (the prior-research check): ranked hits with a " +
-    "highlighted snippet, date, the plan's research question and the original request. Words, \"phrases\" and prefix* work.",
+    "Search your organization's stored research, deliverables and verified claims (the prior-research check): ranked " +
+    "hits with a highlighted snippet, date, the plan's research question and the original request. Words, \"phrases\" and prefix* work.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -48,7 +75,7 @@ export const searchSources = defineOperation({
   output: z.object({
     results: z.array(
       z.object({
-        kind: z.enum(["artifact", "output"]),
+        kind: z.enum(["artifact", "output", "claim"]),
         id: z.string(),
         title: z.string(),
         type: z.string(),

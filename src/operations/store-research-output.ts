@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { conflict, notFound } from "../domain/errors";
+import { conflict, notFound, validationError } from "../domain/errors";
 import { newId } from "../domain/ids";
-import { MEDIA_TYPES, OUTPUT_LIMITS, type ResearchOutput } from "../domain/research/outputs";
-import { defineOperation } from "./operation";
+import { type CitationReport, checkCitations, summarizeSubtopics } from "../domain/research/ledger";
+import { type Citation, MEDIA_TYPES, OUTPUT_LIMITS, type ResearchOutput } from "../domain/research/outputs";
+import { defineOperation, type OperationContext } from "./operation";
 import { ParamExecutionId, ParamId } from "./params";
 
 export const ParamOutputId = ParamId("output");
@@ -12,7 +13,8 @@ export const storeResearchOutput = defineOperation({
   title: "Store research output",
   description:
     "Store the deliverable of a plan as delivered: content in its mediaType, the formatting instructions used and " +
-    "citations. Pass outputId to store a new version; earlier versions are kept.",
+    "citations. Pass outputId to store a new version; earlier versions are kept. A plan with an evidence ledger " +
+    "checks citations ([E3]) and returns the report; a strict plan refuses a deliverable that fails it.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
@@ -28,7 +30,27 @@ export const storeResearchOutput = defineOperation({
       .max(OUTPUT_LIMITS.citations)
       .optional(),
   }),
-  output: z.object({ outputId: z.string(), version: z.number(), created: z.boolean() }),
+  output: z.object({
+    outputId: z.string(),
+    version: z.number(),
+    created: z.boolean(),
+    verification: z
+      .object({
+        policy: z.string(),
+        passed: z.boolean(),
+        citedRefs: z.array(z.string()),
+        citedClaims: z.array(z.string()),
+        unknownRefs: z.array(z.string()),
+        ungroundedRefs: z.array(z.string()),
+        ungroundedClaims: z.array(z.string()),
+        rejectedClaimsRepeated: z.array(z.string()),
+        unmarkedUnverifiedSubtopics: z.array(z.string()),
+        unverifiedSubtopics: z.array(z.string()),
+        downgradedClaimsCited: z.array(z.string()),
+        problems: z.array(z.string()),
+      })
+      .nullable(),
+  }),
   rest: { method: "post", path: "/outputs", status: 201 },
   async handler(input, ctx) {
     const { orgId, userId } = ctx.principal;
@@ -36,10 +58,18 @@ export const storeResearchOutput = defineOperation({
     const previous = input.outputId ? await ctx.services.outputs.get(orgId, input.outputId) : null;
     if (input.outputId && !previous) throw notFound("research output", input.outputId);
     if (input.planId) await ctx.services.plans.read(orgId, input.planId, false); // not_found for a plan not in this org
+    const planId = input.planId ?? previous?.planId ?? null;
+    const verification = planId ? await verifyCitations(ctx, planId, input.content, input.citations ?? []) : null;
+    if (verification?.policy === "strict" && !verification.passed) {
+      throw validationError(
+        `The deliverable fails plan ${planId}'s strict citation check and was not stored: ${verification.problems.join(" ")}`,
+        verification.problems.map((message) => ({ path: "content", message })),
+      );
+    }
     const output: ResearchOutput = {
       outputId: previous?.outputId ?? newId("out"),
       orgId,
-      planId: input.planId ?? previous?.planId ?? null,
+      planId,
       executionId: input.executionId ?? previous?.executionId ?? null,
       title: input.title,
       mediaType: input.mediaType,
@@ -53,6 +83,18 @@ export const storeResearchOutput = defineOperation({
     };
     const saved = await ctx.services.outputs.save(output, previous?.version ?? null);
     if (!saved) throw conflict(`Output ${output.outputId} got a new version meanwhile; read it and store again.`);
-    return { outputId: output.outputId, version: output.version, created: previous === null };
+    return { outputId: output.outputId, version: output.version, created: previous === null, verification };
   },
 });
+
+/** Plans without an evidence ledger have nothing to check against. */
+async function verifyCitations(ctx: OperationContext, planId: string, content: string, citations: Citation[]): Promise<CitationReport | null> {
+  const header = await ctx.services.ledger.header(ctx.principal.orgId, planId);
+  if (!header) return null;
+  const { evidence, claims } = await ctx.services.ledger.read(ctx.principal.orgId, planId, false);
+  return checkCitations(
+    header.citationPolicy,
+    { content, citationRefs: citations.flatMap((c) => (c.ref ? [c.ref] : [])) },
+    { evidence, claims, subtopics: summarizeSubtopics(header.subtopics, evidence, claims) },
+  );
+}

@@ -8,6 +8,7 @@ import type { CallRecord } from "../operations/invoke";
 import type { OperationContext } from "../operations/operation";
 import { d1ArtifactRepository } from "../storage/artifact-repository";
 import { d1AuditLog } from "../storage/audit-log";
+import { d1EvidenceLedger } from "../storage/ledger-repository";
 import { d1FeedbackRepository, d1OutputRepository } from "../storage/output-repository";
 import { openDatabase } from "../storage/database";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
@@ -35,6 +36,7 @@ function wiringFor(env: Env): Wiring {
     wiring = {
       services: {
         artifacts: d1ArtifactRepository(env.DB),
+        ledger: d1EvidenceLedger(env.DB),
         outputs: d1OutputRepository(env.DB),
         feedback: d1FeedbackRepository(env.DB),
         skillExecutions: d1SkillExecutionRepository(db),
@@ -50,6 +52,12 @@ function wiringFor(env: Env): Wiring {
     wiringByBinding.set(env.DB, wiring);
   }
   return wiring;
+}
+
+/** The shared services, for the dashboard's pages that act as the signed-in person (same wiring as the API). */
+export function webServices(env: Env): { services: Services; origin: string; now: () => number } {
+  const { services, origin } = wiringFor(env);
+  return { services, origin, now };
 }
 
 /** Everything one protected request needs to run operations, built from the verified caller. */

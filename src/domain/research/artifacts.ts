@@ -36,11 +36,11 @@ export interface Artifact {
 export type ArtifactSummary = Omit<Artifact, "content" | "contentText">;
 
 export interface SearchHit {
-  /** What was found: an artifact or a deliverable (research output). */
-  kind: "artifact" | "output";
+  /** What was found: an artifact, a deliverable (research output) or a grounded claim of an evidence ledger. */
+  kind: "artifact" | "output" | "claim";
   id: string;
   title: string;
-  /** The artifact's type, or the deliverable's media type. */
+  /** The artifact's type, the deliverable's media type, or the claim's status (SUPPORTED, SURVIVES, DOWNGRADE). */
   type: string;
   snippet: string;
   /** bm25: lower is better; reported as a positive relevance (higher is better). */

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { LIMITS } from "./model";
+import { deepParameters, planTemplate, planTemplates } from "./templates";
+
+describe("plan templates", () => {
+  it("has a scan and a deep template for every research type", () => {
+    expect(planTemplates({}).map((t) => t.templateId)).toEqual([
+      "scan.general_topic",
+      "deep.general_topic",
+      "scan.competitive_analysis",
+      "deep.competitive_analysis",
+      "scan.decision_support",
+      "deep.decision_support",
+    ]);
+    expect(planTemplates({ mode: "deep", researchType: "decision_support" })).toHaveLength(1);
+  });
+
+  it("uses seed 001's defaults for deep parameters", () => {
+    expect(deepParameters()).toEqual({ depth: "standard", maxResearchers: 3, rounds: 2, output: "report" });
+    expect(deepParameters({ depth: "exhaustive" })).toEqual({ depth: "exhaustive", maxResearchers: 5, rounds: 3, output: "report" });
+    expect(deepParameters({ depth: "exhaustive", rounds: 1, output: "brief" })).toMatchObject({ maxResearchers: 5, rounds: 1, output: "brief" });
+  });
+
+  it("follows the deep protocol: decompose, rounds, one synthesis step per researcher in one group, two review shards, critic, report", () => {
+    const { createPlanArguments: args } = planTemplate("general_topic", "deep", "solid-state batteries", { maxResearchers: 4, rounds: 3 });
+    const types = args.steps.map((s) => s.stepType);
+    expect(types).toEqual(["analyze", "search", "analyze", "search", "analyze", "search", "analyze", "synthesize", "synthesize", "synthesize", "synthesize", "critique", "critique", "critique", "synthesize"]);
+    expect(args.steps.filter((s) => s.parallelGroup === "synthesis")).toHaveLength(4);
+    expect(args.steps.filter((s) => s.parallelGroup === "review").map((s) => s.instructions.match(/shard (\d)/)?.[1])).toEqual(["1", "2"]);
+    expect(args.citationPolicy).toBe("strict");
+    expect(args.name).toBe("[Deep] solid-state batteries");
+    // The quality gate follows the critic step (1-based order).
+    expect(args.branchingConditions?.[0]?.afterStep).toBe(14);
+    expect(args.steps[13]?.instructions).toMatch(/^Critic/);
+  });
+
+  it("fills the topic everywhere and stays within the engine's limits at the largest size", () => {
+    for (const template of planTemplates({ topic: "EV charging", parameters: { maxResearchers: 6, rounds: 4, depth: "exhaustive" } })) {
+      const args = template.createPlanArguments;
+      expect(JSON.stringify(args)).not.toContain("<topic>");
+      expect(args.steps.length).toBeLessThanOrEqual(LIMITS.stepsPerPlan);
+      for (const s of args.steps) expect(s.instructions.length).toBeLessThanOrEqual(LIMITS.instructionsChars);
+    }
+    const largest = planTemplate("decision_support", "deep", "x", { maxResearchers: 6, rounds: 4 });
+    expect(largest.createPlanArguments.steps).toHaveLength(1 + 8 + 6 + 2 + 1 + 1);
+  });
+
+  it("gives scan plans no ledger and a checkpoint for decisions", () => {
+    const scan = planTemplate("decision_support", "scan", "which CRM", {});
+    expect(scan.createPlanArguments.citationPolicy).toBeUndefined();
+    expect(scan.createPlanArguments.name).toBe("[Scan] which CRM");
+    expect(scan.createPlanArguments.steps.some((s) => s.stepType === "checkpoint")).toBe(true);
+    expect(scan.parameters).toBeNull();
+  });
+});

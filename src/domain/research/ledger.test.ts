@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { type Claim, checkCitations, citedRefsIn, claimOutcome, normalizeClaim, summarizeSubtopics, type Verdict } from "./ledger";
+
+const verdict = (kind: Verdict["kind"], judge: string, v: Verdict["verdict"], confidence: number | null = null): Verdict => ({
+  kind,
+  judge,
+  shard: kind === "reviewer" ? 1 : null,
+  verdict: v,
+  reasoning: kind === "critic" ? "because" : null,
+  confidence,
+  createdAt: 0,
+});
+
+let n = 0;
+const claim = (subtopic: string, text: string, evidenceRefs: string[], verdicts: Verdict[] = [], confidence: number | null = 0.7): Claim => {
+  n += 1;
+  return { claimId: `clm_${n}`, ref: `C${n}`, planId: "plan_1", subtopic, text, evidenceRefs, workerIds: ["worker-1"], confidence, highStakes: false, createdAt: 0, verdicts };
+};
+
+describe("claimOutcome", () => {
+  it("is pending until a reviewer judged the claim, keeping the worker's confidence", () => {
+    expect(claimOutcome(claim("a", "x", ["E1"]))).toEqual({ status: "PENDING_REVIEW", reviewerVerdict: null, criticVerdict: null, grounded: false, finalConfidence: 0.7 });
+  });
+
+  it("takes the worst reviewer verdict and grounds only claims every reviewer SUPPORTED", () => {
+    const both = claimOutcome(claim("a", "x", ["E1"], [verdict("reviewer", "r1", "SUPPORTED", 0.9), verdict("reviewer", "r2", "OVERSTATED", 0.5)]));
+    expect(both).toMatchObject({ status: "OVERSTATED", grounded: false, finalConfidence: 0.5 });
+    const supported = claimOutcome(claim("a", "x", ["E1"], [verdict("reviewer", "r1", "SUPPORTED", 0.8)]));
+    expect(supported).toMatchObject({ status: "SUPPORTED", grounded: true, finalConfidence: 0.8 });
+    const contradicted = claimOutcome(claim("a", "x", ["E1"], [verdict("reviewer", "r1", "UNSUPPORTED"), verdict("reviewer", "r2", "CONTRADICTED")]));
+    expect(contradicted.status).toBe("CONTRADICTED");
+  });
+
+  it("lets the critic's verdict and confidence decide where it ran", () => {
+    const reviewed = [verdict("reviewer", "r1", "SUPPORTED", 0.9)];
+    expect(claimOutcome(claim("a", "x", ["E1"], [...reviewed, verdict("critic", "c", "SURVIVES", 0.85)]))).toMatchObject({ status: "SURVIVES", grounded: true, finalConfidence: 0.85 });
+    expect(claimOutcome(claim("a", "x", ["E1"], [...reviewed, verdict("critic", "c", "DOWNGRADE", 0.4)]))).toMatchObject({ status: "DOWNGRADE", grounded: true, finalConfidence: 0.4 });
+    expect(claimOutcome(claim("a", "x", ["E1"], [...reviewed, verdict("critic", "c", "REJECT", 0.1)]))).toMatchObject({ status: "REJECT", grounded: false });
+    // A critic without a confidence falls back to the reviewers'.
+    expect(claimOutcome(claim("a", "x", ["E1"], [...reviewed, verdict("critic", "c", "SURVIVES")])).finalConfidence).toBe(0.9);
+  });
+
+  it("ignores a critic on a claim the reviewers did not support", () => {
+    const outcome = claimOutcome(claim("a", "x", ["E1"], [verdict("reviewer", "r1", "UNSUPPORTED"), verdict("critic", "c", "SURVIVES")]));
+    expect(outcome).toMatchObject({ status: "UNSUPPORTED", grounded: false });
+  });
+});
+
+describe("normalizeClaim", () => {
+  it("merges claims differing only in case, spacing and punctuation", () => {
+    expect(normalizeClaim("  The Market grew 12%, in 2025. ")).toBe(normalizeClaim("the market grew 12 in 2025"));
+    expect(normalizeClaim("A grew")).not.toBe(normalizeClaim("A shrank"));
+  });
+});
+
+describe("citedRefsIn", () => {
+  it("finds single and grouped refs, once each, and ignores look-alikes", () => {
+    expect(citedRefsIn("Growth [E2] and costs [E1, E3]; see [C4] and [E2]. Not E9 nor [X1] nor [E]")).toEqual({ evidence: ["E2", "E1", "E3"], claims: ["C4"] });
+  });
+});
+
+describe("summarizeSubtopics", () => {
+  it("marks subtopics without a grounded claim UNVERIFIED, declared or not", () => {
+    const grounded = claim("Pricing", "p", ["E1"], [verdict("reviewer", "r1", "SUPPORTED")]);
+    const rejected = claim("Adoption", "a", ["E2"], [verdict("reviewer", "r1", "UNSUPPORTED")]);
+    const summary = summarizeSubtopics(["Pricing", "Regulation"], [{ subtopic: "pricing" }, { subtopic: "Adoption" }], [grounded, rejected]);
+    expect(summary).toEqual([
+      { subtopic: "Pricing", status: "GROUNDED", evidence: 1, claims: 1, groundedClaims: 1 },
+      { subtopic: "Regulation", status: "UNVERIFIED", evidence: 0, claims: 0, groundedClaims: 0 },
+      { subtopic: "Adoption", status: "UNVERIFIED", evidence: 1, claims: 1, groundedClaims: 0 },
+    ]);
+  });
+});
+
+describe("checkCitations", () => {
+  const supported = claim("Pricing", "Prices fell by a third since 2023", ["E1"], [verdict("reviewer", "r1", "SUPPORTED")]);
+  const rejected = claim("Pricing", "Prices will halve again next year for sure", ["E2"], [verdict("reviewer", "r2", "SUPPORTED"), verdict("critic", "c", "REJECT")]);
+  const downgraded = claim("Pricing", "Discounts are common", ["E3"], [verdict("reviewer", "r1", "SUPPORTED"), verdict("critic", "c", "DOWNGRADE")]);
+  const ledger = () => {
+    const claims = [supported, rejected, downgraded];
+    const evidence = [{ ref: "E1" }, { ref: "E2" }, { ref: "E3" }];
+    return { evidence, claims, subtopics: summarizeSubtopics(["Pricing", "Regulation"], [], claims) };
+  };
+
+  it("passes a deliverable citing grounded evidence and marking unverified subtopics", () => {
+    const report = checkCitations("strict", { content: "Prices fell by a third [E1]. Discounts exist [E3].\n\nRegulation: UNVERIFIED — no source found.", citationRefs: [] }, ledger());
+    expect(report).toMatchObject({ passed: true, citedRefs: ["E1", "E3"], unverifiedSubtopics: ["Regulation"], downgradedClaimsCited: [downgraded.ref], problems: [] });
+  });
+
+  it("names every failure: unknown refs, ungrounded evidence, rejected claims repeated, unmarked subtopics", () => {
+    const content = "Prices will halve again next year, for sure [E2]. Also [E9] and [C99]. Regulation is fine.";
+    const report = checkCitations("strict", { content, citationRefs: ["E1"] }, ledger());
+    expect(report.passed).toBe(false);
+    expect(report.unknownRefs).toEqual(["E9", "C99"]);
+    expect(report.ungroundedRefs).toEqual(["E2"]);
+    expect(report.rejectedClaimsRepeated).toEqual([rejected.ref]);
+    expect(report.unmarkedUnverifiedSubtopics).toEqual(["Regulation"]);
+    expect(report.problems).toHaveLength(4);
+  });
+
+  it("refuses a deliverable that cites nothing when the ledger has grounded claims", () => {
+    const report = checkCitations("report", { content: "Prices fell. Regulation: UNVERIFIED.", citationRefs: [] }, ledger());
+    expect(report).toMatchObject({ policy: "report", passed: false });
+    expect(report.problems[0]).toMatch(/cites no evidence/);
+  });
+
+  it("checks claims cited by their ref", () => {
+    const report = checkCitations("strict", { content: `As shown [${supported.ref}] and [${rejected.ref}]. Regulation: UNVERIFIED`, citationRefs: [] }, ledger());
+    expect(report.ungroundedClaims).toEqual([rejected.ref]);
+    expect(report.passed).toBe(false);
+  });
+});

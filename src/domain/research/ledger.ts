@@ -1,0 +1,264 @@
+/**
+ * The deep-research evidence ledger of seed 001, kept per plan: evidence (E1, E2, …), claims
+ * (C1, C2, …) citing it, reviewer and critic verdicts on the claims, and the citation check a
+ * deliverable of the plan must pass. Pure: storage keeps rows, this module decides what they mean.
+ */
+
+export const REVIEWER_VERDICTS = ["SUPPORTED", "UNSUPPORTED", "OVERSTATED", "CONTRADICTED"] as const;
+export type ReviewerVerdict = (typeof REVIEWER_VERDICTS)[number];
+
+export const CRITIC_VERDICTS = ["SURVIVES", "DOWNGRADE", "REJECT"] as const;
+export type CriticVerdict = (typeof CRITIC_VERDICTS)[number];
+
+export const CITATION_POLICIES = ["strict", "report"] as const;
+export type CitationPolicy = (typeof CITATION_POLICIES)[number];
+
+/** `PENDING_REVIEW` until a reviewer judged the claim; then the critic's verdict where it ran, else the reviewers'. */
+export type ClaimStatus = "PENDING_REVIEW" | ReviewerVerdict | CriticVerdict;
+
+export const LEDGER_LIMITS = {
+  evidencePerCall: 50,
+  claimsPerCall: 50,
+  verdictsPerCall: 100,
+  evidencePerPlan: 2_000,
+  claimsPerPlan: 2_000,
+  subtopicsPerPlan: 20,
+  subtopicChars: 120,
+  factsChars: 4_000,
+  claimChars: 2_000,
+  reasoningChars: 2_000,
+  refsPerClaim: 20,
+  /** Claims and evidence one default ledger read returns. */
+  readItems: 50,
+} as const;
+
+export interface Evidence {
+  ref: string;
+  url: string;
+  title: string;
+  facts: string;
+  quote: string | null;
+  fetchedAt: number | null;
+  contentHash: string;
+  subtopic: string | null;
+  query: string | null;
+  recordedBy: string;
+  createdAt: number;
+}
+
+export interface Verdict {
+  kind: "reviewer" | "critic";
+  /** Who judged: `reviewer-1`, `critic`, … One verdict per judge and claim; judging again replaces it. */
+  judge: string;
+  /** The reviewer's shard (1 or 2); null for the critic. */
+  shard: number | null;
+  verdict: ReviewerVerdict | CriticVerdict;
+  reasoning: string | null;
+  confidence: number | null;
+  createdAt: number;
+}
+
+export interface Claim {
+  /** Global id (`clm_…`): how search hits and fetch name a claim across plans. */
+  claimId: string;
+  /** Plan-wide label: C1, C2, … */
+  ref: string;
+  planId: string;
+  subtopic: string;
+  text: string;
+  evidenceRefs: string[];
+  workerIds: string[];
+  /** The synthesis worker's own confidence. */
+  confidence: number | null;
+  highStakes: boolean;
+  createdAt: number;
+  verdicts: Verdict[];
+}
+
+export interface ClaimOutcome {
+  status: ClaimStatus;
+  reviewerVerdict: ReviewerVerdict | null;
+  criticVerdict: CriticVerdict | null;
+  /** Reviewed SUPPORTED by every reviewer and not rejected by the critic: fit to carry weight in a deliverable. */
+  grounded: boolean;
+  finalConfidence: number | null;
+}
+
+const REVIEWER_SEVERITY: Record<ReviewerVerdict, number> = { SUPPORTED: 0, OVERSTATED: 1, UNSUPPORTED: 2, CONTRADICTED: 3 };
+const CRITIC_SEVERITY: Record<CriticVerdict, number> = { SURVIVES: 0, DOWNGRADE: 1, REJECT: 2 };
+
+const worst = <V extends string>(verdicts: V[], severity: Record<V, number>): V | null =>
+  verdicts.reduce<V | null>((acc, v) => (acc === null || severity[v] > severity[acc] ? v : acc), null);
+
+const lowest = (values: (number | null)[]): number | null => {
+  const present = values.filter((v): v is number => v !== null);
+  return present.length ? Math.min(...present) : null;
+};
+
+/**
+ * seed 001 steps 5–6: a claim not SUPPORTED by its reviewers is dropped; the critic may then let it
+ * survive, downgrade it (still grounded, lower confidence) or reject it. Final confidence is the
+ * critic's where it ran, else the reviewers' (the lowest when both shards judged it), else the worker's.
+ */
+export function claimOutcome(claim: Pick<Claim, "verdicts" | "confidence">): ClaimOutcome {
+  const reviewers = claim.verdicts.filter((v) => v.kind === "reviewer");
+  const critics = claim.verdicts.filter((v) => v.kind === "critic");
+  const reviewerVerdict = worst(reviewers.map((v) => v.verdict as ReviewerVerdict), REVIEWER_SEVERITY);
+  const criticVerdict = worst(critics.map((v) => v.verdict as CriticVerdict), CRITIC_SEVERITY);
+  if (reviewerVerdict === null) {
+    return { status: "PENDING_REVIEW", reviewerVerdict, criticVerdict, grounded: false, finalConfidence: claim.confidence };
+  }
+  const reviewed = reviewerVerdict === "SUPPORTED";
+  const status: ClaimStatus = reviewed && criticVerdict ? criticVerdict : reviewerVerdict;
+  const finalConfidence = critics.length
+    ? (lowest(critics.map((v) => v.confidence)) ?? lowest(reviewers.map((v) => v.confidence)) ?? claim.confidence)
+    : (lowest(reviewers.map((v) => v.confidence)) ?? claim.confidence);
+  return { status, reviewerVerdict, criticVerdict, grounded: reviewed && criticVerdict !== "REJECT", finalConfidence };
+}
+
+/** Duplicate claims merge: the same words, whatever their case, spacing and punctuation. */
+export const normalizeClaim = (text: string): string =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+export const normalizeSubtopic = (text: string): string => text.trim().replace(/\s+/g, " ");
+
+export interface SubtopicSummary {
+  subtopic: string;
+  /** GROUNDED when at least one claim of it is grounded; UNVERIFIED otherwise (seed 001: never presented as fact). */
+  status: "GROUNDED" | "UNVERIFIED";
+  evidence: number;
+  claims: number;
+  groundedClaims: number;
+}
+
+export function summarizeSubtopics(declared: string[], evidence: Pick<Evidence, "subtopic">[], claims: Claim[]): SubtopicSummary[] {
+  const names = new Map<string, string>();
+  const add = (name: string | null) => {
+    if (name && !names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
+  };
+  for (const name of declared) add(name);
+  for (const item of evidence) add(item.subtopic);
+  for (const claim of claims) add(claim.subtopic);
+  return [...names.entries()].map(([key, subtopic]) => {
+    const of = claims.filter((c) => c.subtopic.toLowerCase() === key);
+    const groundedClaims = of.filter((c) => claimOutcome(c).grounded).length;
+    return {
+      subtopic,
+      status: groundedClaims > 0 ? "GROUNDED" : "UNVERIFIED",
+      evidence: evidence.filter((e) => e.subtopic?.toLowerCase() === key).length,
+      claims: of.length,
+      groundedClaims,
+    };
+  });
+}
+
+export interface CitationReport {
+  policy: CitationPolicy;
+  passed: boolean;
+  citedRefs: string[];
+  citedClaims: string[];
+  /** Cited refs (E…) or claims (C…) the ledger does not have. */
+  unknownRefs: string[];
+  /** Cited evidence on which no grounded claim rests: the text citing it carries an unverified claim. */
+  ungroundedRefs: string[];
+  /** Cited claims (C…) that are not grounded. */
+  ungroundedClaims: string[];
+  /** Claims judged UNSUPPORTED, CONTRADICTED or REJECT whose text the deliverable repeats. */
+  rejectedClaimsRepeated: string[];
+  /** UNVERIFIED subtopics the deliverable does not mark as UNVERIFIED. */
+  unmarkedUnverifiedSubtopics: string[];
+  unverifiedSubtopics: string[];
+  /** Grounded but downgraded by the critic: allowed, to be presented with their lower confidence. */
+  downgradedClaimsCited: string[];
+  problems: string[];
+}
+
+const REF_PATTERN = /\[(E\d{1,5})\]|\[(C\d{1,5})\]/g;
+const REF_LIST_PATTERN = /\[((?:[EC]\d{1,5})(?:\s*[,;]\s*[EC]\d{1,5})+)\]/g;
+
+/** Every `[E3]`, `[C2]` and `[E1, E4]` the text cites, in order of first appearance. */
+export function citedRefsIn(text: string): { evidence: string[]; claims: string[] } {
+  const evidence = new Set<string>();
+  const claims = new Set<string>();
+  const take = (ref: string) => (ref.startsWith("E") ? evidence : claims).add(ref);
+  for (const match of text.matchAll(REF_PATTERN)) take((match[1] ?? match[2]) as string);
+  for (const match of text.matchAll(REF_LIST_PATTERN)) for (const ref of (match[1] as string).split(/\s*[,;]\s*/)) take(ref);
+  return { evidence: [...evidence], claims: [...claims] };
+}
+
+/** A paragraph or line naming the subtopic and the word UNVERIFIED marks it. */
+function marksUnverified(content: string, subtopic: string): boolean {
+  const needle = subtopic.toLowerCase();
+  return content.split(/\n/).some((line) => line.includes("UNVERIFIED") && line.toLowerCase().includes(needle));
+}
+
+/**
+ * seed 001 step 7, enforced: every cited ref exists, every cited ref backs a grounded claim (so
+ * every load-bearing claim is SUPPORTED or SURVIVES), rejected claims are not repeated, and every
+ * UNVERIFIED subtopic is marked as such.
+ */
+export function checkCitations(
+  policy: CitationPolicy,
+  deliverable: { content: string; citationRefs: string[] },
+  ledger: { evidence: Pick<Evidence, "ref">[]; claims: Claim[]; subtopics: SubtopicSummary[] },
+): CitationReport {
+  const cited = citedRefsIn(deliverable.content);
+  const citedRefs = [...new Set([...cited.evidence, ...deliverable.citationRefs.filter((ref) => /^E\d+$/.test(ref))])];
+  const citedClaims = [...new Set([...cited.claims, ...deliverable.citationRefs.filter((ref) => /^C\d+$/.test(ref))])];
+  const evidenceRefs = new Set(ledger.evidence.map((e) => e.ref));
+  const claimsByRef = new Map(ledger.claims.map((c) => [c.ref, c]));
+  const outcomes = new Map(ledger.claims.map((c) => [c.ref, claimOutcome(c)]));
+  const groundedRefs = new Set(ledger.claims.filter((c) => outcomes.get(c.ref)?.grounded).flatMap((c) => c.evidenceRefs));
+
+  const unknownRefs = [...citedRefs.filter((r) => !evidenceRefs.has(r)), ...citedClaims.filter((r) => !claimsByRef.has(r))];
+  const ungroundedRefs = citedRefs.filter((r) => evidenceRefs.has(r) && !groundedRefs.has(r));
+  const ungroundedClaims = citedClaims.filter((r) => claimsByRef.has(r) && !outcomes.get(r)?.grounded);
+  const normalizedContent = normalizeClaim(deliverable.content);
+  const rejectedClaimsRepeated = ledger.claims
+    .filter((c) => {
+      const status = outcomes.get(c.ref)?.status;
+      return (status === "UNSUPPORTED" || status === "CONTRADICTED" || status === "REJECT") && normalizeClaim(c.text).length >= 12;
+    })
+    .filter((c) => normalizedContent.includes(normalizeClaim(c.text)))
+    .map((c) => c.ref);
+  const unverifiedSubtopics = ledger.subtopics.filter((s) => s.status === "UNVERIFIED").map((s) => s.subtopic);
+  const unmarkedUnverifiedSubtopics = unverifiedSubtopics.filter((s) => !marksUnverified(deliverable.content, s));
+  const downgradedClaimsCited = ledger.claims
+    .filter((c) => outcomes.get(c.ref)?.status === "DOWNGRADE" && (citedClaims.includes(c.ref) || c.evidenceRefs.some((r) => citedRefs.includes(r))))
+    .map((c) => c.ref);
+
+  const problems: string[] = [];
+  const groundedCount = [...outcomes.values()].filter((o) => o.grounded).length;
+  if (groundedCount > 0 && citedRefs.length + citedClaims.length === 0) problems.push("The deliverable cites no evidence: cite each load-bearing claim as [E1].");
+  if (unknownRefs.length) problems.push(`Cites refs the ledger does not have: ${unknownRefs.join(", ")}.`);
+  if (ungroundedRefs.length) problems.push(`Cites evidence no SUPPORTED (or SURVIVES) claim rests on: ${ungroundedRefs.join(", ")}.`);
+  if (ungroundedClaims.length) problems.push(`Cites claims that are not SUPPORTED (or SURVIVES): ${ungroundedClaims.join(", ")}.`);
+  if (rejectedClaimsRepeated.length) problems.push(`Repeats claims the reviewers or critic rejected: ${rejectedClaimsRepeated.join(", ")}.`);
+  if (unmarkedUnverifiedSubtopics.length) {
+    problems.push(`Does not mark these subtopics as UNVERIFIED (a line naming the subtopic and the word UNVERIFIED): ${unmarkedUnverifiedSubtopics.join("; ")}.`);
+  }
+  return {
+    policy,
+    passed: problems.length === 0,
+    citedRefs,
+    citedClaims,
+    unknownRefs,
+    ungroundedRefs,
+    ungroundedClaims,
+    rejectedClaimsRepeated,
+    unmarkedUnverifiedSubtopics,
+    unverifiedSubtopics,
+    downgradedClaimsCited,
+    problems,
+  };
+}
+
+/** SHA-256 of the evidence text, hex: the content hash when the caller did not compute one. */
+export async function hashEvidence(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

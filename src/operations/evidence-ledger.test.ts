@@ -1,0 +1,293 @@
+import { describe, expect, it } from "vitest";
+import { createPlan, ok, steps } from "../../test/support/plans";
+import { callTool, countRows, rest, seedTenant } from "../../test/support/worker";
+
+const source = (n: number, subtopic: string, extra: Record<string, unknown> = {}) => ({
+  url: `https://example.org/source-${n}`,
+  title: `Source ${n}`,
+  facts: `Fact ${n} about ${subtopic}: batteries with solid electrolytes reached ${n * 100} Wh/kg in lab cells.`,
+  fetchedAt: "2026-11-20T10:00:00Z",
+  subtopic,
+  query: `${subtopic} energy density`,
+  ...extra,
+});
+
+async function deepPlan(key: string, citationPolicy: "strict" | "report" = "strict") {
+  return createPlan(key, { name: "[Deep] Solid-state batteries", steps: steps("analyze", "search", "synthesize"), citationPolicy });
+}
+
+/** A ledger with two subtopics: Density grounded by C1 (E1), Cost with only an unsupported claim C2 (E2). */
+async function groundedLedger(key: string, planId: string) {
+  await ok(key, "record_evidence", { planId, subtopics: ["Density", "Cost", "Safety"], evidence: [source(1, "Density"), source(2, "Cost")] });
+  await ok(key, "record_claims", {
+    planId,
+    claims: [
+      { subtopic: "Density", text: "Lab cells reached 100 Wh/kg with solid electrolytes", evidenceRefs: ["E1"], workerId: "worker-1", confidence: 0.8, highStakes: true },
+      { subtopic: "Cost", text: "Solid-state cells already cost less than lithium-ion cells", evidenceRefs: ["E2"], workerId: "worker-2", confidence: 0.6 },
+    ],
+  });
+  await ok(key, "record_verdicts", {
+    planId,
+    verdicts: [
+      { claim: "C1", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED", confidence: 0.85 },
+      { claim: "C2", kind: "reviewer", judge: "reviewer-2", shard: 2, verdict: "UNSUPPORTED", reasoning: "E2 says nothing about cost parity" },
+      { claim: "C1", kind: "critic", judge: "critic", verdict: "SURVIVES", reasoning: "Two independent lab results agree", confidence: 0.8 },
+    ],
+  });
+}
+
+describe("evidence ledger", () => {
+  it("numbers evidence E1, E2… plan-wide, keeps a recorded source's ref, and declares subtopics", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    const first = await ok(apiKey, "record_evidence", { planId, subtopics: ["Density", "density ", "Cost"], evidence: [source(1, "Density"), source(2, "Cost")] });
+    expect(first).toMatchObject({
+      evidence: [
+        { ref: "E1", duplicate: false },
+        { ref: "E2", duplicate: false },
+      ],
+      subtopics: ["Density", "Cost"],
+      totalEvidence: 2,
+    });
+    const again = await ok(apiKey, "record_evidence", { planId, evidence: [source(2, "Cost"), source(3, "Safety")] });
+    expect(again).toMatchObject({ evidence: [{ ref: "E2", duplicate: true }, { ref: "E3", duplicate: false }], subtopics: ["Density", "Cost", "Safety"], totalEvidence: 3 });
+    // The same URL with different content is a different piece of evidence.
+    const changed = await ok(apiKey, "record_evidence", { planId, evidence: [source(1, "Density", { facts: "A revised page says 120 Wh/kg." })] });
+    expect(changed).toMatchObject({ evidence: [{ ref: "E4", duplicate: false }] });
+  });
+
+  it("hands out unique refs to concurrent writers", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => ok(apiKey, "record_evidence", { planId, evidence: [source(i + 1, "Density"), source(i + 101, "Cost")] })));
+    const refs = results.flatMap((r) => (r.evidence as { ref: string }[]).map((e) => e.ref));
+    expect(new Set(refs).size).toBe(16);
+    expect(refs.map((r) => Number(r.slice(1))).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+  });
+
+  it("refuses claims citing unknown refs and stores none of the call", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    await ok(apiKey, "record_evidence", { planId, evidence: [source(1, "Density")] });
+    const before = await countRows("ledger_claims");
+    const refused = await callTool(apiKey, "record_claims", {
+      planId,
+      claims: [
+        { subtopic: "Density", text: "Valid claim", evidenceRefs: ["E1"] },
+        { subtopic: "Density", text: "Invented claim", evidenceRefs: ["E1", "E7"] },
+      ],
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.body.error).toMatchObject({ code: "validation", issues: [{ path: "claims.1.evidenceRefs.1", message: "E7 is not in this plan's evidence ledger" }] });
+    expect(await countRows("ledger_claims")).toBe(before);
+  });
+
+  it("merges duplicate claims, uniting their evidence and workers", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    await ok(apiKey, "record_evidence", { planId, evidence: [source(1, "Density"), source(2, "Density"), source(3, "Density")] });
+    const first = await ok(apiKey, "record_claims", { planId, claims: [{ subtopic: "Density", text: "Cells reached 100 Wh/kg.", evidenceRefs: ["E2", "E1"], workerId: "worker-1" }] });
+    const second = await ok(apiKey, "record_claims", {
+      planId,
+      claims: [
+        { subtopic: "density", text: "cells   reached 100 Wh/kg", evidenceRefs: ["E3"], workerId: "worker-2" },
+        { subtopic: "Density", text: "A different claim", evidenceRefs: ["E1"] },
+      ],
+    });
+    const [merged, fresh] = second.claims as { ref: string; claimId: string; merged: boolean }[];
+    expect(merged).toMatchObject({ ref: "C1", merged: true, claimId: (first.claims as { claimId: string }[])[0]?.claimId });
+    expect(fresh).toMatchObject({ ref: "C2", merged: false });
+    const ledger = await ok(apiKey, "get_evidence_ledger", { planId });
+    expect((ledger.claims as { evidenceRefs: string[]; workerIds: string[] }[])[0]).toMatchObject({ evidenceRefs: ["E1", "E2", "E3"], workerIds: ["worker-1", "worker-2"] });
+  });
+
+  it("records verdicts, replaces a judge's earlier verdict, and refuses invalid ones whole", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    await groundedLedger(apiKey, planId);
+    const invalid = await callTool(apiKey, "record_verdicts", {
+      planId,
+      verdicts: [
+        { claim: "C2", kind: "reviewer", judge: "reviewer-2", shard: 2, verdict: "SUPPORTED" },
+        { claim: "C9", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" },
+        { claim: "C1", kind: "reviewer", judge: "reviewer-1", verdict: "SURVIVES" },
+        { claim: "C1", kind: "critic", judge: "critic", verdict: "REJECT" },
+      ],
+    });
+    expect(invalid.isError).toBe(true);
+    expect((invalid.body.error as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual([
+      "verdicts.1.claim",
+      "verdicts.2.verdict",
+      "verdicts.2.shard",
+      "verdicts.3.reasoning",
+    ]);
+    // Nothing of the refused call landed: C2 is still UNSUPPORTED.
+    const unchanged = await ok(apiKey, "get_evidence_ledger", { planId, status: "UNSUPPORTED" });
+    expect((unchanged.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C2"]);
+
+    const changed = await ok(apiKey, "record_verdicts", { planId, verdicts: [{ claim: "C1", kind: "critic", judge: "critic", verdict: "DOWNGRADE", reasoning: "Only lab cells", confidence: 0.5 }] });
+    expect(changed.claims).toEqual([{ ref: "C1", status: "DOWNGRADE", grounded: true, finalConfidence: 0.5 }]);
+    expect(await countRows("ledger_verdicts")).toBeGreaterThanOrEqual(3);
+  });
+
+  it("reads the ledger by subtopic and status, with UNVERIFIED subtopics", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    await groundedLedger(apiKey, planId);
+    const all = await ok(apiKey, "get_evidence_ledger", { planId });
+    expect(all).toMatchObject({ citationPolicy: "strict", totalEvidence: 2, totalClaims: 2, nextOffset: null, trust: "untrusted-external-content" });
+    expect(all.subtopics).toEqual([
+      { subtopic: "Density", status: "GROUNDED", evidence: 1, claims: 1, groundedClaims: 1 },
+      { subtopic: "Cost", status: "UNVERIFIED", evidence: 1, claims: 1, groundedClaims: 0 },
+      { subtopic: "Safety", status: "UNVERIFIED", evidence: 0, claims: 0, groundedClaims: 0 },
+    ]);
+    const c1 = (all.claims as Record<string, unknown>[])[0];
+    expect(c1).toMatchObject({ ref: "C1", status: "SURVIVES", reviewerVerdict: "SUPPORTED", criticVerdict: "SURVIVES", grounded: true, finalConfidence: 0.8, highStakes: true });
+    const cost = await ok(apiKey, "get_evidence_ledger", { planId, subtopic: "cost" });
+    expect((cost.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C2"]);
+    expect((cost.evidence as { ref: string }[]).map((e) => e.ref)).toEqual(["E2"]);
+    const grounded = await ok(apiKey, "get_evidence_ledger", { planId, status: "GROUNDED" });
+    expect((grounded.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C1"]);
+    expect((grounded.evidence as { ref: string }[]).map((e) => e.ref)).toEqual(["E1"]);
+    const paged = await ok(apiKey, "get_evidence_ledger", { planId, limit: 1 });
+    expect(paged).toMatchObject({ nextOffset: 1 });
+    expect(paged.claims).toHaveLength(1);
+  });
+
+  it("a plan without a ledger answers not_found, and a plan of another org looks missing everywhere", async () => {
+    const a = await seedTenant();
+    const b = await seedTenant();
+    const plain = await createPlan(a.apiKey);
+    const noLedger = await callTool(a.apiKey, "get_evidence_ledger", { planId: plain.planId });
+    expect(noLedger.body.error).toMatchObject({ code: "not_found" });
+
+    const { planId } = await deepPlan(a.apiKey);
+    await groundedLedger(a.apiKey, planId);
+    for (const [name, args] of [
+      ["get_evidence_ledger", { planId }],
+      ["record_evidence", { planId, evidence: [source(9, "Density")] }],
+      ["record_claims", { planId, claims: [{ subtopic: "Density", text: "x", evidenceRefs: ["E1"] }] }],
+      ["record_verdicts", { planId, verdicts: [{ claim: "C1", kind: "critic", judge: "critic", verdict: "REJECT", reasoning: "r" }] }],
+    ] as const) {
+      const result = await callTool(b.apiKey, name, args);
+      expect(result.body.error, name).toMatchObject({ code: "not_found" });
+    }
+    const search = await ok(b.apiKey, "search_sources", { query: "solid electrolytes" });
+    expect(search.results).toEqual([]);
+    const fetched = await callTool(b.apiKey, "fetch", { id: ((await ok(a.apiKey, "get_evidence_ledger", { planId })).claims as { claimId: string }[])[0]?.claimId });
+    expect(fetched.body.error).toMatchObject({ code: "not_found" });
+  });
+
+  it("makes grounded claims searchable org-wide, with their evidence through fetch", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    await groundedLedger(apiKey, planId);
+    const found = await ok(apiKey, "search_sources", { query: "solid electrolytes" });
+    const claims = (found.results as { kind: string; type: string; planId: string; id: string; title: string }[]).filter((r) => r.kind === "claim");
+    // C2 also matches "solid-state" text but is UNSUPPORTED: only the grounded claim is offered for reuse.
+    expect(claims).toHaveLength(1);
+    expect(claims[0]).toMatchObject({ type: "SURVIVES", planId });
+    expect(claims[0]?.title).toContain("C1 (Density)");
+    const costSearch = await ok(apiKey, "search_sources", { query: "cost parity lithium" });
+    expect((costSearch.results as { kind: string }[]).filter((r) => r.kind === "claim")).toEqual([]);
+
+    const chatgpt = await callTool(apiKey, "search", { query: "solid electrolytes" });
+    const hit = (chatgpt.body.results as { id: string; url: string }[]).find((r) => r.id === claims[0]?.id);
+    expect(hit?.url).toBe(`http://localhost:8787/api/v1/plans/${planId}/ledger`);
+    const fetched = await ok(apiKey, "fetch", { id: claims[0]?.id });
+    expect(fetched.text).toContain("Status: SURVIVES");
+    expect(fetched.text).toContain("[E1] Source 1 — https://example.org/source-1");
+    expect(fetched.metadata).toMatchObject({ kind: "claim", grounded: "true", trust: "untrusted-external-content" });
+  });
+});
+
+describe("citation integrity on deliverables", () => {
+  const passing = "Lab cells reached 100 Wh/kg [E1].\n\nCost: UNVERIFIED — sources did not establish it.\nSafety: UNVERIFIED.";
+
+  it("refuses, in strict mode, a deliverable that fails the check and stores nothing", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "strict");
+    await groundedLedger(apiKey, planId);
+    const before = await countRows("research_outputs");
+    const refused = await callTool(apiKey, "store_research_output", {
+      planId,
+      title: "Report",
+      mediaType: "markdown",
+      content: "Solid-state cells already cost less than lithium-ion cells [E2]. Density is high [E1] [E5].",
+    });
+    expect(refused.isError).toBe(true);
+    const error = refused.body.error as { code: string; message: string; issues: { message: string }[] };
+    expect(error.code).toBe("validation");
+    expect(error.message).toContain("strict citation check");
+    const problems = error.issues.map((i) => i.message).join("\n");
+    expect(problems).toContain("E5");
+    expect(problems).toContain("no SUPPORTED (or SURVIVES) claim rests on: E2");
+    expect(problems).toContain("rejected: C2");
+    expect(problems).toContain("Cost; Safety");
+    expect(await countRows("research_outputs")).toBe(before);
+  });
+
+  it("stores a deliverable that passes, with the verification report", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "strict");
+    await groundedLedger(apiKey, planId);
+    const stored = await ok(apiKey, "store_research_output", {
+      planId,
+      title: "Report",
+      mediaType: "markdown",
+      content: passing,
+      citations: [{ ref: "E1", title: "Source 1", url: "https://example.org/source-1" }],
+    });
+    expect(stored.verification).toMatchObject({ policy: "strict", passed: true, citedRefs: ["E1"], unverifiedSubtopics: ["Cost", "Safety"], problems: [] });
+    // A new version is checked too (the plan comes from the stored output).
+    const failing = await callTool(apiKey, "store_research_output", { outputId: stored.outputId, title: "Report v2", mediaType: "markdown", content: "No citations now." });
+    expect(failing.body.error).toMatchObject({ code: "validation" });
+  });
+
+  it("stores with a failing report when the plan's policy is report", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    await groundedLedger(apiKey, planId);
+    const stored = await ok(apiKey, "store_research_output", { planId, title: "Draft", mediaType: "markdown", content: "Cheap already [E2]." });
+    expect(stored.verification).toMatchObject({ policy: "report", passed: false, ungroundedRefs: ["E2"] });
+  });
+
+  it("does not check deliverables of plans without a ledger", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await createPlan(apiKey);
+    const stored = await ok(apiKey, "store_research_output", { planId, title: "Scan", mediaType: "markdown", content: "Anything [E9]." });
+    expect(stored.verification).toBeNull();
+  });
+
+  it("serves the ledger over REST with the same rules", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "strict");
+    const created = await rest(apiKey, `/plans/${planId}/evidence`, { method: "POST", body: JSON.stringify({ evidence: [source(1, "Density")] }) });
+    expect(created.status).toBe(201);
+    const refused = await rest(apiKey, `/plans/${planId}/claims`, { method: "POST", body: JSON.stringify({ claims: [{ subtopic: "Density", text: "x", evidenceRefs: ["E2"] }] }) });
+    expect(refused.status).toBe(400);
+    const read = await rest(apiKey, `/plans/${planId}/ledger?subtopic=Density`);
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { evidence: unknown[] }).evidence).toHaveLength(1);
+  });
+});
+
+describe("get_plan_templates", () => {
+  it("serves templates whose arguments create working plans, the deep one with a strict ledger", async () => {
+    const { apiKey } = await seedTenant();
+    const served = await ok(apiKey, "get_plan_templates", { topic: "heat pumps in cold climates", maxResearchers: 2, rounds: 1 });
+    const templates = served.templates as { templateId: string; createPlanArguments: Record<string, unknown> }[];
+    expect(templates).toHaveLength(6);
+    for (const template of templates) {
+      const plan = await ok(apiKey, "create_research_plan", template.createPlanArguments);
+      expect(plan.status, template.templateId).toBe("active");
+      const ledger = await callTool(apiKey, "get_evidence_ledger", { planId: plan.planId });
+      if (template.templateId.startsWith("deep.")) expect(ledger.body).toMatchObject({ citationPolicy: "strict" });
+      else expect(ledger.body.error).toMatchObject({ code: "not_found" });
+    }
+    const rested = await rest(apiKey, "/plan-templates?mode=deep&researchType=decision_support&depth=exhaustive");
+    const body = (await rested.json()) as { templates: { parameters: unknown }[] };
+    expect(body.templates).toHaveLength(1);
+    expect(body.templates[0]?.parameters).toEqual({ depth: "exhaustive", maxResearchers: 5, rounds: 3, output: "report" });
+  });
+});

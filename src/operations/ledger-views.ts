@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { type Claim, claimOutcome, type Evidence, LEDGER_LIMITS } from "../domain/research/ledger";
+import { ParamId } from "./params";
+
+export const ParamPlanId = ParamId("plan");
+export const ParamEvidenceRef = z.string().regex(/^E\d{1,5}$/, "An evidence ref such as E3");
+export const ParamClaimRef = z.string().regex(/^C\d{1,5}$/, "A claim ref such as C3");
+export const ParamSubtopic = z.string().trim().min(1).max(LEDGER_LIMITS.subtopicChars);
+
+const clip = (text: string | null, chars: number) => (text !== null && text.length > chars ? `${text.slice(0, chars)}…` : text);
+
+export const EvidenceView = z.object({
+  ref: z.string(),
+  url: z.string(),
+  title: z.string(),
+  facts: z.string().optional(),
+  quote: z.string().nullable().optional(),
+  fetchedAt: z.string().nullable(),
+  contentHash: z.string(),
+  subtopic: z.string().nullable(),
+  query: z.string().nullable(),
+});
+
+/** Facts and quotes are clipped in listings: a ledger of hundreds of sources must still fit a response. */
+export const evidenceView = (evidence: Evidence, textChars: number | null): z.infer<typeof EvidenceView> => ({
+  ref: evidence.ref,
+  url: evidence.url,
+  title: evidence.title,
+  ...(textChars === null ? {} : { facts: clip(evidence.facts, textChars) ?? "", quote: clip(evidence.quote, textChars) }),
+  fetchedAt: evidence.fetchedAt === null ? null : new Date(evidence.fetchedAt).toISOString(),
+  contentHash: evidence.contentHash,
+  subtopic: evidence.subtopic,
+  query: evidence.query,
+});
+
+export const ClaimView = z.object({
+  claimId: z.string(),
+  ref: z.string(),
+  subtopic: z.string(),
+  text: z.string(),
+  evidenceRefs: z.array(z.string()),
+  workerIds: z.array(z.string()),
+  confidence: z.number().nullable(),
+  highStakes: z.boolean(),
+  status: z.string(),
+  reviewerVerdict: z.string().nullable(),
+  criticVerdict: z.string().nullable(),
+  grounded: z.boolean(),
+  finalConfidence: z.number().nullable(),
+  verdicts: z.array(
+    z.object({ kind: z.string(), judge: z.string(), shard: z.number().nullable(), verdict: z.string(), reasoning: z.string().nullable(), confidence: z.number().nullable() }),
+  ),
+});
+
+export const claimView = (claim: Claim, reasoningChars = 300): z.infer<typeof ClaimView> => ({
+  claimId: claim.claimId,
+  ref: claim.ref,
+  subtopic: claim.subtopic,
+  text: claim.text,
+  evidenceRefs: claim.evidenceRefs,
+  workerIds: claim.workerIds,
+  confidence: claim.confidence,
+  highStakes: claim.highStakes,
+  ...claimOutcome(claim),
+  verdicts: claim.verdicts.map((v) => ({ kind: v.kind, judge: v.judge, shard: v.shard, verdict: v.verdict, reasoning: clip(v.reasoning, reasoningChars), confidence: v.confidence })),
+});

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { validationError } from "../domain/errors";
+import { hashEvidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
+import { defineOperation } from "./operation";
+import { ParamPlanId, ParamSubtopic } from "./ledger-views";
+
+export const recordEvidence = defineOperation({
+  name: "record_evidence",
+  title: "Record evidence",
+  description:
+    "Add sources to a plan's evidence ledger (deep research): each gets a plan-wide ref E1, E2, … to cite. The same " +
+    "url and content keep their ref. subtopics declares the plan's subtopics (from decomposition).",
+  scope: "research:write",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    planId: ParamPlanId,
+    subtopics: z.array(ParamSubtopic).max(LEDGER_LIMITS.subtopicsPerPlan).optional(),
+    evidence: z
+      .array(
+        z.strictObject({
+          url: z.url({ protocol: /^https?$/ }).max(2000),
+          title: z.string().min(1).max(500),
+          facts: z.string().min(1).max(LEDGER_LIMITS.factsChars).describe("Extracted facts or summary"),
+          quote: z.string().max(LEDGER_LIMITS.factsChars).optional(),
+          fetchedAt: z.iso.datetime({ offset: true }).optional(),
+          contentHash: z.string().regex(/^[A-Za-z0-9:_-]{8,128}$/).optional().describe("Default: SHA-256 of facts and quote"),
+          subtopic: ParamSubtopic.optional(),
+          query: z.string().max(500).optional().describe("The search query that found it"),
+        }),
+      )
+      .max(LEDGER_LIMITS.evidencePerCall)
+      .optional(),
+  }),
+  output: z.object({
+    planId: z.string(),
+    evidence: z.array(z.object({ ref: z.string(), url: z.string(), duplicate: z.boolean() })),
+    subtopics: z.array(z.string()),
+    totalEvidence: z.number(),
+  }),
+  rest: { method: "post", path: "/plans/{planId}/evidence", status: 201 },
+  async handler(input, ctx) {
+    const { orgId, userId } = ctx.principal;
+    const items = input.evidence ?? [];
+    const declared = (input.subtopics ?? []).map(normalizeSubtopic);
+    if (items.length === 0 && declared.length === 0) throw validationError("Give evidence, subtopics or both.", [{ path: "evidence", message: "Nothing to record" }]);
+    await ctx.services.plans.read(orgId, input.planId, false); // not_found for a plan not in this org
+
+    const existing = await ctx.services.ledger.header(orgId, input.planId);
+    const known = new Set((existing?.subtopics ?? []).map((s) => s.toLowerCase()));
+    const added = [...declared, ...items.flatMap((i) => (i.subtopic ? [normalizeSubtopic(i.subtopic)] : []))].filter((s) => {
+      const key = s.toLowerCase();
+      if (known.has(key)) return false;
+      known.add(key);
+      return true;
+    });
+    if (known.size > LEDGER_LIMITS.subtopicsPerPlan) {
+      throw validationError(`A plan has at most ${LEDGER_LIMITS.subtopicsPerPlan} subtopics; this call would make ${known.size}.`, [{ path: "subtopics", message: "Too many subtopics" }]);
+    }
+    const counts = await ctx.services.ledger.counts(orgId, input.planId);
+    if (counts.evidence + items.length > LEDGER_LIMITS.evidencePerPlan) {
+      throw validationError(`A plan's ledger holds at most ${LEDGER_LIMITS.evidencePerPlan} sources; it has ${counts.evidence}.`, [{ path: "evidence", message: "Ledger full" }]);
+    }
+
+    const header = await ctx.services.ledger.ensure(orgId, input.planId, null, added, ctx.now());
+    const evidence = await Promise.all(
+      items.map(async (item) => ({
+        url: item.url,
+        title: item.title,
+        facts: item.facts,
+        quote: item.quote ?? null,
+        fetchedAt: item.fetchedAt ? Date.parse(item.fetchedAt) : null,
+        contentHash: item.contentHash ?? (await hashEvidence(`${item.facts}\n${item.quote ?? ""}`)),
+        subtopic: item.subtopic ? normalizeSubtopic(item.subtopic) : null,
+        query: item.query ?? null,
+      })),
+    );
+    const refs = evidence.length ? await ctx.services.ledger.addEvidence(orgId, input.planId, evidence, userId, ctx.now()) : [];
+    return {
+      planId: input.planId,
+      evidence: refs.map((r, i) => ({ ref: r.ref, url: evidence[i]?.url ?? "", duplicate: r.duplicate })),
+      subtopics: header.subtopics,
+      totalEvidence: counts.evidence + refs.filter((r) => !r.duplicate).length,
+    };
+  },
+});

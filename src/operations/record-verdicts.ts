@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { type ValidationIssue, validationError } from "../domain/errors";
+import { CRITIC_VERDICTS, claimOutcome, LEDGER_LIMITS, REVIEWER_VERDICTS } from "../domain/research/ledger";
+import { defineOperation } from "./operation";
+import { ParamClaimRef, ParamPlanId } from "./ledger-views";
+
+const REVIEWER: ReadonlySet<string> = new Set(REVIEWER_VERDICTS);
+const CRITIC: ReadonlySet<string> = new Set(CRITIC_VERDICTS);
+
+export const recordVerdicts = defineOperation({
+  name: "record_verdicts",
+  title: "Record verdicts",
+  description:
+    "Judge claims of a plan's ledger. kind reviewer (shard 1|2): SUPPORTED, UNSUPPORTED, OVERSTATED or CONTRADICTED. " +
+    "kind critic, with reasoning: SURVIVES, DOWNGRADE or REJECT. A judge's new verdict on a claim replaces its earlier one.",
+  scope: "research:write",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.strictObject({
+    planId: ParamPlanId,
+    verdicts: z
+      .array(
+        z.strictObject({
+          claim: ParamClaimRef,
+          kind: z.enum(["reviewer", "critic"]),
+          judge: z.string().min(1).max(100).describe("e.g. reviewer-1, critic"),
+          shard: z.union([z.literal(1), z.literal(2)]).optional(),
+          verdict: z.enum([...REVIEWER_VERDICTS, ...CRITIC_VERDICTS]),
+          reasoning: z.string().max(LEDGER_LIMITS.reasoningChars).optional(),
+          confidence: z.number().min(0).max(1).optional(),
+        }),
+      )
+      .min(1)
+      .max(LEDGER_LIMITS.verdictsPerCall),
+  }),
+  output: z.object({
+    planId: z.string(),
+    claims: z.array(z.object({ ref: z.string(), status: z.string(), grounded: z.boolean(), finalConfidence: z.number().nullable() })),
+  }),
+  rest: { method: "post", path: "/plans/{planId}/verdicts", status: 201 },
+  async handler(input, ctx) {
+    const { orgId } = ctx.principal;
+    await ctx.services.plans.read(orgId, input.planId, false);
+    const { claimNumbers } = await ctx.services.ledger.counts(orgId, input.planId);
+    const issues: ValidationIssue[] = [];
+    input.verdicts.forEach((v, i) => {
+      if (!claimNumbers.has(Number(v.claim.slice(1)))) issues.push({ path: `verdicts.${i}.claim`, message: `${v.claim} is not a claim of this plan` });
+      if (v.kind === "reviewer" && !REVIEWER.has(v.verdict)) issues.push({ path: `verdicts.${i}.verdict`, message: `A reviewer's verdict is one of ${REVIEWER_VERDICTS.join(", ")}` });
+      if (v.kind === "reviewer" && v.shard === undefined) issues.push({ path: `verdicts.${i}.shard`, message: "A reviewer's verdict names its shard (1 or 2)" });
+      if (v.kind === "critic" && !CRITIC.has(v.verdict)) issues.push({ path: `verdicts.${i}.verdict`, message: `A critic's verdict is one of ${CRITIC_VERDICTS.join(", ")}` });
+      if (v.kind === "critic" && !v.reasoning?.trim()) issues.push({ path: `verdicts.${i}.reasoning`, message: "A critic's verdict carries its reasoning" });
+    });
+    if (issues.length) throw validationError("Some verdicts are not valid; nothing was recorded.", issues);
+    await ctx.services.ledger.addVerdicts(
+      orgId,
+      input.planId,
+      input.verdicts.map((v) => ({
+        claimNumber: Number(v.claim.slice(1)),
+        kind: v.kind,
+        judge: v.judge,
+        shard: v.kind === "reviewer" ? (v.shard ?? null) : null,
+        verdict: v.verdict,
+        reasoning: v.reasoning ?? null,
+        confidence: v.confidence ?? null,
+      })),
+      ctx.now(),
+    );
+    const judged = new Set(input.verdicts.map((v) => v.claim));
+    const { claims } = await ctx.services.ledger.read(orgId, input.planId, false);
+    return {
+      planId: input.planId,
+      claims: claims
+        .filter((c) => judged.has(c.ref))
+        .map((c) => {
+          const { status, grounded, finalConfidence } = claimOutcome(c);
+          return { ref: c.ref, status, grounded, finalConfidence };
+        }),
+    };
+  },
+});

@@ -1,0 +1,279 @@
+import type { EvidenceLedgerRepository, LedgerHeader } from "../domain/ports";
+import type { CitationPolicy, Claim, CriticVerdict, Evidence, ReviewerVerdict, Verdict } from "../domain/research/ledger";
+import { normalizeClaim } from "../domain/research/ledger";
+
+interface EvidenceRow {
+  n: number;
+  url: string;
+  title: string;
+  facts?: string;
+  quote?: string | null;
+  fetched_at: number | null;
+  content_hash: string;
+  subtopic: string | null;
+  query: string | null;
+  recorded_by: string;
+  created_at: number;
+}
+
+interface ClaimRow {
+  id: string;
+  plan_id: string;
+  n: number;
+  subtopic: string;
+  text: string;
+  evidence_refs: string;
+  worker_ids: string;
+  confidence: number | null;
+  high_stakes: number;
+  created_at: number;
+  /** json_group_array of the claim's verdicts. */
+  verdicts: string;
+}
+
+interface VerdictJson {
+  kind: "reviewer" | "critic";
+  judge: string;
+  shard: number | null;
+  verdict: string;
+  reasoning: string | null;
+  confidence: number | null;
+  created_at: number;
+}
+
+const EVIDENCE_BRIEF = "n, url, title, fetched_at, content_hash, subtopic, query, recorded_by, created_at";
+
+// Every claim read carries its verdicts, so what a claim means is decided in one place (domain/research/ledger.ts).
+const CLAIM_COLUMNS = `c.id, c.plan_id, c.n, c.subtopic, c.text, c.evidence_refs, c.worker_ids, c.confidence, c.high_stakes, c.created_at,
+  (SELECT json_group_array(json_object('kind', v.kind, 'judge', v.judge, 'shard', v.shard, 'verdict', v.verdict,
+          'reasoning', v.reasoning, 'confidence', v.confidence, 'created_at', v.created_at))
+     FROM ledger_verdicts v WHERE v.org_id = c.org_id AND v.plan_id = c.plan_id AND v.claim_n = c.n) AS verdicts`;
+
+const toEvidence = (row: EvidenceRow): Evidence => ({
+  ref: `E${row.n}`,
+  url: row.url,
+  title: row.title,
+  facts: row.facts ?? "",
+  quote: row.quote ?? null,
+  fetchedAt: row.fetched_at,
+  contentHash: row.content_hash,
+  subtopic: row.subtopic,
+  query: row.query,
+  recordedBy: row.recorded_by,
+  createdAt: row.created_at,
+});
+
+const toClaim = (row: ClaimRow): Claim => ({
+  claimId: row.id,
+  ref: `C${row.n}`,
+  planId: row.plan_id,
+  subtopic: row.subtopic,
+  text: row.text,
+  evidenceRefs: JSON.parse(row.evidence_refs) as string[],
+  workerIds: JSON.parse(row.worker_ids) as string[],
+  confidence: row.confidence,
+  highStakes: row.high_stakes === 1,
+  createdAt: row.created_at,
+  verdicts: (JSON.parse(row.verdicts) as VerdictJson[]).map(
+    (v): Verdict => ({
+      kind: v.kind,
+      judge: v.judge,
+      shard: v.shard,
+      verdict: v.verdict as ReviewerVerdict | CriticVerdict,
+      reasoning: v.reasoning,
+      confidence: v.confidence,
+      createdAt: v.created_at,
+    }),
+  ),
+});
+
+// Refs merge as a set in numeric order (E2 before E10).
+const MERGE_JSON_SET = (column: string) =>
+  `(SELECT json_group_array(value) FROM (SELECT value FROM (SELECT value FROM json_each(ledger_claims.${column}) UNION SELECT value FROM json_each(excluded.${column}))
+     ORDER BY length(value), value))`;
+
+export function d1EvidenceLedger(db: D1Database): EvidenceLedgerRepository {
+  async function header(orgId: string, planId: string): Promise<LedgerHeader | null> {
+    const row = await db
+      .prepare("SELECT citation_policy, subtopics FROM evidence_ledgers WHERE org_id = ? AND plan_id = ?")
+      .bind(orgId, planId)
+      .first<{ citation_policy: string; subtopics: string }>();
+    return row ? { citationPolicy: row.citation_policy as CitationPolicy, subtopics: JSON.parse(row.subtopics) as string[] } : null;
+  }
+
+  return {
+    header,
+
+    async ensure(orgId, planId, policy, subtopics, now) {
+      // Subtopics are a set, kept in the order first declared; json functions keep the union in one statement.
+      await db
+        .prepare(
+          `INSERT INTO evidence_ledgers (org_id, plan_id, citation_policy, subtopics, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT(org_id, plan_id) DO UPDATE SET
+             subtopics = (SELECT json_group_array(value) FROM (
+               SELECT value FROM (SELECT value, key FROM json_each(evidence_ledgers.subtopics)
+                                  UNION ALL SELECT value, key + 100000 FROM json_each(excluded.subtopics)
+                                   WHERE lower(value) NOT IN (SELECT lower(value) FROM json_each(evidence_ledgers.subtopics)))
+               ORDER BY key)),
+             updated_at = excluded.updated_at`,
+        )
+        .bind(orgId, planId, policy ?? "report", JSON.stringify(subtopics), now, now)
+        .run();
+      return (await header(orgId, planId)) as LedgerHeader;
+    },
+
+    async addEvidence(orgId, planId, items, recordedBy, now) {
+      const before = await db
+        .prepare("SELECT url, content_hash FROM ledger_evidence WHERE org_id = ? AND plan_id = ?")
+        .bind(orgId, planId)
+        .all<{ url: string; content_hash: string }>();
+      const known = new Set(before.results.map((r) => `${r.content_hash} ${r.url}`));
+      // One statement per item in one transaction: numbers are MAX+1, so concurrent calls never share one.
+      await db.batch(
+        items.map((item) =>
+          db
+            .prepare(
+              `INSERT INTO ledger_evidence (org_id, plan_id, n, url, title, facts, quote, fetched_at, content_hash, subtopic, query, recorded_by, created_at)
+               SELECT ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM ledger_evidence WHERE org_id = ? AND plan_id = ?
+               ON CONFLICT(org_id, plan_id, url, content_hash) DO NOTHING`,
+            )
+            .bind(orgId, planId, item.url, item.title, item.facts, item.quote, item.fetchedAt, item.contentHash, item.subtopic, item.query, recordedBy, now, orgId, planId),
+        ),
+      );
+      const after = await db
+        .prepare("SELECT n, url, content_hash FROM ledger_evidence WHERE org_id = ? AND plan_id = ?")
+        .bind(orgId, planId)
+        .all<{ n: number; url: string; content_hash: string }>();
+      const refOf = new Map(after.results.map((r) => [`${r.content_hash} ${r.url}`, `E${r.n}`]));
+      const seenInCall = new Set<string>();
+      return items.map((item) => {
+        const key = `${item.contentHash} ${item.url}`;
+        const duplicate = known.has(key) || seenInCall.has(key);
+        seenInCall.add(key);
+        return { ref: refOf.get(key) as string, duplicate };
+      });
+    },
+
+    async addClaims(orgId, planId, claims, now) {
+      await db.batch(
+        claims.map((claim) =>
+          db
+            .prepare(
+              `INSERT INTO ledger_claims (id, org_id, plan_id, n, subtopic, subtopic_key, text, normalized, evidence_refs, worker_ids, confidence, high_stakes, created_at, updated_at)
+               SELECT ?, ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM ledger_claims WHERE org_id = ? AND plan_id = ?
+               ON CONFLICT(org_id, plan_id, subtopic_key, normalized) DO UPDATE SET
+                 evidence_refs = ${MERGE_JSON_SET("evidence_refs")},
+                 worker_ids = ${MERGE_JSON_SET("worker_ids")},
+                 high_stakes = max(ledger_claims.high_stakes, excluded.high_stakes),
+                 updated_at = excluded.updated_at`,
+            )
+            .bind(
+              claim.claimId,
+              orgId,
+              planId,
+              claim.subtopic,
+              claim.subtopic.toLowerCase(),
+              claim.text,
+              normalizeClaim(claim.text),
+              JSON.stringify(claim.evidenceRefs),
+              JSON.stringify(claim.workerId ? [claim.workerId] : []),
+              claim.confidence,
+              claim.highStakes ? 1 : 0,
+              now,
+              now,
+              orgId,
+              planId,
+            ),
+        ),
+      );
+      const { results } = await db
+        .prepare("SELECT id, n, subtopic_key, normalized FROM ledger_claims WHERE org_id = ? AND plan_id = ?")
+        .bind(orgId, planId)
+        .all<{ id: string; n: number; subtopic_key: string; normalized: string }>();
+      const byText = new Map(results.map((r) => [`${r.subtopic_key} ${r.normalized}`, r]));
+      return claims.map((claim) => {
+        const row = byText.get(`${claim.subtopic.toLowerCase()} ${normalizeClaim(claim.text)}`);
+        if (!row) throw new Error("claim row missing after insert");
+        return { claimId: row.id, ref: `C${row.n}`, merged: row.id !== claim.claimId };
+      });
+    },
+
+    async addVerdicts(orgId, planId, verdicts, now) {
+      await db.batch(
+        verdicts.map((v) =>
+          db
+            .prepare(
+              `INSERT INTO ledger_verdicts (org_id, plan_id, claim_n, kind, judge, shard, verdict, reasoning, confidence, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT(org_id, plan_id, claim_n, kind, judge) DO UPDATE SET
+                 shard = excluded.shard, verdict = excluded.verdict, reasoning = excluded.reasoning,
+                 confidence = excluded.confidence, created_at = excluded.created_at`,
+            )
+            .bind(orgId, planId, v.claimNumber, v.kind, v.judge, v.shard, v.verdict, v.reasoning, v.confidence, now),
+        ),
+      );
+    },
+
+    async counts(orgId, planId) {
+      const [evidence, claims] = await db.batch<{ n: number }>([
+        db.prepare("SELECT n FROM ledger_evidence WHERE org_id = ? AND plan_id = ?").bind(orgId, planId),
+        db.prepare("SELECT n FROM ledger_claims WHERE org_id = ? AND plan_id = ?").bind(orgId, planId),
+      ]);
+      const evidenceRows = evidence?.results ?? [];
+      const claimRows = claims?.results ?? [];
+      return {
+        evidence: evidenceRows.length,
+        claims: claimRows.length,
+        evidenceRefs: new Set(evidenceRows.map((r) => `E${r.n}`)),
+        claimNumbers: new Set(claimRows.map((r) => r.n)),
+      };
+    },
+
+    async read(orgId, planId, withText) {
+      const [evidence, claims] = await db.batch([
+        db
+          .prepare(`SELECT ${withText ? "*" : EVIDENCE_BRIEF} FROM ledger_evidence WHERE org_id = ? AND plan_id = ? ORDER BY n`)
+          .bind(orgId, planId),
+        db.prepare(`SELECT ${CLAIM_COLUMNS} FROM ledger_claims c WHERE c.org_id = ? AND c.plan_id = ? ORDER BY c.n`).bind(orgId, planId),
+      ]);
+      return {
+        evidence: ((evidence?.results ?? []) as EvidenceRow[]).map(toEvidence),
+        claims: ((claims?.results ?? []) as ClaimRow[]).map(toClaim),
+      };
+    },
+
+    async getClaim(orgId, claimId) {
+      const row = await db.prepare(`SELECT ${CLAIM_COLUMNS} FROM ledger_claims c WHERE c.org_id = ? AND c.id = ?`).bind(orgId, claimId).first<ClaimRow>();
+      if (!row) return null;
+      const claim = toClaim(row);
+      const numbers = claim.evidenceRefs.map((ref) => Number(ref.slice(1)));
+      const { results } = await db
+        .prepare(`SELECT * FROM ledger_evidence WHERE org_id = ? AND plan_id = ? AND n IN (SELECT value FROM json_each(?)) ORDER BY n`)
+        .bind(orgId, claim.planId, JSON.stringify(numbers))
+        .all<EvidenceRow>();
+      return { claim, evidence: results.map(toEvidence) };
+    },
+
+    async searchClaims(orgId, ftsQuery, filters, limit) {
+      const { results } = await db
+        .prepare(
+          `SELECT ${CLAIM_COLUMNS}, snippet(ledger_claims_fts, 0, '«', '»', '…', 24) AS snippet, bm25(ledger_claims_fts, 2.0, 1.0) AS rank,
+                  p.research_question AS research_question
+             FROM ledger_claims_fts
+             JOIN ledger_claims c ON c.seq = ledger_claims_fts.rowid
+             LEFT JOIN plans p ON p.plan_id = c.plan_id AND p.org_id = c.org_id
+            WHERE ledger_claims_fts MATCH ? AND c.org_id = ?
+              AND (? IS NULL OR c.plan_id = ?) AND (? IS NULL OR c.created_at >= ?)
+            ORDER BY rank LIMIT ?`,
+        )
+        .bind(ftsQuery, orgId, filters.planId ?? null, filters.planId ?? null, filters.since ?? null, filters.since ?? null, limit)
+        .all<ClaimRow & { snippet: string; rank: number; research_question: string | null }>();
+      return results.map((row) => ({
+        claim: toClaim(row),
+        snippet: row.snippet,
+        relevance: Math.round(-row.rank * 1000) / 1000,
+        researchQuestion: row.research_question || null,
+      }));
+    },
+  };
+}
