@@ -13,15 +13,15 @@ export const getEvidenceLedger = defineOperation({
   name: "get_evidence_ledger",
   title: "Get evidence ledger",
   description:
-    "A plan's evidence ledger: subtopics (GROUNDED, or UNVERIFIED when no claim of it is grounded), evidence and " +
-    "claims with verdicts, final status and confidence. Filter by subtopic and claim status; page with offset.",
+    "A plan's evidence ledger: subtopics (UNVERIFIED when no claim of it is grounded), evidence, and claims with " +
+    "verdicts, final status and confidence.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     planId: ParamPlanId,
     subtopic: ParamSubtopic.optional(),
     status: z.enum(["PENDING_REVIEW", ...REVIEWER_VERDICTS, ...CRITIC_VERDICTS, "GROUNDED", "UNGROUNDED"]).optional(),
-    limit: z.number().int().min(1).max(100).optional().describe(`Evidence and claims each; default ${DEFAULT_ITEMS}`),
+    limit: z.number().int().min(1).max(100).optional().describe(`Default ${DEFAULT_ITEMS}`),
     offset: z.number().int().min(0).optional(),
   }),
   output: z.object({

@@ -6,18 +6,18 @@ export const getPlanTemplates = defineOperation({
   name: "get_plan_templates",
   title: "Get plan templates",
   description:
-    "Plan templates per research type and mode (scan, or deep with the evidence-ledger protocol). Each has " +
-    "createPlanArguments ready for create_research_plan; pass topic to fill it in.",
+    "Plan templates per research type and mode, with createPlanArguments ready for create_research_plan. depth, " +
+    "maxResearchers, rounds and output size a deep plan (defaults standard, 3, 2, report).",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     researchType: z.enum(RESEARCH_TYPES).optional(),
     mode: z.enum(MODES).optional(),
     topic: z.string().trim().min(1).max(200).optional(),
-    depth: z.enum(["standard", "exhaustive"]).optional().describe("Deep only, as the next three. Default standard"),
-    maxResearchers: z.number().int().min(1).max(6).optional().describe("Default 3 (exhaustive 5)"),
-    rounds: z.number().int().min(1).max(4).optional().describe("Default 2 (exhaustive 3)"),
-    output: z.enum(["report", "brief"]).optional().describe("Default report"),
+    depth: z.enum(["standard", "exhaustive"]).optional(),
+    maxResearchers: z.number().int().min(1).max(6).optional(),
+    rounds: z.number().int().min(1).max(4).optional(),
+    output: z.enum(["report", "brief"]).optional(),
   }),
   output: z.object({
     templates: z.array(

@@ -9,8 +9,8 @@ export const recordClaims = defineOperation({
   name: "record_claims",
   title: "Record claims",
   description:
-    "Record synthesized claims on a plan's evidence ledger, each citing evidence refs (E…) of the plan; a call citing " +
-    "an unknown ref is refused whole. The same claim in the same subtopic merges. Returns refs C1, C2, … for verdicts.",
+    "Record claims on a plan's evidence ledger, each citing its evidence refs; a call citing an unknown ref is " +
+    "refused whole. A repeated claim merges. Returns refs C1, C2, ….",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -23,7 +23,7 @@ export const recordClaims = defineOperation({
           evidenceRefs: z.array(ParamEvidenceRef).min(1).max(LEDGER_LIMITS.refsPerClaim),
           workerId: z.string().min(1).max(100).optional(),
           confidence: z.number().min(0).max(1).optional(),
-          highStakes: z.boolean().optional().describe("Decision-critical, surprising or contested: send to the critic"),
+          highStakes: z.boolean().optional().describe("Decision-critical or contested: for the critic"),
         }),
       )
       .min(1)

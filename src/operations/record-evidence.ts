@@ -8,8 +8,8 @@ export const recordEvidence = defineOperation({
   name: "record_evidence",
   title: "Record evidence",
   description:
-    "Add sources to a plan's evidence ledger (deep research): each gets a plan-wide ref E1, E2, … to cite. The same " +
-    "url and content keep their ref. subtopics declares the plan's subtopics (from decomposition).",
+    "Add sources to a plan's evidence ledger: each gets a ref (E1, E2, …) to cite; a source already recorded keeps " +
+    "its ref. subtopics declares the plan's subtopics.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -20,12 +20,12 @@ export const recordEvidence = defineOperation({
         z.strictObject({
           url: z.url({ protocol: /^https?$/ }).max(2000),
           title: z.string().min(1).max(500),
-          facts: z.string().min(1).max(LEDGER_LIMITS.factsChars).describe("Extracted facts or summary"),
+          facts: z.string().min(1).max(LEDGER_LIMITS.factsChars),
           quote: z.string().max(LEDGER_LIMITS.factsChars).optional(),
           fetchedAt: z.iso.datetime({ offset: true }).optional(),
-          contentHash: z.string().regex(/^[A-Za-z0-9:_-]{8,128}$/).optional().describe("Default: SHA-256 of facts and quote"),
+          contentHash: z.string().regex(/^[A-Za-z0-9:_-]{8,128}$/).optional(),
           subtopic: ParamSubtopic.optional(),
-          query: z.string().max(500).optional().describe("The search query that found it"),
+          query: z.string().max(500).optional(),
         }),
       )
       .max(LEDGER_LIMITS.evidencePerCall)

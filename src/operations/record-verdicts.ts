@@ -11,8 +11,8 @@ export const recordVerdicts = defineOperation({
   name: "record_verdicts",
   title: "Record verdicts",
   description:
-    "Judge claims of a plan's ledger. kind reviewer (shard 1|2): SUPPORTED, UNSUPPORTED, OVERSTATED or CONTRADICTED. " +
-    "kind critic, with reasoning: SURVIVES, DOWNGRADE or REJECT. A judge's new verdict on a claim replaces its earlier one.",
+    "Judge a plan's claims. A reviewer (with shard) says SUPPORTED, UNSUPPORTED, OVERSTATED or CONTRADICTED; the " +
+    "critic (with reasoning) SURVIVES, DOWNGRADE or REJECT. A judge's later verdict replaces its earlier one.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -22,8 +22,8 @@ export const recordVerdicts = defineOperation({
         z.strictObject({
           claim: ParamClaimRef,
           kind: z.enum(["reviewer", "critic"]),
-          judge: z.string().min(1).max(100).describe("e.g. reviewer-1, critic"),
-          shard: z.union([z.literal(1), z.literal(2)]).optional(),
+          judge: z.string().min(1).max(100),
+          shard: z.number().int().min(1).max(2).optional(),
           verdict: z.enum([...REVIEWER_VERDICTS, ...CRITIC_VERDICTS]),
           reasoning: z.string().max(LEDGER_LIMITS.reasoningChars).optional(),
           confidence: z.number().min(0).max(1).optional(),
