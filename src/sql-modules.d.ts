@@ -3,3 +3,9 @@ declare module "*.sql" {
   const sql: string;
   export default sql;
 }
+
+/** The skills ship as text modules too (wrangler `rules`: `**\/*.md` → Text). */
+declare module "*.md" {
+  const markdown: string;
+  export default markdown;
+}

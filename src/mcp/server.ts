@@ -3,6 +3,7 @@ import type { CairnError } from "../domain/errors";
 import { invoke } from "../operations/invoke";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
+import { registerPrompts } from "./prompts";
 import { registerResources } from "./resources";
 import { listTools } from "./tools";
 
@@ -10,7 +11,8 @@ export const SERVER_INFO = { name: "cairn", title: "Cairn", version: "0.1.0" } a
 
 const INSTRUCTIONS =
   "Cairn keeps durable, org-scoped research state: skill executions (log_skill_execution), and their plans, " +
-  "evidence and deliverables. Handles (executionId, planId) are scoped to your organization.";
+  "evidence and deliverables. Handles (executionId, planId) are scoped to your organization. To run research, " +
+  "follow the prompt research; it leads to research-scan or research-deep, then research-output.";
 
 /** A tool error as the model reads it: the code, a message written by us, and a correlation id. */
 export function toolError(error: CairnError, correlationId: string): CallToolResult {
@@ -26,10 +28,11 @@ export function toolError(error: CairnError, correlationId: string): CallToolRes
  */
 export function createMcpServer(runtime: RequestRuntime): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } },
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false } },
     instructions: INSTRUCTIONS,
     cacheHints: {
       "tools/list": { ttlMs: 300_000, cacheScope: "private" },
+      "prompts/list": { ttlMs: 300_000, cacheScope: "private" },
       "resources/templates/list": { ttlMs: 300_000, cacheScope: "private" },
       "resources/list": { ttlMs: 0, cacheScope: "private" },
       "resources/read": { ttlMs: 0, cacheScope: "private" },
@@ -51,5 +54,6 @@ export function createMcpServer(runtime: RequestRuntime): Server {
     return server.projectCallToolResult(callResult, undefined);
   });
   registerResources(server, runtime);
+  registerPrompts(server);
   return server;
 }

@@ -9,6 +9,7 @@ import { OPERATIONS } from "../operations/registry";
 import { newCorrelationId, requestRuntime } from "../platform/runtime";
 import { jsonBody, queryInput } from "./input";
 import { problemResponse } from "./problem";
+import { promptsRoute } from "./prompts";
 
 export const REST_BASE = "/api/v1";
 
@@ -45,6 +46,9 @@ export const restApiHandler = {
     const ctx = protectedContext(executionContext);
     const correlationId = newCorrelationId();
     const url = new URL(request.url);
+    // The skills as prompts: not operations (no MCP tool), so they have their own small route.
+    const prompts = promptsRoute(request, url.pathname.slice(REST_BASE.length), ctx, correlationId);
+    if (prompts) return prompts;
     const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
     const route = candidates.find((candidate) => candidate.method === request.method);
     if (!route) {

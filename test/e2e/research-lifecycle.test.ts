@@ -227,6 +227,12 @@ describe("the research lifecycle through real MCP clients", () => {
     await deep.call("record_evidence", { planId, subtopics });
     await deep.submit(planId, current.step, current.claimId, { subtopics, currentDate: "2026-11-22" });
 
+    // The template's checkpoint: the person confirms the options and criteria (answered from the other client).
+    current = await take(/^Show the user the subtopics/);
+    await deep.call("request_user_review", { planId, stepId: current.step.stepId, claimId: current.claimId, presentation: `Subtopics: ${subtopics.join(", ")}`, questions: ["Are these the criteria?"] });
+    expect((await deep.next(planId)).status).toBe("awaiting_review");
+    await scan.call("submit_review", { planId, stepId: current.step.stepId, decision: "approve" });
+
     // Retrieval round 1: three sources, one of them found twice.
     current = await take(/^Retrieval round 1\/1/);
     const recorded = await deep.call<{ evidence: { ref: string; duplicate: boolean }[] }>("record_evidence", {

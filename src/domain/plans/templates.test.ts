@@ -42,7 +42,10 @@ describe("plan templates", () => {
       for (const s of args.steps) expect(s.instructions.length).toBeLessThanOrEqual(LIMITS.instructionsChars);
     }
     const largest = planTemplate("decision_support", "deep", "x", { maxResearchers: 6, rounds: 4 });
-    expect(largest.createPlanArguments.steps).toHaveLength(1 + 8 + 6 + 2 + 1 + 1);
+    expect(largest.createPlanArguments.steps).toHaveLength(1 + 1 + 8 + 6 + 2 + 1 + 1);
+    // A decision's options and criteria are confirmed by the user right after decomposition.
+    expect(largest.createPlanArguments.steps[1]?.stepType).toBe("checkpoint");
+    expect(largest.createPlanArguments.branchingConditions?.[0]?.afterStep).toBe(19);
   });
 
   it("gives scan plans no ledger and a checkpoint for decisions", () => {

@@ -107,6 +107,14 @@ function deepSteps(type: ResearchType, p: DeepParameters): { steps: TemplateStep
       { critical: true },
     ),
   ];
+  if (type === "decision_support") {
+    // A decision is the user's: they confirm the options and criteria before any evidence is gathered.
+    steps.push(
+      step("checkpoint", "Show the user the subtopics (options and decision criteria) with request_user_review; continue after their decision.", {
+        critical: true,
+      }),
+    );
+  }
   for (let round = 1; round <= p.rounds; round++) {
     steps.push(
       step(
