@@ -1,5 +1,6 @@
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import type { PlanObject } from "./durable-objects/plan-object";
+import type { SearchSessionObject } from "./durable-objects/search-session-object";
 
 /** The Worker's bindings (wrangler.toml) plus what the OAuth provider injects. */
 export interface Env {
@@ -7,6 +8,18 @@ export interface Env {
   OAUTH_KV: KVNamespace;
   /** One Durable Object per research plan, named "<orgId>:<planId>". */
   PLAN: DurableObjectNamespace<PlanObject>;
+  /** One Durable Object per sequential search session, named "<orgId>:<sessionId>". */
+  SEARCH_SESSION: DurableObjectNamespace<SearchSessionObject>;
+  /** Minutes without a step before a search session expires (default 240). */
+  SEARCH_SESSION_TTL_MINUTES?: string;
+  /** Active search sessions per org (default 20). */
+  SEARCH_SESSION_MAX_ACTIVE?: string;
+  /** Steps per search session (default 100). */
+  SEARCH_SESSION_MAX_STEPS?: string;
+  /** Secrets: the web search provider for depth=thorough (Brave, then Tavily, then SearXNG); none means the org's research index. */
+  BRAVE_API_KEY?: string;
+  TAVILY_API_KEY?: string;
+  SEARXNG_URL?: string;
   /** Public origin of this deployment: the OAuth issuer and resource. */
   PUBLIC_URL: string;
   CAIRN_ENV?: string;

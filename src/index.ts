@@ -8,6 +8,7 @@ import { openApiDocument } from "./rest/openapi";
 import { webApp } from "./web/app";
 
 export { PlanObject } from "./durable-objects/plan-object";
+export { SearchSessionObject } from "./durable-objects/search-session-object";
 
 let provider: { origin: string; instance: OAuthProvider<Env> } | undefined;
 let openApi: { origin: string; body: string } | undefined;

@@ -4,6 +4,8 @@ import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./resea
 import type { ExtractionServices } from "./research/extraction";
 import type { CitationPolicy, Claim, Evidence, Verdict } from "./research/ledger";
 import type { ResearchFeedback, ResearchOutput, ResearchOutputSummary } from "./research/outputs";
+import type { SearchProvider } from "./sessions/search";
+import type { SearchSessionStore } from "./sessions/store";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
 /**
@@ -136,4 +138,8 @@ export interface Services {
   plans: PlanEngine;
   planIndex: PlanIndex;
   extraction: ExtractionServices;
+  /** Sequential search sessions (one Durable Object each) and their org-wide index. */
+  sessions: SearchSessionStore;
+  /** Configured web search providers, in order of preference; empty means the org's own research index. */
+  searchProviders: readonly SearchProvider[];
 }

@@ -37,6 +37,16 @@ describe("the registry", () => {
     await call("get_research_context", { planId, detail: "full" });
     await call("get_plan_history", { planId });
     await call("cancel_plan", { planId, reason: "done testing" });
+    const search = await call("sequential_search", {
+      stepNumber: 1,
+      searchStep: "Shape step",
+      nextStepNeeded: true,
+      researchGoal: "shape check",
+      knowledgeGap: "missing shapes",
+      sources: [{ url: "https://example.com/shape", title: "Shape", snippet: "shape check" }],
+    });
+    await call("sequential_search", { sessionId: search.sessionId, stepNumber: 2, searchStep: "Shape step 2", nextStepNeeded: false, depth: "thorough" });
+    await call("get_research_session", { sessionId: search.sessionId });
     const artifact = await call("store_research", { artifactType: "finding", title: "Shape check", content: { a: 1 }, contentText: "shape check text", tags: ["t"] });
     await call("get_artifact", { artifactId: artifact.artifactId });
     await call("list_artifacts", {});

@@ -11,6 +11,7 @@ import { getPlanHistory } from "./get-plan-history";
 import { getPlanTemplates } from "./get-plan-templates";
 import { getPlanStatus } from "./get-plan-status";
 import { getResearchContext } from "./get-research-context";
+import { getResearchSession } from "./get-research-session";
 import { getSkillExecution } from "./get-skill-execution";
 import { getResearchOutput } from "./get-research-output";
 import { getStepContext } from "./get-step-context";
@@ -26,6 +27,7 @@ import { recordEvidence } from "./record-evidence";
 import { recordVerdicts } from "./record-verdicts";
 import { requestUserReview } from "./request-user-review";
 import { searchSources } from "./search-sources";
+import { sequentialSearch } from "./sequential-search";
 import { storeResearch } from "./store-research";
 import { storeResearchOutput } from "./store-research-output";
 import { submitResearchFeedback } from "./submit-research-feedback";
@@ -50,6 +52,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   getResearchContext,
   cancelPlanOperation,
   getPlanHistory,
+  sequentialSearch,
+  getResearchSession,
   storeResearch,
   searchSources,
   getArtifact,

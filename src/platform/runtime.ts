@@ -3,6 +3,7 @@ import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
 import type { Principal } from "../domain/principal";
 import type { Services } from "../domain/ports";
+import { sessionConfig } from "../domain/sessions/config";
 import type { Env } from "../env";
 import type { CallRecord } from "../operations/invoke";
 import type { OperationContext } from "../operations/operation";
@@ -12,9 +13,11 @@ import { d1EvidenceLedger } from "../storage/ledger-repository";
 import { d1FeedbackRepository, d1OutputRepository } from "../storage/output-repository";
 import { openDatabase } from "../storage/database";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
+import { durableSearchSessions } from "../storage/search-sessions";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
 import { ToolCallLog } from "../storage/tool-call-log";
 import { platformExtraction } from "./extraction";
+import { configuredSearchProviders } from "./search-providers";
 
 const now = () => Date.now();
 
@@ -44,6 +47,8 @@ function wiringFor(env: Env): Wiring {
         plans: durablePlanEngine(env),
         planIndex: d1PlanIndex(env.DB),
         extraction: platformExtraction,
+        sessions: durableSearchSessions(env, sessionConfig(env)),
+        searchProviders: configuredSearchProviders(env),
       },
       toolCalls: new ToolCallLog(env.DB),
       origin: canonicalOrigin(env.PUBLIC_URL),

@@ -1,0 +1,34 @@
+import { CairnError } from "../errors";
+import type { SearchSession, StepInput } from "./model";
+import type { RecordOutcome } from "./steps";
+
+/**
+ * Where sessions live. Every call names the org: a session of another org is
+ * simply not there (not_found), exactly like a missing one. Failures are thrown
+ * as CairnError.
+ */
+export interface SearchSessionStore {
+  /** Records one step; without `input.sessionId` it starts a new session (within the org's limit of active sessions). */
+  record(orgId: string, userId: string, input: StepInput, now: number): Promise<RecordOutcome>;
+  read(orgId: string, sessionId: string, now: number): Promise<SearchSession>;
+}
+
+/** What an empty session object answers: never created under this name, or already deleted. */
+export const NO_SESSION_HERE = "No session here.";
+/** What a session object answers once its inactivity limit has passed (its data is then deleted). */
+export const SESSION_EXPIRED_HERE = "Session expired.";
+
+export const sessionNotFound = (sessionId: string) => new CairnError("not_found", `No search session with id "${sessionId}" exists.`);
+
+export const sessionExpired = (sessionId: string, expiredAt: number) =>
+  new CairnError(
+    "not_found",
+    `Search session "${sessionId}" expired at ${new Date(expiredAt).toISOString()} after a period without steps, and its data was deleted. ` +
+      "Start a new session with stepNumber 1 (carry over your summary).",
+  );
+
+export const tooManySessions = (limit: number) =>
+  new CairnError(
+    "rate_limited",
+    `Your organization already has ${limit} active search sessions, the limit. Complete one (nextStepNeeded=false) or let it expire, then start again.`,
+  );

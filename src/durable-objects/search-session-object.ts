@@ -1,0 +1,132 @@
+import { DurableObject } from "cloudflare:workers";
+import { CairnError, conflict } from "../domain/errors";
+import type { SearchSession, SessionConfig, SessionHeader, SessionStep, StepInput } from "../domain/sessions/model";
+import { appendStep, type RecordOutcome, type SessionIdentity, startSession } from "../domain/sessions/steps";
+import { NO_SESSION_HERE, SESSION_EXPIRED_HERE } from "../domain/sessions/store";
+import type { Env } from "../env";
+import { markSessionExpired } from "../storage/search-session-index";
+import type { RpcResult } from "./plan-object";
+
+export interface RecordCommand {
+  /** Set for step 1 of a new session; absent to continue the session stored here. */
+  identity: SessionIdentity | null;
+  input: StepInput;
+  config: SessionConfig;
+}
+
+const SCHEMA = [
+  "CREATE TABLE IF NOT EXISTS header (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS steps (step_number INTEGER PRIMARY KEY, data TEXT NOT NULL)",
+];
+
+const failure = (error: CairnError): RpcResult<never> => ({
+  ok: false,
+  error: { code: error.code, message: error.message, ...(error.details.issues ? { issues: error.details.issues } : {}) },
+});
+
+/**
+ * One sequential search session, named "<orgId>:<sessionId>", in its own SQLite:
+ * the header and one row per step. Steps on one session are serialized by the
+ * object (the check and the write happen with no await between them). One alarm
+ * at the expiry time deletes the session after its inactivity limit; every step
+ * moves it. Nothing is kept in memory, so an evicted or restarted object answers
+ * exactly as before.
+ */
+export class SearchSessionObject extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#ensureSchema();
+  }
+
+  async record(command: RecordCommand, now = Date.now()): Promise<RpcResult<RecordOutcome>> {
+    try {
+      const stored = this.#load();
+      let outcome: RecordOutcome;
+      if (command.identity) {
+        if (stored) throw conflict("A session with this id already exists.");
+        outcome = { session: startSession(command.identity, command.input, now, command.config), replayed: false };
+        this.#persist(outcome.session, outcome.session.steps);
+      } else {
+        if (!stored) throw new CairnError("not_found", NO_SESSION_HERE);
+        if (stored.expiresAt <= now) {
+          await this.#expire(stored);
+          throw new CairnError("not_found", SESSION_EXPIRED_HERE);
+        }
+        outcome = appendStep(stored, command.input, now, command.config);
+        const added = outcome.session.steps.slice(stored.steps.length);
+        if (!outcome.replayed) this.#persist(outcome.session, added);
+      }
+      if (!outcome.replayed) await this.ctx.storage.setAlarm(outcome.session.expiresAt);
+      return { ok: true, value: outcome };
+    } catch (error) {
+      if (error instanceof CairnError) return failure(error);
+      throw error;
+    }
+  }
+
+  async read(now = Date.now()): Promise<RpcResult<SearchSession>> {
+    const stored = this.#load();
+    if (!stored) return failure(new CairnError("not_found", NO_SESSION_HERE));
+    if (stored.expiresAt <= now) {
+      await this.#expire(stored);
+      return failure(new CairnError("not_found", SESSION_EXPIRED_HERE));
+    }
+    return { ok: true, value: stored };
+  }
+
+  /** Runs at the expiry time. A step since the alarm was set moved the expiry: then it only re-arms. */
+  override async alarm(): Promise<void> {
+    const header = this.#header();
+    if (!header) return;
+    if (header.expiresAt > Date.now()) {
+      await this.ctx.storage.setAlarm(header.expiresAt);
+      return;
+    }
+    await this.#expire(header);
+  }
+
+  // ------------------------------------------------------------ internals
+
+  #ensureSchema(): void {
+    for (const statement of SCHEMA) this.ctx.storage.sql.exec(statement);
+  }
+
+  #header(): SessionHeader | null {
+    const row = this.ctx.storage.sql.exec<{ data: string }>("SELECT data FROM header WHERE id = 1").toArray()[0];
+    return row ? (JSON.parse(row.data) as SessionHeader) : null;
+  }
+
+  #load(): SearchSession | null {
+    const header = this.#header();
+    if (!header) return null;
+    const steps = this.ctx.storage.sql
+      .exec<{ data: string }>("SELECT data FROM steps ORDER BY step_number")
+      .toArray()
+      .map((row) => JSON.parse(row.data) as SessionStep);
+    return { ...header, steps };
+  }
+
+  #persist(session: SearchSession, newSteps: readonly SessionStep[]): void {
+    const { steps: _steps, ...header } = session;
+    this.ctx.storage.transactionSync(() => {
+      this.ctx.storage.sql.exec("INSERT INTO header (id, data) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data", JSON.stringify(header));
+      for (const step of newSteps) this.ctx.storage.sql.exec("INSERT INTO steps (step_number, data) VALUES (?, ?)", step.stepNumber, JSON.stringify(step));
+    });
+  }
+
+  /**
+   * Deletes the session's data. The D1 index is told first, but a failure there
+   * does not keep the data: the index counts a session as active only until its
+   * expiry time anyway, so a missed update cannot hold a slot.
+   */
+  async #expire(header: SessionHeader): Promise<void> {
+    try {
+      await markSessionExpired(this.env.DB, header.orgId, header.sessionId);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "warn", message: "search session index not marked expired", error: String(error) }));
+    }
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.#ensureSchema();
+  }
+}

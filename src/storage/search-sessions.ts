@@ -1,0 +1,82 @@
+import { CairnError } from "../domain/errors";
+import { newId } from "../domain/ids";
+import type { SessionConfig } from "../domain/sessions/model";
+import { checkStep, type RecordOutcome } from "../domain/sessions/steps";
+import { NO_SESSION_HERE, type SearchSessionStore, SESSION_EXPIRED_HERE, sessionExpired, sessionNotFound, tooManySessions } from "../domain/sessions/store";
+import type { RpcResult } from "../durable-objects/plan-object";
+import type { Env } from "../env";
+import { findSessionRow, releaseSession, reserveSession, updateSessionIndex } from "./search-session-index";
+
+/** The object of a session: named by org and session, so a handle from another org reaches an empty object. */
+const stubFor = (env: Env, orgId: string, sessionId: string) => env.SEARCH_SESSION.getByName(`${orgId}:${sessionId}`);
+
+/**
+ * Sessions in their Durable Objects, with the org-wide index in D1 beside them:
+ * a new session first claims a slot in the index (the org's limit), and every
+ * step updates its row after the object has recorded it.
+ */
+export function durableSearchSessions(env: Env, config: SessionConfig): SearchSessionStore {
+  /** Turns an object's answer into a value or the error the caller should read, worded with the id it asked for. */
+  async function unwrap<T>(result: RpcResult<T>, orgId: string, sessionId: string, now: number): Promise<T> {
+    if (result.ok) return result.value;
+    const { code, message, issues } = result.error;
+    if (code === "not_found" && (message === NO_SESSION_HERE || message === SESSION_EXPIRED_HERE)) {
+      const row = await findSessionRow(env.DB, orgId, sessionId);
+      if (row && (row.status === "expired" || row.expires_at <= now)) throw sessionExpired(sessionId, row.expires_at);
+      throw sessionNotFound(sessionId);
+    }
+    throw new CairnError(code, message, issues ? { issues } : {});
+  }
+
+  /** The index follows the object; a failed update is logged, never the caller's failure (the step is recorded). */
+  async function follow(orgId: string, sessionId: string, state: { stepCount: number; lastActivityAt: number; expiresAt: number; completedAt: number | null }) {
+    try {
+      await updateSessionIndex(env.DB, orgId, sessionId, state);
+    } catch (error) {
+      console.error(JSON.stringify({ level: "warn", message: "search session index update failed", error: String(error) }));
+    }
+  }
+
+  return {
+    async record(orgId, userId, input, now) {
+      let sessionId = input.sessionId;
+      let created = false;
+      if (!sessionId) {
+        // Refuse a bad first step before it takes a slot.
+        checkStep([], input, config, true);
+        sessionId = newId("srch");
+        const reserved = await reserveSession(
+          env.DB,
+          { sessionId, orgId, createdBy: userId, researchGoal: input.researchGoal?.trim() || null, now, expiresAt: now + config.ttlMinutes * 60_000 },
+          config.maxActivePerOrg,
+        );
+        if (!reserved) throw tooManySessions(config.maxActivePerOrg);
+        created = true;
+      }
+      const identity = created ? { sessionId, orgId, createdBy: userId } : null;
+      let result: RpcResult<RecordOutcome>;
+      try {
+        result = await stubFor(env, orgId, sessionId).record({ identity, input, config }, now);
+      } catch (error) {
+        if (created) await releaseSession(env.DB, orgId, sessionId).catch(() => undefined);
+        throw error;
+      }
+      if (!result.ok && created) await releaseSession(env.DB, orgId, sessionId).catch(() => undefined);
+      const outcome = await unwrap(result, orgId, sessionId, now);
+      const { session } = outcome;
+      if (!outcome.replayed) {
+        await follow(orgId, sessionId, {
+          stepCount: session.steps.length,
+          lastActivityAt: session.lastActivityAt,
+          expiresAt: session.expiresAt,
+          completedAt: session.completedAt,
+        });
+      }
+      return outcome;
+    },
+
+    async read(orgId, sessionId, now) {
+      return unwrap(await stubFor(env, orgId, sessionId).read(now), orgId, sessionId, now);
+    },
+  };
+}
