@@ -48,7 +48,7 @@ export const createResearchPlan = defineOperation({
     outputFormattingNotes: z.string().max(4000).optional(),
     stallThresholdMinutes: z.number().int().min(1).max(1440).optional(),
     sessionId: ParamSessionId.optional(),
-    citationPolicy: z.enum(CITATION_POLICIES).optional().describe("Keep an evidence ledger; strict: deliverables must pass its citation check"),
+    citationPolicy: z.enum(CITATION_POLICIES).optional().describe("Evidence ledger; strict refuses deliverables failing its citation check"),
   }),
   output: z.object({
     planId: z.string(),

@@ -11,8 +11,8 @@ export const recordVerdicts = defineOperation({
   name: "record_verdicts",
   title: "Record verdicts",
   description:
-    "Judge a plan's claims. A reviewer (with shard) says SUPPORTED, UNSUPPORTED, OVERSTATED or CONTRADICTED; the " +
-    "critic (with reasoning) SURVIVES, DOWNGRADE or REJECT. A judge's later verdict replaces its earlier one.",
+    "Judge a plan's claims: reviewers (with shard) give one of the first four verdicts, the critic (with reasoning) " +
+    "one of the last three. A judge's later verdict replaces its earlier one.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

@@ -98,7 +98,7 @@ export const sequentialSearch = defineOperation({
   name: "sequential_search",
   title: "Sequential search",
   description:
-    "Record one step of a multi-step search (findings, sources, gaps, revisions, branches). Step 1 omits sessionId; " +
+    "Record one step of a multi-step search. Step 1 omits sessionId; " +
     "later steps pass it with the next stepNumber; nextStepNeeded=false completes. Idle sessions expire after 4 h. " +
     "depth standard adds coverage and refinement queries; thorough also runs 3 of them (raw results).",
   scope: "research:write",

@@ -12,9 +12,9 @@ export const storeResearchOutput = defineOperation({
   name: "store_research_output",
   title: "Store research output",
   description:
-    "Store the deliverable of a plan as delivered: content in its mediaType, the formatting instructions used and " +
-    "citations. Pass outputId to store a new version; earlier versions are kept. A plan with an evidence ledger " +
-    "checks citations ([E3]) and returns the report; a strict plan refuses a deliverable that fails it.",
+    "Store a plan's deliverable as delivered: content in its mediaType, formatting instructions used, citations. " +
+    "outputId stores a new version. On a plan with an evidence ledger, citations ([E3]) are checked and reported; " +
+    "a strict plan refuses a failing one.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
