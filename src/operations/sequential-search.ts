@@ -56,7 +56,7 @@ const researchIndex = (ctx: OperationContext): SearchProvider => ({
   async search(query, { limit }) {
     const hits = await searchResearch(ctx, query, {}, limit);
     return hits.map((hit) => ({
-      url: hit.sourceUrl ?? `cairn://${hit.kind === "artifact" ? "artifacts" : "outputs"}/${hit.id}`,
+      url: hit.sourceUrl ?? (hit.kind === "claim" ? `cairn://plans/${hit.planId}` : `cairn://${hit.kind === "artifact" ? "artifacts" : "outputs"}/${hit.id}`),
       title: hit.title,
       snippet: hit.snippet,
     }));
