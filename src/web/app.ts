@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { Env } from "../env";
 import { canonicalOrigin } from "../auth/resource";
 import { showAuthorize, submitAuthorize } from "./authorize";
+import { dashboardApp } from "./dashboard/app";
 
 /**
  * Everything that is not a protected resource or served by the OAuth provider:
@@ -24,5 +25,7 @@ webApp.get("/", (c) => {
 
 webApp.get("/authorize", showAuthorize);
 webApp.post("/authorize", submitAuthorize);
+
+webApp.route("/dashboard", dashboardApp);
 
 webApp.notFound((c) => c.json({ error: "not_found", message: `No route ${new URL(c.req.url).pathname}` }, 404));

@@ -1,0 +1,478 @@
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import { generateApiKey } from "../../auth/api-keys";
+import { DUMMY_PASSWORD_HASH, verifyPassword } from "../../auth/password";
+import { canonicalOrigin } from "../../auth/resource";
+import { CairnError, httpStatusOf, isCairnError } from "../../domain/errors";
+import { ID_PATTERN, newId } from "../../domain/ids";
+import { decodeCursor, toPage } from "../../domain/pagination";
+import type { Services } from "../../domain/ports";
+import type { Principal } from "../../domain/principal";
+import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
+import { isScope, ROLES, type Role, scopesAllowedForRole } from "../../domain/scopes";
+import { SKILL_EXECUTION_STATUSES, type SkillExecutionStatus } from "../../domain/skill-executions";
+import type { Env } from "../../env";
+import { toValidationError } from "../../operations/invoke";
+import type { OperationContext } from "../../operations/operation";
+import { submitReview } from "../../operations/submit-review";
+import { webServices } from "../../platform/runtime";
+import { findUserByEmail, membershipsOf } from "../../storage/accounts";
+import { Layout, type LayoutProps } from "./layout";
+import { Admin, Analytics, ExecutionDetail, ExecutionsList, type InboxItem, Message, ReviewInbox, SignIn, WINDOWS, type WindowKey } from "./pages";
+import { type EvidenceLedgerView, PlanDetail, PlansList } from "./plans";
+import {
+  feedbackFor,
+  insertApiKey,
+  listApiKeys,
+  listMembers,
+  listPlans,
+  liveFingerprint,
+  PLANS_PAGE,
+  plansAwaitingReview,
+  revokeApiKey,
+  routingAccuracy,
+  STATUS_FILTERS,
+  type StatusFilter,
+  setMemberRole,
+  stallStats,
+  toolCallStats,
+} from "./queries";
+import {
+  createSession,
+  type DashboardSession,
+  endSession,
+  formCsrfValid,
+  loginCsrfCookie,
+  loginCsrfValid,
+  loadSession,
+  randomToken,
+  switchOrg,
+} from "./session";
+
+/**
+ * The dashboard (issue 7): server-rendered pages for the people of an org, at
+ * /dashboard. Signed in with the same local accounts as OAuth; every read and
+ * write is scoped to the session's org, and a review answered here runs the
+ * same operation as the `submit_review` tool.
+ */
+type Vars = { session: DashboardSession; form: FormData; secureHeadersNonce?: string };
+type App = { Bindings: Env; Variables: Vars };
+type DashContext = Context<App>;
+
+export const dashboardApp = new Hono<App>();
+
+/** What the dashboard writes to audit logs as the "client" a person acted through. */
+export const DASHBOARD_CLIENT = "dashboard";
+const LIVE_INTERVAL_MS = 2000;
+
+dashboardApp.use(
+  "*",
+  secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'none'"],
+      scriptSrc: [NONCE],
+      styleSrc: [NONCE],
+      connectSrc: ["'self'"],
+      imgSrc: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+    },
+    xFrameOptions: "DENY",
+    // Not no-referrer: under it Chrome sends `Origin: null` on form posts, and the origin check below needs the origin.
+    referrerPolicy: "same-origin",
+  }),
+);
+
+dashboardApp.use("*", async (c, next) => {
+  await next();
+  c.header("cache-control", "no-store");
+});
+
+const nonceOf = (c: DashContext) => c.get("secureHeadersNonce") ?? "";
+
+function render(c: DashContext, props: Omit<LayoutProps, "nonce" | "session">, status = 200) {
+  const session = c.get("session") ?? null;
+  const html = `<!doctype html>${String(<Layout {...props} nonce={nonceOf(c)} session={session} />)}`;
+  return c.html(html, status as 200);
+}
+
+const message = (c: DashContext, title: string, text: string, status: number) =>
+  render(c, { title, children: <Message title={title} message={text} /> }, status);
+
+const notFoundPage = (c: DashContext) => message(c, "Not found", "There is nothing here, or it belongs to another organization.", 404);
+
+/** Only paths inside the dashboard may be returned to after sign-in or a form. */
+function safeReturn(value: unknown, fallback: string): string {
+  return typeof value === "string" && /^\/dashboard(\/[A-Za-z0-9_\-/]*)?(\?[A-Za-z0-9_\-=&%.]*)?$/.test(value) ? value : fallback;
+}
+
+/** A POST must come from this origin when the browser says where it came from (defence in depth beside the token). */
+function sameOrigin(c: DashContext): boolean {
+  const origin = c.req.header("origin");
+  if (!origin) return true;
+  return origin === canonicalOrigin(c.env.PUBLIC_URL) || origin === new URL(c.req.url).origin;
+}
+
+// ---------------------------------------------------------------------------
+// Sign-in
+
+dashboardApp.get("/sign-in", async (c) => {
+  const now = Date.now();
+  const session = await loadSession(c.env, c.req.raw, now);
+  if (session) return c.redirect("/dashboard/plans", 303);
+  const csrf = randomToken(24);
+  c.header("set-cookie", loginCsrfCookie(c.env, csrf), { append: true });
+  const next = safeReturn(c.req.query("next"), "");
+  return render(c, { title: "Sign in", children: <SignIn csrf={csrf} next={next || undefined} /> });
+});
+
+dashboardApp.post("/sign-in", async (c) => {
+  const form = await c.req.raw.formData();
+  const field = String(form.get("csrf") ?? "");
+  if (!sameOrigin(c) || !loginCsrfValid(c.env, c.req.raw, field)) {
+    return message(c, "Sign-in form expired", "Open the sign-in page again and retry.", 403);
+  }
+  const email = String(form.get("email") ?? "").slice(0, 320);
+  const password = String(form.get("password") ?? "").slice(0, 1024);
+  const user = await findUserByEmail(c.env.DB, email);
+  // A dummy hash for unknown e-mails too, so timing does not reveal which accounts exist.
+  const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!user || !valid) {
+    const csrf = randomToken(24);
+    c.header("set-cookie", loginCsrfCookie(c.env, csrf), { append: true });
+    const next = safeReturn(form.get("next"), "");
+    return render(c, { title: "Sign in", children: <SignIn csrf={csrf} email={email} error="Wrong e-mail or password." next={next || undefined} /> }, 401);
+  }
+  const [first] = await membershipsOf(c.env.DB, user.id);
+  if (!first) return message(c, "No organization", "Your account is not a member of any organization yet. Ask an admin to add you.", 403);
+  const cookie = await createSession(c.env, { userId: user.id, email: user.email, displayName: user.displayName }, first.orgId, Date.now());
+  c.header("set-cookie", cookie, { append: true });
+  c.header("set-cookie", loginCsrfCookie(c.env, "", 0), { append: true });
+  return c.redirect(safeReturn(form.get("next"), "/dashboard/plans"), 303);
+});
+
+// ---------------------------------------------------------------------------
+// Everything else needs a session; every POST needs its CSRF token.
+
+const requireSession: MiddlewareHandler<App> = async (c, next) => {
+  const session = await loadSession(c.env, c.req.raw, Date.now());
+  if (!session) {
+    if (c.req.path === "/dashboard/live") return c.json({ error: "signed_out" }, 401);
+    if (c.req.method === "GET") {
+      const url = new URL(c.req.url);
+      return c.redirect(`/dashboard/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
+    }
+    return message(c, "Signed out", "Your session ended. Sign in again.", 401);
+  }
+  c.set("session", session);
+  if (c.req.method === "POST") {
+    const form = await c.req.raw.formData();
+    if (!sameOrigin(c) || !formCsrfValid(session, form.get("csrf"))) {
+      return message(c, "Form expired", "This form is no longer valid (its security token is missing or wrong). Reload the page and try again.", 403);
+    }
+    c.set("form", form);
+  }
+  return next();
+};
+
+const requireAdmin: MiddlewareHandler<App> = async (c, next) => {
+  if (c.get("session").role !== "admin") return message(c, "Admins only", "Org admin pages need the admin role in this organization.", 403);
+  return next();
+};
+
+dashboardApp.use("*", requireSession);
+dashboardApp.use("/admin", requireAdmin);
+dashboardApp.use("/admin/*", requireAdmin);
+
+dashboardApp.onError((error, c) => {
+  if (isCairnError(error)) {
+    if (error.code === "not_found") return notFoundPage(c);
+    return message(c, "That did not work", error.message, httpStatusOf(error.code));
+  }
+  console.error(JSON.stringify({ level: "error", message: "dashboard failure", path: c.req.path, error: String(error) }));
+  return message(c, "Something went wrong", "An unexpected error occurred. Try again in a moment.", 500);
+});
+
+dashboardApp.get("/", (c) => c.redirect("/dashboard/plans", 303));
+
+dashboardApp.post("/sign-out", async (c) => {
+  c.header("set-cookie", await endSession(c.env, c.get("session")), { append: true });
+  return c.redirect("/dashboard/sign-in", 303);
+});
+
+dashboardApp.post("/org", async (c) => {
+  const switched = await switchOrg(c.env, c.get("session"), String(c.get("form").get("orgId") ?? ""));
+  if (!switched) return notFoundPage(c);
+  return c.redirect("/dashboard/plans", 303);
+});
+
+/** The live-update probe: a fingerprint of the plan (or of the org's plans) that changes with every transition. */
+dashboardApp.get("/live", async (c) => {
+  const plan = c.req.query("plan");
+  if (plan !== undefined && !ID_PATTERN.test(plan)) return c.json({ error: "not_found" }, 404);
+  return c.json({ fingerprint: await liveFingerprint(c.env.DB, c.get("session").orgId, plan ?? null) });
+});
+
+// ---------------------------------------------------------------------------
+// Plans
+
+dashboardApp.get("/plans", async (c) => {
+  const { orgId } = c.get("session");
+  const status = c.req.query("status");
+  const filters = {
+    status: (STATUS_FILTERS as readonly string[]).includes(status ?? "") ? (status as StatusFilter) : "all",
+    stalledOnly: c.req.query("stalled") === "1",
+    query: (c.req.query("q") ?? "").trim().slice(0, 200),
+  };
+  const fingerprint = await liveFingerprint(c.env.DB, orgId, null);
+  const rows = await listPlans(c.env.DB, orgId, filters, PLANS_PAGE + 1);
+  return render(c, {
+    title: "Plans",
+    section: "plans",
+    live: { url: "/dashboard/live", fingerprint, intervalMs: LIVE_INTERVAL_MS },
+    children: <PlansList plans={rows.slice(0, PLANS_PAGE)} filters={filters} more={rows.length > PLANS_PAGE} />,
+  });
+});
+
+const flashes: Record<string, string> = {
+  approve: "Review submitted: approved. The plan continues.",
+  revise: "Review submitted: follow-up steps were added.",
+  reject: "Review submitted: the plan was rejected and has failed.",
+  role: "Role updated.",
+  revoked: "API key revoked. It stops working at once.",
+};
+
+/** The plan's evidence ledger with each claim's final status and each subtopic's grounding, or null without one. */
+async function ledgerView(services: Services, orgId: string, planId: string): Promise<EvidenceLedgerView | null> {
+  const header = await services.ledger.header(orgId, planId);
+  if (!header) return null;
+  const { evidence, claims } = await services.ledger.read(orgId, planId, false);
+  return {
+    citationPolicy: header.citationPolicy,
+    subtopics: summarizeSubtopics(header.subtopics, evidence, claims),
+    evidence,
+    claims: claims.map((claim) => ({ ...claim, ...claimOutcome(claim) })),
+  };
+}
+
+dashboardApp.get("/plans/:planId", async (c) => {
+  const planId = c.req.param("planId");
+  if (!ID_PATTERN.test(planId)) return notFoundPage(c);
+  const { orgId } = c.get("session");
+  const { services, now } = webServices(c.env);
+  const fingerprint = await liveFingerprint(c.env.DB, orgId, planId);
+  const [state, history, members, ledger] = await Promise.all([
+    services.plans.read(orgId, planId, true),
+    services.plans.history(orgId, planId, null, 100),
+    listMembers(c.env.DB, orgId),
+    ledgerView(services, orgId, planId),
+  ]);
+  const people = new Map(members.map((m) => [m.userId, m.email]));
+  return render(c, {
+    title: state.plan.name,
+    section: "plans",
+    live: { url: `/dashboard/live?plan=${planId}`, fingerprint, intervalMs: LIVE_INTERVAL_MS },
+    children: <PlanDetail state={state} history={history} now={now()} csrf={c.get("session").csrf} people={people} ledger={ledger} flash={flashes[c.req.query("done") ?? ""]} />,
+  });
+});
+
+/** The principal a signed-in person acts as: their role's research scopes, through the dashboard. */
+function principalOf(session: DashboardSession): Principal {
+  return { orgId: session.orgId, userId: session.userId, role: session.role, scopes: scopesAllowedForRole(session.role), clientId: DASHBOARD_CLIENT };
+}
+
+dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
+  const form = c.get("form");
+  const session = c.get("session");
+  const feedback = String(form.get("feedback") ?? "").trim();
+  const followUps = String(form.get("followUpSteps") ?? "")
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const decision = String(form.get("decision") ?? "");
+  const input = {
+    planId: c.req.param("planId"),
+    stepId: c.req.param("stepId"),
+    decision,
+    ...(feedback ? { feedback } : {}),
+    ...(followUps.length && decision === "revise" ? { followUpSteps: followUps } : {}),
+  };
+  const parsed = submitReview.input.safeParse(input);
+  if (!parsed.success) throw toValidationError(parsed.error, "The review is not valid.");
+  const { services, origin, now } = webServices(c.env);
+  const ctx: OperationContext = { principal: principalOf(session), services, correlationId: crypto.randomUUID(), origin, now };
+  // The very operation the submit_review tool runs: same command, same audit, with this person as the actor.
+  await submitReview.handler(parsed.data, ctx);
+  const back = safeReturn(form.get("back"), `/dashboard/plans/${parsed.data.planId}`);
+  return c.redirect(`${back}${back.includes("?") ? "&" : "?"}done=${parsed.data.decision}`, 303);
+});
+
+// ---------------------------------------------------------------------------
+// Review inbox
+
+dashboardApp.get("/reviews", async (c) => {
+  const { orgId, csrf } = c.get("session");
+  const { services } = webServices(c.env);
+  const fingerprint = await liveFingerprint(c.env.DB, orgId, null);
+  const plans = await plansAwaitingReview(c.env.DB, orgId);
+  const states = await Promise.all(
+    plans.map((plan) =>
+      services.plans.read(orgId, plan.planId, false).catch((error: unknown) => {
+        // The index can name a plan a moment before its object answers; skip it this time.
+        if (error instanceof CairnError && error.code === "not_found") return null;
+        throw error;
+      }),
+    ),
+  );
+  const items: InboxItem[] = [];
+  plans.forEach((plan, i) => {
+    for (const step of states[i]?.steps ?? []) if (step.status === "awaiting_input" && step.review) items.push({ plan, step });
+  });
+  return render(c, {
+    title: "Review inbox",
+    section: "reviews",
+    live: { url: "/dashboard/live", fingerprint, intervalMs: LIVE_INTERVAL_MS },
+    children: <ReviewInbox items={items} csrf={csrf} flash={flashes[c.req.query("done") ?? ""]} />,
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Skill executions
+
+const EXECUTIONS_PAGE = 50;
+
+dashboardApp.get("/executions", async (c) => {
+  const { orgId } = c.get("session");
+  const { services } = webServices(c.env);
+  const requested = c.req.query("status") ?? "all";
+  const status = (SKILL_EXECUTION_STATUSES as readonly string[]).includes(requested) ? (requested as SkillExecutionStatus) : undefined;
+  const cursor = c.req.query("cursor");
+  const rows = await services.skillExecutions.list(orgId, {
+    status,
+    after: cursor ? decodeCursor(cursor) : undefined,
+    limit: EXECUTIONS_PAGE + 1,
+  });
+  const page = toPage(rows, EXECUTIONS_PAGE, (row) => ({ createdAt: row.createdAt, id: row.executionId }));
+  return render(c, {
+    title: "Skill executions",
+    section: "executions",
+    children: <ExecutionsList executions={page.items} status={status ?? "all"} nextCursor={page.nextCursor} />,
+  });
+});
+
+dashboardApp.get("/executions/:executionId", async (c) => {
+  const executionId = c.req.param("executionId");
+  if (!ID_PATTERN.test(executionId)) return notFoundPage(c);
+  const { orgId } = c.get("session");
+  const { services } = webServices(c.env);
+  const execution = await services.skillExecutions.get(orgId, executionId);
+  if (!execution) return notFoundPage(c);
+  const [feedback, plans] = await Promise.all([
+    feedbackFor(c.env.DB, orgId, executionId, execution.planId),
+    execution.planId ? listPlans(c.env.DB, orgId, { status: "all", stalledOnly: false, query: "", planIds: [execution.planId] }, 1) : Promise.resolve([]),
+  ]);
+  return render(c, {
+    title: "Skill execution",
+    section: "executions",
+    children: <ExecutionDetail execution={execution} feedback={feedback} planName={plans[0]?.name ?? null} />,
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Analytics
+
+dashboardApp.get("/analytics", async (c) => {
+  const { orgId } = c.get("session");
+  const requested = c.req.query("window") ?? "7d";
+  const window: WindowKey = requested in WINDOWS ? (requested as WindowKey) : "7d";
+  const since = Date.now() - WINDOWS[window] * 86_400_000;
+  const [routing, stalls, calls] = await Promise.all([routingAccuracy(c.env.DB, orgId, since), stallStats(c.env.DB, orgId, since), toolCallStats(c.env.DB, orgId, since)]);
+  return render(c, { title: "Analytics", section: "analytics", children: <Analytics window={window} routing={routing} stalls={stalls} calls={calls} /> });
+});
+
+// ---------------------------------------------------------------------------
+// Org admin (admins only, see requireAdmin)
+
+async function adminPage(c: DashContext, extra: { createdKey?: { name: string; key: string }; error?: string; status?: number } = {}) {
+  const session = c.get("session");
+  const [members, keys] = await Promise.all([listMembers(c.env.DB, session.orgId), listApiKeys(c.env.DB, session.orgId)]);
+  return render(
+    c,
+    {
+      title: "Org admin",
+      section: "admin",
+      children: (
+        <Admin
+          members={members}
+          keys={keys}
+          csrf={session.csrf}
+          selfId={session.userId}
+          createdKey={extra.createdKey ?? null}
+          flash={flashes[c.req.query("done") ?? ""]}
+          error={extra.error ?? null}
+        />
+      ),
+    },
+    extra.status ?? 200,
+  );
+}
+
+async function audit(c: DashContext, action: string, targetType: string, targetId: string, detail: Record<string, unknown>) {
+  const session = c.get("session");
+  await webServices(c.env).services.audit.record({
+    orgId: session.orgId,
+    actorUserId: session.userId,
+    actorClientId: DASHBOARD_CLIENT,
+    action,
+    targetType,
+    targetId,
+    detail,
+  });
+}
+
+dashboardApp.get("/admin", (c) => adminPage(c));
+
+dashboardApp.post("/admin/members/:userId/role", async (c) => {
+  const session = c.get("session");
+  const userId = c.req.param("userId");
+  const role = String(c.get("form").get("role") ?? "");
+  if (!(ROLES as readonly string[]).includes(role)) return adminPage(c, { error: "Choose member or admin.", status: 400 });
+  const outcome = await setMemberRole(c.env.DB, session.orgId, userId, role as Role);
+  if (outcome === "not_found") return notFoundPage(c);
+  if (outcome === "last_admin") return adminPage(c, { error: "The organization needs at least one admin: make someone else admin first.", status: 409 });
+  await audit(c, "membership.role_changed", "user", userId, { role });
+  // An admin who made themselves a member can no longer see this page.
+  return c.redirect(userId === session.userId && role !== "admin" ? "/dashboard/plans" : "/dashboard/admin?done=role", 303);
+});
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+dashboardApp.post("/admin/keys", async (c) => {
+  const session = c.get("session");
+  const form = c.get("form");
+  const name = String(form.get("name") ?? "").trim();
+  if (!name || name.length > 100 || CONTROL.test(name)) return adminPage(c, { error: "Give the key a name of 1–100 characters.", status: 400 });
+  const allowed = scopesAllowedForRole(session.role);
+  const scopes = allowed.filter((scope) => form.getAll("scope").map(String).filter(isScope).includes(scope));
+  if (scopes.length === 0) return adminPage(c, { error: "Tick at least one scope.", status: 400 });
+  const { key, prefix, hash } = await generateApiKey();
+  const id = newId("key");
+  await insertApiKey(c.env.DB, { id, orgId: session.orgId, userId: session.userId, name, prefix, hash, scopes, now: Date.now() });
+  await audit(c, "api_key.created", "api_key", id, { name, scopes });
+  // Shown in this response only: the database keeps the hash.
+  return adminPage(c, { createdKey: { name, key } });
+});
+
+dashboardApp.post("/admin/keys/:keyId/revoke", async (c) => {
+  const keyId = c.req.param("keyId");
+  if (!ID_PATTERN.test(keyId)) return notFoundPage(c);
+  const revoked = await revokeApiKey(c.env.DB, c.get("session").orgId, keyId, Date.now());
+  if (!revoked) return notFoundPage(c);
+  await audit(c, "api_key.revoked", "api_key", keyId, {});
+  return c.redirect("/dashboard/admin?done=revoked", 303);
+});
+
+// Mounted with route(), the parent's notFound would answer: this keeps unknown dashboard paths on an HTML page.
+dashboardApp.all("*", (c) => notFoundPage(c));

@@ -1,0 +1,486 @@
+import type { PlanIndexEntry } from "../../domain/plans/index-entry";
+import type { Step } from "../../domain/plans/model";
+import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../../domain/scopes";
+import type { SkillExecution, SkillExecutionSummary } from "../../domain/skill-executions";
+import { label, percent, prettyJson, shortTime } from "./format";
+import { Flash, Progress, StatusBadge } from "./layout";
+import { ReviewForm } from "./plans";
+import type { ApiKeyRow, FeedbackRow, MemberRow, OperationStats, RoutingRow, StallStats } from "./queries";
+
+// ---------------------------------------------------------------------------
+// Sign-in and messages
+
+export function SignIn(props: { csrf: string; email?: string; error?: string; next?: string }) {
+  return (
+    <div class="signin card">
+      <h1>Sign in to the Cairn dashboard</h1>
+      <Flash message={props.error} kind="error" />
+      <form method="post" action="/dashboard/sign-in">
+        <input type="hidden" name="csrf" value={props.csrf} />
+        {props.next ? <input type="hidden" name="next" value={props.next} /> : null}
+        <label for="email">E-mail</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value={props.email ?? ""} />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <p>
+          <button class="primary" type="submit">
+            Sign in
+          </button>
+        </p>
+      </form>
+    </div>
+  );
+}
+
+export function Message(props: { title: string; message: string; kind?: "error" | "warn" }) {
+  return (
+    <>
+      <h1>{props.title}</h1>
+      <p class={props.kind ?? "error"}>{props.message}</p>
+      <p>
+        <a href="/dashboard/plans">Back to the plans</a>
+      </p>
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Review inbox
+
+export interface InboxItem {
+  plan: PlanIndexEntry;
+  step: Step;
+}
+
+export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: string | null; error?: string | null }) {
+  return (
+    <>
+      <h1>Review inbox</h1>
+      <p class="muted">Every step of your organization waiting for a person. Approving lets the plan continue, exactly as submit_review does.</p>
+      <Flash message={props.flash} />
+      <Flash message={props.error} kind="error" />
+      <div id="inbox-live" data-live>
+        {props.items.length === 0 ? (
+          <p class="muted" id="inbox-empty">
+            Nothing awaits review.
+          </p>
+        ) : (
+          props.items.map(({ plan, step }) => (
+            <div class="card" data-inbox-plan={plan.planId}>
+              <p>
+                <a href={`/dashboard/plans/${plan.planId}`}>
+                  <strong>{plan.name}</strong>
+                </a>{" "}
+                <Progress value={plan.progress} />
+                <br />
+                <span class="muted">{plan.researchQuestion}</span>
+              </p>
+              <ReviewForm planId={plan.planId} step={step} csrf={props.csrf} back="/dashboard/reviews" />
+            </div>
+          ))
+        )}
+      </div>
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Skill executions
+
+export function ExecutionsList(props: { executions: SkillExecutionSummary[]; status: string; nextCursor: string | null }) {
+  return (
+    <>
+      <h1>Skill executions</h1>
+      <form class="filters" method="get" action="/dashboard/executions">
+        <span>
+          <label for="x-status">Status</label>
+          <br />
+          <select id="x-status" name="status">
+            {["all", "started", "executing", "completed", "failed"].map((s) => (
+              <option value={s} selected={props.status === s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </span>
+        <button type="submit">Filter</button>
+      </form>
+      {props.executions.length === 0 ? (
+        <p class="muted">No skill executions.</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="stack">
+            <thead>
+              <tr>
+                <th>Topic</th>
+                <th>Skill</th>
+                <th>Status</th>
+                <th>Route</th>
+                <th>Plan</th>
+                <th>Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.executions.map((e) => (
+                <tr>
+                  <td data-label="Topic">
+                    <a href={`/dashboard/executions/${e.executionId}`}>{e.topic ?? e.executionId}</a>
+                  </td>
+                  <td data-label="Skill">{e.skillName}</td>
+                  <td data-label="Status">
+                    <StatusBadge status={e.status} />
+                  </td>
+                  <td data-label="Route">{e.delegatedTo ?? "—"}</td>
+                  <td data-label="Plan">{e.planId ? <a href={`/dashboard/plans/${e.planId}`}>plan</a> : "—"}</td>
+                  <td data-label="Started">{shortTime(e.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {props.nextCursor ? (
+        <p>
+          <a href={`/dashboard/executions?status=${encodeURIComponent(props.status)}&cursor=${encodeURIComponent(props.nextCursor)}`}>Older →</a>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** seed 000's eight interview elements, in the order the interview asks them. */
+const INTERVIEW_ELEMENTS: [string, string][] = [
+  ["topic", "Topic"],
+  ["researchType", "Research type"],
+  ["scope", "Scope"],
+  ["depthSignals", "Depth signals"],
+  ["decisionContext", "Decision context"],
+  ["knownContext", "Known context"],
+  ["outputMediaType", "Output media type"],
+  ["outputFormattingInstructions", "Output formatting"],
+];
+
+const show = (value: unknown) => (value === undefined || value === null || value === "" ? "—" : typeof value === "string" ? value : prettyJson(value, 4000));
+
+export function ExecutionDetail(props: { execution: SkillExecution; feedback: FeedbackRow[]; planName: string | null }) {
+  const { execution } = props;
+  const m = execution.metadata;
+  const questions = Array.isArray(m.clarifyingQuestions) ? (m.clarifyingQuestions as { question?: unknown; answer?: unknown }[]) : [];
+  return (
+    <>
+      <p class="muted">
+        <a href="/dashboard/executions">← Skill executions</a>
+      </p>
+      <h1>{typeof m.topic === "string" && m.topic ? m.topic : execution.executionId}</h1>
+      <dl class="kv card">
+        <dt>Skill</dt>
+        <dd>{execution.skillName}</dd>
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={execution.status} />
+          {execution.errorMessage ? ` ${execution.errorMessage}` : ""}
+        </dd>
+        <dt>Routed to</dt>
+        <dd>{show(m.delegatedTo)}</dd>
+        <dt>Routing rationale</dt>
+        <dd>{show(m.routingRationale)}</dd>
+        <dt>Linked plan</dt>
+        <dd>{execution.planId ? <a href={`/dashboard/plans/${execution.planId}`}>{props.planName ?? execution.planId}</a> : "—"}</dd>
+        <dt>Session</dt>
+        <dd>{execution.sessionId ?? "—"}</dd>
+        <dt>Started / finished</dt>
+        <dd>
+          {shortTime(execution.createdAt)} / {shortTime(execution.completedAt)}
+        </dd>
+        {execution.closedReason ? (
+          <>
+            <dt>Closed</dt>
+            <dd>{execution.closedReason}</dd>
+          </>
+        ) : null}
+      </dl>
+      <h2>Interview</h2>
+      <dl class="kv card" id="interview">
+        {INTERVIEW_ELEMENTS.map(([key, name]) => (
+          <>
+            <dt>{name}</dt>
+            <dd>{show(m[key])}</dd>
+          </>
+        ))}
+        <dt>Clarifying questions</dt>
+        <dd>
+          {questions.length ? (
+            <ul>
+              {questions.map((q) => (
+                <li>
+                  {show(q.question)} — <em>{show(q.answer)}</em>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            show(m.skipQuestionsReason ? `Skipped: ${String(m.skipQuestionsReason)}` : null)
+          )}
+        </dd>
+        <dt>Original request</dt>
+        <dd>{show(m.originalQuery)}</dd>
+        <dt>Prior research</dt>
+        <dd>{show(m.priorResearchCheck)}</dd>
+      </dl>
+      <h2>Feedback</h2>
+      {props.feedback.length === 0 ? (
+        <p class="muted">No feedback yet.</p>
+      ) : (
+        props.feedback.map((f) => (
+          <div class="card">
+            <strong>{label(f.phase)}</strong> <span class="muted">{shortTime(f.createdAt)}</span>
+            {f.satisfaction !== null ? <span class="badge">satisfaction {f.satisfaction}/5</span> : null}
+            {f.followUpRequested ? <span class="badge">follow-up requested</span> : null}
+            <p>{f.summary}</p>
+            {f.improvementSuggestions.length ? (
+              <ul class="muted">
+                {f.improvementSuggestions.map((s) => (
+                  <li>{s}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ))
+      )}
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Analytics
+
+export const WINDOWS = { "1d": 1, "7d": 7, "30d": 30, "90d": 90 } as const;
+export type WindowKey = keyof typeof WINDOWS;
+
+export function Analytics(props: { window: WindowKey; routing: RoutingRow[]; stalls: StallStats; calls: OperationStats[] }) {
+  const totalCalls = props.calls.reduce((n, c) => n + c.calls, 0);
+  const totalErrors = props.calls.reduce((n, c) => n + c.errors, 0);
+  return (
+    <>
+      <h1>Analytics</h1>
+      <form class="filters" method="get" action="/dashboard/analytics">
+        <span>
+          <label for="a-window">Window</label>
+          <br />
+          <select id="a-window" name="window">
+            {Object.keys(WINDOWS).map((w) => (
+              <option value={w} selected={props.window === w}>
+                last {w}
+              </option>
+            ))}
+          </select>
+        </span>
+        <button type="submit">Show</button>
+      </form>
+      <div class="grid">
+        <div class="card">
+          <div class="muted">Stall rate (plans updated in the window)</div>
+          <div class="stat" id="stall-rate">
+            {percent(props.stalls.stalledNow, props.stalls.plans)}
+          </div>
+          <div class="muted">
+            {props.stalls.stalledNow} stalled of {props.stalls.plans} plans; {props.stalls.open} still open
+          </div>
+        </div>
+        <div class="card">
+          <div class="muted">Tool calls</div>
+          <div class="stat" id="call-volume">
+            {totalCalls}
+          </div>
+          <div class="muted">
+            {totalErrors} errors ({percent(totalErrors, totalCalls)})
+          </div>
+        </div>
+      </div>
+      <h2>Routing accuracy</h2>
+      <p class="muted">Each skill execution's route (scan or deep) against the satisfaction (1–5) of the feedback on it or its plan.</p>
+      <div class="table-wrap">
+        <table class="stack" id="routing">
+          <thead>
+            <tr>
+              <th>Route</th>
+              <th>Executions</th>
+              <th>With feedback</th>
+              <th>Avg satisfaction</th>
+              <th>Satisfied (4–5)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.routing.map((r) => (
+              <tr data-route={r.route}>
+                <td data-label="Route">{r.route}</td>
+                <td data-label="Executions">{r.executions}</td>
+                <td data-label="With feedback">{r.withFeedback}</td>
+                <td data-label="Avg satisfaction">{r.avgSatisfaction === null ? "—" : r.avgSatisfaction.toFixed(2)}</td>
+                <td data-label="Satisfied">{percent(r.satisfied, r.withFeedback)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2>Tool calls by operation</h2>
+      <div class="table-wrap">
+        <table class="stack" id="operations">
+          <thead>
+            <tr>
+              <th>Operation</th>
+              <th>Calls</th>
+              <th>Errors</th>
+              <th>Avg latency</th>
+              <th>p95</th>
+              <th>Max</th>
+              <th>Most common error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.calls.map((c) => (
+              <tr data-operation={c.operation}>
+                <td data-label="Operation">{c.operation}</td>
+                <td data-label="Calls">{c.calls}</td>
+                <td data-label="Errors">
+                  {c.errors} ({percent(c.errors, c.calls)})
+                </td>
+                <td data-label="Avg latency">{Math.round(c.avgMs)} ms</td>
+                <td data-label="p95">{Math.round(c.p95Ms)} ms</td>
+                <td data-label="Max">{Math.round(c.maxMs)} ms</td>
+                <td data-label="Most common error">{c.topError ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Org admin
+
+export function Admin(props: {
+  members: MemberRow[];
+  keys: ApiKeyRow[];
+  csrf: string;
+  selfId: string;
+  createdKey?: { name: string; key: string } | null;
+  flash?: string | null;
+  error?: string | null;
+}) {
+  return (
+    <>
+      <h1>Org admin</h1>
+      <Flash message={props.flash} />
+      <Flash message={props.error} kind="error" />
+      {props.createdKey ? (
+        <div class="card" id="new-key">
+          <p>
+            <strong>API key “{props.createdKey.name}” created.</strong> Copy it now: it is shown only once and Cairn keeps only its hash.
+          </p>
+          <p class="secret" id="new-key-value">
+            {props.createdKey.key}
+          </p>
+        </div>
+      ) : null}
+      <h2>Members</h2>
+      <div class="table-wrap">
+        <table class="stack" id="members">
+          <thead>
+            <tr>
+              <th>Member</th>
+              <th>Role</th>
+              <th>Joined</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.members.map((m) => (
+              <tr data-member={m.email}>
+                <td data-label="Member">
+                  {m.displayName} <span class="muted">{m.email}</span>
+                  {m.userId === props.selfId ? <span class="badge">you</span> : null}
+                </td>
+                <td data-label="Role">
+                  <form class="inline" method="post" action={`/dashboard/admin/members/${m.userId}/role`}>
+                    <input type="hidden" name="csrf" value={props.csrf} />
+                    <select name="role" aria-label={`Role of ${m.email}`}>
+                      {["member", "admin"].map((r) => (
+                        <option value={r} selected={m.role === r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>{" "}
+                    <button type="submit">Save</button>
+                  </form>
+                </td>
+                <td data-label="Joined">{shortTime(m.joinedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p class="muted">Add people with the operator CLI: npm run cairn -- user add --org … --email … --role member.</p>
+      <h2>API keys</h2>
+      <form class="card" method="post" action="/dashboard/admin/keys" id="create-key">
+        <input type="hidden" name="csrf" value={props.csrf} />
+        <h3>Create a key for yourself</h3>
+        <label for="key-name">Name</label>
+        <br />
+        <input id="key-name" type="text" name="name" required maxlength={100} />
+        <fieldset>
+          <legend>Scopes</legend>
+          {SCOPES.map((scope: Scope) => (
+            <label class="check" title={SCOPE_DESCRIPTIONS[scope]}>
+              <input type="checkbox" name="scope" value={scope} checked={scope !== "org:admin"} /> {scope}{" "}
+            </label>
+          ))}
+        </fieldset>
+        <button class="primary" type="submit">
+          Create key
+        </button>
+      </form>
+      <div class="table-wrap">
+        <table class="stack" id="keys">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Key</th>
+              <th>Owner</th>
+              <th>Scopes</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.keys.map((k) => (
+              <tr data-key-id={k.id} data-key-name={k.name}>
+                <td data-label="Name">{k.name}</td>
+                <td data-label="Key">
+                  <code>{k.prefix}…</code>
+                </td>
+                <td data-label="Owner">{k.ownerEmail}</td>
+                <td data-label="Scopes">{k.scopes.join(", ")}</td>
+                <td data-label="Created">{shortTime(k.createdAt)}</td>
+                <td data-label="Last used">{shortTime(k.lastUsedAt)}</td>
+                <td data-label="State">
+                  {k.revokedAt !== null ? (
+                    <span class="badge failed">revoked {shortTime(k.revokedAt)}</span>
+                  ) : (
+                    <form class="inline" method="post" action={`/dashboard/admin/keys/${k.id}/revoke`}>
+                      <input type="hidden" name="csrf" value={props.csrf} />
+                      <button class="danger" type="submit">
+                        Revoke
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

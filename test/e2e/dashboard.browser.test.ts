@@ -1,0 +1,195 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { projectRoot } from "../../scripts/lib/local.mjs";
+
+/**
+ * The dashboard in a real browser: Debian's Chromium (installed by .ci/run with
+ * apt-get, never downloaded) driven by playwright-core against the suite's
+ * `wrangler dev`, while the plan itself is driven over REST with an API key.
+ * Screenshots at phone and desktop width go to node_modules/.cache (not git).
+ */
+
+const server = inject("server");
+const CHROMIUM = "/usr/bin/chromium";
+const REPORT = { thinking: "Compared three engines", webSearches: [], webFetches: [], otherToolCalls: [], subagents: [] };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+const screenshotDir = join(projectRoot, "node_modules", ".cache", "cairn-dashboard-screenshots");
+
+let userDataDir = "";
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown, key = server.apiKey): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+async function nextStep(planId: string) {
+  const { status, body } = await api<{ status: string; step: { stepId: string; stepOrder: number; stepType: string }; claimId: string }>("POST", `/plans/${planId}/next-step`, {});
+  expect(status).toBe(200);
+  return body;
+}
+
+async function shoot(name: string) {
+  for (const [label, size] of [
+    ["desktop", DESKTOP],
+    ["phone", PHONE],
+  ] as const) {
+    await page.setViewportSize(size);
+    // caret "initial": hiding the caret injects a style element, which the page's CSP (rightly) blocks.
+    await page.screenshot({ path: join(screenshotDir, `${name}-${label}.png`), fullPage: true, caret: "initial" });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+describe("dashboard in Chromium", { timeout: 180_000 }, () => {
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does.`);
+    mkdirSync(screenshotDir, { recursive: true });
+    userDataDir = mkdtempSync(join(tmpdir(), "cairn-chromium-"));
+    // launchPersistentContext is how playwright takes a fresh --user-data-dir.
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      viewport: DESKTOP,
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    // A CSP violation or a script error would show up here (the live script runs under a nonce).
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+    page.on("console", (message) => {
+      // Failed loads (the favicon, the expected 401 and 403 pages) are not script errors.
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) pageErrors.push(`${page.url()}: ${message.text()}`);
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    console.log(`dashboard screenshots: ${screenshotDir}`);
+  });
+
+  it("signs in with the local account", async () => {
+    await page.goto(`${server.url}/dashboard/plans`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard/sign-in");
+    await page.fill("#email", server.email);
+    await page.fill("#password", "not-the-password");
+    await page.click("button[type=submit]");
+    await page.waitForSelector("text=Wrong e-mail or password.");
+    await page.fill("#password", server.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL(`${server.url}/dashboard/plans`);
+    expect(await page.textContent("header.top")).toContain(server.email);
+    const cookies = await context.cookies(server.url);
+    const session = cookies.find((cookie) => cookie.name === "cairn-dash");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+    await shoot("sign-in-plans");
+  });
+
+  let planId = "";
+
+  it("shows a running plan's progress move without a reload", async () => {
+    const created = await api<{ planId: string }>("POST", "/plans", {
+      name: "[Scan] Browser-watched plan",
+      researchQuestion: "Which embedded vector database should the app use?",
+      steps: [
+        { stepType: "search", instructions: "Find candidate engines" },
+        { stepType: "checkpoint", instructions: "Confirm the shortlist with the user" },
+        { stepType: "synthesize", instructions: "Recommend one" },
+      ],
+      planDesignRationale: "Search, confirm, recommend",
+    });
+    expect(created.status).toBe(201);
+    planId = created.body.planId;
+
+    await page.goto(`${server.url}/dashboard/plans/${planId}`);
+    expect(await page.getAttribute("#plan-progress", "value")).toBe("0");
+    await page.waitForSelector("#live-status:has-text('Live updates on')");
+    // Survives only if the page is never reloaded.
+    await page.evaluate("window.stillHere = true");
+
+    const step = await nextStep(planId);
+    const submitted = await api("POST", `/plans/${planId}/steps/${step.step.stepId}/result`, {
+      claimId: step.claimId,
+      result: { engines: ["sqlite-vec", "LanceDB", "Chroma"] },
+      confidence: 0.8,
+      stepExecutionReport: REPORT,
+    });
+    expect(submitted.status).toBe(200);
+
+    // Polled from outside the page: the page's CSP (rightly) forbids evaluating strings inside it.
+    await expect.poll(() => page.getAttribute("#plan-progress", "value"), { timeout: 20_000 }).toBe("33");
+    expect(await page.evaluate("window.stillHere")).toBe(true);
+    expect(await page.textContent("#plan-steps")).toContain("sqlite-vec");
+
+    // The list moves too.
+    await page.goto(`${server.url}/dashboard/plans`);
+    await page.evaluate("window.stillHere = true");
+    const checkpoint = await nextStep(planId);
+    expect(checkpoint.step.stepType).toBe("checkpoint");
+    await expect.poll(() => page.locator(`tr[data-plan-id="${planId}"]`).textContent(), { timeout: 20_000 }).toContain("Step 2 of 3");
+    expect(await page.evaluate("window.stillHere")).toBe(true);
+    await shoot("plans-list");
+
+    const review = await api("POST", `/plans/${planId}/steps/${checkpoint.step.stepId}/review-request`, {
+      claimId: checkpoint.claimId,
+      presentation: "Shortlist: sqlite-vec, LanceDB, Chroma. Continue with the recommendation?",
+      questions: ["Must it run fully offline?"],
+    });
+    expect(review.status).toBe(200);
+  });
+
+  it("answers the review from the inbox, and the plan continues", async () => {
+    await page.goto(`${server.url}/dashboard/reviews`);
+    const form = page.locator(`form.review-form[action^="/dashboard/plans/${planId}/"]`);
+    await expect.poll(() => form.count()).toBe(1);
+    expect(await form.textContent()).toContain("Shortlist: sqlite-vec, LanceDB, Chroma.");
+    await shoot("review-inbox");
+    await form.locator("input[value=approve]").check();
+    await form.locator("textarea[name=feedback]").fill("Looks right");
+    await form.locator("button[type=submit]").click();
+    await page.waitForURL(`${server.url}/dashboard/reviews?done=approve`);
+    expect(await page.textContent("main")).toContain("Review submitted: approved.");
+
+    const next = await nextStep(planId);
+    expect(next).toMatchObject({ status: "step", step: { stepOrder: 3, stepType: "synthesize" } });
+
+    await page.goto(`${server.url}/dashboard/plans/${planId}`);
+    expect(await page.getAttribute(`#step-${next.step.stepId}`, "data-step-status")).toBe("in_progress");
+    expect(await page.textContent("#plan-audit")).toContain("review.approve");
+    await shoot("plan-detail");
+  });
+
+  it("creates an API key shown once and revokes it", async () => {
+    await page.goto(`${server.url}/dashboard/admin`);
+    await page.fill("#key-name", "browser-made");
+    await page.click("#create-key button[type=submit]");
+    const key = ((await page.textContent("#new-key-value")) ?? "").trim();
+    expect(key).toMatch(/^cairn_[0-9A-Za-z]{40}$/);
+    await shoot("admin-new-key");
+    expect((await api("GET", "/plans", undefined, key)).status).toBe(200);
+
+    await page.goto(`${server.url}/dashboard/admin`);
+    expect(await page.content()).not.toContain(key);
+    const row = page.locator('tr[data-key-name="browser-made"]');
+    await row.locator("button", { hasText: "Revoke" }).click();
+    await page.waitForURL(`${server.url}/dashboard/admin?done=revoked`);
+    expect(await row.textContent()).toContain("revoked");
+    expect((await api("GET", "/plans", undefined, key)).status).toBe(401);
+    await shoot("admin");
+  });
+
+  it("ran without script errors or CSP violations", () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
