@@ -38,7 +38,7 @@ describe("SearchSessionObject", () => {
     expect(await alarmOf(orgId, sessionId)).toBeGreaterThan(first);
   });
 
-  it("an alarm before the expiry only re-arms; at the expiry it deletes the session and get_research_session says it expired", async () => {
+  it("an alarm before the expiry only re-arms; at the expiry the session closes to steps but stays readable", async () => {
     const { apiKey, orgId } = await seedTenant();
     const sessionId = await startSession(apiKey);
     await ok(apiKey, "sequential_search", { sessionId, stepNumber: 2, searchStep: "s", nextStepNeeded: true });
@@ -53,16 +53,21 @@ describe("SearchSessionObject", () => {
 
     await expireAt(orgId, sessionId, Date.now() - 1);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await storedRows(orgId, sessionId)).toEqual({ header: 0, steps: 0 });
+    // Nothing the user recorded is lost: the steps stay, read-only.
+    expect(await storedRows(orgId, sessionId)).toEqual({ header: 1, steps: 2 });
     expect(await alarmOf(orgId, sessionId)).toBeNull();
     expect(await indexStatus(sessionId)).toBe("expired");
 
-    const read = await callTool(apiKey, "get_research_session", { sessionId });
-    expect(errorOf(read).code).toBe("not_found");
-    expect(errorOf(read).message).toMatch(/expired at .* data was deleted\. Start a new session with stepNumber 1/);
+    const read = await ok(apiKey, "get_research_session", { sessionId });
+    expect(read).toMatchObject({ sessionId, stepIndex: 2, isComplete: false });
+    expect(read.warning).toMatch(/^This session expired at .*: it is read-only; start a new session to continue\./);
     const next = await step(apiKey, { sessionId, stepNumber: 3 });
-    expect(errorOf(next).message).toContain("expired");
-    expect(await storedRows(orgId, sessionId)).toEqual({ header: 0, steps: 0 });
+    expect(errorOf(next).code).toBe("invalid_transition");
+    expect(errorOf(next).message).toMatch(/expired at .* stays readable with get_research_session\. Start a new session with stepNumber 1/);
+    expect(await storedRows(orgId, sessionId)).toEqual({ header: 1, steps: 2 });
+    // A second alarm (retried delivery) changes nothing.
+    await runDurableObjectAlarm(stub);
+    expect(await storedRows(orgId, sessionId)).toEqual({ header: 1, steps: 2 });
   });
 
   it("expires a session whose time has passed even when the alarm has not run yet", async () => {
@@ -70,10 +75,11 @@ describe("SearchSessionObject", () => {
     const sessionId = await startSession(apiKey);
     await expireAt(orgId, sessionId, Date.now() - 1);
     const next = await step(apiKey, { sessionId, stepNumber: 2 });
-    expect(errorOf(next)).toMatchObject({ code: "not_found" });
+    expect(errorOf(next)).toMatchObject({ code: "invalid_transition" });
     expect(errorOf(next).message).toContain("expired");
-    expect(await storedRows(orgId, sessionId)).toEqual({ header: 0, steps: 0 });
+    expect(await storedRows(orgId, sessionId)).toEqual({ header: 1, steps: 1 });
     expect(await indexStatus(sessionId)).toBe("expired");
+    expect(await alarmOf(orgId, sessionId)).toBeNull();
   });
 
   it("survives eviction: a restarted object answers and continues exactly as before", async () => {

@@ -48,9 +48,9 @@ export class SearchSessionObject extends DurableObject<Env> {
         this.#persist(outcome.session, outcome.session.steps);
       } else {
         if (!stored) throw new CairnError("not_found", NO_SESSION_HERE);
-        if (stored.expiresAt <= now) {
+        if (stored.expiredAt || stored.expiresAt <= now) {
           await this.#expire(stored);
-          throw new CairnError("not_found", SESSION_EXPIRED_HERE);
+          throw new CairnError("invalid_transition", SESSION_EXPIRED_HERE);
         }
         outcome = appendStep(stored, command.input, now, command.config);
         const added = outcome.session.steps.slice(stored.steps.length);
@@ -67,17 +67,14 @@ export class SearchSessionObject extends DurableObject<Env> {
   async read(now = Date.now()): Promise<RpcResult<SearchSession>> {
     const stored = this.#load();
     if (!stored) return failure(new CairnError("not_found", NO_SESSION_HERE));
-    if (stored.expiresAt <= now) {
-      await this.#expire(stored);
-      return failure(new CairnError("not_found", SESSION_EXPIRED_HERE));
-    }
+    if (stored.expiresAt <= now && !stored.expiredAt) return { ok: true, value: { ...stored, expiredAt: await this.#expire(stored) } };
     return { ok: true, value: stored };
   }
 
   /** Runs at the expiry time. A step since the alarm was set moved the expiry: then it only re-arms. */
   override async alarm(): Promise<void> {
     const header = this.#header();
-    if (!header) return;
+    if (!header || header.expiredAt) return;
     if (header.expiresAt > Date.now()) {
       await this.ctx.storage.setAlarm(header.expiresAt);
       return;
@@ -115,18 +112,22 @@ export class SearchSessionObject extends DurableObject<Env> {
   }
 
   /**
-   * Deletes the session's data. The D1 index is told first, but a failure there
-   * does not keep the data: the index counts a session as active only until its
-   * expiry time anyway, so a missed update cannot hold a slot.
+   * Closes the session to new steps; what the user recorded is kept (read-only).
+   * The D1 index frees its slot; a failure there is only logged, since the index
+   * counts a session as active only until its expiry time anyway.
    */
-  async #expire(header: SessionHeader): Promise<void> {
+  async #expire(header: SessionHeader): Promise<number> {
+    const expiredAt = header.expiredAt ?? header.expiresAt;
+    if (!header.expiredAt) {
+      const { steps: _steps, ...stored } = header as SessionHeader & { steps?: unknown };
+      this.ctx.storage.sql.exec("UPDATE header SET data = ? WHERE id = 1", JSON.stringify({ ...stored, expiredAt }));
+    }
     try {
       await markSessionExpired(this.env.DB, header.orgId, header.sessionId);
     } catch (error) {
       console.error(JSON.stringify({ level: "warn", message: "search session index not marked expired", error: String(error) }));
     }
     await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
-    this.#ensureSchema();
+    return expiredAt;
   }
 }

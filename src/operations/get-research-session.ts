@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RESPONSE_MODES } from "../domain/sessions/model";
+import { expiredNote } from "../domain/sessions/store";
 import { sessionView } from "../domain/sessions/view";
 import { defineOperation } from "./operation";
 import { ParamSearchSessionId, SessionView } from "./sequential-search";
@@ -8,8 +9,8 @@ export const getResearchSession = defineOperation({
   name: "get_research_session",
   title: "Get research session",
   description:
-    "Recover a sequential_search session after context loss. responseMode summary gives the last steps, summary " +
-    "and gaps (default: full up to 8 steps).",
+    "Recover a sequential_search session after context loss, expired ones too (read-only). responseMode summary " +
+    "gives the last steps, summary and gaps (default: full up to 8 steps).",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -21,6 +22,7 @@ export const getResearchSession = defineOperation({
   async handler(input, ctx) {
     const session = await ctx.services.sessions.read(ctx.principal.orgId, input.sessionId, ctx.now());
     const { view, notes } = sessionView(session, input.responseMode);
+    if (session.expiredAt) notes.unshift(expiredNote(session.expiredAt));
     return { ...view, ...(notes.length > 0 ? { warning: notes.join(" ") } : {}) };
   },
 });

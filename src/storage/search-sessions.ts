@@ -20,11 +20,11 @@ export function durableSearchSessions(env: Env, config: SessionConfig): SearchSe
   async function unwrap<T>(result: RpcResult<T>, orgId: string, sessionId: string, now: number): Promise<T> {
     if (result.ok) return result.value;
     const { code, message, issues } = result.error;
-    if (code === "not_found" && (message === NO_SESSION_HERE || message === SESSION_EXPIRED_HERE)) {
+    if (code === "invalid_transition" && message === SESSION_EXPIRED_HERE) {
       const row = await findSessionRow(env.DB, orgId, sessionId);
-      if (row && (row.status === "expired" || row.expires_at <= now)) throw sessionExpired(sessionId, row.expires_at);
-      throw sessionNotFound(sessionId);
+      throw sessionExpired(sessionId, row?.expires_at ?? now);
     }
+    if (code === "not_found" && message === NO_SESSION_HERE) throw sessionNotFound(sessionId);
     throw new CairnError(code, message, issues ? { issues } : {});
   }
 

@@ -78,6 +78,8 @@ export interface SessionHeader {
   lastActivityAt: number;
   expiresAt: number;
   completedAt: number | null;
+  /** Set once the inactivity limit passed: the session is then read-only, its steps kept. */
+  expiredAt?: number | null;
 }
 
 export interface SearchSession extends SessionHeader {

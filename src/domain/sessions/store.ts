@@ -15,17 +15,21 @@ export interface SearchSessionStore {
 
 /** What an empty session object answers: never created under this name, or already deleted. */
 export const NO_SESSION_HERE = "No session here.";
-/** What a session object answers once its inactivity limit has passed (its data is then deleted). */
+/** What a session object answers to a step once its inactivity limit has passed (it stays readable). */
 export const SESSION_EXPIRED_HERE = "Session expired.";
 
 export const sessionNotFound = (sessionId: string) => new CairnError("not_found", `No search session with id "${sessionId}" exists.`);
 
 export const sessionExpired = (sessionId: string, expiredAt: number) =>
   new CairnError(
-    "not_found",
-    `Search session "${sessionId}" expired at ${new Date(expiredAt).toISOString()} after a period without steps, and its data was deleted. ` +
-      "Start a new session with stepNumber 1 (carry over your summary).",
+    "invalid_transition",
+    `Search session "${sessionId}" expired at ${new Date(expiredAt).toISOString()} after a period without steps; it takes no more steps ` +
+      "but stays readable with get_research_session. Start a new session with stepNumber 1 (carry over its summary).",
   );
+
+/** The note an expired session is read with. */
+export const expiredNote = (expiredAt: number) =>
+  `This session expired at ${new Date(expiredAt).toISOString()} after a period without steps: it is read-only; start a new session to continue.`;
 
 export const tooManySessions = (limit: number) =>
   new CairnError(
