@@ -92,7 +92,7 @@ export async function buildBareBundle() {
  */
 export function bundleModules(cairnBundle) {
   const dir = path.dirname(cairnBundle);
-  const typeOf = { ".sql": "Text", ".txt": "Text", ".html": "Text", ".wasm": "CompiledWasm", ".bin": "Data" };
+  const typeOf = { ".sql": "Text", ".txt": "Text", ".md": "Text", ".html": "Text", ".wasm": "CompiledWasm", ".bin": "Data" };
   const extras = readdirSync(dir)
     .filter((name) => name !== path.basename(cairnBundle) && typeOf[path.extname(name)])
     .sort()
