@@ -41,14 +41,7 @@ const NON_DEFAULT_ARGS = ["limit", "offset", "cursor", "detail", "version"];
  * TODO(lead): operations added while this was written, not called below yet. Add a worst-case call for each
  * (evidence at LEDGER_LIMITS, a default ledger read) and remove it from here; the test names what is missing.
  */
-export const TODO_OPERATIONS: readonly string[] = [
-  "sequential_search",
-  "get_research_session",
-  "record_evidence",
-  "record_claims",
-  "record_verdicts",
-  "get_evidence_ledger",
-];
+export const TODO_OPERATIONS: readonly string[] = [];
 
 export interface WorstCaseOptions {
   /** Plans beyond the big one, to fill list_active_plans' default page (20). */
@@ -274,6 +267,84 @@ export async function worstCaseDefaultResponses(call: CallTool, text: (chars: nu
   while (html.length < 1_000_000 - rows.length - 100) html += `<table><tr><th>${"h".repeat(40)}</th></tr>${rows}</table>`;
   html += "</body></html>";
   await run("extract_data", { html, baseUrl: "https://example.com/", records: Array.from({ length: 100 }, (_, n) => ({ n, text: text(500) })), schema: { type: "object", required: ["n", "missing"] } });
+
+  // ---- The evidence ledger of a deep plan, every list at its limit.
+  const deep = await run("create_research_plan", {
+    name: `[Deep] ${text(193)}`,
+    researchQuestion: text(4000),
+    steps: [{ stepType: "analyze", instructions: text(8000) }],
+    planDesignRationale: text(8000),
+    citationPolicy: "strict",
+  });
+  const deepId = str(deep.planId);
+  const subtopics = Array.from({ length: 20 }, (_, n) => `${n} ${text(115)}`.slice(0, 120));
+  for (let round = 0; round < 2; round++) {
+    await run("record_evidence", {
+      planId: deepId,
+      subtopics,
+      evidence: Array.from({ length: 50 }, (_, n) => ({
+        url: `https://example.com/${round}/${n}/${"e".repeat(1960)}`,
+        title: text(500),
+        facts: text(4000),
+        quote: text(4000),
+        fetchedAt: "2026-11-20T10:00:00Z",
+        subtopic: subtopics[n % 20],
+        query: text(500),
+      })),
+    });
+  }
+  for (let round = 0; round < 2; round++) {
+    await run("record_claims", {
+      planId: deepId,
+      claims: Array.from({ length: 50 }, (_, n) => ({
+        subtopic: subtopics[n % 20],
+        text: `${round}.${n} ${text(1990)}`,
+        evidenceRefs: Array.from({ length: 20 }, (_, r) => `E${((n + r) % 100) + 1}`),
+        workerId: `worker-${"w".repeat(90)}`,
+        confidence: 0.7,
+        highStakes: true,
+      })),
+    });
+  }
+  await run("record_verdicts", {
+    planId: deepId,
+    verdicts: Array.from({ length: 100 }, (_, n) => ({
+      claim: `C${n + 1}`,
+      kind: "reviewer",
+      judge: `reviewer-${"r".repeat(90)}`,
+      shard: (n % 2) + 1,
+      verdict: "SUPPORTED",
+      reasoning: text(2000),
+      confidence: 0.8,
+    })),
+  });
+  await run("record_verdicts", {
+    planId: deepId,
+    verdicts: Array.from({ length: 100 }, (_, n) => ({ claim: `C${n + 1}`, kind: "critic", judge: `critic-${"c".repeat(90)}`, verdict: "DOWNGRADE", reasoning: text(2000), confidence: 0.5 })),
+  });
+  await run("get_evidence_ledger", { planId: deepId });
+
+  // ---- A sequential search session: every step at its limits, up to the default full view (8 steps) and beyond.
+  const stepArgs = (n: number) => ({
+    stepNumber: n,
+    searchStep: text(4000),
+    nextStepNeeded: true,
+    depth: "standard",
+    sources: Array.from({ length: 10 }, (_, k) => ({ url: `https://example.com/s/${n}/${k}/${"s".repeat(1960)}`, title: text(300), snippet: text(1000) })),
+    knowledgeGap: text(2000),
+    reasoning: text(2000),
+    confidence: "medium",
+    sessionSummary: text(4000),
+    rejectedApproaches: text(2000),
+    totalStepsEstimate: 40,
+  });
+  const first = await run("sequential_search", { ...stepArgs(1), researchGoal: text(1000) });
+  const sessionId = str(first.sessionId);
+  for (let n = 2; n <= 30; n++) {
+    await run("sequential_search", { sessionId, ...stepArgs(n), ...(n === 9 ? { isRevision: true, revisesStep: 3 } : {}), ...(n === 12 ? { branchId: "b".repeat(64), branchFromStep: 4 } : {}) });
+    if (n === 8) await run("get_research_session", { sessionId });
+  }
+  await run("get_research_session", { sessionId });
 
   await run("cancel_plan", { planId: str((await run("create_research_plan", { name: "[Scan] To cancel", researchQuestion: "q", steps: [{ stepType: "search", instructions: "i" }], planDesignRationale: "r" })).planId), reason: text(2000) });
   await run("delete_artifact", { artifactId: artifacts[artifacts.length - 1], reason: text(1000) });

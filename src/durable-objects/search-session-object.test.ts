@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ok } from "../../test/support/plans";
 import { errorOf, sessionStub, startSession, step } from "../../test/support/search-sessions";
-import { callTool, seedTenant } from "../../test/support/worker";
+import { seedTenant } from "../../test/support/worker";
 import type { SearchSessionObject } from "./search-session-object";
 
 const MINUTE = 60_000;

@@ -125,6 +125,12 @@ describe("evidence ledger", () => {
     const unchanged = await ok(apiKey, "get_evidence_ledger", { planId, status: "UNSUPPORTED" });
     expect((unchanged.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C2"]);
 
+    const tooMany = await callTool(apiKey, "record_verdicts", {
+      planId,
+      verdicts: Array.from({ length: 6 }, (_, n) => ({ claim: "C2", kind: "reviewer", judge: `extra-${n}`, shard: 1, verdict: "SUPPORTED" })),
+    });
+    expect((tooMany.body.error as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual(["verdicts.5.judge"]);
+
     const changed = await ok(apiKey, "record_verdicts", { planId, verdicts: [{ claim: "C1", kind: "critic", judge: "critic", verdict: "DOWNGRADE", reasoning: "Only lab cells", confidence: 0.5 }] });
     expect(changed.claims).toEqual([{ ref: "C1", status: "DOWNGRADE", grounded: true, finalConfidence: 0.5 }]);
     expect(await countRows("ledger_verdicts")).toBeGreaterThanOrEqual(3);
@@ -149,6 +155,13 @@ describe("evidence ledger", () => {
     const grounded = await ok(apiKey, "get_evidence_ledger", { planId, status: "GROUNDED" });
     expect((grounded.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C1"]);
     expect((grounded.evidence as { ref: string }[]).map((e) => e.ref)).toEqual(["E1"]);
+    // One item, whole: a listing clips texts, a read by ref does not.
+    const whole = await ok(apiKey, "get_evidence_ledger", { planId, ref: "E1" });
+    expect(whole).toMatchObject({ evidence: [{ ref: "E1", facts: source(1, "Density").facts, quote: null }], claims: [], subtopics: [] });
+    const claimWhole = await ok(apiKey, "get_evidence_ledger", { planId, ref: "C2" });
+    expect((claimWhole.claims as { verdicts: { reasoning: string }[] }[])[0]?.verdicts[0]?.reasoning).toBe("E2 says nothing about cost parity");
+    const missing = await callTool(apiKey, "get_evidence_ledger", { planId, ref: "E99" });
+    expect(missing.body.error).toMatchObject({ code: "not_found" });
     const paged = await ok(apiKey, "get_evidence_ledger", { planId, limit: 1 });
     expect(paged).toMatchObject({ nextOffset: 1 });
     expect(paged.claims).toHaveLength(1);

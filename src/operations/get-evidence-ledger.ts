@@ -3,22 +3,35 @@ import { notFound } from "../domain/errors";
 import { UNTRUSTED } from "../domain/research/artifacts";
 import { CRITIC_VERDICTS, claimOutcome, REVIEWER_VERDICTS, summarizeSubtopics } from "../domain/research/ledger";
 import { Trust } from "./artifact-views";
-import { ClaimView, claimView, EvidenceView, evidenceView, ParamPlanId, ParamSubtopic } from "./ledger-views";
+import {
+  ClaimView,
+  claimView,
+  EvidenceView,
+  evidenceView,
+  ParamClaimRef,
+  ParamEvidenceRef,
+  ParamPlanId,
+  ParamSubtopic,
+  type ViewBounds,
+  WHOLE,
+} from "./ledger-views";
 import { defineOperation } from "./operation";
 
-const DEFAULT_ITEMS = 20;
-const FACTS_CHARS = 300;
+const DEFAULT_ITEMS = 6;
+/** Listings clip texts; `ref` reads one item whole. */
+const LISTED: ViewBounds = { textChars: 200, shortChars: 100 };
 
 export const getEvidenceLedger = defineOperation({
   name: "get_evidence_ledger",
   title: "Get evidence ledger",
   description:
     "A plan's evidence ledger: subtopics (UNVERIFIED when no claim of it is grounded), evidence, and claims with " +
-    "verdicts, final status and confidence.",
+    "verdicts, final status and confidence. Texts are clipped; ref (E3, C2) reads one item whole.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     planId: ParamPlanId,
+    ref: z.union([ParamEvidenceRef, ParamClaimRef]).optional(),
     subtopic: ParamSubtopic.optional(),
     status: z.enum(["PENDING_REVIEW", ...REVIEWER_VERDICTS, ...CRITIC_VERDICTS, "GROUNDED", "UNGROUNDED"]).optional(),
     limit: z.number().int().min(1).max(100).optional().describe(`Default ${DEFAULT_ITEMS}`),
@@ -43,6 +56,21 @@ export const getEvidenceLedger = defineOperation({
     if (!header) throw notFound("evidence ledger for plan", input.planId);
     const { evidence, claims } = await ctx.services.ledger.read(orgId, input.planId, true);
     const subtopics = summarizeSubtopics(header.subtopics, evidence, claims);
+    if (input.ref) {
+      const one = { evidence: evidence.filter((e) => e.ref === input.ref), claims: claims.filter((c) => c.ref === input.ref) };
+      if (one.evidence.length + one.claims.length === 0) throw notFound(`item of plan ${input.planId}'s ledger`, input.ref);
+      return {
+        planId: input.planId,
+        citationPolicy: header.citationPolicy,
+        subtopics: [],
+        evidence: one.evidence.map((e) => evidenceView(e, WHOLE)),
+        claims: one.claims.map((c) => claimView(c, WHOLE)),
+        totalEvidence: one.evidence.length,
+        totalClaims: one.claims.length,
+        nextOffset: null,
+        trust: UNTRUSTED,
+      };
+    }
 
     const inSubtopic = (name: string | null) => !input.subtopic || name?.toLowerCase() === input.subtopic.toLowerCase();
     const matchesStatus = (claim: (typeof claims)[number]) => {
@@ -64,8 +92,8 @@ export const getEvidenceLedger = defineOperation({
       planId: input.planId,
       citationPolicy: header.citationPolicy,
       subtopics: subtopics.filter((s) => inSubtopic(s.subtopic)),
-      evidence: keptEvidence.slice(offset, end).map((e) => evidenceView(e, FACTS_CHARS)),
-      claims: keptClaims.slice(offset, end).map((c) => claimView(c)),
+      evidence: keptEvidence.slice(offset, end).map((e) => evidenceView(e, LISTED)),
+      claims: keptClaims.slice(offset, end).map((c) => claimView(c, LISTED)),
       totalEvidence: keptEvidence.length,
       totalClaims: keptClaims.length,
       nextOffset: keptEvidence.length > end || keptClaims.length > end ? end : null,

@@ -21,16 +21,26 @@ export const EvidenceView = z.object({
   query: z.string().nullable(),
 });
 
-/** Facts and quotes are clipped in listings: a ledger of hundreds of sources must still fit a response. */
-export const evidenceView = (evidence: Evidence, textChars: number | null): z.infer<typeof EvidenceView> => ({
+/** How much of each text a listing shows; a read of one item (`ref`) shows it whole. */
+export interface ViewBounds {
+  textChars: number;
+  shortChars: number;
+}
+
+export const WHOLE: ViewBounds = { textChars: Number.POSITIVE_INFINITY, shortChars: Number.POSITIVE_INFINITY };
+
+/** Texts are clipped in listings: a ledger of hundreds of sources must still fit a response. */
+export const evidenceView = (evidence: Evidence, bounds: ViewBounds): z.infer<typeof EvidenceView> => ({
   ref: evidence.ref,
-  url: evidence.url,
-  title: evidence.title,
-  ...(textChars === null ? {} : { facts: clip(evidence.facts, textChars) ?? "", quote: clip(evidence.quote, textChars) }),
+  url: clip(evidence.url, bounds.shortChars) ?? "",
+  title: clip(evidence.title, bounds.shortChars) ?? "",
+  facts: clip(evidence.facts, bounds.textChars) ?? "",
+  // Quotes only in a read of the one item: listings stay small.
+  ...(bounds === WHOLE ? { quote: evidence.quote } : {}),
   fetchedAt: evidence.fetchedAt === null ? null : new Date(evidence.fetchedAt).toISOString(),
   contentHash: evidence.contentHash,
   subtopic: evidence.subtopic,
-  query: evidence.query,
+  query: clip(evidence.query, bounds.shortChars),
 });
 
 export const ClaimView = z.object({
@@ -52,15 +62,22 @@ export const ClaimView = z.object({
   ),
 });
 
-export const claimView = (claim: Claim, reasoningChars = 300): z.infer<typeof ClaimView> => ({
+export const claimView = (claim: Claim, bounds: ViewBounds): z.infer<typeof ClaimView> => ({
   claimId: claim.claimId,
   ref: claim.ref,
   subtopic: claim.subtopic,
-  text: claim.text,
+  text: clip(claim.text, bounds.textChars) ?? "",
   evidenceRefs: claim.evidenceRefs,
-  workerIds: claim.workerIds,
+  workerIds: claim.workerIds.slice(0, 10).map((id) => clip(id, bounds.shortChars) ?? ""),
   confidence: claim.confidence,
   highStakes: claim.highStakes,
   ...claimOutcome(claim),
-  verdicts: claim.verdicts.map((v) => ({ kind: v.kind, judge: v.judge, shard: v.shard, verdict: v.verdict, reasoning: clip(v.reasoning, reasoningChars), confidence: v.confidence })),
+  verdicts: claim.verdicts.map((v) => ({
+    kind: v.kind,
+    judge: clip(v.judge, bounds.shortChars) ?? "",
+    shard: v.shard,
+    verdict: v.verdict,
+    reasoning: clip(v.reasoning, bounds.textChars),
+    confidence: v.confidence,
+  })),
 });

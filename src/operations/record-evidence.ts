@@ -33,7 +33,8 @@ export const recordEvidence = defineOperation({
   }),
   output: z.object({
     planId: z.string(),
-    evidence: z.array(z.object({ ref: z.string(), url: z.string(), duplicate: z.boolean() })),
+    /** In the order given; no echo of the URLs (up to 2,000 characters each) the caller just sent. */
+    evidence: z.array(z.object({ ref: z.string(), duplicate: z.boolean() })),
     subtopics: z.array(z.string()),
     totalEvidence: z.number(),
   }),
@@ -77,7 +78,7 @@ export const recordEvidence = defineOperation({
     const refs = evidence.length ? await ctx.services.ledger.addEvidence(orgId, input.planId, evidence, userId, ctx.now()) : [];
     return {
       planId: input.planId,
-      evidence: refs.map((r, i) => ({ ref: r.ref, url: evidence[i]?.url ?? "", duplicate: r.duplicate })),
+      evidence: refs.map((r) => ({ ref: r.ref, duplicate: r.duplicate })),
       subtopics: header.subtopics,
       totalEvidence: counts.evidence + refs.filter((r) => !r.duplicate).length,
     };

@@ -49,6 +49,18 @@ export const recordVerdicts = defineOperation({
       if (v.kind === "critic" && !CRITIC.has(v.verdict)) issues.push({ path: `verdicts.${i}.verdict`, message: `A critic's verdict is one of ${CRITIC_VERDICTS.join(", ")}` });
       if (v.kind === "critic" && !v.reasoning?.trim()) issues.push({ path: `verdicts.${i}.reasoning`, message: "A critic's verdict carries its reasoning" });
     });
+    if (issues.length === 0) {
+      // Bounded judges per claim, so a claim and its verdicts always fit one response.
+      const { claims } = await ctx.services.ledger.read(orgId, input.planId, false);
+      const judges = new Map(claims.map((c) => [c.ref, new Set(c.verdicts.map((v) => `${v.kind} ${v.judge}`))]));
+      input.verdicts.forEach((v, i) => {
+        const set = judges.get(v.claim);
+        set?.add(`${v.kind} ${v.judge}`);
+        if (set && set.size > LEDGER_LIMITS.judgesPerClaim) {
+          issues.push({ path: `verdicts.${i}.judge`, message: `${v.claim} already has ${LEDGER_LIMITS.judgesPerClaim} judges; a judge may replace its own verdict` });
+        }
+      });
+    }
     if (issues.length) throw validationError("Some verdicts are not valid; nothing was recorded.", issues);
     await ctx.services.ledger.addVerdicts(
       orgId,

@@ -28,6 +28,8 @@ export const LEDGER_LIMITS = {
   claimChars: 2_000,
   reasoningChars: 2_000,
   refsPerClaim: 20,
+  /** Reviewers and critics judging one claim: seed 001 has two reviewers and a critic. */
+  judgesPerClaim: 6,
   /** Claims and evidence one default ledger read returns. */
   readItems: 50,
 } as const;

@@ -27,12 +27,23 @@ describe("session views", () => {
   });
 
   it("bounds a forced full view and says what was left out", () => {
-    const { view, notes } = sessionView(sessionOf(40, "x".repeat(4000)), "full");
+    const { view, notes } = sessionView(sessionOf(40, "x".repeat(4000)), "full", Number.POSITIVE_INFINITY);
     expect(view.steps).toHaveLength(VIEW_LIMITS.fullSteps);
     expect(view.steps?.[0]?.stepNumber).toBe(16);
     expect(view.sources).toHaveLength(VIEW_LIMITS.fullSources);
     expect(view.currentStep?.searchStep).toMatch(/… \[truncated: 4000 characters in full\]$/);
     expect(notes).toEqual(["Showing the last 25 of 40 steps.", "Showing the latest 30 of 39 sources."]);
+  });
+
+  it("tightens its bounds until the view fits its character budget, and says so", () => {
+    const long = sessionOf(40, "word ".repeat(800));
+    const { view, notes } = sessionView(long, "full");
+    expect(JSON.stringify(view).length).toBeLessThanOrEqual(VIEW_LIMITS.budgetChars);
+    expect(view.steps?.length).toBeLessThan(VIEW_LIMITS.fullSteps);
+    expect(view.steps?.at(-1)?.stepNumber).toBe(40);
+    expect(notes.at(-1)).toMatch(/^Long texts are clipped to \d+ characters to fit the response\.$/);
+    // A short session is shown at the first tier, unclipped.
+    expect(sessionView(sessionOf(3), "full").notes).toEqual([]);
   });
 
   it("prefers the caller's own running summary", () => {

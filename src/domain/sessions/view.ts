@@ -12,8 +12,21 @@ export const VIEW_LIMITS = {
   summarySources: 10,
   gaps: 20,
   textChars: 1500,
+  urlChars: 2000,
   summaryChars: 4000,
+  /** The most JSON text one view takes; beyond it the tighter tiers below apply in turn. */
+  budgetChars: 14_000,
 } as const;
+
+type Tier = { [K in Exclude<keyof typeof VIEW_LIMITS, "autoFullSteps" | "budgetChars">]: number };
+
+/** Ever tighter bounds, tried in order until the view fits its budget: long sessions of long steps still fit. */
+const TIERS: readonly Tier[] = [
+  VIEW_LIMITS,
+  { fullSteps: 10, lastSteps: 3, fullSources: 15, summarySources: 8, gaps: 10, textChars: 600, urlChars: 300, summaryChars: 1500 },
+  { fullSteps: 6, lastSteps: 3, fullSources: 8, summarySources: 5, gaps: 6, textChars: 250, urlChars: 200, summaryChars: 600 },
+  { fullSteps: 3, lastSteps: 2, fullSources: 4, summarySources: 3, gaps: 4, textChars: 120, urlChars: 150, summaryChars: 300 },
+];
 
 export interface StepView {
   stepNumber: number;
@@ -69,11 +82,11 @@ export interface SessionView {
 const iso = (ms: number) => new Date(ms).toISOString();
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-function stepView(step: SessionStep, sources: readonly SessionSource[], revisedBy: number[]): StepView {
-  const text = (value: string | null) => (value === null ? undefined : clip(value, VIEW_LIMITS.textChars));
+function stepView(step: SessionStep, sources: readonly SessionSource[], revisedBy: number[], tier: Tier): StepView {
+  const text = (value: string | null) => (value === null ? undefined : clip(value, tier.textChars));
   const view: StepView = {
     stepNumber: step.stepNumber,
-    searchStep: clip(step.searchStep, VIEW_LIMITS.textChars),
+    searchStep: clip(step.searchStep, tier.textChars),
     reasoning: text(step.reasoning),
     confidence: step.confidence ?? undefined,
     isRevision: step.isRevision,
@@ -90,25 +103,25 @@ function stepView(step: SessionStep, sources: readonly SessionSource[], revisedB
   return Object.fromEntries(Object.entries(view).filter(([, value]) => value !== undefined)) as unknown as StepView;
 }
 
-const gapView = (gap: KnowledgeGap): GapView => ({
+const gapView = (gap: KnowledgeGap, tier: Tier): GapView => ({
   gapId: gap.gapId,
-  text: clip(gap.text, VIEW_LIMITS.textChars),
+  text: clip(gap.text, tier.textChars),
   status: gap.status,
   openedAtStep: gap.openedAtStep,
   ...(gap.addressedAtStep !== null ? { addressedAtStep: gap.addressedAtStep } : {}),
 });
 
-const sourceView = (source: SessionSource): SourceView => ({
+const sourceView = (source: SessionSource, tier: Tier): SourceView => ({
   ref: source.ref,
-  url: source.url,
-  title: source.title,
-  ...(source.snippet ? { snippet: clip(source.snippet, VIEW_LIMITS.textChars) } : {}),
+  url: clip(source.url, tier.urlChars),
+  title: clip(source.title, tier.textChars),
+  ...(source.snippet ? { snippet: clip(source.snippet, tier.textChars) } : {}),
   steps: source.steps,
 });
 
 /** The recovery summary: the caller's own running summary when it gave one, else the facts of the session. */
-function summaryOf(session: SearchSession, gaps: readonly KnowledgeGap[], sources: number): string {
-  if (session.sessionSummary) return clip(session.sessionSummary, VIEW_LIMITS.summaryChars);
+function summaryOf(session: SearchSession, gaps: readonly KnowledgeGap[], sources: number, tier: Tier): string {
+  if (session.sessionSummary) return clip(session.sessionSummary, tier.summaryChars);
   const open = gaps.filter((gap) => gap.status === "open").length;
   const branches = deriveBranches(session.steps)
     .map((branch) => `${branch.branchId}${branch.fromStep ? ` from step ${branch.fromStep}` : ""}`)
@@ -125,7 +138,21 @@ function summaryOf(session: SearchSession, gaps: readonly KnowledgeGap[], source
  * `fullSteps` of them); `summary` gives the last few steps, the summary and the
  * gaps; auto picks full for up to 8 steps. `notes` says what was left out.
  */
-export function sessionView(session: SearchSession, requested: ResponseMode | undefined): { view: SessionView; notes: string[] } {
+export function sessionView(
+  session: SearchSession,
+  requested: ResponseMode | undefined,
+  budgetChars: number = VIEW_LIMITS.budgetChars,
+): { view: SessionView; notes: string[] } {
+  let built = viewAt(session, requested, TIERS[0] as Tier);
+  for (const tier of TIERS.slice(1)) {
+    if (JSON.stringify(built.view).length <= budgetChars) return built;
+    built = viewAt(session, requested, tier);
+    built.notes.push(`Long texts are clipped to ${tier.textChars} characters to fit the response.`);
+  }
+  return built;
+}
+
+function viewAt(session: SearchSession, requested: ResponseMode | undefined, tier: Tier): { view: SessionView; notes: string[] } {
   const notes: string[] = [];
   const mode: ResponseMode = requested ?? (session.steps.length <= VIEW_LIMITS.autoFullSteps ? "full" : "summary");
   const sources = deriveSources(session.steps);
@@ -134,18 +161,18 @@ export function sessionView(session: SearchSession, requested: ResponseMode | un
   for (const step of session.steps) {
     if (step.revisesStep !== null) revisions.set(step.revisesStep, [...(revisions.get(step.revisesStep) ?? []), step.stepNumber]);
   }
-  const views = (steps: readonly SessionStep[]) => steps.map((step) => stepView(step, sources, revisions.get(step.stepNumber) ?? []));
+  const views = (steps: readonly SessionStep[]) => steps.map((step) => stepView(step, sources, revisions.get(step.stepNumber) ?? [], tier));
 
-  const stepLimit = mode === "full" ? VIEW_LIMITS.fullSteps : VIEW_LIMITS.lastSteps;
+  const stepLimit = mode === "full" ? tier.fullSteps : tier.lastSteps;
   const shownSteps = session.steps.slice(-stepLimit);
   if (mode === "full" && shownSteps.length < session.steps.length) {
     notes.push(`Showing the last ${shownSteps.length} of ${session.steps.length} steps.`);
   }
-  const sourceLimit = mode === "full" ? VIEW_LIMITS.fullSources : VIEW_LIMITS.summarySources;
+  const sourceLimit = mode === "full" ? tier.fullSources : tier.summarySources;
   const shownSources = sources.slice(-sourceLimit);
   if (shownSources.length < sources.length) notes.push(`Showing the latest ${shownSources.length} of ${sources.length} sources.`);
   const orderedGaps = [...gaps.filter((gap) => gap.status === "open"), ...gaps.filter((gap) => gap.status === "addressed").reverse()];
-  const shownGaps = orderedGaps.slice(0, VIEW_LIMITS.gaps);
+  const shownGaps = orderedGaps.slice(0, tier.gaps);
   if (shownGaps.length < gaps.length) notes.push(`Showing ${shownGaps.length} of ${gaps.length} knowledge gaps (open ones first).`);
 
   const last = session.steps[session.steps.length - 1];
@@ -157,9 +184,9 @@ export function sessionView(session: SearchSession, requested: ResponseMode | un
       ...(mode === "full" ? { steps: views(shownSteps) } : { lastSteps: views(shownSteps) }),
       currentStep: last ? (views([last])[0] ?? null) : null,
       stepIndex: last?.stepNumber ?? 0,
-      gaps: shownGaps.map(gapView),
-      sources: shownSources.map(sourceView),
-      summary: summaryOf(session, gaps, sources.length),
+      gaps: shownGaps.map((gap) => gapView(gap, tier)),
+      sources: shownSources.map((source) => sourceView(source, tier)),
+      summary: summaryOf(session, gaps, sources.length, tier),
       isComplete: session.completedAt !== null,
       startedAt: iso(session.startedAt),
       completedAt: session.completedAt === null ? null : iso(session.completedAt),
