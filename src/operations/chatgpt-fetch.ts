@@ -1,16 +1,29 @@
 import { z } from "zod";
 import { notFound } from "../domain/errors";
-import { ARTIFACT_LIMITS, UNTRUSTED } from "../domain/research/artifacts";
+import { pageEnd, UNTRUSTED } from "../domain/research/artifacts";
 import { claimOutcome } from "../domain/research/ledger";
+import { readRoom } from "./artifact-views";
 import { defineOperation } from "./operation";
 import { ParamId } from "./params";
 
-/** The most text one fetch returns: ChatGPT takes whole documents, but every response stays bounded. */
-const FETCH_CHARS = ARTIFACT_LIMITS.readChars * 5;
+interface Document {
+  id: string;
+  title: string;
+  text: string;
+  url: string;
+  metadata: Record<string, string>;
+}
 
-/** The whole text when it fits; otherwise its start and where to read on. */
-const bounded = (text: string, readOn: string) =>
-  text.length > FETCH_CHARS ? `${text.slice(0, FETCH_CHARS)}\n[truncated: read the rest with ${readOn} offset ${FETCH_CHARS}]` : text;
+/**
+ * ChatGPT takes whole documents, but every response stays within one read's budget (issue 4): the whole text
+ * when it fits, otherwise its start and exactly where to read on.
+ */
+function bounded(document: Document, readOn: (end: number) => string): Document {
+  const room = readRoom({ ...document, text: "" }) - 100;
+  const end = pageEnd(document.text, 0, room);
+  if (end >= document.text.length) return document;
+  return { ...document, text: `${document.text.slice(0, end)}\n[truncated: ${readOn(end)}]` };
+}
 
 /** OpenAI's `fetch` contract: `{id, title, text, url, metadata}` for an id from `search`. */
 export const chatgptFetch = defineOperation({
@@ -29,40 +42,49 @@ export const chatgptFetch = defineOperation({
       const { claim, evidence } = found;
       const outcome = claimOutcome(claim);
       const sources = evidence.map((e) => `[${e.ref}] ${e.title} — ${e.url}\n${e.quote ?? e.facts}`).join("\n\n");
-      return {
-        id,
-        title: `${claim.ref} (${claim.subtopic})`,
-        text: bounded(`${claim.text}\n\nStatus: ${outcome.status}; confidence: ${outcome.finalConfidence ?? "n/a"}\n\nEvidence:\n${sources}`, "get_evidence_ledger"),
-        url: `${ctx.origin}/api/v1/plans/${claim.planId}/ledger`,
-        metadata: { kind: "claim", status: outcome.status, grounded: String(outcome.grounded), planId: claim.planId, trust: UNTRUSTED } as Record<string, string>,
-      };
+      return bounded(
+        {
+          id,
+          title: `${claim.ref} (${claim.subtopic})`,
+          text: `${claim.text}\n\nStatus: ${outcome.status}; confidence: ${outcome.finalConfidence ?? "n/a"}\n\nEvidence:\n${sources}`,
+          url: `${ctx.origin}/api/v1/plans/${claim.planId}/ledger`,
+          metadata: { kind: "claim", status: outcome.status, grounded: String(outcome.grounded), planId: claim.planId, trust: UNTRUSTED },
+        },
+        () => `the claim's evidence is in get_evidence_ledger for plan ${claim.planId}`,
+      );
     }
     if (id.startsWith("out_")) {
       const output = await ctx.services.outputs.get(ctx.principal.orgId, id);
       if (!output) throw notFound("document", id);
-      return {
-        id,
-        title: output.title,
-        text: bounded(output.content, "get_research_output"),
-        url: `${ctx.origin}/api/v1/outputs/${id}`,
-        metadata: { kind: "research output", mediaType: output.mediaType, version: String(output.version), updatedAt: new Date(output.updatedAt).toISOString(), ...(output.planId ? { planId: output.planId } : {}) },
-      };
+      return bounded(
+        {
+          id,
+          title: output.title,
+          text: output.content,
+          url: `${ctx.origin}/api/v1/outputs/${id}`,
+          metadata: { kind: "research output", mediaType: output.mediaType, version: String(output.version), updatedAt: new Date(output.updatedAt).toISOString(), ...(output.planId ? { planId: output.planId } : {}) },
+        },
+        (end) => `read the rest with get_research_output offset ${end}`,
+      );
     }
     const artifact = await ctx.services.artifacts.get(ctx.principal.orgId, id);
     if (!artifact) throw notFound("document", id);
-    return {
-      id,
-      title: artifact.title,
-      text: bounded(artifact.contentText, "get_artifact"),
-      url: artifact.sourceUrl ?? `${ctx.origin}/api/v1/artifacts/${id}`,
-      metadata: {
-        kind: "artifact",
-        artifactType: artifact.artifactType,
-        version: String(artifact.version),
-        updatedAt: new Date(artifact.updatedAt).toISOString(),
-        trust: UNTRUSTED,
-        ...(artifact.planId ? { planId: artifact.planId } : {}),
+    return bounded(
+      {
+        id,
+        title: artifact.title,
+        text: artifact.contentText,
+        url: artifact.sourceUrl ?? `${ctx.origin}/api/v1/artifacts/${id}`,
+        metadata: {
+          kind: "artifact",
+          artifactType: artifact.artifactType,
+          version: String(artifact.version),
+          updatedAt: new Date(artifact.updatedAt).toISOString(),
+          trust: UNTRUSTED,
+          ...(artifact.planId ? { planId: artifact.planId } : {}),
+        },
       },
-    };
+      (end) => `read the rest with get_artifact offset ${end}`,
+    );
   },
 });

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { defineOperation } from "./operation";
 import { searchResearch } from "./search-sources";
 
+const MAX_URL_CHARS = 300;
+
 /** OpenAI's `search` contract for ChatGPT connectors and deep research: `{results: [{id, title, url}]}`. */
 export const chatgptSearch = defineOperation({
   name: "search",
@@ -14,8 +16,10 @@ export const chatgptSearch = defineOperation({
   rest: { method: "get", path: "/chatgpt/search" },
   async handler({ query }, ctx) {
     const hits = await searchResearch(ctx, query, {}, 10);
+    // A source URL longer than a citation needs gives way to the record's own link (issue 4: bounded results);
+    // fetch still returns it whole.
     const linkOf = (hit: (typeof hits)[number]) =>
-      hit.sourceUrl ??
+      (hit.sourceUrl !== null && hit.sourceUrl.length <= MAX_URL_CHARS ? hit.sourceUrl : null) ??
       (hit.kind === "claim" ? `${ctx.origin}/api/v1/plans/${hit.planId}/ledger` : `${ctx.origin}/api/v1/${hit.kind === "output" ? "outputs" : "artifacts"}/${hit.id}`);
     return { results: hits.map((hit) => ({ id: hit.id, title: hit.title, url: linkOf(hit) })) };
   },

@@ -3,13 +3,17 @@ import { ok } from "../../test/support/plans";
 import { callTool, rest, seedTenant } from "../../test/support/worker";
 
 interface Extracted {
-  tables: { headers: string[]; rows: string[][] }[];
+  tables: { headers: string[]; rows: string[][]; firstRow?: number }[];
   links: { text: string; href: string }[];
   headings: { level: number; text: string }[];
   metadata: { title: string | null; description: string | null; jsonLd: unknown[] };
-  validation?: { valid: number; invalid: { index: number; errors: { path: string; message: string }[] }[] };
+  totals: { tables: number; rows: number; links: number; headings: number; jsonLd: number };
+  offset: number;
+  nextOffset: number | null;
+  validation?: { valid: number; invalidCount: number; invalid: { index: number; errors: { path: string; message: string }[] }[] };
   storedArtifactId?: string;
   truncated: boolean;
+  note?: string;
   trust: string;
 }
 
@@ -144,15 +148,55 @@ describe("extract_data from HTML", () => {
     expect(out.headings.at(-1)).toEqual({ level: 1, text: "Last" });
   });
 
-  it("bounds what it returns and says so", async () => {
+  it("bounds what it extracts and says so, and answers in pages that together hold all of it", async () => {
     const { apiKey } = await seedTenant();
     const links = Array.from({ length: 700 }, (_, i) => `<a href="https://example.com/${i}">link ${i}</a>`).join("");
     const rows = Array.from({ length: 300 }, (_, i) => `<tr><td>${i}</td><td>${"y".repeat(800)}</td></tr>`).join("");
-    const out = await extract(apiKey, { html: `${links}<table><tr><th>n</th><th>text</th></tr>${rows}</table>` });
-    expect(out.truncated).toBe(true);
-    expect(out.links).toHaveLength(500);
-    expect(out.tables[0]?.rows).toHaveLength(199);
-    expect(out.tables[0]?.rows[0]?.[1]).toHaveLength(500);
+    const html = `<h1>Top</h1>${links}<table><tr><th>n</th><th>text</th></tr>${rows}</table>`;
+    const pages: Extracted[] = [];
+    let offset: number | null = 0;
+    while (offset !== null && pages.length < 50) {
+      const call = await callTool(apiKey, "extract_data", offset === 0 ? { html } : { html, offset });
+      // Every answer stays within one read's budget (issue 4), pointer included.
+      expect(JSON.stringify(call.body).length).toBeLessThanOrEqual(20_500);
+      const page = call.body as unknown as Extracted;
+      pages.push(page);
+      expect(page.offset).toBe(offset);
+      offset = page.nextOffset;
+    }
+    expect(offset).toBeNull();
+    const [first, second] = pages;
+    expect(pages.length).toBeGreaterThan(2);
+    expect(first?.truncated).toBe(true); // the extraction itself: 500 links, 199 rows, cells of 500 characters
+    expect(first?.totals).toEqual({ tables: 1, rows: 199, links: 500, headings: 1, jsonLd: 0 });
+    expect(first?.note).toContain(`offset ${first?.nextOffset}`);
+    expect(first?.headings).toEqual([{ level: 1, text: "Top" }]);
+    expect(second?.headings).toEqual([]);
+    // Items in a fixed order (headings, links, table rows), each exactly once across the pages.
+    const allLinks = pages.flatMap((page) => page.links);
+    expect(allLinks.map((link) => link.text)).toEqual(Array.from({ length: 500 }, (_, i) => `link ${i}`));
+    const fragments = pages.flatMap((page) => page.tables);
+    expect(fragments.length).toBeGreaterThan(1);
+    expect(fragments.every((table) => table.headers.join() === "n,text")).toBe(true);
+    expect(fragments[0]?.firstRow).toBeUndefined();
+    const allRows = fragments.flatMap((table) => table.rows);
+    expect(allRows.map((row) => row[0])).toEqual(Array.from({ length: 199 }, (_, i) => String(i)));
+    expect(allRows[0]?.[1]).toHaveLength(500);
+    // A continued table says from which row.
+    expect(fragments[1]?.firstRow).toBe(fragments[0]?.rows.length);
+    expect(pages.at(-1)?.note).toBeUndefined();
+  });
+
+  it("shortens only a single row larger than a whole page, and says so", async () => {
+    const { apiKey } = await seedTenant();
+    const cells = (tag: string) => Array.from({ length: 50 }, (_, i) => `<${tag}>${String(i).padEnd(500, "z")}</${tag}>`).join("");
+    const out = await callTool(apiKey, "extract_data", { html: `<table><tr>${cells("th")}</tr><tr>${cells("td")}</tr></table>` });
+    expect(JSON.stringify(out.body).length).toBeLessThanOrEqual(20_500);
+    const page = out.body as unknown as Extracted;
+    expect(page.truncated).toBe(true);
+    expect(page.nextOffset).toBeNull();
+    expect(page.tables[0]?.rows[0]).toHaveLength(50);
+    expect(page.tables[0]?.rows[0]?.[49]).toMatch(/^49z*…$/);
   });
 
   it("returns what it found before nesting too deep for the parser, marked truncated", async () => {
@@ -299,6 +343,7 @@ describe("extract_data validating records", () => {
     ];
     const out = await extract(apiKey, { records, schema: SCHEMA, storeAs: { title: "Vector DBs" } });
     expect(out.validation?.valid).toBe(2);
+    expect(out.validation?.invalidCount).toBe(2);
     expect(out.validation?.invalid).toEqual([
       {
         index: 1,
@@ -330,7 +375,7 @@ describe("extract_data validating records", () => {
       { name: "LanceDB", stars: 7400, tags: ["rust"] },
     ];
     const out = await extract(apiKey, { records, schema: SCHEMA, storeAs: { title: "Vector DBs", tags: ["Vectors"] } });
-    expect(out.validation).toEqual({ valid: 2, invalid: [] });
+    expect(out.validation).toEqual({ valid: 2, invalidCount: 0, invalid: [] });
     expect(out.storedArtifactId).toMatch(/^art_/);
     const artifact = await ok(apiKey, "get_artifact", { artifactId: out.storedArtifactId });
     expect(artifact).toMatchObject({ artifactType: "dataset", title: "Vector DBs", tags: ["vectors"], content: { records, schema: SCHEMA }, version: 1 });
@@ -342,8 +387,22 @@ describe("extract_data validating records", () => {
     const { apiKey } = await seedTenant();
     const out = await extract(apiKey, { html: "<h1>T</h1>", records: [{ name: "a", stars: 1 }], schema: SCHEMA });
     expect(out.headings).toEqual([{ level: 1, text: "T" }]);
-    expect(out.validation).toEqual({ valid: 1, invalid: [] });
+    expect(out.validation).toEqual({ valid: 1, invalidCount: 0, invalid: [] });
     expect(out.storedArtifactId).toBeUndefined();
+    expect(await datasets(apiKey)).toBe(0);
+  });
+
+  it("shows the errors of the first invalid records that fit, with the count of all", async () => {
+    const { apiKey } = await seedTenant();
+    const records = Array.from({ length: 1000 }, (_, n) => ({ name: `db ${n}`, stars: -1, license: "GPL", extra: "x".repeat(50) }));
+    const out = await callTool(apiKey, "extract_data", { records, schema: SCHEMA, storeAs: { title: "Too many" } });
+    expect(JSON.stringify(out.body).length).toBeLessThanOrEqual(20_500);
+    const validation = (out.body as unknown as Extracted).validation;
+    expect(validation?.invalidCount).toBe(1000);
+    expect(validation?.invalid.length).toBeGreaterThan(5);
+    expect(validation?.invalid.length).toBeLessThan(1000);
+    expect(validation?.invalid.map((record) => record.index)).toEqual(Array.from({ length: validation?.invalid.length ?? 0 }, (_, i) => i));
+    expect((out.body as unknown as Extracted).note).toContain(`first ${validation?.invalid.length} of 1000 invalid records`);
     expect(await datasets(apiKey)).toBe(0);
   });
 
@@ -378,7 +437,11 @@ describe("extract_data validating records", () => {
       $defs: { money: { type: "object", required: ["amount"], properties: { amount: { type: "number" } } } },
     };
     const out = await extract(apiKey, { records: [{ price: { amount: 3 } }, { price: {} }], schema });
-    expect(out.validation).toEqual({ valid: 1, invalid: [{ index: 1, errors: [{ path: "price", message: 'Instance does not have required property "amount".' }] }] });
+    expect(out.validation).toEqual({
+      valid: 1,
+      invalidCount: 1,
+      invalid: [{ index: 1, errors: [{ path: "price", message: 'Instance does not have required property "amount".' }] }],
+    });
   });
 });
 

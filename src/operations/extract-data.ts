@@ -8,9 +8,11 @@ import {
   emptyExtraction,
   extractMarkdown,
   extractText,
+  type InvalidRecord,
   looksLikeHtml,
+  pageExtraction,
 } from "../domain/research/extraction";
-import { ParamArtifactId, Trust } from "./artifact-views";
+import { ParamArtifactId, readRoom, Trust } from "./artifact-views";
 import { defineOperation, type OperationContext } from "./operation";
 import { ParamId } from "./params";
 import { saveArtifact } from "./save-artifact";
@@ -26,22 +28,43 @@ const JsonSchemaObject = z
 const Issue = z.object({ path: z.string(), message: z.string() });
 
 const ExtractOutput = z.object({
-  tables: z.array(z.object({ headers: z.array(z.string()), rows: z.array(z.array(z.string())) })),
+  tables: z.array(z.object({ headers: z.array(z.string()), rows: z.array(z.array(z.string())), firstRow: z.number().optional() })),
   links: z.array(z.object({ text: z.string(), href: z.string() })),
   headings: z.array(z.object({ level: z.number(), text: z.string() })),
   metadata: z.object({ title: z.string().nullable(), description: z.string().nullable(), jsonLd: z.array(z.unknown()) }),
-  validation: z.object({ valid: z.number(), invalid: z.array(z.object({ index: z.number(), errors: z.array(Issue) })) }).optional(),
+  totals: z.object({ tables: z.number(), rows: z.number(), links: z.number(), headings: z.number(), jsonLd: z.number() }),
+  offset: z.number(),
+  nextOffset: z.number().nullable(),
+  validation: z
+    .object({ valid: z.number(), invalidCount: z.number(), invalid: z.array(z.object({ index: z.number(), errors: z.array(Issue) })) })
+    .optional(),
   storedArtifactId: z.string().optional(),
   truncated: z.boolean(),
+  note: z.string().optional(),
   trust: Trust,
 });
+
+/** The characters of JSON the invalid records' errors may take in one answer; the first ones are shown. */
+const INVALID_CHARS = 4_000;
+
+/** The first invalid records whose errors fit INVALID_CHARS (at least one): fixing them and validating again shows the next. */
+function firstInvalid(invalid: readonly InvalidRecord[]): InvalidRecord[] {
+  const shown: InvalidRecord[] = [];
+  let used = 0;
+  for (const record of invalid) {
+    used += JSON.stringify(record).length + 1;
+    if (used > INVALID_CHARS && shown.length > 0) break;
+    shown.push(record);
+  }
+  return shown;
+}
 
 export const extractData = defineOperation({
   name: "extract_data",
   title: "Extract data",
   description:
-    "Extract tables, links, headings and metadata (title, description, JSON-LD) from one source: artifactId, html, markdown or text. " +
-    "Optionally validate records against schema; if all pass and storeAs is given, they are stored as a dataset artifact.",
+    "Extract tables, links, headings and metadata (title, description, JSON-LD) from one source, paged by offset. " +
+    "Validate records against schema; storeAs stores them, all valid, as a dataset artifact.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
@@ -51,6 +74,7 @@ export const extractData = defineOperation({
     text: z.string().optional(),
     baseUrl: z.url({ protocol: /^https?$/ }).max(2000).optional(),
     extract: z.array(z.enum(EXTRACT_KINDS)).min(1).optional(),
+    offset: z.number().int().min(0).optional(),
     records: z.array(z.unknown()).max(EXTRACTION_LIMITS.records).optional(),
     schema: JsonSchemaObject.optional(),
     storeAs: z
@@ -100,17 +124,23 @@ export const extractData = defineOperation({
 
     const source = given[0];
     const extraction = source ? await extract(source, input, ctx) : emptyExtraction();
+    const notes: string[] = [];
     const result: z.input<typeof ExtractOutput> = {
-      tables: extraction.tables,
-      links: extraction.links,
-      headings: extraction.headings,
-      metadata: extraction.metadata,
+      tables: [],
+      links: [],
+      headings: [],
+      metadata: { ...extraction.metadata, jsonLd: [] },
+      totals: { tables: 0, rows: 0, links: 0, headings: 0, jsonLd: 0 },
+      offset: input.offset ?? 0,
+      nextOffset: null,
       truncated: extraction.truncated,
       trust: UNTRUSTED,
     };
 
     if (checked?.schemaValid && input.records) {
-      result.validation = { valid: checked.valid, invalid: checked.invalid };
+      const invalid = firstInvalid(checked.invalid);
+      result.validation = { valid: checked.valid, invalidCount: checked.invalid.length, invalid };
+      if (invalid.length < checked.invalid.length) notes.push(`Errors of the first ${invalid.length} of ${checked.invalid.length} invalid records: fix them and validate again.`);
       // Nothing is stored unless every record is valid.
       if (input.storeAs && checked.invalid.length === 0) {
         const { title, tags, planId, stepId } = input.storeAs;
@@ -126,6 +156,26 @@ export const extractData = defineOperation({
         result.storedArtifactId = saved.artifactId;
       }
     }
+
+    // One answer is one page of the extraction, sized by what the rest of the answer leaves (issue 4),
+    // with room kept for the note that says how to read on.
+    const page = pageExtraction(extraction, result.offset, readRoom({ ...result, note: " ".repeat(300) }));
+    Object.assign(result, {
+      tables: page.tables,
+      links: page.links,
+      headings: page.headings,
+      metadata: { ...extraction.metadata, jsonLd: page.jsonLd },
+      totals: page.totals,
+      nextOffset: page.nextOffset,
+      truncated: extraction.truncated || page.clipped,
+    });
+    if (page.nextOffset !== null) {
+      notes.unshift(
+        `Shows items ${result.offset}–${page.nextOffset - 1} of ${page.items} (JSON-LD, headings, links, table rows, in that order): ` +
+          `call again with the same source, without records, and offset ${page.nextOffset} for more, or narrow it with extract.`,
+      );
+    }
+    if (notes.length > 0) result.note = notes.join(" ");
     return result;
   },
 });

@@ -1,18 +1,24 @@
 import { z } from "zod";
+import { clipText } from "../domain/clip";
 import { validationError } from "../domain/errors";
+import type { Step } from "../domain/plans/model";
 import { defineOperation } from "./operation";
 import { ParamSessionId } from "./params";
-import { actorOf, ParamPlanId, PlanStatusView, planStatusView } from "./plan-views";
+import { actorOf, fillBudget, ParamPlanId, PlanStatusBrief, planStatusBrief } from "./plan-views";
 
-const STEPS_PER_PAGE = { summary: 60, full: 8 } as const;
+/** Steps whose results one full page reads from the plan at most; the character budget may take fewer. */
+const FULL_READ_STEPS = 8;
+/** Characters of step JSON a page holds (at least one step): summaries are cut to fit many steps, full pages hold whole steps. */
+const PAGE_CHARS = { summary: 12_000, full: 40_000 } as const;
+/** What a summary shows of long text; detail full has it whole. */
+const SUMMARY_CLIP = { rationale: 1_000, notes: 1_000, instructions: 300, stepText: 300 } as const;
 
 export const getResearchContext = defineOperation({
   name: "get_research_context",
   title: "Get research context",
   description:
-    "Everything needed to resume or deliver a plan: question, rationale, formatting notes, status, and every step " +
-    "with instructions and results (detail full, paged by cursor) or summaries. With sessionId it records that " +
-    "this session resumed the plan.",
+    "Resume or deliver a plan: question, rationale, notes, status, steps (paged by cursor) as summaries " +
+    "(clipped: truncated) or whole with results (detail full). sessionId records the resume.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -32,7 +38,7 @@ export const getResearchContext = defineOperation({
       version: z.number(),
       createdAt: z.string(),
     }),
-    status: PlanStatusView,
+    status: PlanStatusBrief,
     steps: z.array(
       z.object({
         stepId: z.string(),
@@ -48,10 +54,12 @@ export const getResearchContext = defineOperation({
       }),
     ),
     nextCursor: z.string().nullable(),
+    truncated: z.boolean(),
   }),
   rest: { method: "get", path: "/plans/{planId}/context" },
   async handler(input, ctx) {
     const detail = input.detail ?? "summary";
+    const full = detail === "full";
     const start = input.cursor ? Number(input.cursor) : 0;
     const { orgId } = ctx.principal;
     if (input.sessionId) {
@@ -59,39 +67,57 @@ export const getResearchContext = defineOperation({
     }
     const outline = await ctx.services.plans.read(orgId, input.planId, false);
     if (start > outline.steps.length) throw validationError("cursor is past the last step.", [{ path: "cursor", message: "Past the end" }]);
-    const pageSteps = outline.steps.slice(start, start + STEPS_PER_PAGE[detail]);
-    const state = detail === "full" ? await ctx.services.plans.read(orgId, input.planId, pageSteps.map((step) => step.stepId)) : outline;
+    const window = full ? outline.steps.slice(start, start + FULL_READ_STEPS) : outline.steps.slice(start);
+    const state = full ? await ctx.services.plans.read(orgId, input.planId, window.map((step) => step.stepId)) : outline;
     const byId = new Map(state.steps.map((step) => [step.stepId, step]));
-    const end = start + pageSteps.length;
+    // Summaries clip long text; each row remembers whether it did, so `truncated` speaks for this page only.
+    let cut = false;
+    const clip = <T extends string | null>(value: T, max: number): T => {
+      if (full || value === null || value.length <= max) return value;
+      cut = true;
+      return clipText(value, max) as T;
+    };
+    const rowOf = (step: Step) => {
+      cut = false;
+      const row = {
+        stepId: step.stepId,
+        stepOrder: step.stepOrder,
+        stepType: step.stepType,
+        status: step.status,
+        instructions: clip(step.instructions, SUMMARY_CLIP.instructions),
+        confidence: step.confidence,
+        resultSummary: step.resultSummary ?? step.note ?? null,
+        ...(full && step.result !== null ? { result: step.result } : {}),
+        outputFormattingNotes: clip(step.outputFormattingNotes, SUMMARY_CLIP.stepText),
+        review: step.review ? { decision: step.review.decision, feedback: clip(step.review.feedback, SUMMARY_CLIP.stepText) } : null,
+      };
+      return { row, cut };
+    };
+    const page = fillBudget(
+      window.map((outlined) => rowOf(byId.get(outlined.stepId) ?? outlined)),
+      PAGE_CHARS[detail],
+      ({ row }) => JSON.stringify(row).length,
+    );
+    const end = start + page.length;
     const { plan } = state;
+    cut = false;
+    const header = {
+      planId: plan.planId,
+      name: plan.name,
+      researchQuestion: plan.researchQuestion,
+      planDesignRationale: clip(plan.planDesignRationale, SUMMARY_CLIP.rationale),
+      outputFormattingNotes: clip(plan.outputFormattingNotes, SUMMARY_CLIP.notes),
+      executionId: plan.executionId,
+      version: plan.version,
+      createdAt: new Date(plan.createdAt).toISOString(),
+    };
+    const truncated = cut || page.some((entry) => entry.cut);
     return {
-      plan: {
-        planId: plan.planId,
-        name: plan.name,
-        researchQuestion: plan.researchQuestion,
-        planDesignRationale: plan.planDesignRationale,
-        outputFormattingNotes: plan.outputFormattingNotes,
-        executionId: plan.executionId,
-        version: plan.version,
-        createdAt: new Date(plan.createdAt).toISOString(),
-      },
-      status: planStatusView(outline, ctx.now()),
-      steps: pageSteps.map((outlined) => {
-        const step = byId.get(outlined.stepId) ?? outlined;
-        return {
-          stepId: step.stepId,
-          stepOrder: step.stepOrder,
-          stepType: step.stepType,
-          status: step.status,
-          instructions: step.instructions,
-          confidence: step.confidence,
-          resultSummary: step.resultSummary ?? step.note ?? null,
-          ...(detail === "full" && step.result !== null ? { result: step.result } : {}),
-          outputFormattingNotes: step.outputFormattingNotes,
-          review: step.review ? { decision: step.review.decision, feedback: step.review.feedback } : null,
-        };
-      }),
+      plan: header,
+      status: planStatusBrief(outline, ctx.now()),
+      steps: page.map((entry) => entry.row),
       nextCursor: end < outline.steps.length ? String(end) : null,
+      truncated,
     };
   },
 });

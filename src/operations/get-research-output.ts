@@ -1,8 +1,13 @@
 import { z } from "zod";
 import { notFound } from "../domain/errors";
-import { OUTPUT_LIMITS, type ResearchOutputSummary } from "../domain/research/outputs";
+import { clipNullable } from "../domain/clip";
+import { pageEnd } from "../domain/research/artifacts";
+import type { Citation, ResearchOutputSummary } from "../domain/research/outputs";
+import { readRoom } from "./artifact-views";
 import { defineOperation } from "./operation";
 import { ParamOutputId } from "./store-research-output";
+
+const CitationView = z.object({ ref: z.string().optional(), title: z.string(), url: z.string().optional() });
 
 export const OutputSummaryView = z.object({
   outputId: z.string(),
@@ -11,7 +16,8 @@ export const OutputSummaryView = z.object({
   title: z.string(),
   mediaType: z.string(),
   formattingInstructions: z.string().nullable(),
-  citations: z.array(z.object({ ref: z.string().optional(), title: z.string(), url: z.string().optional() })),
+  citations: z.array(CitationView),
+  citationCount: z.number(),
   version: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -25,30 +31,74 @@ export const outputSummaryView = (output: ResearchOutputSummary): z.infer<typeof
   mediaType: output.mediaType,
   formattingInstructions: output.formattingInstructions,
   citations: output.citations,
+  citationCount: output.citations.length,
   version: output.version,
   createdAt: new Date(output.createdAt).toISOString(),
   updatedAt: new Date(output.updatedAt).toISOString(),
 });
 
+/** What a page of content shows of the instructions and citations; part "citations" has them whole. */
+const INSTRUCTIONS_PREVIEW_CHARS = 1_000;
+const CITATIONS_PREVIEW_CHARS = 3_000;
+
+/** The citations from `start` whose JSON fits `room` characters (at least one, so paging moves on). */
+function citationPage(citations: readonly Citation[], start: number, room: number): Citation[] {
+  const page: Citation[] = [];
+  let used = 0;
+  for (const citation of citations.slice(start)) {
+    used += JSON.stringify(citation).length + 1;
+    if (used > room && page.length > 0) break;
+    page.push(citation);
+  }
+  return page;
+}
+
 export const getResearchOutput = defineOperation({
   name: "get_research_output",
   title: "Get research output",
-  description: "Read a stored deliverable (20,000 characters a read; pass offset = nextOffset for more), or an earlier version.",
+  description:
+    'Read a deliverable or a version, paged by offset = nextOffset; part "citations" pages every citation and the full ' +
+    "formattingInstructions.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  input: z.strictObject({ outputId: ParamOutputId, version: z.number().int().min(1).optional(), offset: z.number().int().min(0).optional() }),
-  output: OutputSummaryView.extend({ content: z.string(), offset: z.number(), nextOffset: z.number().nullable() }),
+  input: z.strictObject({
+    outputId: ParamOutputId,
+    version: z.number().int().min(1).optional(),
+    offset: z.number().int().min(0).optional(),
+    part: z.literal("citations").optional(),
+  }),
+  output: OutputSummaryView.extend({ content: z.string(), offset: z.number(), nextOffset: z.number().nullable(), note: z.string().optional() }),
   rest: { method: "get", path: "/outputs/{outputId}" },
   async handler(input, ctx) {
     const output = await ctx.services.outputs.get(ctx.principal.orgId, input.outputId, input.version);
     if (!output) throw notFound("research output", input.version ? `${input.outputId}@${input.version}` : input.outputId);
-    const offset = Math.min(input.offset ?? 0, output.content.length);
-    const end = offset + OUTPUT_LIMITS.readChars;
-    return {
-      ...outputSummaryView(output),
-      content: output.content.slice(offset, end),
-      offset,
-      nextOffset: end < output.content.length ? end : null,
+    const summary = outputSummaryView(output);
+    const all = output.citations;
+
+    if (input.part === "citations") {
+      const offset = Math.min(input.offset ?? 0, all.length);
+      // The instructions come whole with the first page of citations, which share the rest of the read.
+      const fixed = { ...summary, citations: [], formattingInstructions: offset === 0 ? output.formattingInstructions : null };
+      const citations = citationPage(all, offset, readRoom(fixed));
+      const end = offset + citations.length;
+      return { ...fixed, citations, content: "", offset, nextOffset: end < all.length ? end : null };
+    }
+
+    // A page of content with a preview of the instructions and the first citations; part "citations" has the rest.
+    const instructions = output.formattingInstructions;
+    const citations = citationPage(all, 0, CITATIONS_PREVIEW_CHARS);
+    const clipped = (instructions?.length ?? 0) > INSTRUCTIONS_PREVIEW_CHARS || citations.length < all.length;
+    const note = clipped
+      ? `Shows ${citations.length} of ${all.length} citations and ${instructions && instructions.length > INSTRUCTIONS_PREVIEW_CHARS ? "the start of " : ""}formattingInstructions: part "citations" has them whole.`
+      : undefined;
+    const fixed = {
+      ...summary,
+      formattingInstructions: clipNullable(instructions, INSTRUCTIONS_PREVIEW_CHARS),
+      citations,
+      ...(note ? { note } : {}),
     };
+    const offset = Math.min(input.offset ?? 0, output.content.length);
+    const end = pageEnd(output.content, offset, readRoom(fixed));
+    return { ...fixed, content: output.content.slice(offset, end), offset, nextOffset: end < output.content.length ? end : null };
   },
 });

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, decodeCursor, toPage } from "../domain/pagination";
 import { defineOperation } from "./operation";
-import { ArtifactSummaryView, artifactSummaryView, ParamArtifactType } from "./artifact-views";
+import { ArtifactListView, artifactListView, ParamArtifactType } from "./artifact-views";
 import { ParamCursor, ParamId, ParamLimit } from "./params";
 
 export const listArtifacts = defineOperation({
   name: "list_artifacts",
   title: "List artifacts",
-  description: "List your organization's artifacts, most recently updated first, by type, plan or tag. Pass nextCursor as cursor.",
+  description: "List your organization's artifacts, latest update first. Pass nextCursor as cursor.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -17,7 +17,7 @@ export const listArtifacts = defineOperation({
     limit: ParamLimit.optional(),
     cursor: ParamCursor.optional(),
   }),
-  output: z.object({ artifacts: z.array(ArtifactSummaryView), nextCursor: z.string().nullable() }),
+  output: z.object({ artifacts: z.array(ArtifactListView), nextCursor: z.string().nullable() }),
   rest: { method: "get", path: "/artifacts" },
   async handler(input, ctx) {
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
@@ -27,6 +27,6 @@ export const listArtifacts = defineOperation({
       { ...(input.cursor ? { after: decodeCursor(input.cursor) } : {}), limit: limit + 1 },
     );
     const page = toPage(rows, limit, (row) => ({ createdAt: row.updatedAt, id: row.artifactId }));
-    return { artifacts: page.items.map(artifactSummaryView), nextCursor: page.nextCursor };
+    return { artifacts: page.items.map(artifactListView), nextCursor: page.nextCursor };
   },
 });

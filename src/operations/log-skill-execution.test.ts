@@ -34,12 +34,15 @@ describe("log_skill_execution", () => {
       sessionId: "session-1",
       planId: null,
       userId: admin.userId,
-      metadata: interview,
+      metadataKeys: Object.keys(interview),
       created: true,
       originalQueryTruncated: false,
       completedAt: null,
     });
     expect(String(body.executionId)).toMatch(/^exec_[0-9a-z]{25}$/);
+    // An acknowledgement: the values just sent are not echoed back; get_skill_execution reads them.
+    expect(body).not.toHaveProperty("metadata");
+    expect((await callTool(apiKey, "get_skill_execution", { executionId: body.executionId })).body.metadata).toEqual(interview);
   });
 
   it("caps originalQuery at 5000 characters and says so", async () => {
@@ -47,7 +50,8 @@ describe("log_skill_execution", () => {
     const longQuery = "q".repeat(7000);
     const { body } = await callTool(apiKey, "log_skill_execution", { skillName: "research", metadata: { originalQuery: longQuery } });
     expect(body.originalQueryTruncated).toBe(true);
-    expect((body.metadata as { originalQuery: string }).originalQuery).toHaveLength(5000);
+    const stored = await callTool(apiKey, "get_skill_execution", { executionId: body.executionId, field: "originalQuery" });
+    expect(stored.body).toMatchObject({ metadata: { originalQuery: "q".repeat(5000) }, nextOffset: null });
   });
 
   it("moves through executing to completed, merging metadata and stamping completedAt", async () => {
@@ -63,12 +67,14 @@ describe("log_skill_execution", () => {
       closedReason: "delivered",
       metadata: { stepsCompleted: 6, artifactsStored: 4, checkpointFeedback: [{ step: 3, feedback: "looks right" }] },
     });
-    expect(completed.body).toMatchObject({
-      status: "completed",
-      closedReason: "delivered",
-      metadata: { ...interview, planDesignRationale: "why", stepsCompleted: 6, artifactsStored: 4 },
-    });
+    expect(completed.body).toMatchObject({ status: "completed", closedReason: "delivered" });
+    expect(completed.body.metadataKeys).toEqual([...Object.keys(interview), "planDesignRationale", "stepsCompleted", "artifactsStored", "checkpointFeedback"]);
     expect(completed.body.completedAt).toEqual(expect.any(String));
+    const stored = await callTool(apiKey, "get_skill_execution", { executionId });
+    expect(stored.body).toMatchObject({
+      metadata: { ...interview, planDesignRationale: "why", stepsCompleted: 6, artifactsStored: 4, checkpointFeedback: [{ step: 3, feedback: "looks right" }] },
+      metadataClipped: [],
+    });
   });
 
   it("audits creation and every update with the actor, the client and the transition", async () => {
@@ -155,6 +161,14 @@ describe("log_skill_execution", () => {
     expect(error.code).toBe("validation");
     expect(error.issues.map((issue) => issue.path)).toContain(path);
     expect([await countRows("skill_executions"), await countRows("audit_log")]).toEqual(before);
+  });
+
+  it("answers a write with the stored keys only, however large the metadata", async () => {
+    const { apiKey } = await seedTenant();
+    const big = { knownContext: "k".repeat(8000), routingRationale: "r".repeat(8000), notes: "n".repeat(40_000) };
+    const { body } = await callTool(apiKey, "log_skill_execution", { skillName: "research", metadata: big });
+    expect(body.metadataKeys).toEqual(["knownContext", "routingRationale", "notes"]);
+    expect(JSON.stringify(body).length).toBeLessThan(1_000);
   });
 
   it("refuses metadata over 64 KiB with payload_too_large and writes nothing", async () => {

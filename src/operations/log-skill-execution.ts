@@ -10,8 +10,8 @@ import {
 } from "../domain/skill-executions";
 import { LIST_AS_DESCRIPTION } from "./listing";
 import { defineOperation, type OperationContext } from "./operation";
-import { ParamExecutionId, ParamId, ParamSessionId } from "./params";
-import { SkillExecutionView, toSkillExecutionView } from "./skill-execution-view";
+import { ParamId, ParamSessionId } from "./params";
+import { SkillExecutionAck, toSkillExecutionAck } from "./skill-execution-view";
 
 const text = (max: number) => z.string().max(max, `At most ${max} characters`);
 
@@ -46,12 +46,12 @@ export const ExecutionMetadata = z.looseObject({
 });
 
 const Input = z.strictObject({
-  executionId: ParamExecutionId.optional(),
-  skillName: text(100).min(1).optional().describe("Required to create, e.g. research"),
+  executionId: ParamId("skill execution").optional(),
+  skillName: text(100).min(1).optional(),
   status: z.enum(["started", "executing", "completed", "failed"]).optional(),
-  sessionId: ParamSessionId.optional().describe("Your session id (links its plan)"),
+  sessionId: ParamSessionId.optional(),
   planId: ParamId("plan").optional(),
-  errorMessage: text(4000).optional().describe("Required for failed"),
+  errorMessage: text(4000).optional(),
   closedReason: text(1000).optional(),
   metadata: ExecutionMetadata.meta({ [LIST_AS_DESCRIPTION]: true })
     .optional()
@@ -59,12 +59,12 @@ const Input = z.strictObject({
       "Interview record: topic, researchType (general_topic|competitive_analysis|decision_support), scope, " +
         "depthSignals[], decisionContext, knownContext, outputMediaType, outputFormattingInstructions, " +
         "clarifyingQuestions[{question,answer}] (≤2) or skipQuestionsReason, routingRationale, delegatedTo " +
-        "(scan|deep), originalQuery (cut to 5000 chars), priorResearchCheck {decision: none_found|use_existing|" +
+        "(scan|deep), originalQuery, priorResearchCheck {decision: none_found|use_existing|" +
         "refresh|unique, artifactIds, exchange}; when done: stepsCompleted, artifactsStored, checkpointFeedback.",
     ),
 });
 
-const Output = SkillExecutionView.extend({
+const Output = SkillExecutionAck.extend({
   created: z.boolean(),
   originalQueryTruncated: z.boolean(),
 });
@@ -78,9 +78,9 @@ export const logSkillExecution = defineOperation({
   name: "log_skill_execution",
   title: "Log skill execution",
   description:
-    "Track a research skill run. Without executionId: create it (status started) with the interview metadata; " +
-    "returns executionId. With executionId: move it to executing, completed (closedReason) or failed " +
-    "(errorMessage); metadata is merged.",
+    "Track a research skill run. Without executionId: create it (status started) from skillName and interview " +
+    "metadata. With executionId: move it to executing, completed (closedReason) or failed (errorMessage), merging " +
+    "metadata. Returns executionId, metadataKeys.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: Input,
@@ -138,7 +138,7 @@ async function create(input: LogInput, ctx: OperationContext) {
     completedAt: null,
   };
   await ctx.services.skillExecutions.insert(execution, auditOf(ctx, execution, "skill_execution.created", { status: "started" }));
-  return { ...toSkillExecutionView(execution), created: true, originalQueryTruncated: truncated };
+  return { ...toSkillExecutionAck(execution), created: true, originalQueryTruncated: truncated };
 }
 
 async function update(executionId: string, input: LogInput, ctx: OperationContext) {
@@ -171,7 +171,7 @@ async function update(executionId: string, input: LogInput, ctx: OperationContex
     );
     const detail = { from: current.status, to: next.status, ...(input.closedReason ? { closedReason: input.closedReason } : {}) };
     if (await ctx.services.skillExecutions.replace(next, current.version, auditOf(ctx, next, "skill_execution.updated", detail))) {
-      return { ...toSkillExecutionView(next), created: false, originalQueryTruncated };
+      return { ...toSkillExecutionAck(next), created: false, originalQueryTruncated };
     }
   }
   throw conflict(`Execution ${executionId} is being updated by another call; try again.`);

@@ -45,8 +45,8 @@ export const modifyPlan = defineOperation({
   name: "modify_plan",
   title: "Modify plan",
   description:
-    "Change a plan while it runs, with a modificationRationale: add steps, remove or skip a pending step, reorder " +
-    "pending steps, update instructions, or fail a step (a critical one fails the plan). Each change is kept as a plan version.",
+    "Change a running plan, with a modificationRationale: add steps; remove, skip or reorder pending steps; update " +
+    "instructions; fail a step (a critical one fails the plan). Each change is kept as a plan version.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: Input,

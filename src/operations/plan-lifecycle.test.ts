@@ -92,8 +92,8 @@ describe("a research plan, end to end through the tools", () => {
     const { submitted } = await completeNextStep(apiKey, planId, 0.4);
     expect(submitted).toMatchObject({ insertedSteps: [{ stepOrder: 2, stepType: "search" }] });
     const history = await ok(apiKey, "get_plan_history", { planId });
-    expect((history.versions as { kind: string; rationale: string }[]).map((v) => v.kind)).toEqual(["create", "branch"]);
-    expect((history.versions as { rationale: string }[])[1]?.rationale).toContain("confidence 0.4 < 0.6");
+    expect((history.versions as { kind: string; rationale: string }[]).map((v) => v.kind)).toEqual(["branch", "create"]); // newest first
+    expect((history.versions as { rationale: string }[])[0]?.rationale).toContain("confidence 0.4 < 0.6");
   });
 
   it("modifies a running plan, keeping every change as a version with its rationale and diff", async () => {
@@ -111,9 +111,9 @@ describe("a research plan, end to end through the tools", () => {
     expect(status).toMatchObject({ totalSteps: 5, progress: 20 });
     const history = await ok(apiKey, "get_plan_history", { planId });
     const versions = history.versions as { version: number; kind: string; rationale: string; before: { instructions: string }[]; after: { instructions: string }[]; actorUserId: string; actorClientId: string }[];
-    expect(versions.map((v) => [v.version, v.kind])).toEqual([[1, "create"], [2, "add"], [3, "update"], [4, "skip"]]);
-    expect(versions[2]).toMatchObject({ rationale: "User wants brevity", before: [{ instructions: "Do step 4 (synthesize)" }], after: [{ instructions: "Write a brief" }] });
-    expect(versions[3]).toMatchObject({ actorUserId: admin.userId, actorClientId: apiKeyId });
+    expect(versions.map((v) => [v.version, v.kind])).toEqual([[4, "skip"], [3, "update"], [2, "add"], [1, "create"]]); // newest first
+    expect(versions[1]).toMatchObject({ rationale: "User wants brevity", before: [{ instructions: "Do step 4 (synthesize)" }], after: [{ instructions: "Write a brief" }] });
+    expect(versions[0]).toMatchObject({ actorUserId: admin.userId, actorClientId: apiKeyId });
     const audit = history.audit as { action: string }[];
     expect(audit.map((entry) => entry.action)).toContain("plan.modified.skip");
   });

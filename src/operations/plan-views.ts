@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clipNullable } from "../domain/clip";
 import type { Actor, PlanState, Step } from "../domain/plans/model";
 import { derivePlanStatus, progressOf, stalledSteps } from "../domain/plans/status";
 import { isoOrNull, ParamId } from "./params";
@@ -79,6 +80,36 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
     failureReason: plan.failureReason,
     updatedAt: new Date(plan.updatedAt).toISOString(),
   };
+}
+
+/** The status figures without the per-state step lists, for views that list the steps themselves. */
+export const PlanStatusBrief = PlanStatusView.pick({
+  status: true,
+  derivedStatus: true,
+  stalled: true,
+  progress: true,
+  totalSteps: true,
+  currentStep: true,
+  failureReason: true,
+  updatedAt: true,
+});
+
+export function planStatusBrief(state: PlanState, now: number): z.infer<typeof PlanStatusBrief> {
+  const { status, derivedStatus, stalled, progress, totalSteps, currentStep, failureReason, updatedAt } = planStatusView(state, now);
+  return { status, derivedStatus, stalled, progress, totalSteps, currentStep, failureReason: clipNullable(failureReason, 500), updatedAt };
+}
+
+/** Adds rows while their JSON fits in `budget` characters (always the first, so a page is never empty). */
+export function fillBudget<T>(rows: Iterable<T>, budget: number, cost: (row: T) => number = (row) => JSON.stringify(row).length): T[] {
+  const kept: T[] = [];
+  let left = budget;
+  for (const row of rows) {
+    const size = cost(row);
+    if (kept.length > 0 && size > left) break;
+    kept.push(row);
+    left -= size;
+  }
+  return kept;
 }
 
 const SUMMARY_CHARS = 400;

@@ -19,6 +19,24 @@ async function seedCorpus(key: string) {
   return ids;
 }
 
+/** One read's budget (ARTIFACT_LIMITS.readChars) and a little for the pointer: what issue 4 bounds. */
+const READ_CHARS = 20_500;
+
+/** Every page of a paged read, following nextOffset; each page within one read's budget. */
+async function readAll(key: string, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  const pages: Record<string, unknown>[] = [];
+  let offset: unknown = 0;
+  while (typeof offset === "number" && pages.length < 100) {
+    const page = await ok(key, name, offset === 0 ? args : { ...args, offset });
+    expect(JSON.stringify(page).length).toBeLessThanOrEqual(READ_CHARS);
+    expect(page.offset).toBe(offset);
+    pages.push(page);
+    offset = page.nextOffset;
+  }
+  expect(offset).toBeNull();
+  return pages;
+}
+
 const titles = (body: Record<string, unknown>) => (body.results as { title: string }[]).map((r) => r.title);
 
 describe("store_research and reading artifacts back", () => {
@@ -49,15 +67,32 @@ describe("store_research and reading artifacts back", () => {
     expect(current.version).toBe(won.length + 1);
   });
 
-  it("pages long text by offset, with the structured content only on the first read", async () => {
+  it("pages long text by offset within one read's budget, with the structured content only on the first read", async () => {
     const { apiKey } = await seedTenant();
     const text = "abcdefghij".repeat(4_500);
     const { artifactId } = await ok(apiKey, "store_research", { artifactType: "source", title: "Long", content: { big: true }, contentText: text });
+    const pages = await readAll(apiKey, "get_artifact", { artifactId });
+    expect(pages).toHaveLength(3);
+    expect(pages[0]).toMatchObject({ offset: 0, content: { big: true }, contentChars: 12 });
+    expect(pages[0]?.note).toBeUndefined();
+    expect(pages.slice(1).every((page) => page.content === null)).toBe(true);
+    expect(pages.map((page) => page.contentText).join("")).toBe(text);
+  });
+
+  it("leaves a large structured content out of the text read and pages its JSON with part content", async () => {
+    const { apiKey } = await seedTenant();
+    const content = { sections: Array.from({ length: 60 }, (_, i) => ({ heading: `Section ${i}`, body: `"Quoted" ${"prose ".repeat(800)}` })) };
+    const json = JSON.stringify(content);
+    const tags = Array.from({ length: 20 }, (_, n) => `${n}-${"t".repeat(40)}`);
+    const sourceUrl = `https://example.com/${"u".repeat(1970)}`;
+    const { artifactId } = await ok(apiKey, "store_research", { artifactType: "source", title: "T".repeat(300), content, contentText: "short text", tags, sourceUrl });
     const first = await ok(apiKey, "get_artifact", { artifactId });
-    expect(first).toMatchObject({ offset: 0, nextOffset: 20_000, content: { big: true } });
-    const rest_ = await ok(apiKey, "get_artifact", { artifactId, offset: 40_000 });
-    expect(rest_).toMatchObject({ offset: 40_000, nextOffset: null, content: null });
-    expect((first.contentText as string) + (await ok(apiKey, "get_artifact", { artifactId, offset: 20_000 })).contentText + rest_.contentText).toBe(text);
+    expect(first).toMatchObject({ content: null, contentChars: json.length, contentText: "short text", nextOffset: null, tags, sourceUrl });
+    expect(first.note).toContain('part "content"');
+    const pages = await readAll(apiKey, "get_artifact", { artifactId, part: "content" });
+    expect(pages.length).toBeGreaterThan(10);
+    expect(pages.every((page) => page.content === null && page.contentText === "")).toBe(true);
+    expect(JSON.parse(pages.map((page) => page.contentJson).join(""))).toEqual(content);
   });
 
   it("refuses oversize content and bad fields, writing nothing", async () => {
@@ -150,7 +185,9 @@ describe("deliverables and feedback", () => {
     const second = await ok(apiKey, "store_research_output", { outputId: first.outputId, planId, title: "Heat pump report v2", mediaType: "markdown", content: "# Short" });
     expect(second).toMatchObject({ version: 2, created: false });
     const old = await ok(apiKey, "get_research_output", { outputId: first.outputId, version: 1 });
-    expect(old).toMatchObject({ title: "Heat pump report", citations: [{ ref: "E1" }], nextOffset: 20_000 });
+    expect(old).toMatchObject({ title: "Heat pump report", citations: [{ ref: "E1" }], citationCount: 1, formattingInstructions: "One table", offset: 0 });
+    expect(old.note).toBeUndefined();
+    expect((await readAll(apiKey, "get_research_output", { outputId: first.outputId, version: 1 })).map((page) => page.content).join("")).toBe(content);
     expect((await ok(apiKey, "list_research_outputs", { planId })).outputs).toEqual([expect.objectContaining({ outputId: first.outputId, version: 2 })]);
     await ok(apiKey, "store_research", { artifactType: "finding", title: "Short finding", content: {}, contentText: "short heat note" });
     const hits = (await ok(apiKey, "search_sources", { query: "short" })).results as { kind: string; id: string }[];
@@ -185,7 +222,8 @@ describe("deliverables and feedback", () => {
     const check = { decision: "use_existing", artifactIds: ["art_1"], exchange: "User: that report is enough" };
     const execution = await ok(apiKey, "log_skill_execution", { skillName: "research", metadata: { priorResearchCheck: check } });
     const closed = await ok(apiKey, "log_skill_execution", { executionId: execution.executionId, status: "completed", closedReason: "used existing research" });
-    expect(closed).toMatchObject({ status: "completed", metadata: { priorResearchCheck: check } });
+    expect(closed).toMatchObject({ status: "completed", metadataKeys: ["priorResearchCheck"] });
+    expect(await ok(apiKey, "get_skill_execution", { executionId: execution.executionId })).toMatchObject({ metadata: { priorResearchCheck: check } });
     const bad = await callTool(apiKey, "log_skill_execution", { skillName: "research", metadata: { priorResearchCheck: { decision: "maybe" } } });
     expect(bad.body).toMatchObject({ error: { code: "validation", issues: [{ path: "metadata.priorResearchCheck.decision" }] } });
   });
@@ -206,6 +244,85 @@ describe("ChatGPT's search and fetch", () => {
     const doc = JSON.parse(fetched.result?.content?.[0]?.text ?? "{}");
     expect(Object.keys(doc).sort()).toEqual(["id", "metadata", "text", "title", "url"]);
     expect(doc).toMatchObject({ id: vectorId, title: "Vector databases compared", text: CORPUS[1]?.contentText, metadata: { trust: "untrusted-external-content" } });
+  });
+});
+
+describe("bounded responses (issue 4): long fields clipped in lists and hits, whole in the record", () => {
+  const longTitle = `Heat pumps ${"t".repeat(289)}`;
+  const tags = Array.from({ length: 20 }, (_, n) => `${n}-${"g".repeat(40)}`);
+  const sourceUrl = `https://example.com/${"u".repeat(1970)}`;
+
+  it("list_artifacts clips titles and URLs, shows the first tags with their count; get_artifact has them whole", async () => {
+    const { apiKey } = await seedTenant();
+    const { artifactId } = await ok(apiKey, "store_research", { artifactType: "source", title: longTitle, content: {}, contentText: "x", tags, sourceUrl });
+    const [row] = (await ok(apiKey, "list_artifacts", {})).artifacts as Record<string, unknown>[];
+    expect(row).toMatchObject({ artifactId, tagCount: 20, title: `${longTitle.slice(0, 199)}…`, sourceUrl: `${sourceUrl.slice(0, 119)}…` });
+    expect(row?.tags).toEqual(tags.slice(0, 2));
+    expect(await ok(apiKey, "get_artifact", { artifactId })).toMatchObject({ title: longTitle, tags, sourceUrl });
+  });
+
+  it("search_sources clips the research question, the original request and the URL of each hit", async () => {
+    const { apiKey } = await seedTenant();
+    const originalQuery = `Which heat pump ${"q".repeat(4900)}`;
+    const researchQuestion = `Do heat pumps ${"r".repeat(3900)}`;
+    await ok(apiKey, "log_skill_execution", { skillName: "research", sessionId: "s-long", metadata: { originalQuery } });
+    const { planId } = await createPlan(apiKey, { sessionId: "s-long", researchQuestion });
+    await ok(apiKey, "store_research", { artifactType: "finding", title: longTitle, content: {}, contentText: "heat pump", planId, sourceUrl });
+    const [hit] = (await ok(apiKey, "search_sources", { query: "heat pump" })).results as Record<string, unknown>[];
+    expect(hit).toMatchObject({
+      title: longTitle,
+      researchQuestion: `${researchQuestion.slice(0, 399)}…`,
+      originalQuery: `${originalQuery.slice(0, 399)}…`,
+      sourceUrl: `${sourceUrl.slice(0, 199)}…`,
+    });
+  });
+
+  it("ChatGPT search links a record whose URL is too long by its own URL; fetch has it and bounds the text with a pointer", async () => {
+    const { apiKey } = await seedTenant();
+    const text = "Heat pump field notes. ".repeat(4000);
+    const { artifactId } = await ok(apiKey, "store_research", { artifactType: "source", title: "Heat pump notes", content: {}, contentText: text, sourceUrl });
+    const [result] = (await ok(apiKey, "search", { query: "heat pump" })).results as Record<string, unknown>[];
+    expect(result).toEqual({ id: artifactId, title: "Heat pump notes", url: `http://localhost:8787/api/v1/artifacts/${artifactId}` });
+    const doc = await ok(apiKey, "fetch", { id: artifactId });
+    expect(doc.url).toBe(sourceUrl);
+    expect(JSON.stringify(doc).length).toBeLessThanOrEqual(READ_CHARS);
+    const pointer = /\n\[truncated: read the rest with get_artifact offset (\d+)\]$/.exec(String(doc.text));
+    const offset = Number(pointer?.[1]);
+    expect(offset).toBeGreaterThan(15_000);
+    expect(String(doc.text).slice(0, offset)).toBe(text.slice(0, offset));
+    // The pointer reads on exactly where the text stopped.
+    const next = String((await ok(apiKey, "get_artifact", { artifactId, offset })).contentText);
+    expect(next.length).toBeGreaterThan(10_000);
+    expect(text.startsWith(next, offset)).toBe(true);
+  });
+
+  it("get_research_output previews instructions and citations beside the content; part citations pages them whole", async () => {
+    const { apiKey } = await seedTenant();
+    const instructions = `One table. ${"i".repeat(7000)}`;
+    const citations = Array.from({ length: 120 }, (_, n) => ({ ref: `E${n + 1}`, title: `Source ${n} ${"s".repeat(300)}`, url: `https://example.com/${n}/${"c".repeat(600)}` }));
+    const content = "Heat pump report. ".repeat(3000);
+    const { outputId } = await ok(apiKey, "store_research_output", { title: "Report", mediaType: "markdown", content, formattingInstructions: instructions, citations });
+    const first = await ok(apiKey, "get_research_output", { outputId });
+    expect(first).toMatchObject({ citationCount: 120, formattingInstructions: `${instructions.slice(0, 999)}…` });
+    const shown = (first.citations as unknown[]).length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(120);
+    expect(first.note).toBe(`Shows ${shown} of 120 citations and the start of formattingInstructions: part "citations" has them whole.`);
+    expect((await readAll(apiKey, "get_research_output", { outputId })).map((page) => page.content).join("")).toBe(content);
+    const pages = await readAll(apiKey, "get_research_output", { outputId, part: "citations" });
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages[0]).toMatchObject({ formattingInstructions: instructions, content: "" });
+    expect(pages[1]?.formattingInstructions).toBeNull();
+    expect(pages.flatMap((page) => page.citations as unknown[])).toEqual(citations);
+  });
+
+  it("list_research_outputs gives each deliverable's citation count and the start of its instructions", async () => {
+    const { apiKey } = await seedTenant();
+    const citations = Array.from({ length: 50 }, (_, n) => ({ title: `Source ${n}`, url: `https://example.com/${n}` }));
+    const { outputId } = await ok(apiKey, "store_research_output", { title: "Report", mediaType: "text", content: "c", formattingInstructions: "f".repeat(500), citations });
+    const [row] = (await ok(apiKey, "list_research_outputs", {})).outputs as Record<string, unknown>[];
+    expect(row).toMatchObject({ outputId, citationCount: 50, formattingInstructions: `${"f".repeat(199)}…` });
+    expect(row).not.toHaveProperty("citations");
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { validationError } from "../domain/errors";
 import type { ArtifactFilters } from "../domain/ports";
+import { clipNullable } from "../domain/clip";
 import { type SearchHit, UNTRUSTED } from "../domain/research/artifacts";
 import { claimOutcome } from "../domain/research/ledger";
 import { toFtsQuery } from "../domain/research/search-query";
@@ -56,12 +57,15 @@ async function searchGroundedClaims(ctx: OperationContext, match: string, filter
   }).slice(0, limit);
 }
 
+/** The most of each long field a hit shows. */
+const HIT_CHARS = { url: 200, question: 400 } as const;
+
 export const searchSources = defineOperation({
   name: "search_sources",
   title: "Search sources",
   description:
-    "Search your organization's stored research, deliverables and verified claims (the prior-research check): ranked " +
-    "hits with a highlighted snippet, date, the plan's research question and the original request. Words, \"phrases\" and prefix* work.",
+    "Search your organization's research, deliverables and verified claims (prior-research check): ranked hits with " +
+    'snippet, date, research question, original request. Words, "phrases", prefix*.',
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -96,7 +100,14 @@ export const searchSources = defineOperation({
     if (since !== undefined && Number.isNaN(since)) throw validationError("since is not a date.", [{ path: "since", message: "Not a date" }]);
     const hits = await searchResearch(ctx, input.query, { artifactType: input.artifactType, planId: input.planId, tag: input.tag, since }, input.limit ?? 5);
     return {
-      results: hits.map(({ createdAt, ...hit }) => ({ ...hit, date: new Date(createdAt).toISOString() })),
+      results: hits.map(({ createdAt, ...hit }) => ({
+        ...hit,
+        // Long fields are clipped with "…" so a page of hits stays small (issue 4); the record itself has them whole.
+        sourceUrl: clipNullable(hit.sourceUrl, HIT_CHARS.url),
+        researchQuestion: clipNullable(hit.researchQuestion, HIT_CHARS.question),
+        originalQuery: clipNullable(hit.originalQuery, HIT_CHARS.question),
+        date: new Date(createdAt).toISOString(),
+      })),
       trust: UNTRUSTED,
     };
   },

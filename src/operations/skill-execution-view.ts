@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clipRecord } from "../domain/clip";
 import { SKILL_EXECUTION_STATUSES, type SkillExecution, type SkillExecutionSummary } from "../domain/skill-executions";
 import { isoOrNull } from "./params";
 
@@ -16,8 +17,20 @@ const SkillExecutionFields = z.object({
   completedAt: z.string().nullable(),
 });
 
+/**
+ * What one read shows of the metadata (up to 64 KiB stored): strings cut at 1,000 characters, and the keys that no
+ * longer fit in 12,000 characters left out. `metadataClipped` names them; `field` reads one whole.
+ */
+export const METADATA_VIEW = { stringChars: 1_000, budget: 12_000 } as const;
+
 /** How a skill execution leaves the server, on both faces. */
-export const SkillExecutionView = SkillExecutionFields.extend({ metadata: z.record(z.string(), z.unknown()) });
+export const SkillExecutionView = SkillExecutionFields.extend({
+  metadata: z.record(z.string(), z.unknown()),
+  metadataClipped: z.array(z.string()),
+});
+
+/** log_skill_execution's acknowledgement: the record without the metadata it was just given, but the keys stored. */
+export const SkillExecutionAck = SkillExecutionFields.extend({ metadataKeys: z.array(z.string()) });
 
 /** A list entry: no metadata, but the fields that say what the run was about. */
 export const SkillExecutionSummaryView = SkillExecutionFields.extend({
@@ -41,9 +54,19 @@ const fieldsOf = (execution: Common): z.infer<typeof SkillExecutionFields> => ({
   completedAt: isoOrNull(execution.completedAt),
 });
 
-export const toSkillExecutionView = (execution: SkillExecution): z.infer<typeof SkillExecutionView> => ({
+export const toSkillExecutionView = (execution: SkillExecution): z.infer<typeof SkillExecutionView> => {
+  const { record, clippedKeys } = clipRecord(execution.metadata, METADATA_VIEW);
+  return { ...fieldsOf(execution), metadata: record, metadataClipped: clippedKeys };
+};
+
+/** Key names are free-form (skills add their own), so the list is bounded too: the first 100, each cut at 64. */
+const ACK_KEYS = 100;
+
+export const toSkillExecutionAck = (execution: SkillExecution): z.infer<typeof SkillExecutionAck> => ({
   ...fieldsOf(execution),
-  metadata: execution.metadata,
+  metadataKeys: Object.keys(execution.metadata)
+    .slice(0, ACK_KEYS)
+    .map((key) => (key.length > 64 ? `${key.slice(0, 63)}…` : key)),
 });
 
 export const toSkillExecutionSummaryView = (summary: SkillExecutionSummary): z.infer<typeof SkillExecutionSummaryView> => ({

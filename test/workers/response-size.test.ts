@@ -14,21 +14,7 @@ const MAX_TOKENS = 8_000;
  * Each needs a bound on what one default call returns (a character budget with a pointer to the rest,
  * as get_artifact's contentText has). Remove an operation from here when it is fixed.
  */
-const KNOWN_OVER_BOUND: readonly string[] = [
-  "log_skill_execution", // echoes the whole metadata (up to 64 KiB): ~19,700 tokens
-  "get_skill_execution", // the whole metadata: ~17,000
-  "get_step_context", // per earlier step: outputFormattingNotes (4,000 chars) and review feedback; 100 artifact titles: ~98,000
-  "get_research_context", // summary default: all 60 steps with full instructions (8,000 chars each): ~219,000
-  "get_plan_history", // 50 versions, each with the steps before and after: ~187,000
-  "get_artifact", // content (512 KB JSON) whole on the first read; only contentText is paged: ~155,000
-  "list_artifacts", // 20 × (title 300 + 20 tags + sourceUrl 2,000): ~34,000
-  "search_sources", // 5 hits × (researchQuestion 4,000 + originalQuery 5,000): ~19,700
-  "search", // ChatGPT search: results' URLs (2,000 chars each): ~11,000
-  "fetch", // 100,000 characters of text by design (readChars × 5): ~31,000
-  "get_research_output", // 20,000 chars of content + 500 citations + formattingInstructions: ~330,000
-  "list_research_outputs", // 20 summaries, each with all its citations (≤ 500) and formattingInstructions: ~694,000
-  "extract_data", // the extraction of a 1 MB page (20 tables × 200 rows, 500 links, headings): ~116,000
-];
+const KNOWN_OVER_BOUND: readonly string[] = [];
 
 /** One tools/call through the real Worker; the text is exactly what the model reads (every text item). */
 const callThroughMcp =

@@ -8,9 +8,29 @@ export const ARTIFACT_LIMITS = {
   contentTextChars: 200_000,
   tags: 20,
   tagChars: 50,
-  /** The most of contentText one read returns; the rest comes by offset. */
+  /**
+   * The characters of JSON one read returns, everything included; longer text comes in pages by offset.
+   * Dense text runs about 3.3 characters a cl100k token, so a read stays near 6,000 tokens (issue 4: ≤ 8,000).
+   */
   readChars: 20_000,
 } as const;
+
+/**
+ * Where a page of `text` starting at `offset` ends so that the page, as a JSON string, takes at most `room`
+ * characters (escapes count), never splitting a surrogate pair. At least one character when any is left.
+ */
+export function pageEnd(text: string, offset: number, room: number): number {
+  let end = Math.min(text.length, offset + Math.max(1, room));
+  for (;;) {
+    const size = JSON.stringify(text.slice(offset, end)).length - 2;
+    if (size <= room || end - offset <= 1) break;
+    // Escapes are spread unevenly: shrink in proportion and measure again.
+    end = offset + Math.max(1, Math.min(end - offset - 1, Math.floor(((end - offset) * room) / size)));
+  }
+  const code = text.charCodeAt(end - 1);
+  if (end < text.length && code >= 0xd800 && code <= 0xdbff) end += end - offset > 1 ? -1 : 1;
+  return end;
+}
 
 /** Every text that came from outside is handed back with this label: material to weigh, never instructions. */
 export const UNTRUSTED = "untrusted-external-content" as const;
