@@ -262,8 +262,8 @@ export function d1EvidenceLedger(db: D1Database): EvidenceLedgerRepository {
              FROM ledger_claims_fts
              JOIN ledger_claims c ON c.seq = ledger_claims_fts.rowid
              LEFT JOIN plans p ON p.plan_id = c.plan_id AND p.org_id = c.org_id
-            WHERE ledger_claims_fts MATCH ? AND c.org_id = ?
-              AND (? IS NULL OR c.plan_id = ?) AND (? IS NULL OR c.created_at >= ?)
+            WHERE ledger_claims_fts MATCH ? AND +c.org_id = ?
+              AND (? IS NULL OR +c.plan_id = ?) AND (? IS NULL OR +c.created_at >= ?)
             ORDER BY rank LIMIT ?`,
         )
         .bind(ftsQuery, orgId, filters.planId ?? null, filters.planId ?? null, filters.since ?? null, filters.since ?? null, limit)

@@ -105,14 +105,15 @@ export function d1OutputRepository(db: D1Database): OutputRepository {
     },
 
     async search(orgId, ftsQuery, filters, limit) {
-      const clauses = ["o.org_id = ?"];
+      // The match drives (unary +: no walking an index of deliverables, testing the match row by row).
+      const clauses = ["+o.org_id = ?"];
       const params: unknown[] = [orgId];
       if (filters.planId) {
-        clauses.push("o.plan_id = ?");
+        clauses.push("+o.plan_id = ?");
         params.push(filters.planId);
       }
       if (filters.since !== undefined) {
-        clauses.push("o.updated_at >= ?");
+        clauses.push("+o.updated_at >= ?");
         params.push(filters.since);
       }
       const { results } = await db
