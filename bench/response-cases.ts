@@ -37,11 +37,6 @@ export interface DefaultResponse {
 /** Paging and detail arguments: a call that passes any of them is not a default call. */
 const NON_DEFAULT_ARGS = ["limit", "offset", "cursor", "detail", "version"];
 
-/**
- * TODO(lead): operations added while this was written, not called below yet. Add a worst-case call for each
- * (evidence at LEDGER_LIMITS, a default ledger read) and remove it from here; the test names what is missing.
- */
-export const TODO_OPERATIONS: readonly string[] = [];
 
 export interface WorstCaseOptions {
   /** Plans beyond the big one, to fill list_active_plans' default page (20). */
