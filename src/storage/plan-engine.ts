@@ -28,9 +28,11 @@ export function durablePlanEngine(env: Env): PlanEngine {
   };
 }
 
-const ACTIVE_STATUSES = ["active", "awaiting_review", "stalled"];
+/** Plans not finished: what list_active_plans and the dashboard's "open" filter show. */
+export const ACTIVE_STATUSES = ["active", "awaiting_review", "stalled"];
 
-interface IndexRow {
+/** A row of the D1 plan index (`plans`). */
+export interface PlanIndexRow {
   plan_id: string;
   org_id: string;
   name: string;
@@ -62,29 +64,29 @@ export function d1PlanIndex(db: D1Database): PlanIndex {
             ORDER BY updated_at DESC, plan_id DESC LIMIT ?`,
         )
         .bind(orgId, ...ACTIVE_STATUSES, ...(after ? [after.updatedAt, after.updatedAt, after.planId] : []), page.limit)
-        .all<IndexRow>();
-      return results.map(
-        (row): PlanIndexEntry => ({
-          planId: row.plan_id,
-          orgId: row.org_id,
-          name: row.name,
-          researchQuestion: row.research_question,
-          status: row.status,
-          derivedStatus: row.derived_status,
-          progress: row.progress,
-          stalled: row.stalled === 1,
-          totalSteps: row.total_steps,
-          completedSteps: row.completed_steps,
-          failedSteps: row.failed_steps,
-          currentStepOrder: row.current_step_order,
-          sessionId: row.session_id,
-          executionId: row.execution_id,
-          createdBy: row.created_by,
-          createdAt: row.created_at,
-          updatedAt: row.updated_at,
-          seq: row.index_seq,
-        }),
-      );
+        .all<PlanIndexRow>();
+      return results.map(toPlanIndexEntry);
     },
   };
 }
+
+export const toPlanIndexEntry = (row: PlanIndexRow): PlanIndexEntry => ({
+  planId: row.plan_id,
+  orgId: row.org_id,
+  name: row.name,
+  researchQuestion: row.research_question,
+  status: row.status,
+  derivedStatus: row.derived_status,
+  progress: row.progress,
+  stalled: row.stalled === 1,
+  totalSteps: row.total_steps,
+  completedSteps: row.completed_steps,
+  failedSteps: row.failed_steps,
+  currentStepOrder: row.current_step_order,
+  sessionId: row.session_id,
+  executionId: row.execution_id,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  seq: row.index_seq,
+});

@@ -1,57 +1,16 @@
 import type { PlanIndexEntry } from "../../domain/plans/index-entry";
 import { PLAN_STATUSES } from "../../domain/plans/model";
 import type { Role } from "../../domain/scopes";
+import { ACTIVE_STATUSES, type PlanIndexRow, toPlanIndexEntry } from "../../storage/plan-engine";
 
 /**
  * The dashboard's own reads: org-wide listings and aggregates the operations do
  * not need. Every query takes the org id and filters by it, like the repositories.
  */
 
-interface IndexRow {
-  plan_id: string;
-  org_id: string;
-  name: string;
-  research_question: string;
-  status: string;
-  derived_status: string;
-  progress: number;
-  stalled: number;
-  total_steps: number;
-  completed_steps: number;
-  failed_steps: number;
-  current_step_order: number | null;
-  session_id: string | null;
-  execution_id: string | null;
-  created_by: string;
-  created_at: number;
-  updated_at: number;
-  index_seq: number;
-}
-
-const toEntry = (row: IndexRow): PlanIndexEntry => ({
-  planId: row.plan_id,
-  orgId: row.org_id,
-  name: row.name,
-  researchQuestion: row.research_question,
-  status: row.status,
-  derivedStatus: row.derived_status,
-  progress: row.progress,
-  stalled: row.stalled === 1,
-  totalSteps: row.total_steps,
-  completedSteps: row.completed_steps,
-  failedSteps: row.failed_steps,
-  currentStepOrder: row.current_step_order,
-  sessionId: row.session_id,
-  executionId: row.execution_id,
-  createdBy: row.created_by,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  seq: row.index_seq,
-});
-
 export const STATUS_FILTERS = ["open", "all", ...PLAN_STATUSES] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
-const OPEN_STATUSES = ["active", "awaiting_review", "stalled"];
+const OPEN_STATUSES = ACTIVE_STATUSES;
 
 export interface PlanFilters {
   status: StatusFilter;
@@ -88,8 +47,8 @@ export async function listPlans(db: D1Database, orgId: string, filters: PlanFilt
   const { results } = await db
     .prepare(`SELECT * FROM plans WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, plan_id DESC LIMIT ?`)
     .bind(...params, limit)
-    .all<IndexRow>();
-  return results.map(toEntry);
+    .all<PlanIndexRow>();
+  return results.map(toPlanIndexEntry);
 }
 
 /** Plans with a step awaiting a person, per the index (the plan object has the review itself). */
@@ -101,8 +60,8 @@ export async function plansAwaitingReview(db: D1Database, orgId: string, limit =
         ORDER BY updated_at DESC LIMIT ?`,
     )
     .bind(orgId, limit)
-    .all<IndexRow>();
-  return results.map(toEntry);
+    .all<PlanIndexRow>();
+  return results.map(toPlanIndexEntry);
 }
 
 /** A cheap fingerprint of what the open page shows: it changes whenever the index of any listed plan does. */
