@@ -1,4 +1,5 @@
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { GrantGuardObject } from "./durable-objects/grant-guard-object";
 import type { PlanObject } from "./durable-objects/plan-object";
 import type { SearchSessionObject } from "./durable-objects/search-session-object";
 
@@ -10,6 +11,8 @@ export interface Env {
   PLAN: DurableObjectNamespace<PlanObject>;
   /** One Durable Object per sequential search session, named "<orgId>:<sessionId>". */
   SEARCH_SESSION: DurableObjectNamespace<SearchSessionObject>;
+  /** One Durable Object per OAuth grant, named "<userId>:<grantId>": refresh rotation and reuse detection. */
+  GRANT_GUARD: DurableObjectNamespace<GrantGuardObject>;
   /** Minutes without a step before a search session expires (default 240). */
   SEARCH_SESSION_TTL_MINUTES?: string;
   /** Active search sessions per org (default 20). */

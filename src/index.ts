@@ -6,7 +6,9 @@ import { mcpApiHandler } from "./mcp/handler";
 import { REST_BASE, restApiHandler } from "./rest/app";
 import { openApiDocument } from "./rest/openapi";
 import { webApp } from "./web/app";
+import { guardedRefresh } from "./auth/refresh";
 
+export { GrantGuardObject } from "./durable-objects/grant-guard-object";
 export { PlanObject } from "./durable-objects/plan-object";
 export { SearchSessionObject } from "./durable-objects/search-session-object";
 
@@ -35,6 +37,10 @@ export default {
     const alias = request.method === "GET" ? protectedResourceAlias(pathname, origin, BASELINE_SCOPES) : null;
     if (alias) return alias;
     const normalized = pathname === TOKEN_PATH ? await normalizeTokenRequest(request, origin) : request;
+    if (pathname === TOKEN_PATH) {
+      const refreshed = await guardedRefresh(normalized, env, origin);
+      if (refreshed) return refreshed;
+    }
     return providerFor(origin).fetch(normalized, env, ctx);
   },
 } satisfies ExportedHandler<Env>;

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "forbidden",
   "insufficient_scope",
   "payload_too_large",
+  "method_not_allowed",
   "rate_limited",
   "internal",
 ] as const;
@@ -24,12 +25,21 @@ export interface ValidationIssue {
   message: string;
 }
 
+export interface ErrorDetails {
+  issues?: ValidationIssue[];
+  requiredScopes?: string[];
+  /** rate_limited: when a retry can succeed (the faces send it as `Retry-After`). */
+  retryAfterSeconds?: number;
+  /** method_not_allowed: the methods the resource answers (sent as `Allow`). */
+  allow?: string[];
+}
+
 export class CairnError extends Error {
   override readonly name = "CairnError";
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { issues?: ValidationIssue[]; requiredScopes?: string[] } = {},
+    readonly details: ErrorDetails = {},
   ) {
     super(message);
   }
@@ -58,6 +68,10 @@ export const insufficientScope = (requiredScopes: string[]) =>
 
 export const payloadTooLarge = (message: string) => new CairnError("payload_too_large", message);
 
+/** A limit was reached; `retryAfterSeconds` says when trying again can work (rounded up, at least 1). */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new CairnError("rate_limited", message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
+
 /** The HTTP status each error code maps to. Exhaustive: adding a code without a status fails typecheck. */
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
@@ -73,6 +87,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 403;
     case "payload_too_large":
       return 413;
+    case "method_not_allowed":
+      return 405;
     case "rate_limited":
       return 429;
     case "internal":

@@ -27,6 +27,7 @@ describe("error codes", () => {
       forbidden: 403,
       insufficient_scope: 403,
       payload_too_large: 413,
+      method_not_allowed: 405,
       rate_limited: 429,
       internal: 500,
     });

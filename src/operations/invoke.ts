@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { CairnError, type ErrorCode, INTERNAL_MESSAGE, insufficientScope, validationError } from "../domain/errors";
 import { hasScope } from "../domain/scopes";
+import { cleanStrings, storedJsonIssue } from "../domain/stored-input";
 import type { AnyOperation, OperationContext } from "./operation";
 
 export type Face = "mcp" | "rest";
@@ -24,6 +25,20 @@ export function toValidationError(error: z.ZodError, message = "The input is not
   }));
   const first = issues[0];
   return validationError(first ? `${message} ${first.path}: ${first.message}` : message, issues);
+}
+
+/**
+ * A caller's input as the operation may use it, or a validation error: the
+ * shape first (depth, size, keys: nothing stored can later break a query),
+ * then one text policy for every field, then the operation's own schema.
+ * Every way into an operation (MCP, REST, the dashboard) goes through here.
+ */
+export function validInput<O extends AnyOperation>(operation: O, rawInput: unknown, message?: string): z.output<O["input"]> {
+  const shapeIssue = storedJsonIssue(rawInput ?? {});
+  if (shapeIssue) throw validationError(`${message ?? "The input is not valid."} ${shapeIssue.path}: ${shapeIssue.message}`, [shapeIssue]);
+  const parsed = operation.input.safeParse(cleanStrings(rawInput ?? {}));
+  if (!parsed.success) throw toValidationError(parsed.error, message);
+  return parsed.data as z.output<O["input"]>;
 }
 
 /**
@@ -54,9 +69,7 @@ export async function invoke(
 async function run(operation: AnyOperation, rawInput: unknown, ctx: OperationContext): Promise<InvokeResult> {
   try {
     if (!hasScope(ctx.principal.scopes, operation.scope)) throw insufficientScope([operation.scope]);
-    const parsed = operation.input.safeParse(rawInput ?? {});
-    if (!parsed.success) throw toValidationError(parsed.error);
-    return { ok: true, value: await operation.handler(parsed.data, ctx) };
+    return { ok: true, value: await operation.handler(validInput(operation, rawInput), ctx) };
   } catch (error) {
     if (error instanceof CairnError) return { ok: false, error };
     console.error(JSON.stringify({ level: "error", correlationId: ctx.correlationId, operation: operation.name, error: describe(error) }));

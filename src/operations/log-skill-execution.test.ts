@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createPlan } from "../../test/support/plans";
 import { callTool, countRows, rest, seedTenant } from "../../test/support/worker";
 
 const interview = {
@@ -58,8 +59,9 @@ describe("log_skill_execution", () => {
     const { apiKey } = await seedTenant();
     const created = await callTool(apiKey, "log_skill_execution", { skillName: "research", metadata: interview });
     const executionId = created.body.executionId;
-    const executing = await callTool(apiKey, "log_skill_execution", { executionId, status: "executing", planId: "plan_abc", metadata: { planDesignRationale: "why" } });
-    expect(executing.body).toMatchObject({ status: "executing", planId: "plan_abc", created: false });
+    const { planId } = await createPlan(apiKey);
+    const executing = await callTool(apiKey, "log_skill_execution", { executionId, status: "executing", planId, metadata: { planDesignRationale: "why" } });
+    expect(executing.body).toMatchObject({ status: "executing", planId, created: false });
     const completed = await callTool(apiKey, "log_skill_execution", {
       executionId,
       skillName: "research",

@@ -119,6 +119,7 @@ async function create(input: LogInput, ctx: OperationContext) {
   }
   const { metadata, truncated } = capOriginalQuery(input.metadata ?? {});
   assertMetadataSize(metadata);
+  if (input.planId) await ctx.services.plans.read(ctx.principal.orgId, input.planId, false); // not_found for a plan not in this org
   const now = ctx.now();
   const execution: SkillExecution = {
     executionId: newId("exec"),
@@ -147,6 +148,7 @@ async function update(executionId: string, input: LogInput, ctx: OperationContex
       { path: "sessionId", message: "Not allowed on update" },
     ]);
   }
+  if (input.planId) await ctx.services.plans.read(ctx.principal.orgId, input.planId, false); // not_found for a plan not in this org
   // Several writers may merge metadata at once: each round at least one compare-and-set wins,
   // so retrying (with jitter, to spread the losers out) keeps every merge.
   for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {

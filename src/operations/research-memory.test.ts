@@ -155,7 +155,7 @@ describe("search_sources", () => {
     "-",
     '"" AND NOT',
     "DROP TABLE artifacts; --",
-    "\u0000\u0001",
+    "\u0000vector\u0001",
     "🚀🚀",
   ])("treats %j as text: never an error", async (query) => {
     const { apiKey } = await seedTenant();
@@ -163,6 +163,13 @@ describe("search_sources", () => {
     const result = await callTool(apiKey, "search_sources", { query });
     expect(result.isError, JSON.stringify(result.body)).toBe(false);
     expect(await countRows("artifacts")).toBeGreaterThan(0);
+  });
+
+  it("refuses a query of nothing but control characters as empty (stored and searched text drops them)", async () => {
+    const { apiKey } = await seedTenant();
+    const result = await callTool(apiKey, "search_sources", { query: "\u0000\u0001" });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.body)).toContain("query");
   });
 
   it("returns what the prior-research check shows: the plan's question and the original request", async () => {

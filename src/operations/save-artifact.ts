@@ -1,4 +1,4 @@
-import { conflict, notFound, payloadTooLarge } from "../domain/errors";
+import { conflict, notFound, payloadTooLarge, validationError } from "../domain/errors";
 import { newId } from "../domain/ids";
 import { ARTIFACT_LIMITS, type Artifact, type ArtifactType, normalizeTags } from "../domain/research/artifacts";
 import type { OperationContext } from "./operation";
@@ -37,6 +37,7 @@ export async function saveArtifact(ctx: OperationContext, draft: ArtifactDraft):
   const now = ctx.now();
   const previous = draft.artifactId ? await ctx.services.artifacts.get(orgId, draft.artifactId) : null;
   if (draft.artifactId && !previous) throw notFound("artifact", draft.artifactId);
+  await assertPlanReference(ctx, draft.planId ?? previous?.planId ?? null, draft.stepId);
   const artifact: Artifact = {
     artifactId: previous?.artifactId ?? newId("art"),
     orgId,
@@ -57,4 +58,17 @@ export async function saveArtifact(ctx: OperationContext, draft: ArtifactDraft):
   const saved = await ctx.services.artifacts.save(artifact, previous?.version ?? null);
   if (!saved) throw conflict(`Artifact ${artifact.artifactId} got a new version meanwhile; read it and store again.`);
   return { artifactId: artifact.artifactId, version: artifact.version, created: previous === null };
+}
+
+/**
+ * The plan (and step) an artifact names must exist in the caller's org: a
+ * reference to another org's plan is refused as not found, like a missing one.
+ */
+async function assertPlanReference(ctx: OperationContext, planId: string | null, stepId: string | undefined): Promise<void> {
+  if (!planId) {
+    if (stepId) throw validationError("stepId names a step of a plan: pass planId too.", [{ path: "planId", message: "Required with stepId" }]);
+    return;
+  }
+  const state = await ctx.services.plans.read(ctx.principal.orgId, planId, false);
+  if (stepId && !state.steps.some((step) => step.stepId === stepId)) throw notFound("step", stepId);
 }

@@ -58,6 +58,9 @@ export const storeResearchOutput = defineOperation({
     const previous = input.outputId ? await ctx.services.outputs.get(orgId, input.outputId) : null;
     if (input.outputId && !previous) throw notFound("research output", input.outputId);
     if (input.planId) await ctx.services.plans.read(orgId, input.planId, false); // not_found for a plan not in this org
+    if (input.executionId && !(await ctx.services.skillExecutions.get(orgId, input.executionId))) {
+      throw notFound("skill execution", input.executionId);
+    }
     const planId = input.planId ?? previous?.planId ?? null;
     const verification = planId ? await verifyCitations(ctx, planId, input.content, input.citations ?? []) : null;
     if (verification?.policy === "strict" && !verification.passed) {

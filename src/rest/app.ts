@@ -1,6 +1,6 @@
 import { insufficientScope } from "@cloudflare/workers-oauth-provider";
 import { principalFrom, protectedContext } from "../auth/credentials";
-import { CairnError } from "../domain/errors";
+import { CairnError, INTERNAL_MESSAGE } from "../domain/errors";
 import { hasScope } from "../domain/scopes";
 import type { Env } from "../env";
 import { invoke } from "../operations/invoke";
@@ -43,43 +43,64 @@ const json = (value: unknown, status: number) =>
  */
 export const restApiHandler = {
   async fetch(request: Request, env: Env, executionContext: ExecutionContext): Promise<Response> {
-    const ctx = protectedContext(executionContext);
     const correlationId = newCorrelationId();
-    const url = new URL(request.url);
-    // The skills as prompts: not operations (no MCP tool), so they have their own small route.
-    const prompts = promptsRoute(request, url.pathname.slice(REST_BASE.length), ctx, correlationId);
-    if (prompts) return prompts;
-    const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
-    const route = candidates.find((candidate) => candidate.method === request.method);
-    if (!route) {
-      const error = candidates.length
-        ? new CairnError("validation", `${request.method} is not allowed here; use ${candidates.map((c) => c.method).join(", ")}.`)
-        : new CairnError("not_found", `No route ${url.pathname}. The API is described at ${REST_BASE}/openapi.json.`);
-      const status = candidates.length ? 405 : 404;
-      const response = problemResponse(error, correlationId);
-      return new Response(response.body, { status, headers: response.headers });
-    }
-    const principal = principalFrom(ctx);
-    if (!principal) return new Response("Unauthorized", { status: 401 });
-    const { operation } = route;
-    if (!hasScope(principal.scopes, operation.scope)) {
-      return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);
-    }
-    const runtime = requestRuntime(env, ctx, principal);
-    let input: Record<string, unknown>;
     try {
-      const body = request.method === "GET" || request.method === "DELETE" ? {} : await jsonBody(request);
-      input = { ...queryInput(operation.input, url), ...body };
-      const match = route.pattern.exec(url.pathname);
-      route.params.forEach((name, index) => {
-        input[name] = decodeURIComponent(match?.[index + 1] ?? "");
-      });
+      return await handle(request, env, executionContext, correlationId);
     } catch (error) {
-      if (error instanceof CairnError) return problemResponse(error, correlationId);
-      throw error;
+      // Whatever escaped the operations' own mapping: logged with the id, never shown.
+      const detail = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ""}` : String(error);
+      console.error(JSON.stringify({ level: "error", correlationId, face: "rest", error: detail }));
+      return problemResponse(new CairnError("internal", INTERNAL_MESSAGE), correlationId);
     }
-    const result = await invoke(operation, input, runtime.contextFor(correlationId), "rest", runtime.record);
-    if (!result.ok) return problemResponse(result.error, correlationId);
-    return json(result.value, operation.rest.status ?? 200);
   },
 };
+
+/** A path parameter, percent-decoded; malformed encoding (`%ZZ`) is the caller's error, not ours. */
+function decodePathSegment(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new CairnError("validation", `The ${name} in the path is not valid percent-encoding.`, {
+      issues: [{ path: name, message: "Malformed percent-encoding" }],
+    });
+  }
+}
+
+async function handle(request: Request, env: Env, executionContext: ExecutionContext, correlationId: string): Promise<Response> {
+  const ctx = protectedContext(executionContext);
+  const url = new URL(request.url);
+  // The skills as prompts: not operations (no MCP tool), so they have their own small route.
+  const prompts = promptsRoute(request, url.pathname.slice(REST_BASE.length), ctx, correlationId);
+  if (prompts) return prompts;
+  const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
+  const route = candidates.find((candidate) => candidate.method === request.method);
+  if (!route) {
+    const allow = candidates.map((c) => c.method);
+    const error = allow.length
+      ? new CairnError("method_not_allowed", `${request.method} is not allowed here; use ${allow.join(", ")}.`, { allow })
+      : new CairnError("not_found", `No route ${url.pathname}. The API is described at ${REST_BASE}/openapi.json.`);
+    return problemResponse(error, correlationId);
+  }
+  const principal = principalFrom(ctx);
+  if (!principal) return new Response("Unauthorized", { status: 401 });
+  const { operation } = route;
+  if (!hasScope(principal.scopes, operation.scope)) {
+    return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);
+  }
+  const runtime = requestRuntime(env, ctx, principal);
+  let input: Record<string, unknown>;
+  try {
+    const body = request.method === "GET" || request.method === "DELETE" ? {} : await jsonBody(request);
+    input = { ...queryInput(operation.input, url), ...body };
+    const match = route.pattern.exec(url.pathname);
+    route.params.forEach((name, index) => {
+      input[name] = decodePathSegment(name, match?.[index + 1] ?? "");
+    });
+  } catch (error) {
+    if (error instanceof CairnError) return problemResponse(error, correlationId);
+    throw error;
+  }
+  const result = await invoke(operation, input, runtime.contextFor(correlationId), "rest", runtime.record);
+  if (!result.ok) return problemResponse(result.error, correlationId);
+  return json(result.value, operation.rest.status ?? 200);
+}

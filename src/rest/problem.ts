@@ -12,8 +12,11 @@ export function problemResponse(error: CairnError, correlationId: string, header
     correlationId,
     ...(error.details.issues ? { issues: error.details.issues } : {}),
   };
-  return new Response(JSON.stringify(body), {
+  const response = new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/problem+json", ...headers },
   });
+  if (error.details.retryAfterSeconds !== undefined) response.headers.set("retry-after", String(error.details.retryAfterSeconds));
+  if (error.details.allow) response.headers.set("allow", error.details.allow.join(", "));
+  return response;
 }

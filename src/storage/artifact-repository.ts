@@ -138,7 +138,7 @@ export function d1ArtifactRepository(db: D1Database): ArtifactRepository {
         .prepare(
           `SELECT ${SUMMARY_COLUMNS}, snippet(artifacts_fts, 1, '«', '»', '…', 24) AS snippet,
                   bm25(artifacts_fts, 4.0, 1.0, 2.0) AS rank, p.research_question AS research_question,
-                  json_extract(e.metadata, '$.originalQuery') AS original_query
+                  CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
              FROM artifacts_fts
              JOIN artifacts a ON a.seq = artifacts_fts.rowid
              LEFT JOIN plans p ON p.plan_id = a.plan_id AND p.org_id = a.org_id

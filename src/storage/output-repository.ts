@@ -120,7 +120,7 @@ export function d1OutputRepository(db: D1Database): OutputRepository {
         .prepare(
           `SELECT o.id, o.title, o.media_type, o.plan_id, o.created_at, snippet(research_outputs_fts, 1, '«', '»', '…', 24) AS snippet,
                   bm25(research_outputs_fts, 4.0, 1.0) AS rank, p.research_question AS research_question,
-                  json_extract(e.metadata, '$.originalQuery') AS original_query
+                  CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
              FROM research_outputs_fts
              JOIN research_outputs o ON o.seq = research_outputs_fts.rowid
              LEFT JOIN plans p ON p.plan_id = o.plan_id AND p.org_id = o.org_id

@@ -108,8 +108,9 @@ export function d1SkillExecutionRepository(db: Database): SkillExecutionReposito
       const rows = await db
         .select({
           ...columns,
-          topic: sql<string | null>`json_extract(${skillExecutions.metadata}, '$.topic')`,
-          delegatedTo: sql<string | null>`json_extract(${skillExecutions.metadata}, '$.delegatedTo')`,
+          // json_valid first: a row SQLite cannot parse reads as no topic instead of failing the whole list.
+          topic: sql<string | null>`CASE WHEN json_valid(${skillExecutions.metadata}) THEN json_extract(${skillExecutions.metadata}, '$.topic') END`,
+          delegatedTo: sql<string | null>`CASE WHEN json_valid(${skillExecutions.metadata}) THEN json_extract(${skillExecutions.metadata}, '$.delegatedTo') END`,
         })
         .from(skillExecutions)
         .where(and(...conditions))

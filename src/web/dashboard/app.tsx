@@ -12,7 +12,7 @@ import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
 import { isScope, ROLES, type Role, scopesAllowedForRole } from "../../domain/scopes";
 import { SKILL_EXECUTION_STATUSES, type SkillExecutionStatus } from "../../domain/skill-executions";
 import type { Env } from "../../env";
-import { toValidationError } from "../../operations/invoke";
+import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
 import { submitReview } from "../../operations/submit-review";
 import { webServices } from "../../platform/runtime";
@@ -298,14 +298,13 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
     ...(feedback ? { feedback } : {}),
     ...(followUps.length && decision === "revise" ? { followUpSteps: followUps } : {}),
   };
-  const parsed = submitReview.input.safeParse(input);
-  if (!parsed.success) throw toValidationError(parsed.error, "The review is not valid.");
+  const review = validInput(submitReview, input, "The review is not valid.");
   const { services, origin, now } = webServices(c.env);
   const ctx: OperationContext = { principal: principalOf(session), services, correlationId: crypto.randomUUID(), origin, now };
   // The very operation the submit_review tool runs: same command, same audit, with this person as the actor.
-  await submitReview.handler(parsed.data, ctx);
-  const back = safeReturn(form.get("back"), `/dashboard/plans/${parsed.data.planId}`);
-  return c.redirect(`${back}${back.includes("?") ? "&" : "?"}done=${parsed.data.decision}`, 303);
+  await submitReview.handler(review, ctx);
+  const back = safeReturn(form.get("back"), `/dashboard/plans/${review.planId}`);
+  return c.redirect(`${back}${back.includes("?") ? "&" : "?"}done=${review.decision}`, 303);
 });
 
 // ---------------------------------------------------------------------------
@@ -385,7 +384,8 @@ dashboardApp.get("/executions/:executionId", async (c) => {
 dashboardApp.get("/analytics", async (c) => {
   const { orgId } = c.get("session");
   const requested = c.req.query("window") ?? "7d";
-  const window: WindowKey = requested in WINDOWS ? (requested as WindowKey) : "7d";
+  // Own keys only: `in` would also accept "toString", "constructor" and the rest of Object.prototype.
+  const window: WindowKey = Object.hasOwn(WINDOWS, requested) ? (requested as WindowKey) : "7d";
   const since = Date.now() - WINDOWS[window] * 86_400_000;
   const [routing, stalls, calls] = await Promise.all([routingAccuracy(c.env.DB, orgId, since), stallStats(c.env.DB, orgId, since), toolCallStats(c.env.DB, orgId, since)]);
   return render(c, { title: "Analytics", section: "analytics", children: <Analytics window={window} routing={routing} stalls={stalls} calls={calls} /> });

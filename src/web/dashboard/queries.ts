@@ -128,7 +128,7 @@ export async function routingAccuracy(db: D1Database, orgId: string, since: numb
   const { results } = await db
     .prepare(
       `WITH e AS (
-         SELECT id, plan_id, COALESCE(json_extract(metadata, '$.delegatedTo'), 'unrouted') AS route
+         SELECT id, plan_id, COALESCE(CASE WHEN json_valid(metadata) THEN json_extract(metadata, '$.delegatedTo') END, 'unrouted') AS route
            FROM skill_executions WHERE org_id = ? AND created_at >= ?
        ), s AS (
          SELECT e.id, e.route,
