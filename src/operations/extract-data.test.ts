@@ -415,7 +415,7 @@ describe("extract_data validating records", () => {
     expect(bad.issues?.map((issue) => issue.path).sort()).toEqual(["schema.properties.name.type", "schema.required"]);
 
     const regex = await refused(apiKey, { records, schema: { type: "string", pattern: "(" } });
-    expect(regex.issues).toEqual([{ path: "schema.pattern", message: 'String does not match format "regex".' }]);
+    expect(regex.issues).toEqual([{ path: "schema.pattern", message: "Not a pattern Cairn can run: RE2 syntax, without lookaround or backreferences." }]);
 
     const dangling = await refused(apiKey, { records, schema: { $ref: "#/$defs/missing" } });
     expect(dangling.issues?.[0]?.path).toBe("schema");
@@ -426,6 +426,30 @@ describe("extract_data validating records", () => {
 
     expect((await refused(apiKey, { records, schema: ["not", "an", "object"] })).issues?.[0]?.path).toBe("schema");
     expect(await datasets(apiKey)).toBe(0);
+  });
+
+  it("matches caller patterns in linear time: a catastrophic-backtracking pattern over 10,000 characters answers at once", async () => {
+    const { apiKey } = await seedTenant();
+    const evil = "a".repeat(10_000) + "!";
+    const started = performance.now();
+    const out = await extract(apiKey, { records: [evil, "aaaa"], schema: { type: "string", pattern: "^(a+)+$" } });
+    const elapsed = performance.now() - started;
+    expect(out.validation).toMatchObject({ valid: 1 });
+    expect(out.validation?.invalid.map((record) => record.index)).toEqual([0]);
+    // The same pattern on the JavaScript engine takes about a second at 27 characters and doubles per character.
+    expect(elapsed).toBeLessThan(100);
+    // Keys are at most 200 characters, which is already astronomically slow for a backtracking matcher.
+    const keyed = await extract(apiKey, { records: [{ [`${"a".repeat(198)}!`]: 1, aaaa: 2 }], schema: { type: "object", patternProperties: { "^(a+)+$": { type: "string" } } } });
+    expect(keyed.validation).toMatchObject({ valid: 0 });
+  });
+
+  it("refuses patterns the linear-time engine cannot run, naming where they are", async () => {
+    const { apiKey } = await seedTenant();
+    const records = [{ name: "a" }];
+    const lookahead = await refused(apiKey, { records, schema: { type: "object", properties: { name: { type: "string", pattern: "^(?=a)a$" } } } });
+    expect(lookahead.issues).toEqual([{ path: "schema.properties.name.pattern", message: expect.stringContaining("RE2 syntax") }]);
+    const backreference = await refused(apiKey, { records, schema: { type: "object", patternProperties: { "(a)\\1": {} } } });
+    expect(backreference.issues?.[0]?.path).toMatch(/^schema\.patternProperties/);
   });
 
   it("accepts $defs references and an explicit 2020-12 $schema", async () => {

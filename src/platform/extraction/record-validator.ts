@@ -1,7 +1,12 @@
 import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
 import type { ValidationIssue } from "../../domain/errors";
 import { EXTRACTION_LIMITS, type InvalidRecord, type RecordValidation, type RecordValidator } from "../../domain/research/extraction";
+import { withLinearPatterns } from "./linear-regexp";
 import { META_SCHEMA_2020_12 } from "./meta-schema";
+
+/** The meta-schema's word for a pattern the engine will not compile, and what Cairn says instead. */
+const REGEX_FORMAT_ERROR = 'String does not match format "regex".';
+const NOT_A_PATTERN = "Not a pattern Cairn can run: RE2 syntax, without lookaround or backreferences.";
 
 const DRAFT_2020_12 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 const MESSAGE_CHARS = 300;
@@ -70,30 +75,36 @@ const unusable = (error: unknown) =>
 
 /** Records checked against a JSON Schema (draft 2020-12) by @cfworker/json-schema, which runs on Workers without code generation. */
 export const jsonSchemaRecordValidator: RecordValidator = {
-  validate(schema, records): RecordValidation {
-    const declared = schema.$schema;
-    if (declared !== undefined && (typeof declared !== "string" || !DRAFT_2020_12.test(declared))) {
-      return schemaProblem("Only JSON Schema draft 2020-12 is supported: omit $schema or set it to https://json-schema.org/draft/2020-12/schema.", "schema.$schema");
-    }
-    const meta = metaValidator.validate(schema);
-    if (!meta.valid) return { schemaValid: false, issues: actionable(meta.errors, "schema").slice(0, EXTRACTION_LIMITS.errorsPerRecord) };
-    let validator: Validator;
+  // Every caller pattern (the schema's `pattern`s checked as format "regex", then matched) runs on the linear-time engine.
+  validate: (schema, records) => withLinearPatterns(() => validateRecords(schema, records)),
+};
+
+function validateRecords(schema: Record<string, unknown>, records: readonly unknown[]): RecordValidation {
+  const declared = schema.$schema;
+  if (declared !== undefined && (typeof declared !== "string" || !DRAFT_2020_12.test(declared))) {
+    return schemaProblem("Only JSON Schema draft 2020-12 is supported: omit $schema or set it to https://json-schema.org/draft/2020-12/schema.", "schema.$schema");
+  }
+  const meta = metaValidator.validate(schema);
+  if (!meta.valid) {
+    const issues = actionable(meta.errors, "schema").map((issue) => (issue.message === REGEX_FORMAT_ERROR ? { ...issue, message: NOT_A_PATTERN } : issue));
+    return { schemaValid: false, issues: issues.slice(0, EXTRACTION_LIMITS.errorsPerRecord) };
+  }
+  let validator: Validator;
+  try {
+    // The validator annotates the schema it is given; the caller's copy is stored untouched.
+    validator = new Validator(structuredClone(schema) as Schema, "2020-12", false);
+  } catch (error) {
+    return unusable(error);
+  }
+  const invalid: InvalidRecord[] = [];
+  for (const [index, record] of records.entries()) {
+    let result: ReturnType<Validator["validate"]>;
     try {
-      // The validator annotates the schema it is given; the caller's copy is stored untouched.
-      validator = new Validator(structuredClone(schema) as Schema, "2020-12", false);
+      result = validator.validate(record);
     } catch (error) {
       return unusable(error);
     }
-    const invalid: InvalidRecord[] = [];
-    for (const [index, record] of records.entries()) {
-      let result: ReturnType<Validator["validate"]>;
-      try {
-        result = validator.validate(record);
-      } catch (error) {
-        return unusable(error);
-      }
-      if (!result.valid) invalid.push({ index, errors: actionable(result.errors, "").slice(0, EXTRACTION_LIMITS.errorsPerRecord) });
-    }
-    return { schemaValid: true, valid: records.length - invalid.length, invalid };
-  },
-};
+    if (!result.valid) invalid.push({ index, errors: actionable(result.errors, "").slice(0, EXTRACTION_LIMITS.errorsPerRecord) });
+  }
+  return { schemaValid: true, valid: records.length - invalid.length, invalid };
+}
