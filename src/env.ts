@@ -2,6 +2,7 @@ import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import type { GrantGuardObject } from "./durable-objects/grant-guard-object";
 import type { PlanObject } from "./durable-objects/plan-object";
 import type { SearchSessionObject } from "./durable-objects/search-session-object";
+import type { SignInThrottleObject } from "./durable-objects/sign-in-throttle-object";
 
 /** The Worker's bindings (wrangler.toml) plus what the OAuth provider injects. */
 export interface Env {
@@ -13,6 +14,10 @@ export interface Env {
   SEARCH_SESSION: DurableObjectNamespace<SearchSessionObject>;
   /** One Durable Object per OAuth grant, named "<userId>:<grantId>": refresh rotation and reuse detection. */
   GRANT_GUARD: DurableObjectNamespace<GrantGuardObject>;
+  /** One Durable Object per sign-in counter ("account:<hash>", "address:<ip>"): failures and lockouts. */
+  SIGNIN_THROTTLE: DurableObjectNamespace<SignInThrottleObject>;
+  /** Cloudflare Rate Limiting: Dynamic Client Registrations per client address. */
+  REGISTRATION_RATE_LIMITER: RateLimit;
   /** Minutes without a step before a search session expires (default 240). */
   SEARCH_SESSION_TTL_MINUTES?: string;
   /** Active search sessions per org (default 20). */

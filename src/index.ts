@@ -1,5 +1,6 @@
 import type { OAuthProvider } from "@cloudflare/workers-oauth-provider";
-import { BASELINE_SCOPES, createOAuthProvider, TOKEN_PATH } from "./auth/oauth-provider";
+import { screenRegistration } from "./auth/client-registration";
+import { BASELINE_SCOPES, createOAuthProvider, REGISTER_PATH, TOKEN_PATH } from "./auth/oauth-provider";
 import { canonicalOrigin, normalizeTokenRequest, protectedResourceAlias } from "./auth/resource";
 import type { Env } from "./env";
 import { mcpApiHandler } from "./mcp/handler";
@@ -11,6 +12,7 @@ import { guardedRefresh } from "./auth/refresh";
 export { GrantGuardObject } from "./durable-objects/grant-guard-object";
 export { PlanObject } from "./durable-objects/plan-object";
 export { SearchSessionObject } from "./durable-objects/search-session-object";
+export { SignInThrottleObject } from "./durable-objects/sign-in-throttle-object";
 
 let provider: { origin: string; instance: OAuthProvider<Env> } | undefined;
 let openApi: { origin: string; body: string } | undefined;
@@ -36,6 +38,11 @@ export default {
     if (pathname === `${REST_BASE}/openapi.json` && request.method === "GET") return openApiResponse(origin);
     const alias = request.method === "GET" ? protectedResourceAlias(pathname, origin, BASELINE_SCOPES) : null;
     if (alias) return alias;
+    if (pathname === REGISTER_PATH && request.method === "POST") {
+      const screened = await screenRegistration(request, env);
+      if (screened instanceof Response) return screened;
+      return providerFor(origin).fetch(screened, env, ctx);
+    }
     const normalized = pathname === TOKEN_PATH ? await normalizeTokenRequest(request, origin) : request;
     if (pathname === TOKEN_PATH) {
       const refreshed = await guardedRefresh(normalized, env, origin);

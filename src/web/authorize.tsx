@@ -1,11 +1,11 @@
 import { type AuthRequest, AuthorizationError, CimdFetchError } from "@cloudflare/workers-oauth-provider";
 import type { Context } from "hono";
 import { canonicalOrigin, normalizeResourceParams } from "../auth/resource";
-import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/password";
+import { checkPassword, waitInWords } from "../auth/sign-in";
 import type { GrantProps } from "../auth/credentials";
 import { DEFAULT_SCOPES, isScope, type Role, type Scope, scopesAllowedForRole } from "../domain/scopes";
 import type { Env } from "../env";
-import { findUserByEmail, membershipsOf } from "../storage/accounts";
+import { membershipsOf } from "../storage/accounts";
 import { ConsentPage, MessagePage, SignInPage } from "./pages";
 
 type WebContext = Context<{ Bindings: Env }>;
@@ -33,10 +33,27 @@ const PAGE_HEADERS = {
 function html(body: string, status = 200, extra?: Headers): Response {
   const headers = new Headers(PAGE_HEADERS);
   extra?.forEach((value, name) => {
-    if (name.toLowerCase() === "set-cookie") headers.append(name, value);
-    else if (name.toLowerCase() !== "content-type") headers.set(name, value);
+    const lower = name.toLowerCase();
+    if (lower === "set-cookie") headers.append(name, value);
+    else if (lower === "content-security-policy") headers.set(name, mergePolicies(headers.get(name) ?? "", value));
+    else if (lower !== "content-type") headers.set(name, value);
   });
   return new Response(body, { status, headers });
+}
+
+/**
+ * The page's own policy plus any directive the provider's (consent helpers send
+ * `frame-ancestors 'none'`) adds: a directive both name keeps the page's value,
+ * which is the stricter here. Replacing would drop `default-src 'none'`.
+ */
+function mergePolicies(own: string, added: string): string {
+  const directives = new Map<string, string>();
+  for (const policy of [added, own]) {
+    for (const directive of policy.split(";").map((part) => part.trim()).filter(Boolean)) {
+      directives.set(directive.split(/\s+/)[0]?.toLowerCase() ?? "", directive);
+    }
+  }
+  return [...directives.values()].join("; ");
 }
 
 const render = (element: unknown) => `<!doctype html>${String(element)}`;
@@ -79,12 +96,13 @@ function authorizationFailure(error: unknown): Response {
   throw error;
 }
 
-async function signInPage(c: WebContext, clientName: string, options: { email?: string; error?: string; status?: number } = {}) {
+async function signInPage(c: WebContext, clientName: string, options: { email?: string; error?: string; status?: number; retryAfterSeconds?: number } = {}) {
   const csrf = crypto.randomUUID();
   const url = authorizeUrl(c);
   const headers = new Headers({
     "set-cookie": `${CSRF_COOKIE}=${csrf}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=${SIGNIN_TTL_SECONDS}`,
   });
+  if (options.retryAfterSeconds !== undefined) headers.set("retry-after", String(options.retryAfterSeconds));
   const page = <SignInPage action={`${url.pathname}${url.search}`} csrf={csrf} clientName={clientName} email={options.email} error={options.error} />;
   return html(render(page), options.status ?? 200, headers);
 }
@@ -125,10 +143,13 @@ async function submitSignIn(c: WebContext, form: FormData): Promise<Response> {
   }
   const email = String(form.get("email") ?? "").slice(0, 320);
   const password = String(form.get("password") ?? "").slice(0, 1024);
-  const user = await findUserByEmail(c.env.DB, email);
-  // Check a dummy hash for unknown e-mails too, so timing does not reveal which accounts exist.
-  const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!user || !valid) return signInPage(c, clientName, { email, error: "Wrong e-mail or password.", status: 401 });
+  const check = await checkPassword(c.env, c.req.raw, email, password);
+  if (check.outcome === "throttled") {
+    const error = `Too many sign-in attempts. Try again in ${waitInWords(check.retryAfterSeconds)}.`;
+    return signInPage(c, clientName, { email, error, status: 429, retryAfterSeconds: check.retryAfterSeconds });
+  }
+  if (check.outcome !== "signed_in") return signInPage(c, clientName, { email, error: "Wrong e-mail or password.", status: 401 });
+  const { user } = check;
   const orgs = await membershipsOf(c.env.DB, user.id);
   if (orgs.length === 0) return messagePage("No organization", "Your account is not a member of any organization yet. Ask an admin to add you.", 403);
 

@@ -34,15 +34,19 @@ export function hiddenField(html: string, name: string): string {
   return match[1];
 }
 
+/** A documentation-range IPv6 address (RFC 3849), new on every call. */
+export const testAddress = () => `2001:db8::${crypto.getRandomValues(new Uint16Array(1))[0]?.toString(16)}:${crypto.getRandomValues(new Uint16Array(1))[0]?.toString(16)}`;
+
 export async function registerClient(
   fetcher: FetchLike,
   origin: string,
-  options: { redirectUri: string; clientName?: string },
+  options: { redirectUri: string; clientName?: string; address?: string },
 ): Promise<string> {
   const response = await fetcher(
     new Request(`${origin}/oauth/register`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      // Registrations are rate-limited per client address: tests that register many clients each come from their own.
+      headers: { "content-type": "application/json", "cf-connecting-ip": options.address ?? testAddress() },
       body: JSON.stringify({
         redirect_uris: [options.redirectUri],
         client_name: options.clientName ?? "Test client",

@@ -223,6 +223,27 @@ describe("sign-in and consent pages", () => {
     expect(await unknown.text()).toContain("Wrong e-mail or password.");
   });
 
+  it("keeps the page's strict CSP on the consent page, merged with the provider's frame-ancestors", async () => {
+    const { admin } = await seedTenant();
+    const url = await openAuthorize("App");
+    const page = await fetchWorker(new Request(url));
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const consentPage = await fetchWorker(
+      new Request(url, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ step: "signin", csrf, email: admin.email, password: admin.password }),
+      }),
+    );
+    expect(await consentPage.text()).toContain('name="handle"');
+    const policy = consentPage.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("base-uri 'none'");
+    expect(policy.match(/frame-ancestors/g)).toHaveLength(1);
+  });
+
   it("refuses a consent post replayed without the browser's consent cookie", async () => {
     const { admin } = await seedTenant();
     const url = await openAuthorize("App");

@@ -1,7 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { generateApiKey } from "../../auth/api-keys";
-import { DUMMY_PASSWORD_HASH, verifyPassword } from "../../auth/password";
+import { checkPassword, waitInWords } from "../../auth/sign-in";
 import { canonicalOrigin } from "../../auth/resource";
 import { CairnError, httpStatusOf, isCairnError } from "../../domain/errors";
 import { ID_PATTERN, newId } from "../../domain/ids";
@@ -16,7 +16,7 @@ import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
 import { submitReview } from "../../operations/submit-review";
 import { webServices } from "../../platform/runtime";
-import { findUserByEmail, membershipsOf } from "../../storage/accounts";
+import { membershipsOf } from "../../storage/accounts";
 import { Layout, type LayoutProps } from "./layout";
 import { Admin, Analytics, ExecutionDetail, ExecutionsList, type InboxItem, Message, ReviewInbox, SignIn, WINDOWS, type WindowKey } from "./pages";
 import { type EvidenceLedgerView, PlanDetail, PlansList } from "./plans";
@@ -135,15 +135,17 @@ dashboardApp.post("/sign-in", async (c) => {
   }
   const email = String(form.get("email") ?? "").slice(0, 320);
   const password = String(form.get("password") ?? "").slice(0, 1024);
-  const user = await findUserByEmail(c.env.DB, email);
-  // A dummy hash for unknown e-mails too, so timing does not reveal which accounts exist.
-  const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!user || !valid) {
+  const check = await checkPassword(c.env, c.req.raw, email, password);
+  if (check.outcome !== "signed_in") {
     const csrf = randomToken(24);
     c.header("set-cookie", loginCsrfCookie(c.env, csrf), { append: true });
     const next = safeReturn(form.get("next"), "");
-    return render(c, { title: "Sign in", children: <SignIn csrf={csrf} email={email} error="Wrong e-mail or password." next={next || undefined} /> }, 401);
+    const throttled = check.outcome === "throttled";
+    if (throttled) c.header("retry-after", String(check.retryAfterSeconds));
+    const error = throttled ? `Too many sign-in attempts. Try again in ${waitInWords(check.retryAfterSeconds)}.` : "Wrong e-mail or password.";
+    return render(c, { title: "Sign in", children: <SignIn csrf={csrf} email={email} error={error} next={next || undefined} /> }, throttled ? 429 : 401);
   }
+  const { user } = check;
   const [first] = await membershipsOf(c.env.DB, user.id);
   if (!first) return message(c, "No organization", "Your account is not a member of any organization yet. Ask an admin to add you.", 403);
   const cookie = await createSession(c.env, { userId: user.id, email: user.email, displayName: user.displayName }, first.orgId, Date.now());
