@@ -1,6 +1,7 @@
 import type { OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { screenRegistration } from "./auth/client-registration";
-import { BASELINE_SCOPES, createOAuthProvider, REGISTER_PATH, TOKEN_PATH } from "./auth/oauth-provider";
+import { screenClientId } from "./auth/client-id-guard";
+import { AUTHORIZE_PATH, BASELINE_SCOPES, createOAuthProvider, REGISTER_PATH, TOKEN_PATH } from "./auth/oauth-provider";
 import { canonicalOrigin, normalizeTokenRequest, protectedResourceAlias } from "./auth/resource";
 import type { Env } from "./env";
 import { mcpApiHandler } from "./mcp/handler";
@@ -38,6 +39,11 @@ export default {
     if (pathname === `${REST_BASE}/openapi.json` && request.method === "GET") return openApiResponse(origin);
     const alias = request.method === "GET" ? protectedResourceAlias(pathname, origin, BASELINE_SCOPES) : null;
     if (alias) return alias;
+    // Client ID Metadata Documents are fetched by the provider: their URLs pass the outbound-address guard first.
+    if (pathname === AUTHORIZE_PATH || pathname === TOKEN_PATH) {
+      const refused = await screenClientId(request, pathname);
+      if (refused) return refused;
+    }
     if (pathname === REGISTER_PATH && request.method === "POST") {
       const screened = await screenRegistration(request, env);
       if (screened instanceof Response) return screened;

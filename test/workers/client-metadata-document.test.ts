@@ -70,4 +70,35 @@ describe("Client ID Metadata Documents", () => {
     expect(response.status).toBe(400);
     expect(response.headers.get("location")).toBeNull();
   });
+
+  it.each([
+    "https://127.0.0.1/client.json",
+    "https://localhost/client.json",
+    "https://0x7f000001/client.json",
+    "https://2130706433/client.json",
+    "https://127.1/client.json",
+    "https://[::1]/client.json",
+    "https://169.254.169.254/latest/meta-data",
+    "https://10.1.2.3/client.json",
+    "http://notes.example.com/client.json",
+  ])("never fetches a metadata URL aimed at a local or private address: %s", async (clientId) => {
+    const spy = vi.spyOn(globalThis, "fetch");
+    const { challenge } = await pkcePair();
+    const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: "S256", state: "s" });
+    const page = await fetchWorker(new Request(`${ORIGIN}/authorize?${query}`, { redirect: "manual" }));
+    expect(page.status).toBe(400);
+    expect(page.headers.get("location")).toBeNull();
+    expect(await page.text()).toContain("cannot be used");
+    const token = await fetchWorker(
+      new Request(`${ORIGIN}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, client_id: clientId, code_verifier: "v" }),
+      }),
+    );
+    expect(token.status).toBe(401);
+    expect(((await token.json()) as { error: string }).error).toBe("invalid_client");
+    const fetched = spy.mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
+    expect(fetched.filter((url) => !url.startsWith(ORIGIN))).toEqual([]);
+  });
 });
