@@ -22,6 +22,8 @@ export interface Env {
   SEARCH_SESSION_TTL_MINUTES?: string;
   /** Active search sessions per org (default 20). */
   SEARCH_SESSION_MAX_ACTIVE?: string;
+  /** Active search sessions one member may hold (default 5, at most the org's). */
+  SEARCH_SESSION_MAX_ACTIVE_PER_MEMBER?: string;
   /** Steps per search session (default 100). */
   SEARCH_SESSION_MAX_STEPS?: string;
   /** Secrets: the web search provider for depth=thorough (Brave, then Tavily, then SearXNG); none means the org's research index. */

@@ -17,7 +17,13 @@ const INSTRUCTIONS =
 /** A tool error as the model reads it: the code, a message written by us, and a correlation id. */
 export function toolError(error: CairnError, correlationId: string): CallToolResult {
   const body = {
-    error: { code: error.code, message: error.message, correlationId, ...(error.details.issues ? { issues: error.details.issues } : {}) },
+    error: {
+      code: error.code,
+      message: error.message,
+      correlationId,
+      ...(error.details.issues ? { issues: error.details.issues } : {}),
+      ...(error.details.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.details.retryAfterSeconds } : {}),
+    },
   };
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ok } from "../../test/support/plans";
 import { contextWith, errorOf, GOAL, run, startSession, step } from "../../test/support/search-sessions";
-import { callTool, rest, seedTenant } from "../../test/support/worker";
+import { callTool, rest, seedTenant, seedUser } from "../../test/support/worker";
 import { durableSearchSessions } from "../storage/search-sessions";
 import { getResearchSession } from "./get-research-session";
 import { sequentialSearch } from "./sequential-search";
@@ -170,7 +170,7 @@ describe("get_research_session", () => {
 describe("limits", () => {
   it("caps the active sessions of an org; completed and expired sessions free their slot", async () => {
     const { orgId, admin } = await seedTenant();
-    const ctx = contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 2, maxStepsPerSession: 100 }) });
+    const ctx = contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 2, maxActivePerMember: 2, maxStepsPerSession: 100 }) });
     const start = () => run(sequentialSearch, { stepNumber: 1, searchStep: "s", nextStepNeeded: true }, ctx);
     const one = await start();
     const two = await start();
@@ -188,9 +188,37 @@ describe("limits", () => {
     expect((await start()).sessionId).toMatch(/^srch_/);
   });
 
+  it("keeps a share for everyone: one member holds at most their own share, told when a slot frees", async () => {
+    const { orgId, admin } = await seedTenant();
+    const colleague = await seedUser(orgId, "member");
+    const sessions = durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 4, maxActivePerMember: 2, maxStepsPerSession: 100 });
+    const start = (userId: string) => run(sequentialSearch, { stepNumber: 1, searchStep: "s", nextStepNeeded: true }, contextWith(orgId, userId, { sessions }));
+    await start(admin.userId);
+    await start(admin.userId);
+    const refused = await start(admin.userId);
+    expect(refused.error).toMatchObject({ code: "rate_limited" });
+    expect((refused.error as { message: string }).message).toContain("You already hold 2 active search sessions");
+    // The colleague still has their share of the org's four.
+    expect((await start(colleague.userId)).sessionId).toMatch(/^srch_/);
+    expect((await start(colleague.userId)).sessionId).toMatch(/^srch_/);
+    expect((await start(colleague.userId)).error).toMatchObject({ code: "rate_limited" });
+  });
+
+  it("answers a full share over REST with 429 and Retry-After", async () => {
+    const { apiKey } = await seedTenant();
+    const start = () => rest(apiKey, "/search-sessions/steps", { method: "POST", body: JSON.stringify({ stepNumber: 1, searchStep: "s", nextStepNeeded: true }) });
+    for (let i = 0; i < 5; i++) expect((await start()).status).toBe(201);
+    const response = await start();
+    expect(response.status).toBe(429);
+    // A slot frees when the member's oldest session expires (240 minutes without steps), if none completes first.
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(239 * 60);
+    expect(Number(response.headers.get("retry-after"))).toBeLessThanOrEqual(240 * 60);
+    expect(((await response.json()) as { code: string }).code).toBe("rate_limited");
+  });
+
   it("lets concurrent starts take only the free slots", async () => {
     const { orgId, admin } = await seedTenant();
-    const ctx = contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 2, maxStepsPerSession: 100 }) });
+    const ctx = contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 2, maxActivePerMember: 2, maxStepsPerSession: 100 }) });
     const results = await Promise.all(Array.from({ length: 6 }, () => run(sequentialSearch, { stepNumber: 1, searchStep: "s", nextStepNeeded: true }, ctx)));
     expect(results.filter((r) => typeof r.sessionId === "string")).toHaveLength(2);
     expect(results.filter((r) => (r.error as { code?: string } | undefined)?.code === "rate_limited")).toHaveLength(4);
@@ -200,7 +228,7 @@ describe("limits", () => {
 
   it("caps the steps of a session with a clear error", async () => {
     const { orgId, admin } = await seedTenant();
-    const ctx = contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 20, maxStepsPerSession: 3 }) });
+    const ctx = contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 20, maxActivePerMember: 5, maxStepsPerSession: 3 }) });
     const { sessionId } = await run(sequentialSearch, { stepNumber: 1, searchStep: "s", nextStepNeeded: true }, ctx);
     await run(sequentialSearch, { sessionId, stepNumber: 2, searchStep: "s", nextStepNeeded: true }, ctx);
     await run(sequentialSearch, { sessionId, stepNumber: 3, searchStep: "s", nextStepNeeded: true }, ctx);

@@ -4,6 +4,8 @@
  * and an expired session can be told apart from one that never existed. The
  * session's content lives only in its Durable Object.
  */
+import type { SessionLimitReached } from "../domain/sessions/store";
+
 export type SessionIndexStatus = "active" | "completed" | "expired";
 
 export interface SessionIndexRow {
@@ -27,17 +29,44 @@ export interface SessionIndexRow {
 export async function reserveSession(
   db: D1Database,
   row: { sessionId: string; orgId: string; createdBy: string; researchGoal: string | null; now: number; expiresAt: number },
-  maxActive: number,
-): Promise<boolean> {
+  limits: { maxActive: number; maxActivePerMember: number },
+): Promise<SessionLimitReached | null> {
   const result = await db
     .prepare(
       `INSERT INTO search_sessions (session_id, org_id, created_by, research_goal, status, step_count, started_at, last_activity_at, expires_at, completed_at)
        SELECT ?, ?, ?, ?, 'active', 0, ?, ?, ?, NULL
-        WHERE (SELECT COUNT(*) FROM search_sessions WHERE org_id = ? AND status = 'active' AND expires_at > ?) < ?`,
+        WHERE (SELECT COUNT(*) FROM search_sessions WHERE org_id = ? AND status = 'active' AND expires_at > ?) < ?
+          AND (SELECT COUNT(*) FROM search_sessions WHERE org_id = ? AND created_by = ? AND status = 'active' AND expires_at > ?) < ?`,
     )
-    .bind(row.sessionId, row.orgId, row.createdBy, row.researchGoal, row.now, row.now, row.expiresAt, row.orgId, row.now, maxActive)
+    .bind(
+      row.sessionId, row.orgId, row.createdBy, row.researchGoal, row.now, row.now, row.expiresAt,
+      row.orgId, row.now, limits.maxActive,
+      row.orgId, row.createdBy, row.now, limits.maxActivePerMember,
+    )
     .run();
-  return result.meta.changes === 1;
+  if (result.meta.changes === 1) return null;
+  return whichLimit(db, row, limits);
+}
+
+/** After a refused reservation: the share that is full, and when its first session expires. */
+async function whichLimit(
+  db: D1Database,
+  row: { orgId: string; createdBy: string; now: number },
+  limits: { maxActive: number; maxActivePerMember: number },
+): Promise<SessionLimitReached> {
+  const counts = await db
+    .prepare(
+      `SELECT COUNT(*) AS org_active, MIN(expires_at) AS org_next,
+              SUM(CASE WHEN created_by = ? THEN 1 ELSE 0 END) AS member_active,
+              MIN(CASE WHEN created_by = ? THEN expires_at END) AS member_next
+         FROM search_sessions WHERE org_id = ? AND status = 'active' AND expires_at > ?`,
+    )
+    .bind(row.createdBy, row.createdBy, row.orgId, row.now)
+    .first<{ org_active: number; org_next: number | null; member_active: number | null; member_next: number | null }>();
+  if ((counts?.member_active ?? 0) >= limits.maxActivePerMember) {
+    return { scope: "member", limit: limits.maxActivePerMember, nextExpiryAt: counts?.member_next ?? null };
+  }
+  return { scope: "org", limit: limits.maxActive, nextExpiryAt: counts?.org_next ?? null };
 }
 
 export async function releaseSession(db: D1Database, orgId: string, sessionId: string): Promise<void> {

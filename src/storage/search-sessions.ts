@@ -45,12 +45,12 @@ export function durableSearchSessions(env: Env, config: SessionConfig): SearchSe
         // Refuse a bad first step before it takes a slot.
         checkStep([], input, config, true);
         sessionId = newId("srch");
-        const reserved = await reserveSession(
+        const full = await reserveSession(
           env.DB,
           { sessionId, orgId, createdBy: userId, researchGoal: input.researchGoal?.trim() || null, now, expiresAt: now + config.ttlMinutes * 60_000 },
-          config.maxActivePerOrg,
+          { maxActive: config.maxActivePerOrg, maxActivePerMember: config.maxActivePerMember },
         );
-        if (!reserved) throw tooManySessions(config.maxActivePerOrg);
+        if (full) throw tooManySessions(full, now);
         created = true;
       }
       const identity = created ? { sessionId, orgId, createdBy: userId } : null;

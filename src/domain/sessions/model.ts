@@ -111,6 +111,8 @@ export interface Branch {
 export interface SessionConfig {
   ttlMinutes: number;
   maxActivePerOrg: number;
+  /** Active sessions one member may hold, so no one person can take all of the org's. */
+  maxActivePerMember: number;
   maxStepsPerSession: number;
 }
 

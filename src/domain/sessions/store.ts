@@ -1,4 +1,4 @@
-import { CairnError } from "../errors";
+import { CairnError, rateLimited } from "../errors";
 import type { SearchSession, StepInput } from "./model";
 import type { RecordOutcome } from "./steps";
 
@@ -31,8 +31,16 @@ export const sessionExpired = (sessionId: string, expiredAt: number) =>
 export const expiredNote = (expiredAt: number) =>
   `This session expired at ${new Date(expiredAt).toISOString()} after a period without steps: it is read-only; start a new session to continue.`;
 
-export const tooManySessions = (limit: number) =>
-  new CairnError(
-    "rate_limited",
-    `Your organization already has ${limit} active search sessions, the limit. Complete one (nextStepNeeded=false) or let it expire, then start again.`,
+/** Which share of active sessions is full, and when the first of them expires (a slot frees then at the latest). */
+export interface SessionLimitReached {
+  scope: "org" | "member";
+  limit: number;
+  nextExpiryAt: number | null;
+}
+
+export const tooManySessions = ({ scope, limit, nextExpiryAt }: SessionLimitReached, now: number) =>
+  rateLimited(
+    `${scope === "org" ? "Your organization already has" : "You already hold"} ${limit} active search sessions, the limit${scope === "member" ? " for one member" : ""}. ` +
+      "Complete one (nextStepNeeded=false) or let it expire, then start again.",
+    nextExpiryAt === null ? 60 : (nextExpiryAt - now) / 1000,
   );

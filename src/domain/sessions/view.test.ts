@@ -58,11 +58,14 @@ describe("session settings", () => {
     expect(sessionConfig({ SEARCH_SESSION_TTL_MINUTES: "30", SEARCH_SESSION_MAX_ACTIVE: "5", SEARCH_SESSION_MAX_STEPS: "12" })).toEqual({
       ttlMinutes: 30,
       maxActivePerOrg: 5,
+      maxActivePerMember: 5,
       maxStepsPerSession: 12,
     });
+    expect(sessionConfig({ SEARCH_SESSION_MAX_ACTIVE: "8", SEARCH_SESSION_MAX_ACTIVE_PER_MEMBER: "3" }).maxActivePerMember).toBe(3);
     expect(sessionConfig({ SEARCH_SESSION_TTL_MINUTES: "four hours", SEARCH_SESSION_MAX_ACTIVE: "0", SEARCH_SESSION_MAX_STEPS: "99999" })).toEqual({
       ttlMinutes: 240,
       maxActivePerOrg: 1,
+      maxActivePerMember: 1,
       maxStepsPerSession: 1000,
     });
   });
