@@ -36,10 +36,19 @@ export async function readProjectConfig(root = projectRoot) {
       .filter((binding) => !binding.script_name)
       .map((binding) => [binding.name, { className: binding.class_name, useSQLite: sqliteClasses.has(binding.class_name) }]),
   );
+  // The Rate Limiting bindings as configured, except that the per-credential budget is lifted: the bench
+  // drives one credential far past any production budget and measures the binding's cost, not its refusals.
+  const ratelimits = Object.fromEntries(
+    (config.ratelimits ?? []).map((binding) => [
+      binding.name,
+      { namespace_id: binding.namespace_id, simple: { ...binding.simple, ...(binding.name === "API_RATE_LIMITER" ? { limit: 1_000_000_000 } : {}) } },
+    ]),
+  );
   return {
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags ?? [],
     vars: { ...config.vars },
+    ratelimits,
     migrationsDir: path.resolve(root, d1?.migrations_dir ?? "migrations"),
     durableObjects,
   };
@@ -124,6 +133,7 @@ export async function startRuntime({ cairnBundle, bareCode, config, persistDir }
         kvNamespaces: { OAUTH_KV: "cairn-bench-oauth" },
         // One Durable Object per research plan (PLAN → PlanObject, SQLite-backed), persisted beside D1 and KV.
         durableObjects: config.durableObjects,
+        ratelimits: config.ratelimits,
         unsafeDirectSockets: [{ host: "127.0.0.1", port: cairnPort }],
         unsafeRegisterWorker: false,
       },

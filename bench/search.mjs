@@ -111,6 +111,7 @@ async function startRuntime({ cairnBundle, searchCode, config, persistDir }) {
           d1Databases: { DB: "cairn-bench" },
           kvNamespaces: { OAUTH_KV: "cairn-bench-oauth" },
           durableObjects: config.durableObjects,
+          ratelimits: config.ratelimits,
           unsafeDirectSockets: [{ host: "127.0.0.1", port: cairnPort }],
         },
         {

@@ -16,6 +16,8 @@ export interface Env {
   GRANT_GUARD: DurableObjectNamespace<GrantGuardObject>;
   /** One Durable Object per sign-in counter ("account:<hash>", "address:<ip>"): failures and lockouts. */
   SIGNIN_THROTTLE: DurableObjectNamespace<SignInThrottleObject>;
+  /** Cloudflare Rate Limiting: requests per credential on /mcp and /api/v1 (absent: no per-credential limit). */
+  API_RATE_LIMITER?: RateLimit;
   /** Cloudflare Rate Limiting: Dynamic Client Registrations per client address. */
   REGISTRATION_RATE_LIMITER: RateLimit;
   /** Minutes without a step before a search session expires (default 240). */

@@ -1,6 +1,8 @@
 import { insufficientScope } from "@cloudflare/workers-oauth-provider";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { principalFrom, protectedContext } from "../auth/credentials";
+import { admitCaller } from "../auth/admission";
+import { protectedContext } from "../auth/credentials";
+import { REQUEST_LIMIT_RETRY_AFTER_SECONDS } from "../domain/auth/request-limits";
 import { CairnError } from "../domain/errors";
 import { hasScope } from "../domain/scopes";
 import { readBoundedText } from "../platform/request-body";
@@ -19,10 +21,10 @@ const transport = createMcpTransport(({ authInfo }) => {
   return createMcpServer(runtime);
 });
 
-const jsonRpcError = (code: number, message: string, status: number) =>
+const jsonRpcError = (code: number, message: string, status: number, retryAfterSeconds?: number) =>
   new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
     status,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...(retryAfterSeconds ? { "retry-after": String(retryAfterSeconds) } : {}) },
   });
 
 /** The name of the tool a JSON-RPC body calls, if it is a `tools/call`. */
@@ -39,8 +41,13 @@ function calledTool(body: unknown): string | undefined {
 export const mcpApiHandler = {
   async fetch(request: Request, env: Env, executionContext: ExecutionContext): Promise<Response> {
     const ctx = protectedContext(executionContext);
-    const principal = principalFrom(ctx);
-    if (!principal) return new Response("Unauthorized", { status: 401 });
+    const admission = await admitCaller(env, ctx);
+    if (!admission.ok) {
+      return admission.reason === "rate_limited"
+        ? jsonRpcError(-32000, "Too many requests for this credential; retry after the Retry-After delay.", 429, REQUEST_LIMIT_RETRY_AFTER_SECONDS)
+        : new Response("Unauthorized", { status: 401 });
+    }
+    const { principal } = admission;
     let parsedBody: unknown;
     if (request.method === "POST") {
       // Read once, bounded; the MCP layer gets the parsed body and never reads the stream again.

@@ -1,6 +1,8 @@
 import { insufficientScope } from "@cloudflare/workers-oauth-provider";
-import { principalFrom, protectedContext } from "../auth/credentials";
-import { CairnError, INTERNAL_MESSAGE } from "../domain/errors";
+import { admitCaller } from "../auth/admission";
+import { protectedContext } from "../auth/credentials";
+import { REQUEST_LIMIT_RETRY_AFTER_SECONDS } from "../domain/auth/request-limits";
+import { CairnError, INTERNAL_MESSAGE, rateLimited } from "../domain/errors";
 import { hasScope } from "../domain/scopes";
 import type { Env } from "../env";
 import { invoke } from "../operations/invoke";
@@ -68,9 +70,16 @@ function decodePathSegment(name: string, raw: string): string {
 
 async function handle(request: Request, env: Env, executionContext: ExecutionContext, correlationId: string): Promise<Response> {
   const ctx = protectedContext(executionContext);
+  const admission = await admitCaller(env, ctx);
+  if (!admission.ok) {
+    if (admission.reason === "unauthorized") return new Response("Unauthorized", { status: 401 });
+    const limited = rateLimited("Too many requests for this credential.", REQUEST_LIMIT_RETRY_AFTER_SECONDS);
+    return problemResponse(limited, correlationId);
+  }
+  const { principal } = admission;
   const url = new URL(request.url);
   // The skills as prompts: not operations (no MCP tool), so they have their own small route.
-  const prompts = promptsRoute(request, url.pathname.slice(REST_BASE.length), ctx, correlationId);
+  const prompts = promptsRoute(request, url.pathname.slice(REST_BASE.length), ctx, principal, correlationId);
   if (prompts) return prompts;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
@@ -81,8 +90,6 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
       : new CairnError("not_found", `No route ${url.pathname}. The API is described at ${REST_BASE}/openapi.json.`);
     return problemResponse(error, correlationId);
   }
-  const principal = principalFrom(ctx);
-  if (!principal) return new Response("Unauthorized", { status: 401 });
   const { operation } = route;
   if (!hasScope(principal.scopes, operation.scope)) {
     return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);

@@ -1,5 +1,5 @@
 import { insufficientScope, type OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { principalFrom } from "../auth/credentials";
+import type { Principal } from "../domain/principal";
 import { CairnError, isCairnError } from "../domain/errors";
 import { hasScope, type Scope } from "../domain/scopes";
 import { SKILL_LIMITS } from "../domain/skills";
@@ -19,15 +19,19 @@ const json = (value: unknown) => new Response(JSON.stringify(value), { headers: 
  * prompts (ChatGPT actions, scripts). Same credential and scope rules as every other route.
  * Returns `null` when the path is not a prompts path, so the caller tries the operations.
  */
-export function promptsRoute(request: Request, relativePath: string, ctx: OAuthResourceContext<unknown>, correlationId: string): Response | null {
+export function promptsRoute(
+  request: Request,
+  relativePath: string,
+  ctx: OAuthResourceContext<unknown>,
+  principal: Principal,
+  correlationId: string,
+): Response | null {
   const match = ROUTE.exec(relativePath);
   if (!match) return null;
   if (request.method !== "GET") {
     const response = problemResponse(new CairnError("validation", `${request.method} is not allowed here; use GET.`), correlationId);
     return new Response(response.body, { status: 405, headers: { ...Object.fromEntries(response.headers), allow: "GET" } });
   }
-  const principal = principalFrom(ctx);
-  if (!principal) return new Response("Unauthorized", { status: 401 });
   if (!hasScope(principal.scopes, PROMPTS_SCOPE)) return insufficientScope(ctx.auth, [PROMPTS_SCOPE], `Prompts need the ${PROMPTS_SCOPE} scope`);
   const encoded = match[1];
   if (encoded === undefined) return json({ prompts: listPrompts() });

@@ -1,6 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { generateApiKey } from "../../auth/api-keys";
+import { forgetMembership } from "../../auth/admission";
 import { checkPassword, waitInWords } from "../../auth/sign-in";
 import { canonicalOrigin } from "../../auth/resource";
 import { CairnError, httpStatusOf, isCairnError } from "../../domain/errors";
@@ -33,6 +34,7 @@ import {
   routingAccuracy,
   STATUS_FILTERS,
   type StatusFilter,
+  removeMember,
   setMemberRole,
   stallStats,
   toolCallStats,
@@ -242,8 +244,15 @@ const flashes: Record<string, string> = {
   revise: "Review submitted: follow-up steps were added.",
   reject: "Review submitted: the plan was rejected and has failed.",
   role: "Role updated.",
+  removed: "Member removed: their sessions, assistants and API keys in this organization no longer work.",
   revoked: "API key revoked. It stops working at once.",
 };
+
+/** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */
+function flashFor(c: DashContext): string | undefined {
+  const done = c.req.query("done") ?? "";
+  return Object.hasOwn(flashes, done) ? flashes[done] : undefined;
+}
 
 /** The plan's evidence ledger with each claim's final status and each subtopic's grounding, or null without one. */
 async function ledgerView(services: Services, orgId: string, planId: string): Promise<EvidenceLedgerView | null> {
@@ -275,7 +284,7 @@ dashboardApp.get("/plans/:planId", async (c) => {
     title: state.plan.name,
     section: "plans",
     live: { url: `/dashboard/live?plan=${planId}`, fingerprint, intervalMs: LIVE_INTERVAL_MS },
-    children: <PlanDetail state={state} history={history} now={now()} csrf={c.get("session").csrf} people={people} ledger={ledger} flash={flashes[c.req.query("done") ?? ""]} />,
+    children: <PlanDetail state={state} history={history} now={now()} csrf={c.get("session").csrf} people={people} ledger={ledger} flash={flashFor(c)} />,
   });
 });
 
@@ -334,7 +343,7 @@ dashboardApp.get("/reviews", async (c) => {
     title: "Review inbox",
     section: "reviews",
     live: { url: "/dashboard/live", fingerprint, intervalMs: LIVE_INTERVAL_MS },
-    children: <ReviewInbox items={items} csrf={csrf} flash={flashes[c.req.query("done") ?? ""]} />,
+    children: <ReviewInbox items={items} csrf={csrf} flash={flashFor(c)} />,
   });
 });
 
@@ -411,7 +420,7 @@ async function adminPage(c: DashContext, extra: { createdKey?: { name: string; k
           csrf={session.csrf}
           selfId={session.userId}
           createdKey={extra.createdKey ?? null}
-          flash={flashes[c.req.query("done") ?? ""]}
+          flash={flashFor(c)}
           error={extra.error ?? null}
         />
       ),
@@ -443,10 +452,37 @@ dashboardApp.post("/admin/members/:userId/role", async (c) => {
   const outcome = await setMemberRole(c.env.DB, session.orgId, userId, role as Role);
   if (outcome === "not_found") return notFoundPage(c);
   if (outcome === "last_admin") return adminPage(c, { error: "The organization needs at least one admin: make someone else admin first.", status: 409 });
+  forgetMembership(session.orgId, userId);
   await audit(c, "membership.role_changed", "user", userId, { role });
   // An admin who made themselves a member can no longer see this page.
   return c.redirect(userId === session.userId && role !== "admin" ? "/dashboard/plans" : "/dashboard/admin?done=role", 303);
 });
+
+dashboardApp.post("/admin/members/:userId/remove", async (c) => {
+  const session = c.get("session");
+  const userId = c.req.param("userId");
+  if (userId === session.userId) return adminPage(c, { error: "You cannot remove yourself; ask another admin.", status: 409 });
+  const outcome = await removeMember(c.env.DB, session.orgId, userId, Date.now());
+  if (outcome === "not_found") return notFoundPage(c);
+  if (outcome === "last_admin") return adminPage(c, { error: "The organization needs at least one admin: make someone else admin first.", status: 409 });
+  // Their assistants lose access now, not when a token expires: grants for this org are revoked, and the
+  // membership every OAuth request re-reads is gone (this isolate forgets it at once, others within seconds).
+  forgetMembership(session.orgId, userId);
+  await revokeOrgGrants(c.env, session.orgId, userId);
+  await audit(c, "membership.removed", "user", userId, {});
+  return c.redirect("/dashboard/admin?done=removed", 303);
+});
+
+/** Revokes a person's OAuth grants that were consented for one org (grants for their other orgs stay). */
+async function revokeOrgGrants(env: Env, orgId: string, userId: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await env.OAUTH_PROVIDER.listUserGrants(userId, { limit: 1000, ...(cursor ? { cursor } : {}) });
+    const ofOrg = page.items.filter((grant) => (grant.metadata as { orgId?: unknown } | null)?.orgId === orgId);
+    await Promise.all(ofOrg.map((grant) => env.OAUTH_PROVIDER.revokeGrant(grant.id, userId)));
+    cursor = page.cursor;
+  } while (cursor);
+}
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;

@@ -392,6 +392,7 @@ export function Admin(props: {
               <th>Member</th>
               <th>Role</th>
               <th>Joined</th>
+              <th>Access</th>
             </tr>
           </thead>
           <tbody>
@@ -415,6 +416,16 @@ export function Admin(props: {
                   </form>
                 </td>
                 <td data-label="Joined">{shortTime(m.joinedAt)}</td>
+                <td data-label="Access">
+                  {m.userId === props.selfId ? null : (
+                    <form class="inline" method="post" action={`/dashboard/admin/members/${m.userId}/remove`}>
+                      <input type="hidden" name="csrf" value={props.csrf} />
+                      <button type="submit" aria-label={`Remove ${m.email} from the organization`}>
+                        Remove
+                      </button>
+                    </form>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -247,6 +247,28 @@ export async function setMemberRole(db: D1Database, orgId: string, userId: strin
   return exists ? "last_admin" : "not_found";
 }
 
+/**
+ * Takes a person out of the org: the membership goes (never the last admin's)
+ * and their API keys in the org are revoked with it, so re-adding them later
+ * does not bring old keys back. One batch: both or neither.
+ */
+export async function removeMember(db: D1Database, orgId: string, userId: string, now: number): Promise<"ok" | "not_found" | "last_admin"> {
+  const [removed] = await db.batch([
+    db
+      .prepare(
+        `DELETE FROM memberships WHERE org_id = ? AND user_id = ?
+            AND (role <> 'admin' OR (SELECT COUNT(*) FROM memberships WHERE org_id = ? AND role = 'admin' AND user_id <> ?) > 0)`,
+      )
+      .bind(orgId, userId, orgId, userId),
+    db
+      .prepare("UPDATE api_keys SET revoked_at = ? WHERE org_id = ? AND user_id = ? AND revoked_at IS NULL AND NOT EXISTS (SELECT 1 FROM memberships WHERE org_id = ? AND user_id = ?)")
+      .bind(now, orgId, userId, orgId, userId),
+  ]);
+  if ((removed?.meta.changes ?? 0) > 0) return "ok";
+  const exists = await db.prepare("SELECT 1 AS x FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, userId).first();
+  return exists ? "last_admin" : "not_found";
+}
+
 export interface ApiKeyRow {
   id: string;
   name: string;

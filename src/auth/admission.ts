@@ -1,0 +1,62 @@
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import { MEMBERSHIP_CACHE_ENTRIES, MEMBERSHIP_CACHE_MS, requestLimitKey } from "../domain/auth/request-limits";
+import type { Principal } from "../domain/principal";
+import { type Role, scopesAllowedForRole } from "../domain/scopes";
+import type { Env } from "../env";
+import { roleIn } from "../storage/accounts";
+import { principalFrom } from "./credentials";
+
+export type Admission = { ok: true; principal: Principal } | { ok: false; reason: "unauthorized" } | { ok: false; reason: "rate_limited" };
+
+interface CachedRole {
+  role: Role | null;
+  readAt: number;
+}
+
+/** Memberships read for OAuth tokens in this isolate, oldest first (Map keeps insertion order). */
+const memberships = new Map<string, CachedRole>();
+const membershipKey = (orgId: string, userId: string) => `${orgId}:${userId}`;
+
+/** Drops what this isolate remembers of a membership: called when it is removed or its role changes. */
+export function forgetMembership(orgId: string, userId: string): void {
+  memberships.delete(membershipKey(orgId, userId));
+}
+
+async function currentRole(db: D1Database, orgId: string, userId: string, now: number): Promise<Role | null> {
+  const key = membershipKey(orgId, userId);
+  const cached = memberships.get(key);
+  if (cached && now - cached.readAt < MEMBERSHIP_CACHE_MS) return cached.role;
+  const role = await roleIn(db, orgId, userId);
+  memberships.delete(key);
+  memberships.set(key, { role, readAt: now });
+  if (memberships.size > MEMBERSHIP_CACHE_ENTRIES) {
+    const oldest = memberships.keys().next().value;
+    if (oldest !== undefined) memberships.delete(oldest);
+  }
+  return role;
+}
+
+/**
+ * The caller of /mcp or /api/v1, once the provider has verified the token:
+ * for an OAuth token the membership is read again (a removed member is out, a
+ * changed role applies, without waiting for the token to expire; API keys
+ * join the membership when they resolve), then the credential's request
+ * budget is taken. Both faces admit through here.
+ */
+export async function admitCaller(env: Env, ctx: OAuthResourceContext<unknown>): Promise<Admission> {
+  const fromToken = principalFrom(ctx);
+  if (!fromToken) return { ok: false, reason: "unauthorized" };
+  let principal = fromToken;
+  if (!fromToken.apiKeyId) {
+    const role = await currentRole(env.DB, fromToken.orgId, fromToken.userId, Date.now());
+    if (!role) return { ok: false, reason: "unauthorized" };
+    const allowed = scopesAllowedForRole(role);
+    principal = { ...fromToken, role, scopes: fromToken.scopes.filter((scope) => allowed.includes(scope)) };
+  }
+  // A deployment without the binding has chosen no per-credential limit.
+  if (env.API_RATE_LIMITER) {
+    const { success } = await env.API_RATE_LIMITER.limit({ key: requestLimitKey(principal) });
+    if (!success) return { ok: false, reason: "rate_limited" };
+  }
+  return { ok: true, principal };
+}
