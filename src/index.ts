@@ -2,13 +2,13 @@ import type { OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { screenRegistration } from "./auth/client-registration";
 import { screenClientId } from "./auth/client-id-guard";
 import { AUTHORIZE_PATH, BASELINE_SCOPES, createOAuthProvider, REGISTER_PATH, TOKEN_PATH } from "./auth/oauth-provider";
+import { guardedRefresh } from "./auth/refresh";
 import { canonicalOrigin, normalizeTokenRequest, protectedResourceAlias } from "./auth/resource";
 import type { Env } from "./env";
 import { mcpApiHandler } from "./mcp/handler";
 import { REST_BASE, restApiHandler } from "./rest/app";
 import { openApiDocument } from "./rest/openapi";
 import { webApp } from "./web/app";
-import { guardedRefresh } from "./auth/refresh";
 
 export { GrantGuardObject } from "./durable-objects/grant-guard-object";
 export { PlanObject } from "./durable-objects/plan-object";

@@ -1,5 +1,6 @@
 import { REGISTRATION_LIMITS, registrationProblem } from "../domain/auth/client-registration";
 import type { Env } from "../env";
+import { readBoundedText } from "../platform/request-body";
 import { clientAddress } from "./sign-in";
 
 /** The Rate Limiting binding's window (wrangler.toml `[[ratelimits]]` period): how long a refused address waits at most. */
@@ -23,19 +24,20 @@ export async function screenRegistration(request: Request, env: Env): Promise<Re
       "retry-after": String(REGISTRATION_WINDOW_SECONDS),
     });
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > REGISTRATION_LIMITS.bodyBytes) return tooLarge();
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > REGISTRATION_LIMITS.bodyBytes) return tooLarge();
+  let text: string;
+  try {
+    // Counted as it streams: a body past the bound is refused before it is all in memory.
+    text = await readBoundedText(request, REGISTRATION_LIMITS.bodyBytes);
+  } catch {
+    return registrationError(413, "invalid_client_metadata", `A registration is at most ${REGISTRATION_LIMITS.bodyBytes} bytes.`);
+  }
   let document: unknown;
   try {
-    document = JSON.parse(new TextDecoder().decode(bytes));
+    document = JSON.parse(text);
   } catch {
     return registrationError(400, "invalid_client_metadata", "The registration is not valid JSON.");
   }
   const problem = registrationProblem(document);
   if (problem) return registrationError(400, problem.error, problem.description);
-  return new Request(request, { body: bytes });
+  return new Request(request, { body: text });
 }
-
-const tooLarge = () => registrationError(413, "invalid_client_metadata", `A registration is at most ${REGISTRATION_LIMITS.bodyBytes} bytes.`);

@@ -14,7 +14,7 @@ import type { ValidationIssue } from "./errors";
 export const STORED_JSON_LIMITS = {
   /** Nesting of objects and arrays, counting the input object itself as level 1. */
   maxDepth: 32,
-  /** Objects, arrays and values in one input. Request bodies are at most 1 MiB, so this only stops degenerate shapes. */
+  /** Objects, arrays and values in one input. Request bodies are at most 4 MiB, so this only stops degenerate shapes. */
   maxNodes: 100_000,
   /** Characters of one object key. */
   maxKeyChars: 200,

@@ -169,6 +169,20 @@ describe("sign-in and consent pages", () => {
     return `${ORIGIN}/authorize?${query}`;
   }
 
+  /** Opens the sign-in page and posts it with the page's own CSRF cookie: the consent page comes back. */
+  async function signInForConsent(url: string, person: { email: string; password: string }) {
+    const page = await fetchWorker(new Request(url));
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    return fetchWorker(
+      new Request(url, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ step: "signin", csrf, email: person.email, password: person.password }),
+      }),
+    );
+  }
+
   it("escapes the client name, forbids framing and sends no CORS headers", async () => {
     const url = await openAuthorize('<script>alert("x")</script>');
     const response = await fetchWorker(new Request(url, { headers: { origin: "https://evil.example" } }));
@@ -226,16 +240,7 @@ describe("sign-in and consent pages", () => {
   it("keeps the page's strict CSP on the consent page, merged with the provider's frame-ancestors", async () => {
     const { admin } = await seedTenant();
     const url = await openAuthorize("App");
-    const page = await fetchWorker(new Request(url));
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-    const consentPage = await fetchWorker(
-      new Request(url, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-        body: new URLSearchParams({ step: "signin", csrf, email: admin.email, password: admin.password }),
-      }),
-    );
+    const consentPage = await signInForConsent(url, admin);
     expect(await consentPage.text()).toContain('name="handle"');
     const policy = consentPage.headers.get("content-security-policy") ?? "";
     expect(policy).toContain("default-src 'none'");
@@ -247,16 +252,7 @@ describe("sign-in and consent pages", () => {
   it("refuses a consent post replayed without the browser's consent cookie", async () => {
     const { admin } = await seedTenant();
     const url = await openAuthorize("App");
-    const page = await fetchWorker(new Request(url));
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-    const consentPage = await fetchWorker(
-      new Request(url, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-        body: new URLSearchParams({ step: "signin", csrf, email: admin.email, password: admin.password }),
-      }),
-    );
+    const consentPage = await signInForConsent(url, admin);
     const html = await consentPage.text();
     const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
     const orgId = /name="orgId" value="([^"]+)"/.exec(html)?.[1] ?? "";

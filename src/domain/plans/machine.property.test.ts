@@ -464,7 +464,8 @@ describe("plan state machine under random command sequences", () => {
       }),
       { numRuns: 1000 },
     );
-  });
+    // A thousand sequences take ~2 s alone and more than the default 5 s on a loaded two-core machine.
+  }, 60_000);
 
   it("drives every plan to completion when workers only pull and submit", () => {
     fc.assert(
