@@ -38,8 +38,9 @@ export async function readProjectConfig(root = projectRoot) {
   );
   // The Rate Limiting bindings as configured, except that the per-credential budget is lifted: the bench
   // drives one credential far past any production budget and measures the binding's cost, not its refusals.
+  // BENCH_NO_API_LIMITER=1 leaves that binding out (Cairn then applies no per-credential limit), to measure without it.
   const ratelimits = Object.fromEntries(
-    (config.ratelimits ?? []).map((binding) => [
+    (config.ratelimits ?? []).filter((binding) => !(process.env.BENCH_NO_API_LIMITER && binding.name === "API_RATE_LIMITER")).map((binding) => [
       binding.name,
       { namespace_id: binding.namespace_id, simple: { ...binding.simple, ...(binding.name === "API_RATE_LIMITER" ? { limit: 1_000_000_000 } : {}) } },
     ]),
