@@ -185,7 +185,7 @@ function deepSteps(type: ResearchType, p: DeepParameters): { steps: TemplateStep
           step("search", "Targeted re-retrieval for the claims the critic downgraded or rejected: stronger primary sources, record_evidence."),
           step("critique", "Re-review the affected claims against the new evidence: record_verdicts (reviewer, then critic where high-stakes)."),
         ],
-        rationale: "Quality gate (seed 001): a weak critic outcome earns one more round of evidence before the report.",
+        rationale: "Quality gate of the deep-research protocol: a weak critic outcome earns one more round of evidence before the report.",
       },
     ],
   };
@@ -220,7 +220,7 @@ export function planTemplate(type: ResearchType, mode: Mode, topic: string | nul
     researchType: type,
     mode,
     description:
-      `Deep research on a ${label(type)} (seed 001 protocol): decompose, ${parameters.rounds} retrieval round(s) with assessment, ` +
+      `Deep research on a ${label(type)} (evidence-ledger protocol): decompose, ${parameters.rounds} retrieval round(s) with assessment, ` +
       `${parameters.maxResearchers} parallel synthesis workers, dual review, critic, ${parameters.output}; strict citation check.`,
     parameters,
     createPlanArguments: {
