@@ -26,6 +26,8 @@ interface SealedReplay {
 
 const STATE_KEY = "rotation";
 const REPLAY_KEY = "replay";
+/** A hash of the client credentials (client_id, secret, Authorization header) the rotation was made with. */
+const REPLAY_CLIENT_KEY = "replay-client";
 /** After this long without a refresh the grant's refresh token has expired (30 days): the guard forgets it. */
 const FORGET_AFTER_MS = 31 * 24 * 3_600_000;
 
@@ -65,10 +67,13 @@ export class GrantGuardObject extends DurableObject<Env> {
         await getOAuthApi(tokenEndpointOptions(origin), this.env).revokeGrant(grantId, userId);
         this.ctx.storage.kv.put(STATE_KEY, afterRevocation(state));
         this.ctx.storage.kv.delete(REPLAY_KEY);
+        this.ctx.storage.kv.delete(REPLAY_CLIENT_KEY);
         console.warn(JSON.stringify({ level: "warn", message: "refresh token reused: grant revoked", grantId, reason: decision.reason }));
         return oauthError(400, "invalid_grant", "This refresh token was already used. Sign in again.");
       case "replay": {
-        const sealed = this.ctx.storage.kv.get<SealedReplay>(REPLAY_KEY);
+        // Only to the client that made the rotation, with the same credentials: the provider checked those then.
+        const sameClient = this.ctx.storage.kv.get<string>(REPLAY_CLIENT_KEY) === (await clientBinding(form, authorization));
+        const sealed = sameClient ? this.ctx.storage.kv.get<SealedReplay>(REPLAY_KEY) : undefined;
         const body = sealed ? await unseal(sealed, token) : null;
         if (body === null) return oauthError(400, "invalid_grant", "The refresh token is not valid.");
         return { status: 200, body };
@@ -100,6 +105,7 @@ export class GrantGuardObject extends DurableObject<Env> {
     if (successor) {
       this.ctx.storage.kv.put(STATE_KEY, afterRotation(at.state, at.presented, await sha256Hex(successor), at.now));
       this.ctx.storage.kv.put(REPLAY_KEY, await seal(body, at.token));
+      this.ctx.storage.kv.put(REPLAY_CLIENT_KEY, await clientBinding(form, authorization));
       await this.ctx.storage.setAlarm(at.now + REFRESH_GRACE_MS + 1_000);
     }
     return { status: 200, body };
@@ -113,7 +119,10 @@ export class GrantGuardObject extends DurableObject<Env> {
       await this.ctx.storage.deleteAll();
       return;
     }
-    if (now - state.rotatedAt > REFRESH_GRACE_MS) this.ctx.storage.kv.delete(REPLAY_KEY);
+    if (now - state.rotatedAt > REFRESH_GRACE_MS) {
+      this.ctx.storage.kv.delete(REPLAY_KEY);
+      this.ctx.storage.kv.delete(REPLAY_CLIENT_KEY);
+    }
     await this.ctx.storage.setAlarm(state.rotatedAt + FORGET_AFTER_MS);
   }
 
@@ -121,6 +130,10 @@ export class GrantGuardObject extends DurableObject<Env> {
     return { waitUntil: (promise: Promise<unknown>) => this.ctx.waitUntil(promise), passThroughOnException() {}, props: {} } as ExecutionContext;
   }
 }
+
+/** The client credentials of a token request, hashed: what a replay must present again. */
+const clientBinding = (form: URLSearchParams, authorization: string | null) =>
+  sha256Hex([form.get("client_id") ?? "", form.get("client_secret") ?? "", authorization ?? ""].join("\u0000"));
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));

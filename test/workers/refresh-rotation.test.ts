@@ -90,6 +90,14 @@ describe("refresh-token rotation (RFC 9700 §4.14.2)", () => {
     expect(await works(tokens.access_token)).toBe(true); // the original access token lives out its hour
   });
 
+  it("replays only to the client that made the rotation", async () => {
+    const { refresh, tokens } = await signedInClient();
+    expect((await refresh(tokens.refresh_token)).status).toBe(200);
+    const otherClient = await refresh(tokens.refresh_token, { client_id: "someone-else" });
+    expect(otherClient.status).toBe(400);
+    expect(otherClient.body.access_token).toBeUndefined();
+  });
+
   it("refuses a made-up token for a real grant without revoking the grant", async () => {
     const { refresh, tokens } = await signedInClient();
     const [userId, grantId] = tokens.refresh_token.split(":");
