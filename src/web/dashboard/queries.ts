@@ -186,13 +186,15 @@ export async function toolCallStats(db: D1Database, orgId: string, since: number
     .prepare(
       `WITH c AS (
          SELECT operation, duration_ms, outcome, error_code,
-                PERCENT_RANK() OVER (PARTITION BY operation ORDER BY duration_ms) AS pr
+                ROW_NUMBER() OVER (PARTITION BY operation ORDER BY duration_ms) AS rn,
+                COUNT(*) OVER (PARTITION BY operation) AS n
            FROM tool_call_log WHERE org_id = ? AND created_at >= ?
        )
        SELECT operation, COUNT(*) AS calls,
               SUM(CASE WHEN outcome = 'error' THEN 1 ELSE 0 END) AS errors,
               AVG(duration_ms) AS avg_ms,
-              MAX(CASE WHEN pr <= 0.95 THEN duration_ms END) AS p95_ms,
+              -- Nearest rank (domain/percentile.ts): the value at rank ceil(0.95 n), in integer arithmetic.
+              MAX(CASE WHEN rn <= (95 * n + 99) / 100 THEN duration_ms END) AS p95_ms,
               MAX(duration_ms) AS max_ms,
               (SELECT error_code FROM c c2 WHERE c2.operation = c.operation AND c2.error_code IS NOT NULL
                 GROUP BY error_code ORDER BY COUNT(*) DESC LIMIT 1) AS top_error
