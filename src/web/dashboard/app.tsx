@@ -279,14 +279,38 @@ dashboardApp.get("/plans/:planId", async (c) => {
     listMembers(c.env.DB, orgId),
     ledgerView(services, orgId, planId),
   ]);
-  const people = new Map(members.map((m) => [m.userId, m.email]));
+  const people = new Map(members.map((m) => [m.userId, m.displayName && m.displayName !== m.email ? `${m.displayName} (${m.email})` : m.email]));
+  const actingClients = [...new Set([...history.versions.map((v) => v.actorClientId), ...history.audit.map((a) => a.actorClientId)])];
+  const clients = await clientNames(c.env, orgId, actingClients);
   return render(c, {
     title: state.plan.name,
     section: "plans",
     live: { url: `/dashboard/live?plan=${planId}`, fingerprint, intervalMs: LIVE_INTERVAL_MS },
-    children: <PlanDetail state={state} history={history} now={now()} csrf={c.get("session").csrf} people={people} ledger={ledger} flash={flashFor(c)} />,
+    children: <PlanDetail state={state} history={history} now={now()} csrf={c.get("session").csrf} people={people} clients={clients} ledger={ledger} flash={flashFor(c)} />,
   });
 });
+
+/** How many distinct OAuth clients one page looks up by name (each is a KV read). */
+const CLIENT_LOOKUPS_PER_PAGE = 20;
+
+/**
+ * What people read for the clients that acted on a plan: an API key by its name, an OAuth client
+ * (an assistant) by the name it registered, this dashboard as such; an id only when nothing else is known.
+ */
+async function clientNames(env: Env, orgId: string, clientIds: readonly (string | null)[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>([[DASHBOARD_CLIENT, "the dashboard"]]);
+  const ids = clientIds.filter((id): id is string => typeof id === "string" && id !== DASHBOARD_CLIENT);
+  if (ids.some((id) => id.startsWith("key_"))) {
+    for (const key of await listApiKeys(env.DB, orgId)) names.set(key.id, `API key “${key.name}”`);
+  }
+  const oauthClients = ids.filter((id) => !names.has(id)).slice(0, CLIENT_LOOKUPS_PER_PAGE);
+  const found = await Promise.all(oauthClients.map((id) => env.OAUTH_PROVIDER.lookupClient(id).catch(() => null)));
+  oauthClients.forEach((id, i) => {
+    const name = found[i]?.clientName;
+    if (name) names.set(id, name);
+  });
+  return names;
+}
 
 /** The principal a signed-in person acts as: their role's research scopes, through the dashboard. */
 function principalOf(session: DashboardSession): Principal {

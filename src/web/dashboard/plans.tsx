@@ -164,8 +164,10 @@ export interface PlanDetailProps {
   history: HistoryPage;
   now: number;
   csrf: string;
-  /** User id → e-mail, for naming actors. */
+  /** User id → name and e-mail, for naming actors. */
   people: Map<string, string>;
+  /** Client id (API key, OAuth client, the dashboard) → what a person reads; absent ids are shown as they are. */
+  clients?: Map<string, string>;
   /** The evidence ledger (seed 001), when the plan has one; wired by the ledger feature. */
   ledger?: EvidenceLedgerView | null;
   flash?: string | null;
@@ -180,6 +182,7 @@ export function PlanDetail(props: PlanDetailProps) {
   const current = steps.find((s) => s.status === "in_progress" || s.status === "awaiting_input");
   const orderOf = new Map(steps.map((s) => [s.stepId, s.stepOrder]));
   const who = (userId: string) => props.people.get(userId) ?? userId;
+  const via = (clientId: string) => props.clients?.get(clientId) ?? clientId;
   return (
     <>
       <p class="muted">
@@ -266,7 +269,7 @@ export function PlanDetail(props: PlanDetailProps) {
               </strong>{" "}
               <span class="muted">
                 {shortTime(version.createdAt)} by {who(version.actorUserId)}
-                {version.actorClientId ? ` via ${version.actorClientId}` : ""}
+                {version.actorClientId ? ` via ${via(version.actorClientId)}` : ""}
               </span>
               <p>
                 <em>Rationale:</em> {version.rationale || "—"}
@@ -304,7 +307,7 @@ export function PlanDetail(props: PlanDetailProps) {
                 <td data-label="Step">{entry.stepId ? (orderOf.get(entry.stepId) ?? "removed") : "—"}</td>
                 <td data-label="Who">
                   {who(entry.actorUserId)}
-                  {entry.actorClientId ? <span class="muted"> via {entry.actorClientId}</span> : null}
+                  {entry.actorClientId ? <span class="muted"> via {via(entry.actorClientId)}</span> : null}
                 </td>
                 <td data-label="Detail">
                   {entry.detail && typeof entry.detail === "object" && Object.keys(entry.detail).length > 0 ? (
