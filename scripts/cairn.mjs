@@ -31,6 +31,7 @@ const lib = await import("./lib/local.mjs");
 const GLOBAL_OPTIONS = {
   remote: { type: "boolean" },
   "persist-to": { type: "string" },
+  config: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
@@ -49,7 +50,9 @@ const OPTIONS = {
 };
 
 const GLOBAL_HELP = `Global flags:
-  --remote            act on the deployed D1 database named in wrangler.toml (default: local)
+  --remote            act on the deployed D1 database (default: local); its configuration is
+                      wrangler.production.toml, which \`npm run deploy\` writes
+  --config FILE       another wrangler configuration for --remote
   --persist-to DIR    local state directory (default: wrangler's .wrangler/state)
   --json              machine-readable output
   -h, --help          help (also per command: cairn org create --help)`;
@@ -319,7 +322,16 @@ async function main(argv) {
 
   const target = { remote: Boolean(values.remote) };
   if (values["persist-to"] !== undefined) target.persistTo = values["persist-to"];
-  if (values.remote && !values.json) console.error(`(remote: the D1 database "DB" of the deployed Worker, per wrangler.toml)`);
+  if (values.config !== undefined && !values.remote) usageFail("--config applies to --remote only.", hint);
+  if (values.remote) {
+    // The tracked wrangler.toml holds local placeholder ids: a deployment is described by the file the deploy writes.
+    target.config = values.config ?? path.join(lib.projectRoot, "wrangler.production.toml");
+    if (!existsSync(target.config)) {
+      console.error(`cairn: ${values.config ? `${values.config} does not exist.` : "no wrangler.production.toml here: run `npm run deploy` first, or pass --config FILE."}`);
+      return 1;
+    }
+    if (!values.json) console.error(`(remote: the D1 database "DB" of ${path.relative(process.cwd(), target.config) || target.config})`);
+  }
   try {
     await command.run(values, target);
     return 0;

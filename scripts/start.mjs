@@ -94,6 +94,7 @@ ${bar}
   Cairn is running (local development)
 
   MCP endpoint     ${base}/mcp
+  Dashboard        ${base}/dashboard
   REST API         ${base}/api/v1
   OpenAPI          ${base}/api/v1/openapi.json
   Health           ${base}/health

@@ -1,0 +1,206 @@
+/**
+ * The production configuration `npm run deploy` writes: pure functions, no I/O.
+ *
+ * The tracked `wrangler.toml` is the development configuration (local D1/KV ids,
+ * `CAIRN_ENV = "development"`, `PUBLIC_URL` on localhost). A deployment's own
+ * settings (resource ids, a pinned public URL, custom domains, variable
+ * overrides) live in `cairn.deploy.json`, which the first deploy writes and
+ * the operator may edit. Every deploy renders `wrangler.production.toml` from
+ * the two, so an upgrade that adds a binding or a Durable Object migration to
+ * `wrangler.toml` reaches the deployment without anyone merging files by hand.
+ * Both files are gitignored: they describe one deployment, not the project.
+ */
+
+/** Where the deployment's settings and the rendered configuration live (project root). */
+export const SETTINGS_FILE = "cairn.deploy.json";
+export const PRODUCTION_CONFIG_FILE = "wrangler.production.toml";
+
+/** The names the first deploy chooses when the settings do not say otherwise. */
+export function defaultSettings(workerName) {
+  return {
+    workerName,
+    accountId: null,
+    publicUrl: null,
+    routes: [],
+    vars: {},
+    d1: { name: workerName, id: null },
+    kv: { title: `${workerName}-oauth`, id: null },
+    firstOrg: { slug: "research", name: "Research", adminEmail: null },
+    url: null,
+  };
+}
+
+const WORKER_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+const VAR_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+/** Set by the deploy itself: an override would undo a production default or break the OAuth origin. */
+const RESERVED_VARS = new Set(["CAIRN_ENV", "PUBLIC_URL"]);
+
+/**
+ * Checks settings read from `cairn.deploy.json` (an operator edits that file)
+ * and returns them merged over the defaults; throws an Error naming the field.
+ */
+export function validateSettings(raw, workerNameFallback) {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${SETTINGS_FILE} must hold a JSON object.`);
+  const workerName = raw.workerName ?? workerNameFallback;
+  if (typeof workerName !== "string" || !WORKER_NAME.test(workerName)) {
+    throw new Error(`${SETTINGS_FILE}: workerName must be 1–63 lower-case letters, digits and inner hyphens.`);
+  }
+  const base = defaultSettings(workerName);
+  const settings = {
+    ...base,
+    ...raw,
+    workerName,
+    d1: { ...base.d1, ...(raw.d1 ?? {}) },
+    kv: { ...base.kv, ...(raw.kv ?? {}) },
+    firstOrg: { ...base.firstOrg, ...(raw.firstOrg ?? {}) },
+    vars: { ...(raw.vars ?? {}) },
+    routes: raw.routes ?? [],
+  };
+  if (settings.accountId !== null && !/^[0-9a-f]{32}$/.test(String(settings.accountId))) {
+    throw new Error(`${SETTINGS_FILE}: accountId must be the 32-hex-digit Cloudflare account id.`);
+  }
+  if (settings.publicUrl !== null) settings.publicUrl = publicOriginOf(settings.publicUrl);
+  if (!Array.isArray(settings.routes)) throw new Error(`${SETTINGS_FILE}: routes must be a list.`);
+  settings.routes.forEach((route, index) => {
+    if (typeof route?.pattern !== "string" || !/^[a-z0-9.*/-]+$/i.test(route.pattern)) {
+      throw new Error(`${SETTINGS_FILE}: routes[${index}].pattern must be a hostname pattern such as "research.example.com".`);
+    }
+    if (route.custom_domain !== undefined && typeof route.custom_domain !== "boolean") {
+      throw new Error(`${SETTINGS_FILE}: routes[${index}].custom_domain must be true or false.`);
+    }
+    if (route.zone_name !== undefined && (typeof route.zone_name !== "string" || !/^[a-z0-9.-]+$/i.test(route.zone_name))) {
+      throw new Error(`${SETTINGS_FILE}: routes[${index}].zone_name must be a domain name.`);
+    }
+  });
+  for (const [name, value] of Object.entries(settings.vars)) {
+    if (!VAR_NAME.test(name)) throw new Error(`${SETTINGS_FILE}: vars.${name} is not a variable name (upper-case letters, digits, _).`);
+    if (RESERVED_VARS.has(name)) throw new Error(`${SETTINGS_FILE}: vars.${name} is set by the deploy (use "publicUrl" to pin the public URL).`);
+    if (typeof value !== "string") throw new Error(`${SETTINGS_FILE}: vars.${name} must be a string.`);
+  }
+  if (!SLUG.test(String(settings.firstOrg.slug))) throw new Error(`${SETTINGS_FILE}: firstOrg.slug must be 1–40 lower-case letters, digits and inner hyphens.`);
+  if (typeof settings.firstOrg.name !== "string" || settings.firstOrg.name.trim() === "" || settings.firstOrg.name.length > 100) {
+    throw new Error(`${SETTINGS_FILE}: firstOrg.name must be 1–100 characters.`);
+  }
+  if (settings.firstOrg.adminEmail !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(String(settings.firstOrg.adminEmail))) {
+    throw new Error(`${SETTINGS_FILE}: firstOrg.adminEmail must be an e-mail address.`);
+  }
+  for (const [field, value] of [
+    ["d1.name", settings.d1.name],
+    ["kv.title", settings.kv.title],
+  ]) {
+    if (typeof value !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw new Error(`${SETTINGS_FILE}: ${field} must be 1–64 letters, digits, _ or -.`);
+  }
+  if (settings.d1.id !== null && !/^[0-9a-f-]{36}$/.test(String(settings.d1.id))) throw new Error(`${SETTINGS_FILE}: d1.id is not a D1 database id.`);
+  if (settings.kv.id !== null && !/^[0-9a-f]{32}$/.test(String(settings.kv.id))) throw new Error(`${SETTINGS_FILE}: kv.id is not a KV namespace id.`);
+  return settings;
+}
+
+/** An https origin (no path) for PUBLIC_URL; throws on anything else. */
+export function publicOriginOf(value) {
+  let url;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw new Error(`publicUrl "${value}" is not a URL.`);
+  }
+  if (url.protocol !== "https:") throw new Error(`publicUrl must be https (got ${url.protocol.replace(":", "")}).`);
+  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+    throw new Error(`publicUrl must be an origin such as https://research.example.com, without a path.`);
+  }
+  return url.origin;
+}
+
+/** wrangler.toml split where its first table starts: top-level keys live only in the head. */
+function splitTopLevel(toml) {
+  const firstTable = toml.search(/^\[/m);
+  return firstTable < 0 ? [toml, ""] : [toml.slice(0, firstTable), toml.slice(firstTable)];
+}
+
+/** The worker name wrangler.toml declares (its top-level `name = "…"`). */
+export function workerNameOf(baseToml) {
+  const match = /^name\s*=\s*"([^"]+)"\s*$/m.exec(splitTopLevel(baseToml)[0]);
+  if (!match) throw new Error('wrangler.toml has no top-level `name = "…"`.');
+  return match[1];
+}
+
+/** TOML basic string: JSON's escapes are a subset TOML accepts. */
+const tomlString = (value) => JSON.stringify(String(value));
+
+function replaceOnce(text, pattern, replacement, what) {
+  const matches = text.match(new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`));
+  if (matches?.length !== 1) {
+    throw new Error(`wrangler.toml no longer has exactly one ${what}; update scripts/lib/deploy-config.mjs to its new shape.`);
+  }
+  return text.replace(pattern, replacement);
+}
+
+/**
+ * `wrangler.production.toml`: `wrangler.toml` with the deployment's ids, the
+ * production environment, no development PUBLIC_URL (the Worker then takes its
+ * origin from each request's hostname) unless one is pinned, and the
+ * operator's routes and variable overrides. Pure: the same inputs give the same
+ * text, so a redeploy with unchanged settings writes an identical file.
+ */
+export function renderProductionConfig(baseToml, settings) {
+  if (!settings.d1.id || !settings.kv.id) throw new Error("The D1 database and KV namespace ids must be known before the configuration is rendered.");
+  let [head, toml] = splitTopLevel(baseToml);
+  head = replaceOnce(head, /^name\s*=\s*"[^"]*"\s*$/m, `name = ${tomlString(settings.workerName)}`, "top-level name");
+  toml = replaceOnce(toml, /^database_name\s*=\s*"[^"]*"\s*$/m, `database_name = ${tomlString(settings.d1.name)}`, "D1 database_name");
+  toml = replaceOnce(toml, /^database_id\s*=\s*"[^"]*"\s*$/m, `database_id = ${tomlString(settings.d1.id)}`, "D1 database_id");
+  toml = replaceOnce(
+    toml,
+    /(\[\[kv_namespaces\]\]\s*\nbinding\s*=\s*"OAUTH_KV"\s*\nid\s*=\s*)"[^"]*"/,
+    `$1${tomlString(settings.kv.id)}`,
+    "OAUTH_KV namespace id",
+  );
+  toml = replaceOnce(toml, /^CAIRN_ENV\s*=\s*"[^"]*"\s*$/m, 'CAIRN_ENV = "production"', "CAIRN_ENV variable");
+  toml = replaceOnce(
+    toml,
+    /^PUBLIC_URL\s*=\s*"[^"]*"\s*$/m,
+    settings.publicUrl
+      ? `PUBLIC_URL = ${tomlString(settings.publicUrl)}`
+      : "# PUBLIC_URL unset: the Worker's public origin is the hostname each request arrives on.",
+    "PUBLIC_URL variable",
+  );
+  for (const [name, value] of Object.entries(settings.vars).sort(([a], [b]) => a.localeCompare(b))) {
+    const line = new RegExp(`^${name}\\s*=\\s*"[^"]*"\\s*$`, "m");
+    toml = line.test(toml) ? toml.replace(line, `${name} = ${tomlString(value)}`) : replaceOnce(toml, /^\[vars\]\s*$/m, `[vars]\n${name} = ${tomlString(value)}`, "[vars] table");
+  }
+  // Top-level keys must come before the first table: after workers_dev.
+  const topLevel = [];
+  if (settings.accountId) topLevel.push(`account_id = ${tomlString(settings.accountId)}`);
+  if (settings.routes.length > 0) {
+    const routes = settings.routes.map((route) => {
+      const fields = [`pattern = ${tomlString(route.pattern)}`];
+      if (route.custom_domain !== undefined) fields.push(`custom_domain = ${route.custom_domain}`);
+      if (route.zone_name !== undefined) fields.push(`zone_name = ${tomlString(route.zone_name)}`);
+      return `{ ${fields.join(", ")} }`;
+    });
+    topLevel.push(`routes = [${routes.join(", ")}]`);
+  }
+  if (topLevel.length > 0) head = replaceOnce(head, /^(workers_dev\s*=\s*\w+)[ \t]*$/m, `$1\n${topLevel.join("\n")}`, "workers_dev setting");
+  const header = [
+    "# Generated by `npm run deploy` from wrangler.toml and cairn.deploy.json: edit those,",
+    "# not this file (the next deploy writes it again).",
+    "",
+  ].join("\n");
+  return `${header}${head}${toml}`;
+}
+
+/** The workers.dev URL `wrangler deploy` reports for the Worker, or null when it reports none (workers_dev off). */
+export function workersDevUrl(output) {
+  const match = /https:\/\/[a-z0-9.-]+\.workers\.dev\b/i.exec(output);
+  return match ? match[0] : null;
+}
+
+/**
+ * The URL people use: the pinned public URL, else the first custom domain, else workers.dev.
+ * @returns {string | null}
+ */
+export function connectorOrigin(settings, deployOutput) {
+  if (settings.publicUrl) return settings.publicUrl;
+  const domain = settings.routes.find((route) => route.custom_domain && !route.pattern.includes("*") && !route.pattern.includes("/"));
+  if (domain) return `https://${domain.pattern}`;
+  return workersDevUrl(deployOutput);
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+/**
+ * A stand-in for `wrangler` that plays a Cloudflare account at its edge, for
+ * the deploy tests: put a copy named `wrangler` first on PATH. It appends every
+ * call (argv, account env, and for `deploy` the configuration it was given) to
+ * FAKE_WRANGLER_LOG and keeps the account in FAKE_WRANGLER_STATE (JSON):
+ *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}],
+ *     orgs, appliedMigrations, failMigrations, workersDev }
+ * Anything it does not know answers exit 1, so an unexpected call fails the test.
+ */
+import { randomBytes } from "node:crypto";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+const args = process.argv.slice(2);
+const statePath = process.env.FAKE_WRANGLER_STATE;
+const state = JSON.parse(readFileSync(statePath, "utf8"));
+const save = () => writeFileSync(statePath, JSON.stringify(state, null, 2));
+const flag = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const config = flag("--config");
+appendFileSync(
+  process.env.FAKE_WRANGLER_LOG,
+  `${JSON.stringify({ args, account: process.env.CLOUDFLARE_ACCOUNT_ID ?? null, config: args[0] === "deploy" && config ? readFileSync(config, "utf8") : undefined })}\n`,
+);
+const out = (text) => process.stdout.write(`${text}\n`);
+const fail = (text) => {
+  process.stderr.write(`✘ [ERROR] ${text}\n`);
+  process.exit(1);
+};
+const hex = (n) => randomBytes(n).toString("hex").slice(0, n);
+const command = args.filter((arg) => !arg.startsWith("-")).slice(0, 3).join(" ");
+
+if (args[0] === "whoami") {
+  if (!state.loggedIn) {
+    out(JSON.stringify({ loggedIn: false }));
+    process.exit(1);
+  }
+  out(JSON.stringify({ loggedIn: true, authType: "OAuth Token", email: state.email, accounts: state.accounts }));
+} else if (command === "d1 list") {
+  out(JSON.stringify(state.databases.map((db) => ({ ...db, created_at: "2026-11-24T00:00:00Z", version: "production" }))));
+} else if (command.startsWith("d1 create")) {
+  const name = args[2];
+  if (state.databases.some((db) => db.name === name)) fail(`A database with name "${name}" already exists`);
+  const uuid = `${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}`;
+  state.databases.push({ uuid, name });
+  save();
+  out(`✅ Successfully created DB '${name}' in region WEUR\nCreated your new D1 database.\n\n[[d1_databases]]\nbinding = "DB"\ndatabase_name = "${name}"\ndatabase_id = "${uuid}"`);
+} else if (command === "kv namespace list") {
+  out(JSON.stringify(state.namespaces));
+} else if (command.startsWith("kv namespace create")) {
+  const title = args[3];
+  if (state.namespaces.some((ns) => ns.title === title)) fail(`A KV namespace with the title "${title}" already exists.`);
+  const id = hex(32);
+  state.namespaces.push({ id, title, supports_url_encoding: true });
+  save();
+  out(`🌀 Creating namespace with title "${title}"\n✨ Success!`);
+} else if (command === "d1 migrations apply") {
+  if (state.failMigrations) fail("Migration 0007_search_sessions.sql failed with the following errors: table search_sessions already exists");
+  const pending = Math.max(0, 8 - (state.appliedMigrations ?? 0));
+  state.appliedMigrations = 8;
+  save();
+  out(pending === 0 ? "✅ No migrations to apply!" : `Migrations to be applied: ${pending}\n✅ Applied ${pending} migrations.`);
+} else if (command.startsWith("d1 execute")) {
+  const sql = flag("--command") ?? "";
+  if (/COUNT\(\*\) AS n FROM orgs/.test(sql)) {
+    out(JSON.stringify([{ results: [{ n: state.orgs }], success: true }]));
+  } else if (/INSERT INTO orgs/.test(sql)) {
+    const created = state.orgs === 0;
+    if (created) state.orgs = 1;
+    save();
+    const userId = /u\.id = '([^']+)'/.exec(sql)?.[1];
+    const email = /WHERE email = '([^']+)'/.exec(sql)?.[1];
+    const slug = /SELECT 'org_[^']+', '([^']+)'/.exec(sql)?.[1];
+    out(JSON.stringify([{ results: [] }, { results: [] }, { results: [] }, { results: created ? [{ user_id: userId, email, slug }] : [] }]));
+  } else {
+    fail(`fake wrangler: unexpected SQL ${sql.slice(0, 80)}`);
+  }
+} else if (args[0] === "deploy" && args.includes("--dry-run")) {
+  const outdir = flag("--outdir");
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(path.join(outdir, "index.js"), "export default {};\n".repeat(100));
+  out("Total Upload: 1.00 KiB / gzip: 0.50 KiB\n--dry-run: exiting now.");
+} else if (args[0] === "deploy") {
+  state.deploys = (state.deploys ?? 0) + 1;
+  save();
+  out(`Total Upload: 1234.00 KiB / gzip: 300.00 KiB\nUploaded cairn (3.21 sec)\nDeployed cairn triggers (1.02 sec)\n${state.workersDev === false ? "" : "  https://cairn.example-team.workers.dev\n"}Current Version ID: 1b2c3d4e`);
+} else {
+  fail(`fake wrangler: unexpected command ${args.join(" ")}`);
+}

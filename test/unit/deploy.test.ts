@@ -1,0 +1,281 @@
+import { execFile } from "node:child_process";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+// @ts-expect-error: plain ESM scripts without type declarations
+import { renderProductionConfig, validateSettings } from "../../scripts/lib/deploy-config.mjs";
+// @ts-expect-error: plain ESM scripts without type declarations
+import { deploy } from "../../scripts/lib/deploy.mjs";
+// @ts-expect-error: plain ESM scripts without type declarations
+import { wranglerRunner } from "../../scripts/lib/deploy-wrangler.mjs";
+
+const run = promisify(execFile);
+const projectRoot = path.resolve(import.meta.dirname, "../..");
+
+interface Account {
+  loggedIn: boolean;
+  email: string | null;
+  accounts: Array<{ id: string; name: string }>;
+  databases: Array<{ uuid: string; name: string }>;
+  namespaces: Array<{ id: string; title: string }>;
+  orgs: number;
+  appliedMigrations?: number;
+  failMigrations?: boolean;
+  deploys?: number;
+}
+interface Call {
+  args: string[];
+  account: string | null;
+  config?: string;
+}
+
+/**
+ * A temporary project (wrangler.toml and migrations copied from this one) and a fake
+ * `wrangler` first on PATH that plays a Cloudflare account and records every call.
+ */
+function sandbox() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cairn-deploy-test-"));
+  const root = path.join(dir, "project");
+  const bin = path.join(dir, "bin");
+  mkdirSync(root);
+  mkdirSync(bin);
+  copyFileSync(path.join(projectRoot, "wrangler.toml"), path.join(root, "wrangler.toml"));
+  cpSync(path.join(projectRoot, "migrations"), path.join(root, "migrations"), { recursive: true });
+  copyFileSync(path.join(projectRoot, "test/support/fake-wrangler.mjs"), path.join(bin, "wrangler"));
+  chmodSync(path.join(bin, "wrangler"), 0o755);
+  const statePath = path.join(dir, "account.json");
+  const logPath = path.join(dir, "calls.ndjson");
+  writeFileSync(logPath, "");
+  const account = (patch: Partial<Account> = {}) =>
+    writeFileSync(
+      statePath,
+      JSON.stringify({ loggedIn: true, email: "Ada@Example.com", accounts: [{ id: "a".repeat(32), name: "Ada's account" }], databases: [], namespaces: [], orgs: 0, ...patch }),
+    );
+  account();
+  const env: Record<string, string | undefined> = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: statePath, FAKE_WRANGLER_LOG: logPath };
+  delete env.CLOUDFLARE_ACCOUNT_ID;
+  const lines: string[] = [];
+  return {
+    dir,
+    root,
+    env,
+    lines,
+    account,
+    state: (): Account => JSON.parse(readFileSync(statePath, "utf8")),
+    calls: (): Call[] =>
+      readFileSync(logPath, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    clearCalls: () => writeFileSync(logPath, ""),
+    deploy: (options: { dryRun?: boolean; overrides?: Record<string, string> } = {}) =>
+      deploy({ root, env, wrangler: wranglerRunner({ env, cwd: root }), log: (line: string) => lines.push(line), ...options }),
+    file: (name: string) => readFileSync(path.join(root, name), "utf8"),
+  };
+}
+
+const commandOf = (call: Call) => call.args.filter((arg) => !arg.startsWith("-") && !arg.includes("/")).slice(0, 3).join(" ");
+
+describe("npm run deploy against a fake wrangler", () => {
+  let box: ReturnType<typeof sandbox>;
+  beforeEach(() => {
+    box = sandbox();
+  });
+  afterEach(() => rmSync(box.dir, { recursive: true, force: true }));
+
+  it("first deploy: creates D1 and KV, records them, migrates before uploading, creates the first org and admin once, prints the URLs", async () => {
+    const result = await box.deploy();
+    const calls = box.calls();
+    expect(calls.map(commandOf)).toEqual([
+      "whoami",
+      "d1 list",
+      "d1 create cairn",
+      "d1 list",
+      "kv namespace list",
+      "kv namespace create",
+      "kv namespace list",
+      "d1 migrations apply",
+      "d1 execute DB",
+      "deploy",
+      "d1 execute DB",
+    ]);
+    // Every call after the login targets the one account the login reaches.
+    expect(new Set(calls.slice(1).map((call) => call.account))).toEqual(new Set(["a".repeat(32)]));
+    const migrate = calls.findIndex((call) => call.args.slice(0, 3).join(" ") === "d1 migrations apply");
+    const upload = calls.findIndex((call) => call.args[0] === "deploy");
+    expect(migrate).toBeLessThan(upload);
+    expect(calls[migrate]?.args).toContain("--remote");
+
+    const state = box.state();
+    const settings = JSON.parse(box.file("cairn.deploy.json"));
+    expect(settings.d1).toEqual({ name: "cairn", id: state.databases[0]?.uuid });
+    expect(settings.kv).toEqual({ title: "cairn-oauth", id: state.namespaces[0]?.id });
+    expect(settings.url).toBe("https://cairn.example-team.workers.dev");
+    expect(settings.firstOrg.adminEmail).toBe("ada@example.com");
+
+    // What was uploaded is the production configuration, with the real ids.
+    const uploaded = calls[upload]?.config ?? "";
+    expect(uploaded).toBe(box.file("wrangler.production.toml"));
+    expect(uploaded).toContain(`database_id = "${state.databases[0]?.uuid}"`);
+    expect(uploaded).toContain(`id = "${state.namespaces[0]?.id}"`);
+    expect(uploaded).toContain('CAIRN_ENV = "production"');
+    expect(uploaded).not.toMatch(/^PUBLIC_URL/m);
+    expect(uploaded).not.toContain("localhost");
+
+    expect(state.orgs).toBe(1);
+    expect(result.admin).toMatchObject({ email: "ada@example.com", org: "research" });
+    const output = box.lines.join("\n");
+    expect(output).toContain("https://cairn.example-team.workers.dev/mcp");
+    expect(output).toContain("https://cairn.example-team.workers.dev/dashboard");
+    expect(output).toContain(`Password         ${result.admin.password}`);
+    expect(output).toContain("claude mcp add --transport http cairn https://cairn.example-team.workers.dev/mcp");
+    expect(output).toContain("ChatGPT");
+  });
+
+  it("redeploy: finds what exists, creates nothing, leaves the first org alone and writes the same configuration", async () => {
+    await box.deploy();
+    const firstConfig = box.file("wrangler.production.toml");
+    const firstSettings = box.file("cairn.deploy.json");
+    box.clearCalls();
+    box.lines.length = 0;
+
+    const again = await box.deploy();
+    const commands = box.calls().map(commandOf);
+    expect(commands).toEqual(["whoami", "d1 list", "kv namespace list", "d1 migrations apply", "d1 execute DB", "deploy"]);
+    expect(commands.some((command) => command.includes("create"))).toBe(false);
+    expect(again.admin).toBeNull();
+    expect(box.state().databases).toHaveLength(1);
+    expect(box.state().deploys).toBe(2);
+    expect(box.file("wrangler.production.toml")).toBe(firstConfig);
+    expect(box.file("cairn.deploy.json")).toBe(firstSettings);
+    expect(box.lines.join("\n")).not.toContain("Password");
+  });
+
+  it("a redeploy from a fresh clone (no cairn.deploy.json) reuses the account's resources by name", async () => {
+    box.account({ databases: [{ uuid: "11111111-2222-4333-8444-555555555555", name: "cairn" }], namespaces: [{ id: "f".repeat(32), title: "cairn-oauth" }], orgs: 3 });
+    const result = await box.deploy();
+    expect(box.calls().map(commandOf)).not.toContain("d1 create cairn");
+    expect(result.settings.d1.id).toBe("11111111-2222-4333-8444-555555555555");
+    expect(result.settings.kv.id).toBe("f".repeat(32));
+    expect(result.admin).toBeNull();
+  });
+
+  it("a failed migration stops the deploy before any code is uploaded", async () => {
+    box.account({ failMigrations: true });
+    await expect(box.deploy()).rejects.toThrow(/D1 migrations failed, so nothing was uploaded: the running version is unchanged[\s\S]*search_sessions already exists[\s\S]*forward-only/);
+    const commands = box.calls().map(commandOf);
+    expect(commands).toContain("d1 migrations apply");
+    expect(commands).not.toContain("deploy");
+    expect(box.state().orgs).toBe(0);
+  });
+
+  it("refuses to go on without a login, and names the command that fixes it", async () => {
+    box.account({ loggedIn: false });
+    await expect(box.deploy()).rejects.toThrow(/npx wrangler login/);
+    expect(box.calls().map(commandOf)).toEqual(["whoami"]);
+  });
+
+  it("with several accounts, asks which one; --account-id is recorded and used for every call", async () => {
+    box.account({ accounts: [{ id: "a".repeat(32), name: "Ada's account" }, { id: "b".repeat(32), name: "Lab" }] });
+    await expect(box.deploy()).rejects.toThrow(/2 accounts[\s\S]*b{32}\s+Lab/);
+    box.clearCalls();
+    await box.deploy({ overrides: { accountId: "b".repeat(32) } });
+    expect(new Set(box.calls().slice(1).map((call) => call.account))).toEqual(new Set(["b".repeat(32)]));
+    expect(JSON.parse(box.file("cairn.deploy.json")).accountId).toBe("b".repeat(32));
+  });
+
+  it("never creates a new empty database when the recorded one is missing from the account", async () => {
+    await box.deploy();
+    box.account({ databases: [], namespaces: box.state().namespaces, orgs: 1 });
+    box.clearCalls();
+    await expect(box.deploy()).rejects.toThrow(/D1 database "cairn" recorded in cairn.deploy.json .* is not in this Cloudflare account/);
+    expect(box.calls().map(commandOf)).toEqual(["whoami", "d1 list"]);
+  });
+
+  it("a pinned public URL and custom domain reach the configuration and the printed URLs", async () => {
+    await box.deploy({ overrides: { publicUrl: "https://research.example.org/" } });
+    const config = box.file("wrangler.production.toml");
+    expect(config).toContain('PUBLIC_URL = "https://research.example.org"');
+    expect(box.lines.join("\n")).toContain("https://research.example.org/mcp");
+  });
+
+  it("--dry-run prints the plan and bundles the production configuration, creating nothing", async () => {
+    const result = await box.deploy({ dryRun: true });
+    expect(box.calls().map((call) => call.args[0])).toEqual(["deploy"]);
+    expect(box.calls()[0]?.args).toContain("--dry-run");
+    expect(existsSync(path.join(box.root, "cairn.deploy.json"))).toBe(false);
+    expect(existsSync(path.join(box.root, "wrangler.production.toml"))).toBe(false);
+    expect(existsSync(path.join(box.root, ".wrangler.production.dry-run.toml"))).toBe(false);
+    expect(result.rendered).toContain('CAIRN_ENV = "production"');
+    const output = box.lines.join("\n");
+    expect(output).toMatch(/apply D1 migrations remotely, forward-only .* \(8 files\)/);
+    expect(output).toContain("Bundle check");
+  });
+
+  it("the command line runs from a fresh checkout: --dry-run exits 0, a bad flag exits 2", async () => {
+    const script = path.join(projectRoot, "scripts/deploy.mjs");
+    const ok = await run(process.execPath, [script, "--dry-run"], { env: box.env, cwd: projectRoot });
+    expect(ok.stdout).toContain("Deploy plan (dry run");
+    const bad = await run(process.execPath, [script, "--bogus"], { env: box.env, cwd: projectRoot }).catch((error) => error);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Unknown option '--bogus'");
+  });
+});
+
+describe("the operator CLI against a deployment", () => {
+  it("--remote uses the deployment's configuration, through the same wrangler seam as the deploy", async () => {
+    const box = sandbox();
+    try {
+      await box.deploy();
+      box.clearCalls();
+      const cli = path.join(projectRoot, "scripts/cairn.mjs");
+      const config = path.join(box.root, "wrangler.production.toml");
+      const migrated = await run(process.execPath, [cli, "migrate", "--remote", "--config", config], { env: box.env, cwd: box.root });
+      expect(migrated.stderr).toContain("remote");
+      const [call] = box.calls();
+      expect(call?.args.slice(0, 4)).toEqual(["d1", "migrations", "apply", "DB"]);
+      expect(call?.args).toContain("--remote");
+      expect(call?.args[call.args.indexOf("--config") + 1]).toBe(config);
+
+      const missing = await run(process.execPath, [cli, "org", "list", "--remote", "--config", path.join(box.root, "nope.toml")], { env: box.env }).catch((e) => e);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("does not exist");
+      const local = await run(process.execPath, [cli, "org", "list", "--config", config], { env: box.env }).catch((e) => e);
+      expect(local.code).toBe(2);
+      expect(local.stderr).toContain("--config applies to --remote only");
+    } finally {
+      rmSync(box.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("production configuration", () => {
+  const base = readFileSync(path.join(projectRoot, "wrangler.toml"), "utf8");
+  const settings = (patch: Record<string, unknown> = {}) =>
+    validateSettings({ d1: { id: "11111111-2222-4333-8444-555555555555" }, kv: { id: "f".repeat(32) }, ...patch }, "cairn");
+
+  it("keeps every binding, migration and rule of wrangler.toml and changes only the deployment's values", () => {
+    const rendered: string = renderProductionConfig(base, settings());
+    for (const line of base.split("\n").filter((l) => /^\s*(\[|tag|new_sqlite_classes|class_name|name|binding|simple|globs)/.test(l))) {
+      expect(rendered).toContain(line);
+    }
+    expect(rendered).toContain('database_id = "11111111-2222-4333-8444-555555555555"');
+    expect(rendered).not.toContain('CAIRN_ENV = "development"');
+  });
+
+  it("renders routes, the account and variable overrides as TOML; refuses overrides of the production defaults", () => {
+    const rendered: string = renderProductionConfig(
+      base,
+      settings({ accountId: "c".repeat(32), routes: [{ pattern: "research.example.org", custom_domain: true }], vars: { SEARCH_SESSION_MAX_ACTIVE: "40", NEW_VAR: 'a "quoted" value' } }),
+    );
+    expect(rendered).toMatch(/^workers_dev = true\naccount_id = "c{32}"\nroutes = \[\{ pattern = "research.example.org", custom_domain = true \}\]$/m);
+    expect(rendered).toContain('SEARCH_SESSION_MAX_ACTIVE = "40"');
+    expect(rendered).toContain('NEW_VAR = "a \\"quoted\\" value"');
+    expect(rendered.match(/^SEARCH_SESSION_MAX_ACTIVE =/gm)).toHaveLength(1);
+    expect(() => settings({ vars: { CAIRN_ENV: "development" } })).toThrow(/set by the deploy/);
+    expect(() => settings({ publicUrl: "http://research.example.org" })).toThrow(/https/);
+    expect(() => settings({ routes: [{ pattern: 'x"; evil = "' }] })).toThrow(/hostname pattern/);
+  });
+});
