@@ -32,8 +32,13 @@ export interface Env {
   BRAVE_API_KEY?: string;
   TAVILY_API_KEY?: string;
   SEARXNG_URL?: string;
-  /** Public origin of this deployment: the OAuth issuer and resource. */
+  /**
+   * Public origin of this deployment: the OAuth issuer and resource. Optional in
+   * the configuration (unset: the origin each request arrives on); the entry point
+   * always sets it before any handler runs, so handlers read it as a string.
+   */
   PUBLIC_URL: string;
+  /** "production" when deployed with `npm run deploy`; "development" locally. */
   CAIRN_ENV?: string;
   /** Injected by OAuthProvider into the default handler's env. */
   OAUTH_PROVIDER: OAuthHelpers;

@@ -3,7 +3,7 @@ import { screenRegistration } from "./auth/client-registration";
 import { screenClientId } from "./auth/client-id-guard";
 import { AUTHORIZE_PATH, BASELINE_SCOPES, createOAuthProvider, REGISTER_PATH, TOKEN_PATH } from "./auth/oauth-provider";
 import { guardedRefresh } from "./auth/refresh";
-import { canonicalOrigin, normalizeTokenRequest, protectedResourceAlias } from "./auth/resource";
+import { normalizeTokenRequest, protectedResourceAlias, publicOrigin } from "./auth/resource";
 import type { Env } from "./env";
 import { mcpApiHandler } from "./mcp/handler";
 import { REST_BASE, restApiHandler } from "./rest/app";
@@ -26,14 +26,40 @@ function providerFor(origin: string): OAuthProvider<Env> {
   return provider.instance;
 }
 
+/** Per-hostname envs when PUBLIC_URL is unset: a handful of hostnames at most, bounded anyway. */
+const envsByOrigin = new WeakMap<Env, Map<string, Env>>();
+const MAX_DERIVED_ORIGINS = 16;
+
+/**
+ * The env every handler sees, with PUBLIC_URL set to this request's public
+ * origin, so the provider, the MCP and REST faces and the dashboard all read
+ * one origin. Reused per origin (the provider keeps its helpers on the env).
+ */
+function envFor(env: Env, origin: string): Env {
+  if (env.PUBLIC_URL) return env;
+  let byOrigin = envsByOrigin.get(env);
+  if (!byOrigin) {
+    byOrigin = new Map();
+    envsByOrigin.set(env, byOrigin);
+  }
+  let derived = byOrigin.get(origin);
+  if (!derived) {
+    if (byOrigin.size >= MAX_DERIVED_ORIGINS) byOrigin.clear();
+    derived = { ...env, PUBLIC_URL: origin };
+    byOrigin.set(origin, derived);
+  }
+  return derived;
+}
+
 function openApiResponse(origin: string): Response {
   if (openApi?.origin !== origin) openApi = { origin, body: JSON.stringify(openApiDocument(origin)) };
   return new Response(openApi.body, { headers: { "content-type": "application/json", "access-control-allow-origin": "*" } });
 }
 
 export default {
-  async fetch(request, env, ctx) {
-    const origin = canonicalOrigin(env.PUBLIC_URL);
+  async fetch(request, baseEnv, ctx) {
+    const origin = publicOrigin(baseEnv.PUBLIC_URL, request.url);
+    const env = envFor(baseEnv, origin);
     const { pathname } = new URL(request.url);
     // The API description is public: integrations read it before they hold a token.
     if (pathname === `${REST_BASE}/openapi.json` && request.method === "GET") return openApiResponse(origin);

@@ -10,6 +10,17 @@ const ALIAS_PATHS = new Set(["/", "/mcp", "/mcp/", "/api/v1", "/api/v1/"]);
 
 export const canonicalOrigin = (publicUrl: string): string => new URL(publicUrl).origin;
 
+/**
+ * This deployment's public origin for one request: PUBLIC_URL when it is set,
+ * else the origin the request arrived on. On Cloudflare a request reaches the
+ * Worker only through a hostname routed to it (workers.dev or a custom domain),
+ * so the origin is one of the deployment's own; tokens and OAuth metadata are
+ * bound to it exactly as to a pinned PUBLIC_URL, and a token issued on one
+ * hostname is refused on another.
+ */
+export const publicOrigin = (publicUrl: string | undefined, requestUrl: string): string =>
+  publicUrl ? canonicalOrigin(publicUrl) : new URL(requestUrl).origin;
+
 export function normalizeResource(value: string, origin: string): string {
   let url: URL;
   try {

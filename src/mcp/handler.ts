@@ -76,6 +76,6 @@ export const mcpApiHandler = {
       expiresAt: ctx.auth.expiresAt,
       extra: { [RUNTIME_KEY]: runtime },
     };
-    return transport.fetch(request, { authInfo, parsedBody, hostname: runtime.hostname });
+    return transport.fetch(request, { authInfo, parsedBody, hostname: runtime.hostname, localHosts: runtime.localHosts });
   },
 };

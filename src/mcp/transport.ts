@@ -18,8 +18,11 @@ const jsonRpcError = (code: number, message: string, status: number) =>
   });
 
 export interface McpTransport {
-  /** `hostname`: this server's public hostname, the one non-local Host and Origin accepted. */
-  fetch(request: Request, options: { authInfo: AuthInfo; parsedBody: unknown; hostname: string }): Promise<Response>;
+  /**
+   * `hostname`: this server's public hostname, the one non-local Host and Origin accepted;
+   * `localHosts`: localhost is accepted too (development only).
+   */
+  fetch(request: Request, options: { authInfo: AuthInfo; parsedBody: unknown; hostname: string; localHosts: boolean }): Promise<Response>;
 }
 
 /**
@@ -58,11 +61,10 @@ export function createMcpTransport(factory: McpServerFactory): McpTransport {
   }
 
   return {
-    async fetch(request, { authInfo, parsedBody, hostname }) {
-      const hosts = [...localhostAllowedHostnames(), hostname];
-      const rejectedHost = hostHeaderValidationResponse(request, hosts);
+    async fetch(request, { authInfo, parsedBody, hostname, localHosts }) {
+      const rejectedHost = hostHeaderValidationResponse(request, localHosts ? [...localhostAllowedHostnames(), hostname] : [hostname]);
       if (rejectedHost) return rejectedHost;
-      const rejectedOrigin = originValidationResponse(request, [...localhostAllowedOrigins(), hostname]);
+      const rejectedOrigin = originValidationResponse(request, localHosts ? [...localhostAllowedOrigins(), hostname] : [hostname]);
       if (rejectedOrigin) return rejectedOrigin;
       if (await isLegacyRequest(request, parsedBody)) return serveLegacy(request, authInfo, parsedBody);
       return modern.fetch(request, { authInfo, parsedBody });

@@ -24,9 +24,28 @@ const now = () => Date.now();
 interface Wiring {
   services: Services;
   toolCalls: ToolCallLog;
-  /** This deployment's public origin and hostname, parsed once rather than on every call. */
+}
+
+/** Where this deployment answers: parsed once per public URL rather than on every call. */
+interface Place {
   origin: string;
   hostname: string;
+  /** Development only: /mcp also accepts localhost as Host and Origin (a local client on another port). */
+  localHosts: boolean;
+}
+
+// A deployment has one public URL, or a few hostnames when it is taken from the request.
+const places = new Map<string, Place>();
+
+function placeOf(env: Env): Place {
+  const key = `${env.CAIRN_ENV ?? ""} ${env.PUBLIC_URL}`;
+  let place = places.get(key);
+  if (!place) {
+    if (places.size >= 16) places.clear();
+    place = { origin: canonicalOrigin(env.PUBLIC_URL), hostname: new URL(env.PUBLIC_URL).hostname, localHosts: env.CAIRN_ENV !== "production" };
+    places.set(key, place);
+  }
+  return place;
 }
 
 // One set of repositories per D1 binding object: building them per request is waste.
@@ -51,8 +70,6 @@ function wiringFor(env: Env): Wiring {
         searchProviders: configuredSearchProviders(env),
       },
       toolCalls: new ToolCallLog(env.DB),
-      origin: canonicalOrigin(env.PUBLIC_URL),
-      hostname: new URL(env.PUBLIC_URL).hostname,
     };
     wiringByBinding.set(env.DB, wiring);
   }
@@ -61,8 +78,7 @@ function wiringFor(env: Env): Wiring {
 
 /** The shared services, for the dashboard's pages that act as the signed-in person (same wiring as the API). */
 export function webServices(env: Env): { services: Services; origin: string; now: () => number } {
-  const { services, origin } = wiringFor(env);
-  return { services, origin, now };
+  return { services: wiringFor(env).services, origin: placeOf(env).origin, now };
 }
 
 /** Everything one protected request needs to run operations, built from the verified caller. */
@@ -70,27 +86,31 @@ export interface RequestRuntime {
   principal: Principal;
   /** This deployment's public hostname: the one non-local Host and Origin /mcp accepts. */
   hostname: string;
+  /** Whether /mcp also accepts localhost (development only). */
+  localHosts: boolean;
   contextFor(correlationId: string): OperationContext;
   /** Records a finished call after the response, never delaying it. */
   record(call: CallRecord): void;
 }
 
 export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, principal: Principal): RequestRuntime {
-  const { services, toolCalls, origin, hostname } = wiringFor(env);
-  if (principal.apiKeyId) ctx.waitUntil(touchApiKey(env.DB, principal.apiKeyId, now()).catch(logBackgroundFailure));
+  const { services, toolCalls } = wiringFor(env);
+  const { origin, hostname, localHosts } = placeOf(env);
+  if (principal.apiKeyId) ctx.waitUntil(touchApiKey(env.DB, principal.apiKeyId, now()).catch((error) => logBackgroundFailure(error, null)));
 
   return {
     principal,
     hostname,
+    localHosts,
     contextFor: (correlationId) => ({ principal, services, correlationId, origin, now }),
     record(call) {
-      ctx.waitUntil(toolCalls.record(principal, call, now()).catch(logBackgroundFailure));
+      ctx.waitUntil(toolCalls.record(principal, call, now()).catch((error) => logBackgroundFailure(error, call.correlationId)));
     },
   };
 }
 
-function logBackgroundFailure(error: unknown): void {
-  console.error(JSON.stringify({ level: "error", message: "background write failed", error: String(error) }));
+function logBackgroundFailure(error: unknown, correlationId: string | null): void {
+  console.error(JSON.stringify({ level: "error", correlationId, message: "background write failed", error: String(error) }));
 }
 
 export const newCorrelationId = (): string => crypto.randomUUID();

@@ -19,6 +19,7 @@ webApp.get("/", (c) => {
     description: "Durable, org-scoped research plans for AI assistants.",
     mcp: `${origin}/mcp`,
     rest: `${origin}/api/v1`,
+    dashboard: `${origin}/dashboard`,
     openapi: `${origin}/api/v1/openapi.json`,
   });
 });

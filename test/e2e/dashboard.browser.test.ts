@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
@@ -9,7 +9,8 @@ import { projectRoot } from "../../scripts/lib/local.mjs";
  * The dashboard in a real browser: Debian's Chromium (installed by .ci/run with
  * apt-get, never downloaded) driven by playwright-core against the suite's
  * `wrangler dev`, while the plan itself is driven over REST with an API key.
- * Screenshots at phone and desktop width go to node_modules/.cache (not git).
+ * Screenshots at phone and desktop width go to node_modules/.cache (not git);
+ * UPDATE_DOCS_SCREENSHOTS=1 also refreshes the README's image under docs/images.
  */
 
 const server = inject("server");
@@ -18,6 +19,8 @@ const REPORT = { thinking: "Compared three engines", webSearches: [], webFetches
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const screenshotDir = join(projectRoot, "node_modules", ".cache", "cairn-dashboard-screenshots");
+/** The screenshots the README shows, refreshed deliberately (UPDATE_DOCS_SCREENSHOTS=1), never by a plain test run. */
+const DOCS_IMAGES: Record<string, string> = { "plan-detail-desktop": "dashboard-plan.png" };
 
 let userDataDir = "";
 let context: BrowserContext;
@@ -47,7 +50,13 @@ async function shoot(name: string) {
   ] as const) {
     await page.setViewportSize(size);
     // caret "initial": hiding the caret injects a style element, which the page's CSP (rightly) blocks.
-    await page.screenshot({ path: join(screenshotDir, `${name}-${label}.png`), fullPage: true, caret: "initial" });
+    const file = join(screenshotDir, `${name}-${label}.png`);
+    await page.screenshot({ path: file, fullPage: true, caret: "initial" });
+    const docsImage = DOCS_IMAGES[`${name}-${label}`];
+    if (docsImage && process.env.UPDATE_DOCS_SCREENSHOTS === "1") {
+      mkdirSync(join(projectRoot, "docs", "images"), { recursive: true });
+      copyFileSync(file, join(projectRoot, "docs", "images", docsImage));
+    }
   }
   await page.setViewportSize(DESKTOP);
 }

@@ -16,11 +16,11 @@ import type { Env } from "../../env";
 import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
 import { submitReview } from "../../operations/submit-review";
-import { webServices } from "../../platform/runtime";
+import { newCorrelationId, webServices } from "../../platform/runtime";
 import { membershipsOf } from "../../storage/accounts";
 import { Layout, type LayoutProps } from "./layout";
 import { Admin, Analytics, ExecutionDetail, ExecutionsList, type InboxItem, Message, ReviewInbox, SignIn, WINDOWS, type WindowKey } from "./pages";
-import { type EvidenceLedgerView, PlanDetail, PlansList } from "./plans";
+import { type EvidenceLedgerView, PlanDetail, PlansList, splitWorkerId } from "./plans";
 import {
   feedbackFor,
   insertApiKey,
@@ -194,8 +194,9 @@ dashboardApp.onError((error, c) => {
     if (error.code === "not_found") return notFoundPage(c);
     return message(c, "That did not work", error.message, httpStatusOf(error.code));
   }
-  console.error(JSON.stringify({ level: "error", message: "dashboard failure", path: c.req.path, error: String(error) }));
-  return message(c, "Something went wrong", "An unexpected error occurred. Try again in a moment.", 500);
+  const correlationId = newCorrelationId();
+  console.error(JSON.stringify({ level: "error", correlationId, message: "dashboard failure", path: c.req.path, error: String(error) }));
+  return message(c, "Something went wrong", `An unexpected error occurred. Try again in a moment. (Reference: ${correlationId})`, 500);
 });
 
 dashboardApp.get("/", (c) => c.redirect("/dashboard/plans", 303));
@@ -280,7 +281,8 @@ dashboardApp.get("/plans/:planId", async (c) => {
     ledgerView(services, orgId, planId),
   ]);
   const people = new Map(members.map((m) => [m.userId, m.displayName && m.displayName !== m.email ? `${m.displayName} (${m.email})` : m.email]));
-  const actingClients = [...new Set([...history.versions.map((v) => v.actorClientId), ...history.audit.map((a) => a.actorClientId)])];
+  const workerClients = state.steps.map((step) => (step.claimedBy ? splitWorkerId(step.claimedBy)[1] : null));
+  const actingClients = [...new Set([...history.versions.map((v) => v.actorClientId), ...history.audit.map((a) => a.actorClientId), ...workerClients])];
   const clients = await clientNames(c.env, orgId, actingClients);
   return render(c, {
     title: state.plan.name,

@@ -183,6 +183,11 @@ export function PlanDetail(props: PlanDetailProps) {
   const orderOf = new Map(steps.map((s) => [s.stepId, s.stepOrder]));
   const who = (userId: string) => props.people.get(userId) ?? userId;
   const via = (clientId: string) => props.clients?.get(clientId) ?? clientId;
+  // A step's worker is "<user>/<client>" unless the assistant chose its own label (parallel workers).
+  const worker = (workerId: string) => {
+    const [userId, clientId] = splitWorkerId(workerId);
+    return userId && props.people.has(userId) ? `${who(userId)} via ${via(clientId)}` : workerId;
+  };
   return (
     <>
       <p class="muted">
@@ -239,7 +244,7 @@ export function PlanDetail(props: PlanDetailProps) {
       <h2>Steps</h2>
       <div id="plan-steps" data-live>
         {steps.map((step) => (
-          <StepCard step={step} stalled={stalledIds.has(step.stepId)} who={who} />
+          <StepCard step={step} stalled={stalledIds.has(step.stepId)} who={who} worker={worker} />
         ))}
       </div>
 
@@ -313,7 +318,7 @@ export function PlanDetail(props: PlanDetailProps) {
                   {entry.detail && typeof entry.detail === "object" && Object.keys(entry.detail).length > 0 ? (
                     <details>
                       <summary>detail</summary>
-                      <pre>{prettyJson(entry.detail, 4000)}</pre>
+                      <pre>{prettyJson(namedWorkers(entry.detail as Record<string, unknown>, worker), 4000)}</pre>
                     </details>
                   ) : (
                     "—"
@@ -329,7 +334,23 @@ export function PlanDetail(props: PlanDetailProps) {
   );
 }
 
-function StepCard({ step, stalled, who }: { step: Step; stalled: boolean; who: (id: string) => string }) {
+/** An audit entry's detail with its worker ids (claims and take-overs) named as people read them. */
+function namedWorkers(detail: Record<string, unknown>, worker: (id: string) => string): Record<string, unknown> {
+  const named = { ...detail };
+  for (const key of ["workerId", "from"]) {
+    const value = named[key];
+    if (typeof value === "string") named[key] = worker(value);
+  }
+  return named;
+}
+
+/** The user and client of a default worker id ("<user>/<client>"); nulls for a label an assistant chose. */
+export function splitWorkerId(workerId: string): [string | null, string] {
+  const slash = workerId.indexOf("/");
+  return slash > 0 ? [workerId.slice(0, slash), workerId.slice(slash + 1)] : [null, workerId];
+}
+
+function StepCard({ step, stalled, who, worker }: { step: Step; stalled: boolean; who: (id: string) => string; worker: (id: string) => string }) {
   const took = step.claimedAt !== null && step.finishedAt !== null ? step.finishedAt - step.claimedAt : null;
   const report = step.executionReport;
   const summary = step.resultSummary ?? (step.result === null || step.result === undefined ? null : prettyJson(step.result, 400));
@@ -348,7 +369,7 @@ function StepCard({ step, stalled, who }: { step: Step; stalled: boolean; who: (
         <dt>Claimed</dt>
         <dd>
           {shortTime(step.claimedAt)}
-          {step.claimedBy ? <span class="muted"> by {step.claimedBy}</span> : null}
+          {step.claimedBy ? <span class="muted"> by {worker(step.claimedBy)}</span> : null}
         </dd>
         <dt>Finished</dt>
         <dd>{shortTime(step.finishedAt)}</dd>
