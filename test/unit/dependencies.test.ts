@@ -10,11 +10,11 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The packages `src/` imports (bare specifiers, reduced to the package name). */
+/** The packages `src/` imports (`from "x"`, `import "x"`, `import("x")`; bare specifiers, reduced to the package name). */
 function importedPackages(): Set<string> {
   const packages = new Set<string>();
   for (const file of sourceFiles("src")) {
-    for (const [, specifier = ""] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"([^".][^"]*)"/g)) {
+    for (const [, specifier = ""] of readFileSync(file, "utf8").matchAll(/(?<![\w"])(?:from\s+|import\s+|import\s*\(\s*)"([^".][^"]*)"/g)) {
       const parts = specifier.split("/");
       packages.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? ""));
     }
