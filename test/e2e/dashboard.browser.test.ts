@@ -1,20 +1,20 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "../../scripts/lib/local.mjs";
+import { findBrowser } from "../support/browser";
 
 /**
- * The dashboard in a real browser: Debian's Chromium (installed by .ci/run with
- * apt-get, never downloaded) driven by playwright-core against the suite's
+ * The dashboard in a real browser: a system Chromium or the one shipped in an npm
+ * package (test/support/browser.ts; never downloaded) driven by playwright-core against the suite's
  * `wrangler dev`, while the plan itself is driven over REST with an API key.
  * Screenshots at phone and desktop width go to node_modules/.cache (not git);
  * UPDATE_DOCS_SCREENSHOTS=1 also refreshes the README's image under docs/images.
  */
 
 const server = inject("server");
-const CHROMIUM = "/usr/bin/chromium";
 const REPORT = { thinking: "Compared three engines", webSearches: [], webFetches: [], otherToolCalls: [], subagents: [] };
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -63,12 +63,14 @@ async function shoot(name: string) {
 
 describe("dashboard in Chromium", { timeout: 180_000 }, () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does.`);
+    const browser = await findBrowser();
+    console.log(`browser: ${browser.executablePath} (${browser.source})`);
     mkdirSync(screenshotDir, { recursive: true });
     userDataDir = mkdtempSync(join(tmpdir(), "cairn-chromium-"));
     // launchPersistentContext is how playwright takes a fresh --user-data-dir.
     context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
+      executablePath: browser.executablePath,
+      ...(browser.env ? { env: { ...process.env, ...browser.env } } : {}),
       headless: true,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
       viewport: DESKTOP,
