@@ -1,3 +1,4 @@
+import type { CompletionPort } from "./completion";
 import type { PageCursor } from "./pagination";
 import type { PlanEngine, PlanIndex } from "./plans/engine";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./research/artifacts";
@@ -142,4 +143,6 @@ export interface Services {
   sessions: SearchSessionStore;
   /** Configured web search providers, in order of preference; empty means the org's own research index. */
   searchProviders: readonly SearchProvider[];
+  /** Suggestions for MCP argument completion (ids by prefix, earlier topics). */
+  completions: CompletionPort;
 }

@@ -14,6 +14,9 @@ const KINDS = [
   { kind: "outputs", operation: "get_research_output", param: "outputId", title: "Research output", list: "list_research_outputs", listKey: "outputs", idKey: "outputId", nameKey: "title" },
 ] as const;
 
+/** The resource templates and the variable each one takes (also what completion/complete completes). */
+export const RESOURCE_TEMPLATES = KINDS.map(({ kind, param }) => ({ kind, variable: param, uriTemplate: `cairn://${kind}/{${param}}` }));
+
 const URI = /^cairn:\/\/(plans|artifacts|outputs)\/([A-Za-z0-9_-]{1,64})$/;
 
 async function run(runtime: RequestRuntime, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -3,6 +3,7 @@ import type { CairnError } from "../domain/errors";
 import { invoke } from "../operations/invoke";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
+import { registerCompletions } from "./completions";
 import { registerPrompts } from "./prompts";
 import { registerResources } from "./resources";
 import { listTools } from "./tools";
@@ -34,7 +35,12 @@ export function toolError(error: CairnError, correlationId: string): CallToolRes
  */
 export function createMcpServer(runtime: RequestRuntime): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, prompts: { listChanged: false } },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { listChanged: false, subscribe: false },
+      prompts: { listChanged: false },
+      completions: {},
+    },
     instructions: INSTRUCTIONS,
     cacheHints: {
       "tools/list": { ttlMs: 300_000, cacheScope: "private" },
@@ -61,5 +67,6 @@ export function createMcpServer(runtime: RequestRuntime): Server {
   });
   registerResources(server, runtime);
   registerPrompts(server);
+  registerCompletions(server, runtime);
   return server;
 }

@@ -9,6 +9,7 @@ import type { CallRecord } from "../operations/invoke";
 import type { OperationContext } from "../operations/operation";
 import { d1ArtifactRepository } from "../storage/artifact-repository";
 import { d1AuditLog } from "../storage/audit-log";
+import { d1Completions } from "../storage/completion-repository";
 import { d1EvidenceLedger } from "../storage/ledger-repository";
 import { d1FeedbackRepository, d1OutputRepository } from "../storage/output-repository";
 import { openDatabase } from "../storage/database";
@@ -68,6 +69,7 @@ function wiringFor(env: Env): Wiring {
         extraction: platformExtraction,
         sessions: durableSearchSessions(env, sessionConfig(env)),
         searchProviders: configuredSearchProviders(env),
+        completions: d1Completions(env.DB),
       },
       toolCalls: new ToolCallLog(env.DB),
     };
