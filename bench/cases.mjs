@@ -33,8 +33,8 @@ export function parseRpc(contentType, text) {
 }
 
 /** Calls /mcp once from the parent (setup and verification, not load). */
-export async function mcpCall(publicUrl, credential, method, params) {
-  const response = await fetch(`${publicUrl}/mcp`, {
+export async function mcpCall(publicUrl, credential, method, params, path = "/mcp") {
+  const response = await fetch(`${publicUrl}${path}`, {
     method: "POST",
     headers: { ...MCP_HEADERS, authorization: `Bearer ${credential}` },
     body: rpcBody(method, params),

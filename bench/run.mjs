@@ -38,7 +38,7 @@ import {
 } from "./harness.mjs";
 import { setupAllowanceS } from "./load.mjs";
 import { cycleTable, GOALS, fmt, loadTable, manyPlans, ratioRows, ratioTable, summarize, tokenTable } from "./report.mjs";
-import { measureToolList, TOKENS_PER_TOOL_GOAL } from "./tokens.mjs";
+import { CORE_PROFILE_GOAL, measureToolList, TOKENS_PER_TOOL_GOAL } from "./tokens.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -141,6 +141,7 @@ async function main() {
     }
 
     const toolCost = await measureToolList(publicUrl, accessToken);
+    const coreCost = await measureToolList(publicUrl, accessToken, "/mcp/core");
     const memoryAfterSetup = memoryOf(workerdPid);
 
     // Load: every repetition runs every concurrency and every case, back to back.
@@ -266,6 +267,11 @@ async function main() {
         `(each tool's JSON counted alone: ${toolCost.sumOfTools} in all, ${fmt.fixed(toolCost.sumOfTools / toolCost.count, 1)} per tool)`,
     );
     out.push("");
+    const corePass = coreCost.total <= CORE_PROFILE_GOAL.tokens && coreCost.count <= CORE_PROFILE_GOAL.tools;
+    out.push(
+      `### core profile (/mcp/core): ${coreCost.total} tokens, ${coreCost.count} tools — goal ≤ ${CORE_PROFILE_GOAL.tokens} tokens and ≤ ${CORE_PROFILE_GOAL.tools} tools: ${fmt.verdict(corePass)}`,
+      "",
+    );
     out.push(tokenTable(toolCost));
     out.push("");
     const mb = (m) => (m ? `${fmt.int(m.rssMB)} MB (peak ${fmt.int(m.peakMB)} MB)` : "n/a");
@@ -280,7 +286,7 @@ async function main() {
       writeFileSync(
         path.resolve(args.json),
         JSON.stringify(
-          { date: new Date().toISOString(), settings, cpus: os.cpus().length, summaries, ratios, manyPlans: plans?.figures ?? null, runs, toolCost, memoryAfterSetup, memoryAtEnd },
+          { date: new Date().toISOString(), settings, cpus: os.cpus().length, summaries, ratios, manyPlans: plans?.figures ?? null, runs, toolCost, coreCost, memoryAfterSetup, memoryAtEnd },
           null,
           2,
         ),

@@ -6,12 +6,14 @@
 import { encode } from "gpt-tokenizer/encoding/cl100k_base";
 import { mcpCall } from "./cases.mjs";
 
-export const TOKENS_PER_TOOL_GOAL = 180;
+export const TOKENS_PER_TOOL_GOAL = 150;
+/** The core profile (/mcp/core): the whole list, and how many tools. */
+export const CORE_PROFILE_GOAL = { tokens: 1_200, tools: 10 };
 
 const tokens = (value) => encode(typeof value === "string" ? value : JSON.stringify(value)).length;
 
-export async function measureToolList(publicUrl, credential) {
-  const { tools } = await mcpCall(publicUrl, credential, "tools/list", {});
+export async function measureToolList(publicUrl, credential, path = "/mcp") {
+  const { tools } = await mcpCall(publicUrl, credential, "tools/list", {}, path);
   if (!Array.isArray(tools) || tools.length === 0) throw new Error("tools/list returned no tools");
   const total = tokens(tools);
   const perTool = tools.map((tool) => {

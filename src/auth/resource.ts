@@ -6,7 +6,7 @@
  * them exactly. Anything else is left alone, and the provider refuses it
  * (`invalid_target`).
  */
-const ALIAS_PATHS = new Set(["/", "/mcp", "/mcp/", "/api/v1", "/api/v1/"]);
+const ALIAS_PATHS = new Set(["/", "/mcp", "/mcp/", "/mcp/core", "/mcp/core/", "/api/v1", "/api/v1/"]);
 
 export const canonicalOrigin = (publicUrl: string): string => new URL(publicUrl).origin;
 
@@ -55,7 +55,7 @@ export async function normalizeTokenRequest(request: Request, origin: string): P
 }
 
 const PATH_INSERTED_PREFIX = "/.well-known/oauth-protected-resource";
-const CONNECT_PATHS = new Set(["/mcp", "/api/v1"]);
+const CONNECT_PATHS = new Set(["/mcp", "/mcp/core", "/api/v1"]);
 
 /**
  * RFC 9728 documents for the paths clients connect to. A client that looks up

@@ -9,16 +9,18 @@ import { readBoundedText } from "../platform/request-body";
 import type { Env } from "../env";
 import { findOperation } from "../operations/registry";
 import { type RequestRuntime, requestRuntime } from "../platform/runtime";
+import { inProfile, type McpProfile, profileOf } from "./profiles";
 import { createMcpServer } from "./server";
 import { createMcpTransport } from "./transport";
 
 const RUNTIME_KEY = "cairn.runtime";
+const PROFILE_KEY = "cairn.profile";
 
 const transport = createMcpTransport(({ authInfo }) => {
   const runtime = authInfo?.extra?.[RUNTIME_KEY] as RequestRuntime | undefined;
   // The API handler below always sets it; a request without it never got past authentication.
   if (!runtime) throw new Error("MCP request without a verified caller");
-  return createMcpServer(runtime);
+  return createMcpServer(runtime, (authInfo?.extra?.[PROFILE_KEY] as McpProfile | undefined) ?? "full");
 });
 
 const jsonRpcError = (code: number, message: string, status: number, retryAfterSeconds?: number) =>
@@ -40,6 +42,8 @@ function calledTool(body: unknown): string | undefined {
  */
 export const mcpApiHandler = {
   async fetch(request: Request, env: Env, executionContext: ExecutionContext): Promise<Response> {
+    const profile = profileOf(new URL(request.url).pathname);
+    if (!profile) return jsonRpcError(-32601, "No MCP endpoint here: use /mcp (every tool) or /mcp/core (the core profile).", 404);
     const ctx = protectedContext(executionContext);
     const admission = await admitCaller(env, ctx);
     if (!admission.ok) {
@@ -64,7 +68,7 @@ export const mcpApiHandler = {
         return jsonRpcError(-32700, "Parse error: the request body is not valid JSON.", 400);
       }
       const operation = findOperation(calledTool(parsedBody) ?? "");
-      if (operation && !hasScope(principal.scopes, operation.scope)) {
+      if (operation && inProfile(profile, operation.name) && !hasScope(principal.scopes, operation.scope)) {
         return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);
       }
     }
@@ -74,7 +78,7 @@ export const mcpApiHandler = {
       clientId: principal.clientId ?? principal.apiKeyId ?? "",
       scopes: [...principal.scopes],
       expiresAt: ctx.auth.expiresAt,
-      extra: { [RUNTIME_KEY]: runtime },
+      extra: { [RUNTIME_KEY]: runtime, [PROFILE_KEY]: profile },
     };
     return transport.fetch(request, { authInfo, parsedBody, hostname: runtime.hostname, localHosts: runtime.localHosts });
   },

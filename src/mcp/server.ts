@@ -4,6 +4,7 @@ import { invoke } from "../operations/invoke";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
 import { registerCompletions } from "./completions";
+import { inProfile, type McpProfile } from "./profiles";
 import { registerPrompts } from "./prompts";
 import { registerResources } from "./resources";
 import { listTools } from "./tools";
@@ -33,7 +34,7 @@ export function toolError(error: CairnError, correlationId: string): CallToolRes
  * A fresh low-level MCP server for one request. The tool list is precomputed
  * (see tools.ts); `tools/call` goes through the same `invoke` as REST.
  */
-export function createMcpServer(runtime: RequestRuntime): Server {
+export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "full"): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: false },
@@ -50,11 +51,11 @@ export function createMcpServer(runtime: RequestRuntime): Server {
       "resources/read": { ttlMs: 0, cacheScope: "private" },
     },
   });
-  server.setRequestHandler("tools/list", () => ({ tools: listTools() }));
+  server.setRequestHandler("tools/list", () => ({ tools: listTools(profile) }));
   server.setRequestHandler("tools/call", async (request) => {
     const { name, arguments: args } = request.params;
     const operation = findOperation(name);
-    if (!operation) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!operation || !inProfile(profile, name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const correlationId = newCorrelationId();
     const result = await invoke(operation, args, runtime.contextFor(correlationId), "mcp", runtime.record);
     const callResult: CallToolResult = result.ok

@@ -91,3 +91,55 @@ describe("the MCP protocol surface", () => {
     expect(get.status).toBe(405);
   });
 });
+
+describe("the core profile at /mcp/core", () => {
+  const coreRequest = (key: string, method: string, params: Record<string, unknown> = {}) => {
+    const request = mcpRequest(key, method, params);
+    return new Request(request.url.replace(/\/mcp$/, "/mcp/core"), request);
+  };
+
+  it("lists at most 10 tools in at most 1,200 cl100k tokens, matching its snapshot", async () => {
+    const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
+    const core = listTools("core");
+    expect(core.length).toBeLessThanOrEqual(10);
+    const tokens = encode(JSON.stringify(core)).length;
+    expect(tokens, `core profile: ${tokens} tokens`).toBeLessThanOrEqual(1_200);
+    await expect(`${JSON.stringify(core, null, 2)}\n`).toMatchFileSnapshot("./__snapshots__/tool-surface.core.json");
+    // The full catalog is untouched by the core listings.
+    expect(listTools("full").find((tool) => tool.name === "create_research_plan")?.inputSchema).toHaveProperty("properties.branchingConditions");
+  });
+
+  it("serves the core tools under the same token, refuses the others, and still accepts inputs its listing leaves out", async () => {
+    const { apiKey } = await seedTenant();
+    const listed = await readJsonRpc(await fetchWorker(coreRequest(apiKey, "tools/list")));
+    expect(((listed.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name)).toEqual(listTools("core").map((tool) => tool.name));
+    const outside = await readJsonRpc(await fetchWorker(coreRequest(apiKey, "tools/call", { name: "delete_artifact", arguments: { artifactId: "art_x" } })));
+    expect(outside.error?.code).toBe(-32602);
+    const created = await readJsonRpc(
+      await fetchWorker(
+        coreRequest(apiKey, "tools/call", {
+          name: "create_research_plan",
+          arguments: {
+            name: "[Scan] Core profile",
+            researchQuestion: "Does the core profile run a plan?",
+            steps: [{ stepType: "search", instructions: "Look", parallelGroup: "g" }],
+            planDesignRationale: "One step",
+          },
+        }),
+      ),
+    );
+    expect(created.result?.isError).not.toBe(true);
+    const planId = (created.result?.structuredContent as { planId: string }).planId;
+    const step = await readJsonRpc(await fetchWorker(coreRequest(apiKey, "tools/call", { name: "get_next_step", arguments: { planId, workerId: "core-worker" } })));
+    expect(step.result?.structuredContent).toMatchObject({ status: "step" });
+  });
+
+  it("has its protected-resource document, and other paths under /mcp are not endpoints", async () => {
+    const document = await fetchWorker(new Request(`${ORIGIN}/.well-known/oauth-protected-resource/mcp/core`));
+    expect(await document.json()).toMatchObject({ resource: `${ORIGIN}/mcp/core`, authorization_servers: [ORIGIN] });
+    const { apiKey } = await seedTenant();
+    const request = mcpRequest(apiKey, "tools/list");
+    const elsewhere = await fetchWorker(new Request(request.url.replace(/\/mcp$/, "/mcp/other"), request));
+    expect(elsewhere.status).toBe(404);
+  });
+});

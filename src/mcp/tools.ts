@@ -1,8 +1,9 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import { jsonSchemaOf } from "../operations/json-schema";
 import { LIST_AS_DESCRIPTION } from "../operations/listing";
-import type { AnyOperation } from "../operations/operation";
+import type { AnyOperation, CoreListing } from "../operations/operation";
 import { OPERATIONS } from "../operations/registry";
+import { inProfile, type McpProfile } from "./profiles";
 
 /**
  * Keywords the server enforces but the model does not need to read: every
@@ -38,20 +39,42 @@ const mapValues = (record: unknown, fn: (value: unknown) => unknown) =>
  * shape would more than double the listing's token cost; the shapes are
  * documented in the OpenAPI document and checked by the tests.
  */
-function toTool(operation: AnyOperation): Tool {
+function toTool(operation: AnyOperation, profile: McpProfile): Tool {
+  const schema = compactSchema(jsonSchemaOf(operation.input, "input")) as Tool["inputSchema"];
+  const core = profile === "core" ? operation.core : undefined;
   return {
     name: operation.name,
     title: operation.title,
-    description: operation.description,
-    inputSchema: compactSchema(jsonSchemaOf(operation.input, "input")) as Tool["inputSchema"],
+    description: core?.description ?? operation.description,
+    inputSchema: core ? withoutHidden(schema, core, operation.name) : schema,
     annotations: { ...operation.annotations },
   };
 }
 
-let listed: Tool[] | undefined;
+type JsonObject = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
 
-/** The same for every caller and fixed for the isolate's life, so converted from zod once. */
-export const listTools = (): Tool[] => {
-  listed ??= OPERATIONS.map(toTool);
-  return listed;
+/** The schema without the inputs the core listing leaves out; hiding a required input is a mistake in the operation's file. */
+function withoutHidden(schema: Tool["inputSchema"], core: CoreListing, name: string): Tool["inputSchema"] {
+  const copy = structuredClone(schema) as JsonObject & { $defs?: Record<string, JsonObject> };
+  for (const path of core.hide ?? []) {
+    const [first, second] = path.split(".");
+    const node = second === undefined ? copy : copy.$defs?.[first ?? ""];
+    const property = second ?? first ?? "";
+    if (!node?.properties || !(property in node.properties)) throw new Error(`${name}: the core listing hides ${path}, which the schema does not have`);
+    if (node.required?.includes(property)) throw new Error(`${name}: the core listing cannot hide the required input ${path}`);
+    delete node.properties[property];
+  }
+  return copy as Tool["inputSchema"];
+}
+
+const listed = new Map<McpProfile, Tool[]>();
+
+/** The same for every caller and fixed for the isolate's life, so converted from zod once per profile. */
+export const listTools = (profile: McpProfile = "full"): Tool[] => {
+  let tools = listed.get(profile);
+  if (!tools) {
+    tools = OPERATIONS.filter((operation) => inProfile(profile, operation.name)).map((operation) => toTool(operation, profile));
+    listed.set(profile, tools);
+  }
+  return tools;
 };

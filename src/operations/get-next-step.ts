@@ -25,6 +25,7 @@ export const getNextStep = defineOperation({
     totalSteps: z.number(),
   }),
   rest: { method: "post", path: "/plans/{planId}/next-step" },
+  core: { description: "Claim the next step: status step (do it, then submit_step_result with its claimId), awaiting_review, plan_complete, plan_failed or waiting.", hide: ["workerId"] },
   async handler(input, ctx) {
     const { state, outcome } = await ctx.services.plans.run(
       ctx.principal.orgId,

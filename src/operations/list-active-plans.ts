@@ -29,6 +29,7 @@ export const listActivePlans = defineOperation({
     nextCursor: z.string().nullable(),
   }),
   rest: { method: "get", path: "/plans" },
+  core: { description: "Your organization's unfinished plans, most recently updated first. Paged: pass nextCursor as cursor." },
   async handler(input, ctx) {
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const after = input.cursor ? decodeCursor(input.cursor) : undefined;

@@ -44,7 +44,20 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   input: I;
   output: O;
   rest: RestBinding;
+  /** How the core MCP profile (`/mcp/core`) lists this tool, when it is one of its tools. */
+  core?: CoreListing;
   handler(input: z.output<I>, ctx: OperationContext): Promise<z.input<O>>;
+}
+
+/**
+ * The core profile's listing of a tool: a shorter description and the optional
+ * inputs a small-context assistant can do without, left out of the schema it
+ * reads (the operation still accepts them). Names are top-level properties or
+ * `Def.property` for a property of a shared definition (`Step.parallelGroup`).
+ */
+export interface CoreListing {
+  description: string;
+  hide?: readonly string[];
 }
 
 export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operation: Operation<I, O>): Operation<I, O> {

@@ -20,6 +20,7 @@ export const requestUserReview = defineOperation({
   }),
   output: z.object({ stepId: z.string(), status: z.string(), planStatus: z.string() }),
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/review-request" },
+  core: { description: "At a checkpoint step you claimed, pause for a person: what to present and the questions. The plan waits for their review." },
   async handler(input, ctx) {
     const { state } = await ctx.services.plans.run(
       ctx.principal.orgId,

@@ -95,6 +95,7 @@ export const searchSources = defineOperation({
     trust: Trust,
   }),
   rest: { method: "get", path: "/search" },
+  core: { description: "Search your organization's earlier research before starting: ranked hits with snippets. Words, \"phrases\", prefix*.", hide: ["artifactType", "planId", "tag", "since"] },
   async handler(input, ctx) {
     const since = input.since ? Date.parse(input.since) : undefined;
     if (since !== undefined && Number.isNaN(since)) throw validationError("since is not a date.", [{ path: "since", message: "Not a date" }]);

@@ -52,6 +52,7 @@ export const storeResearchOutput = defineOperation({
       .nullable(),
   }),
   rest: { method: "post", path: "/outputs", status: 201 },
+  core: { description: "Store a plan's deliverable: content in its mediaType, with citations.", hide: ["outputId", "executionId", "formattingInstructions"] },
   async handler(input, ctx) {
     const { orgId, userId } = ctx.principal;
     const now = ctx.now();

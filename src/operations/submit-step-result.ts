@@ -49,6 +49,7 @@ export const submitStepResult = defineOperation({
     insertedSteps: z.array(StepRef),
   }),
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/result" },
+  core: { description: "Submit your claimed step's result, confidence 0–1 and stepExecutionReport (all five fields; empty arrays allowed).", hide: ["outputFormattingNotes"] },
   async handler(input, ctx) {
     if (byteLength(input.result) > LIMITS.resultBytes) throw payloadTooLarge(`result is over ${LIMITS.resultBytes} bytes; store large material with store_research and submit a summary.`);
     if (byteLength(input.stepExecutionReport) > LIMITS.reportBytes) throw payloadTooLarge(`stepExecutionReport is over ${LIMITS.reportBytes} bytes.`);
