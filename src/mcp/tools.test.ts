@@ -129,7 +129,7 @@ describe("the core profile at /mcp/core", () => {
       ),
     );
     expect(created.result?.isError).not.toBe(true);
-    const planId = (created.result?.structuredContent as { planId: string }).planId;
+    const planId = String((created.result?.structuredContent as { planId?: string } | undefined)?.planId);
     const step = await readJsonRpc(await fetchWorker(coreRequest(apiKey, "tools/call", { name: "get_next_step", arguments: { planId, workerId: "core-worker" } })));
     expect(step.result?.structuredContent).toMatchObject({ status: "step" });
   });
