@@ -9,3 +9,9 @@ declare module "*.md" {
   const markdown: string;
   export default markdown;
 }
+
+/** The MCP App's page ships as a text module too (wrangler `rules`: `**\/*.html` → Text). */
+declare module "*.html" {
+  const html: string;
+  export default html;
+}

@@ -19,6 +19,7 @@ describe("MCP resources", () => {
     ]);
     const listed = await rpc(apiKey, "resources/list");
     expect(((listed.result?.resources ?? []) as { uri: string; name: string }[]).map((r) => [r.uri, r.name])).toEqual([
+      ["ui://cairn/plan-view.html", "plan-view"],
       [`cairn://plans/${planId}`, "[Scan] Vector databases"],
       [`cairn://artifacts/${artifactId}`, "A finding"],
       [`cairn://outputs/${outputId}`, "The report"],
@@ -46,6 +47,8 @@ describe("MCP resources", () => {
       expect([-32002, -32602], uri).toContain(read.error?.code);
       expect(JSON.stringify(read)).not.toContain("Secret");
     }
-    expect((await rpc(b.apiKey, "resources/list")).result?.resources).toEqual([]);
+    // Nothing of org A: b sees only the plan view, which holds no data.
+    const listedForB = ((await rpc(b.apiKey, "resources/list")).result?.resources ?? []) as { uri: string }[];
+    expect(listedForB.map((r) => r.uri)).toEqual(["ui://cairn/plan-view.html"]);
   });
 });

@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Server } 
 import { invoke } from "../operations/invoke";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
+import { MCP_APP_MIME_TYPE, PLAN_VIEW_HTML, PLAN_VIEW_META, PLAN_VIEW_URI, planViewResource } from "./app/plan-view";
 
 /**
  * Plans, artifacts and deliverables as MCP resources, for clients that attach
@@ -41,19 +42,20 @@ export function registerResources(server: Server, runtime: RequestRuntime): void
   server.setRequestHandler("resources/list", async () => {
     const lists = await Promise.all(KINDS.map(async (spec) => ({ spec, body: await run(runtime, spec.list, { limit: 20 }) })));
     return {
-      resources: lists.flatMap(({ spec, body }) =>
+      resources: [planViewResource, ...lists.flatMap(({ spec, body }) =>
         ((body[spec.listKey] ?? []) as Record<string, string>[]).map((item) => ({
           uri: `cairn://${spec.kind}/${item[spec.idKey]}`,
           name: String(item[spec.nameKey] ?? item[spec.idKey]),
           title: spec.title,
           mimeType: "application/json",
         })),
-      ),
+      )],
     };
   });
 
   server.setRequestHandler("resources/read", async (request) => {
     const { uri } = request.params;
+    if (uri === PLAN_VIEW_URI) return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text: PLAN_VIEW_HTML, _meta: PLAN_VIEW_META }] };
     const match = URI.exec(uri);
     const spec = match && KINDS.find((candidate) => candidate.kind === match[1]);
     if (!match || !spec) throw new ResourceNotFoundError(uri, `Not a Cairn resource URI: use cairn://plans|artifacts|outputs/<id>`);

@@ -3,6 +3,7 @@ import type { CairnError } from "../domain/errors";
 import { invoke } from "../operations/invoke";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
+import { MCP_APP_MIME_TYPE } from "./app/plan-view";
 import { registerCompletions } from "./completions";
 import { inProfile, type McpProfile } from "./profiles";
 import { registerPrompts } from "./prompts";
@@ -41,6 +42,8 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
       resources: { listChanged: false, subscribe: false },
       prompts: { listChanged: false },
       completions: {},
+      // MCP Apps: the plan view (ui://cairn/plan-view.html), linked from the tools that show a plan.
+      extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [MCP_APP_MIME_TYPE] } },
     },
     instructions: INSTRUCTIONS,
     cacheHints: {

@@ -3,6 +3,7 @@ import { jsonSchemaOf } from "../operations/json-schema";
 import { LIST_AS_DESCRIPTION } from "../operations/listing";
 import type { AnyOperation, CoreListing } from "../operations/operation";
 import { OPERATIONS } from "../operations/registry";
+import { PLAN_VIEW_URI } from "./app/plan-view";
 import { inProfile, type McpProfile } from "./profiles";
 
 /**
@@ -48,6 +49,8 @@ function toTool(operation: AnyOperation, profile: McpProfile): Tool {
     description: core?.description ?? operation.description,
     inputSchema: core ? withoutHidden(schema, core, operation.name) : schema,
     annotations: { ...operation.annotations },
+    // MCP Apps: hosts that render them show the plan view beside the result; others ignore _meta.
+    ...(operation.appView === "plan" ? { _meta: { ui: { resourceUri: PLAN_VIEW_URI } } } : {}),
   };
 }
 

@@ -59,6 +59,7 @@ export const createResearchPlan = defineOperation({
     linkedExecutionId: z.string().nullable(),
   }),
   rest: { method: "post", path: "/plans", status: 201 },
+  appView: "plan",
   core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"] },
   async handler(input, ctx) {
     const { orgId } = ctx.principal;

@@ -13,6 +13,7 @@ export const getPlanStatus = defineOperation({
   input: z.strictObject({ planId: ParamPlanId }),
   output: PlanStatusView,
   rest: { method: "get", path: "/plans/{planId}" },
+  appView: "plan",
   core: { description: "Where a plan stands: status, progress, the current step, finished steps with result summaries." },
   async handler(input, ctx) {
     return planStatusView(await ctx.services.plans.read(ctx.principal.orgId, input.planId, false), ctx.now());

@@ -46,6 +46,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   rest: RestBinding;
   /** How the core MCP profile (`/mcp/core`) lists this tool, when it is one of its tools. */
   core?: CoreListing;
+  /** An interactive view hosts with MCP Apps render beside this tool's result ("plan": the plan view). */
+  appView?: "plan";
   handler(input: z.output<I>, ctx: OperationContext): Promise<z.input<O>>;
 }
 

@@ -48,13 +48,20 @@ export const PlanStatusView = z.object({
   progress: z.number(),
   totalSteps: z.number(),
   currentStep: StepRef.extend({ status: z.string() }).nullable(),
-  completedSteps: z.array(StepRef.extend({ status: z.string(), resultSummary: z.string().nullable(), confidence: z.number().nullable() })),
+  completedSteps: z.array(
+    StepRef.extend({ status: z.string(), resultSummary: z.string().nullable(), confidence: z.number().nullable(), finishedAt: z.string().nullable() }),
+  ),
   pendingSteps: z.array(StepRef),
   inProgressSteps: z.array(StepRef.extend({ status: z.string(), claimedAt: z.string().nullable(), lastActivityAt: z.string().nullable() })),
   failedSteps: z.array(StepRef.extend({ reason: z.string().nullable() })),
   failureReason: z.string().nullable(),
+  /** Checkpoints waiting for a person: what to present and what to ask (answered with submit_review). */
+  pendingReviews: z.array(StepRef.extend({ presentation: z.string(), questions: z.array(z.string()), requestedAt: z.string() })),
   updatedAt: z.string(),
 });
+
+/** A review's presentation as the status view carries it: enough to decide on, bounded (the step context has it whole). */
+const REVIEW_PRESENTATION_CHARS = 2_000;
 
 export function planStatusView(state: PlanState, now: number): z.infer<typeof PlanStatusView> {
   const { plan, steps } = state;
@@ -71,13 +78,27 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
     currentStep: current ? { ...stepRef(current), status: current.status } : null,
     completedSteps: steps
       .filter((step) => step.status === "completed" || step.status === "skipped")
-      .map((step) => ({ ...stepRef(step), status: step.status, resultSummary: step.resultSummary ?? step.note ?? null, confidence: step.confidence })),
+      .map((step) => ({
+        ...stepRef(step),
+        status: step.status,
+        resultSummary: step.resultSummary ?? step.note ?? null,
+        confidence: step.confidence,
+        finishedAt: isoOrNull(step.finishedAt),
+      })),
     pendingSteps: steps.filter((step) => step.status === "pending").map(stepRef),
     inProgressSteps: steps
       .filter((step) => step.status === "in_progress" || step.status === "awaiting_input")
       .map((step) => ({ ...stepRef(step), status: step.status, claimedAt: isoOrNull(step.claimedAt), lastActivityAt: isoOrNull(step.lastActivityAt) })),
     failedSteps: steps.filter((step) => step.status === "failed").map((step) => ({ ...stepRef(step), reason: step.note })),
     failureReason: plan.failureReason,
+    pendingReviews: steps
+      .filter((step) => step.status === "awaiting_input" && step.review && step.review.decision === null)
+      .map((step) => ({
+        ...stepRef(step),
+        presentation: clipNullable(step.review?.presentation ?? "", REVIEW_PRESENTATION_CHARS) ?? "",
+        questions: step.review?.questions ?? [],
+        requestedAt: new Date(step.review?.requestedAt ?? plan.updatedAt).toISOString(),
+      })),
     updatedAt: new Date(plan.updatedAt).toISOString(),
   };
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { createPlan, ok } from "../../../test/support/plans";
+import { fetchWorker, mcpRequest, readJsonRpc, seedTenant } from "../../../test/support/worker";
+import { PLAN_VIEW_HTML } from "./plan-view";
+
+const rpc = async (key: string, method: string, params: Record<string, unknown> = {}) => readJsonRpc(await fetchWorker(mcpRequest(key, method, params)));
+
+describe("the plan view (MCP App)", () => {
+  it("is linked from the tools that show a plan and declared as an extension", async () => {
+    const { apiKey } = await seedTenant();
+    const tools = (await rpc(apiKey, "tools/list")).result?.tools as { name: string; _meta?: { ui?: { resourceUri?: string } } }[];
+    const linked = tools.filter((tool) => tool._meta?.ui?.resourceUri === "ui://cairn/plan-view.html").map((tool) => tool.name);
+    expect(linked).toEqual(["create_research_plan", "get_plan_status"]);
+    const init = await rpc(apiKey, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+    expect(init.result?.capabilities).toMatchObject({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } });
+  });
+
+  it("is served as one self-contained page with the MCP App MIME type and an empty allow-list", async () => {
+    const { apiKey } = await seedTenant();
+    const read = await rpc(apiKey, "resources/read", { uri: "ui://cairn/plan-view.html" });
+    const [content] = (read.result?.contents ?? []) as { uri: string; mimeType: string; text: string; _meta: unknown }[];
+    expect(content).toMatchObject({ uri: "ui://cairn/plan-view.html", mimeType: "text/html;profile=mcp-app" });
+    expect(content?._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } });
+    expect(content?.text).toBe(PLAN_VIEW_HTML);
+    // Nothing loaded from anywhere: no src or href attributes, no imports, no fetch.
+    expect(PLAN_VIEW_HTML).not.toMatch(/\s(src|href)=|@import|fetch\(|XMLHttpRequest|WebSocket/);
+    expect(new TextEncoder().encode(PLAN_VIEW_HTML).length).toBeLessThan(16 * 1024);
+  });
+
+  it("get_plan_status carries what the view shows: pending reviews with their questions, and step timing", async () => {
+    const { apiKey } = await seedTenant();
+    const plan = await createPlan(apiKey, { steps: [{ stepType: "checkpoint", instructions: "Confirm the scope" }, { stepType: "search", instructions: "Search" }] });
+    const next = (await ok(apiKey, "get_next_step", { planId: plan.planId })) as { step: { stepId: string }; claimId: string };
+    await ok(apiKey, "request_user_review", { planId: plan.planId, stepId: next.step.stepId, claimId: next.claimId, presentation: "Scope: three engines", questions: ["Offline only?"] });
+    const status = await ok(apiKey, "get_plan_status", { planId: plan.planId });
+    expect(status.pendingReviews).toEqual([
+      { stepId: next.step.stepId, stepOrder: 1, stepType: "checkpoint", presentation: "Scope: three engines", questions: ["Offline only?"], requestedAt: expect.any(String) },
+    ]);
+    await ok(apiKey, "submit_review", { planId: plan.planId, stepId: next.step.stepId, decision: "approve" });
+    const after = (await ok(apiKey, "get_plan_status", { planId: plan.planId })) as { pendingReviews: unknown[]; completedSteps: { finishedAt: string | null }[] };
+    expect(after.pendingReviews).toEqual([]);
+    expect(after.completedSteps[0]?.finishedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});

@@ -1,0 +1,25 @@
+import html from "./plan-view.html";
+
+/**
+ * The plan as an MCP App (`io.modelcontextprotocol/ui`): one self-contained
+ * page (no external origins, no dependencies) that hosts such as Claude and
+ * ChatGPT render beside the result of the tools that link it. It shows what the
+ * dashboard's plan page shows at a glance and answers pending reviews through
+ * the host's `tools/call` (submit_review, under the person's own token).
+ * Clients without MCP Apps ignore the link and read the same results as before.
+ */
+export const PLAN_VIEW_URI = "ui://cairn/plan-view.html";
+export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
+export const PLAN_VIEW_HTML: string = html;
+
+/** The resource's `_meta.ui`: an empty allow-list (the page loads nothing from anywhere) and a border. */
+export const PLAN_VIEW_META = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } as const;
+
+export const planViewResource = {
+  uri: PLAN_VIEW_URI,
+  name: "plan-view",
+  title: "Research plan view",
+  description: "Interactive plan progress and reviews, for hosts that render MCP Apps",
+  mimeType: MCP_APP_MIME_TYPE,
+  _meta: PLAN_VIEW_META,
+};
