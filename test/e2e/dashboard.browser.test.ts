@@ -200,6 +200,27 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
     await shoot("admin");
   });
 
+  it("draws analytics charts that fit a phone and stay readable in dark mode", async () => {
+    await page.goto(`${server.url}/dashboard/analytics?window=7d`);
+    for (const id of ["calls-chart", "stalls-chart", "satisfaction-chart"]) expect(await page.isVisible(`#${id}`)).toBe(true);
+    // Earlier tests made calls today: today's bar is drawn.
+    expect(await page.locator("svg#calls-chart g.day rect.bar").count()).toBeGreaterThan(0);
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")).toBe(true);
+    const chartWidth = await page.evaluate("document.querySelector('svg#calls-chart').getBoundingClientRect().width");
+    expect(chartWidth).toBeLessThanOrEqual(PHONE.width);
+    await page.setViewportSize(DESKTOP);
+    await page.emulateMedia({ colorScheme: "dark" });
+    // Labels take the text colour of the page, so they stay light on the dark background.
+    const [text, background] = (await page.evaluate(
+      "[getComputedStyle(document.querySelector('svg#calls-chart text')).fill, getComputedStyle(document.body).backgroundColor]",
+    )) as [string, string];
+    expect(text).not.toBe(background);
+    await shoot("analytics-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+    await shoot("analytics");
+  });
+
   it("ran without script errors or CSP violations", () => {
     expect(pageErrors).toEqual([]);
   });

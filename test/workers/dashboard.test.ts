@@ -352,6 +352,8 @@ describe("dashboard pages", () => {
 
     const analytics = await (await visitor.get("/dashboard/analytics")).text();
     expect(analytics).toMatch(/<tr data-route="scan"><td[^>]*>scan<\/td><td[^>]*>1<\/td><td[^>]*>1<\/td><td[^>]*>5\.00<\/td><td[^>]*>100%<\/td>/);
+    // The same figure drawn: a full bar (5 of 5) for scan.
+    expect(analytics).toMatch(/<g class="route" data-route="scan" data-satisfaction="5\.00">[\s\S]*?<rect class="bar" x="70" y="16" width="450\.0"/);
     expect(analytics).toMatch(/<tr data-operation="create_research_plan">[\s\S]*?<td data-label="Calls">1<\/td>/);
     expect(analytics).toMatch(/<tr data-operation="get_plan_status">[\s\S]*?<td data-label="Errors">1 \(100%\)<\/td>/);
   });

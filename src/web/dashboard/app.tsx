@@ -19,7 +19,10 @@ import { submitReview } from "../../operations/submit-review";
 import { newCorrelationId, webServices } from "../../platform/runtime";
 import { membershipsOf } from "../../storage/accounts";
 import { Layout, type LayoutProps } from "./layout";
-import { Admin, Analytics, ExecutionDetail, ExecutionsList, type InboxItem, Message, ReviewInbox, SignIn, WINDOWS, type WindowKey } from "./pages";
+import { Analytics, WINDOWS, type WindowKey } from "./analytics";
+import { callsPerDay, plansPerDay } from "./analytics-series";
+import { fillDays } from "./chart-geometry";
+import { Admin, ExecutionDetail, ExecutionsList, type InboxItem, Message, ReviewInbox, SignIn } from "./pages";
 import { type EvidenceLedgerView, PlanDetail, PlansList, splitWorkerId } from "./plans";
 import {
   feedbackFor,
@@ -423,9 +426,29 @@ dashboardApp.get("/analytics", async (c) => {
   const requested = c.req.query("window") ?? "7d";
   // Own keys only: `in` would also accept "toString", "constructor" and the rest of Object.prototype.
   const window: WindowKey = Object.hasOwn(WINDOWS, requested) ? (requested as WindowKey) : "7d";
-  const since = Date.now() - WINDOWS[window] * 86_400_000;
-  const [routing, stalls, calls] = await Promise.all([routingAccuracy(c.env.DB, orgId, since), stallStats(c.env.DB, orgId, since), toolCallStats(c.env.DB, orgId, since)]);
-  return render(c, { title: "Analytics", section: "analytics", children: <Analytics window={window} routing={routing} stalls={stalls} calls={calls} /> });
+  const now = Date.now();
+  const since = now - WINDOWS[window] * 86_400_000;
+  const [routing, stalls, calls, callDays, planDays] = await Promise.all([
+    routingAccuracy(c.env.DB, orgId, since),
+    stallStats(c.env.DB, orgId, since),
+    toolCallStats(c.env.DB, orgId, since),
+    callsPerDay(c.env.DB, orgId, since),
+    plansPerDay(c.env.DB, orgId, since),
+  ]);
+  return render(c, {
+    title: "Analytics",
+    section: "analytics",
+    children: (
+      <Analytics
+        window={window}
+        routing={routing}
+        stalls={stalls}
+        calls={calls}
+        callsByDay={fillDays(callDays, since, now, 2)}
+        plansByDay={fillDays(planDays, since, now, 2)}
+      />
+    ),
+  });
 });
 
 // ---------------------------------------------------------------------------

@@ -41,6 +41,9 @@ pre{white-space:pre-wrap;word-break:break-word;background:#8881;padding:.6rem;bo
 details summary{cursor:pointer}
 .diff .add{color:var(--good)}.diff .del{color:var(--bad)}.diff .chg{color:var(--warn)}
 .secret{font-family:ui-monospace,monospace;font-size:1rem;padding:.6rem;border:2px dashed var(--accent);border-radius:6px;word-break:break-all;user-select:all}
+.chart{margin:.4rem 0 1rem;max-width:48rem}.chart svg{width:100%;height:auto;display:block}.chart text{fill:currentColor;font-size:11px}
+.chart .axis{stroke:var(--line)}.chart .bar,.chart .key.bar{fill:var(--accent);background:var(--accent)}.chart .part,.chart .key.part{fill:var(--bad);background:var(--bad)}.chart .track{fill:var(--line)}
+.chart .key{display:inline-block;width:.8em;height:.8em;border-radius:2px;vertical-align:-.05em}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.8rem}
 .stat{font-size:1.6rem;font-weight:700}
 dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dl.kv dt{font-weight:600}dl.kv dd{margin:0;word-break:break-word}

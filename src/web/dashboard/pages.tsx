@@ -2,10 +2,10 @@ import type { PlanIndexEntry } from "../../domain/plans/index-entry";
 import type { Step } from "../../domain/plans/model";
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../../domain/scopes";
 import type { SkillExecution, SkillExecutionSummary } from "../../domain/skill-executions";
-import { label, percent, prettyJson, shortTime } from "./format";
+import { label, prettyJson, shortTime } from "./format";
 import { Flash, Progress, StatusBadge } from "./layout";
 import { ReviewForm } from "./plans";
-import type { ApiKeyRow, FeedbackRow, MemberRow, OperationStats, RoutingRow, StallStats } from "./queries";
+import type { ApiKeyRow, FeedbackRow, MemberRow } from "./queries";
 
 // ---------------------------------------------------------------------------
 // Sign-in and messages
@@ -246,113 +246,6 @@ export function ExecutionDetail(props: { execution: SkillExecution; feedback: Fe
           </div>
         ))
       )}
-    </>
-  );
-}
-
-// ---------------------------------------------------------------------------
-// Analytics
-
-export const WINDOWS = { "1d": 1, "7d": 7, "30d": 30, "90d": 90 } as const;
-export type WindowKey = keyof typeof WINDOWS;
-
-export function Analytics(props: { window: WindowKey; routing: RoutingRow[]; stalls: StallStats; calls: OperationStats[] }) {
-  const totalCalls = props.calls.reduce((n, c) => n + c.calls, 0);
-  const totalErrors = props.calls.reduce((n, c) => n + c.errors, 0);
-  return (
-    <>
-      <h1>Analytics</h1>
-      <form class="filters" method="get" action="/dashboard/analytics">
-        <span>
-          <label for="a-window">Window</label>
-          <br />
-          <select id="a-window" name="window">
-            {Object.keys(WINDOWS).map((w) => (
-              <option value={w} selected={props.window === w}>
-                last {w}
-              </option>
-            ))}
-          </select>
-        </span>
-        <button type="submit">Show</button>
-      </form>
-      <div class="grid">
-        <div class="card">
-          <div class="muted">Stall rate (plans updated in the window)</div>
-          <div class="stat" id="stall-rate">
-            {percent(props.stalls.stalledNow, props.stalls.plans)}
-          </div>
-          <div class="muted">
-            {props.stalls.stalledNow} stalled of {props.stalls.plans} plans; {props.stalls.open} still open
-          </div>
-        </div>
-        <div class="card">
-          <div class="muted">Tool calls</div>
-          <div class="stat" id="call-volume">
-            {totalCalls}
-          </div>
-          <div class="muted">
-            {totalErrors} errors ({percent(totalErrors, totalCalls)})
-          </div>
-        </div>
-      </div>
-      <h2>Routing accuracy</h2>
-      <p class="muted">Each skill execution's route (scan or deep) against the satisfaction (1–5) of the feedback on it or its plan.</p>
-      <div class="table-wrap">
-        <table class="stack" id="routing">
-          <thead>
-            <tr>
-              <th>Route</th>
-              <th>Executions</th>
-              <th>With feedback</th>
-              <th>Avg satisfaction</th>
-              <th>Satisfied (4–5)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.routing.map((r) => (
-              <tr data-route={r.route}>
-                <td data-label="Route">{r.route}</td>
-                <td data-label="Executions">{r.executions}</td>
-                <td data-label="With feedback">{r.withFeedback}</td>
-                <td data-label="Avg satisfaction">{r.avgSatisfaction === null ? "—" : r.avgSatisfaction.toFixed(2)}</td>
-                <td data-label="Satisfied">{percent(r.satisfied, r.withFeedback)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <h2>Tool calls by operation</h2>
-      <div class="table-wrap">
-        <table class="stack" id="operations">
-          <thead>
-            <tr>
-              <th>Operation</th>
-              <th>Calls</th>
-              <th>Errors</th>
-              <th>Avg latency</th>
-              <th>p95</th>
-              <th>Max</th>
-              <th>Most common error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.calls.map((c) => (
-              <tr data-operation={c.operation}>
-                <td data-label="Operation">{c.operation}</td>
-                <td data-label="Calls">{c.calls}</td>
-                <td data-label="Errors">
-                  {c.errors} ({percent(c.errors, c.calls)})
-                </td>
-                <td data-label="Avg latency">{Math.round(c.avgMs)} ms</td>
-                <td data-label="p95">{Math.round(c.p95Ms)} ms</td>
-                <td data-label="Max">{Math.round(c.maxMs)} ms</td>
-                <td data-label="Most common error">{c.topError ?? "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
     </>
   );
 }
