@@ -20,15 +20,19 @@ import {
 } from "../domain/plans/machine";
 import { type Actor, isTerminalPlan, type PlanState, type Step } from "../domain/plans/model";
 import { nextStallDeadline } from "../domain/plans/status";
+import type { TableDump } from "../domain/org-data/format";
 import type { Env } from "../env";
 import { upsertPlanIndex } from "../storage/plan-index";
 import migrations from "./migrations/migrations";
+import { dumpTables, restoreTables } from "./storage-dump";
 import { auditRows, outboxRows, planRow, stepRows, versionRows } from "./plan-schema";
 
 /** What crosses the RPC boundary instead of a thrown error (RPC keeps only an error's message). */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; issues?: ValidationIssue[] } };
 
 const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+/** The tables an export carries (not the outbox: index updates in flight). */
+const PLAN_TABLES = ["plan", "steps", "versions", "audit"] as const;
 const MAX_ALARM_RETRIES = 5;
 
 const toRpcError = (error: CairnError): RpcResult<never> => ({
@@ -96,6 +100,41 @@ export class PlanObject extends DurableObject<Env> {
         nextAuditSeq: rows.length > options.limit ? (page[page.length - 1]?.seq ?? null) : null,
       },
     };
+  }
+
+  /** The plan's storage for an org export (the outbox is left out: the D1 index is exported itself). */
+  async exportState(): Promise<TableDump | null> {
+    if (!this.#load(false)) return null;
+    return dumpTables(this.ctx.storage.sql, PLAN_TABLES);
+  }
+
+  /**
+   * Recreates an exported plan in this (empty) object: rows as exported, ids
+   * already remapped by the importer; the stall alarm is armed as the plan's
+   * state asks, so a plan resumes exactly where it was.
+   */
+  async importState(tables: TableDump): Promise<RpcResult<{ planId: string }>> {
+    if (this.#load(false)) return toRpcError(conflict("This plan already exists; an import never overwrites one."));
+    try {
+      this.ctx.storage.transactionSync(() => restoreTables(this.ctx.storage.sql, tables, PLAN_TABLES));
+    } catch (error) {
+      return toRpcError(new CairnError("validation", `The plan's state does not fit: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    const state = this.#load(false);
+    if (!state) return toRpcError(new CairnError("validation", "The plan's state has no plan row."));
+    await this.#scheduleAlarm(state);
+    return { ok: true, value: { planId: state.plan.planId } };
+  }
+
+  /**
+   * Erases everything this object stores (org erasure, or undoing a failed import). The empty
+   * tables are made again at once, so a late call finds no plan rather than no table.
+   */
+  async erase(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.#armedAt = undefined;
+    migrate(this.#db, migrations);
   }
 
   override async alarm(info?: AlarmInvocationInfo): Promise<void> {

@@ -3,9 +3,11 @@ import { CairnError, conflict } from "../domain/errors";
 import type { SearchSession, SessionConfig, SessionHeader, SessionStep, StepInput } from "../domain/sessions/model";
 import { appendStep, type RecordOutcome, type SessionIdentity, startSession } from "../domain/sessions/steps";
 import { NO_SESSION_HERE, SESSION_EXPIRED_HERE } from "../domain/sessions/store";
+import type { TableDump } from "../domain/org-data/format";
 import type { Env } from "../env";
 import { markSessionExpired } from "../storage/search-session-index";
 import type { RpcResult } from "./plan-object";
+import { dumpTables, restoreTables } from "./storage-dump";
 
 export interface RecordCommand {
   /** Set for step 1 of a new session; absent to continue the session stored here. */
@@ -18,6 +20,8 @@ const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS header (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)",
   "CREATE TABLE IF NOT EXISTS steps (step_number INTEGER PRIMARY KEY, data TEXT NOT NULL)",
 ];
+
+const SESSION_TABLES = ["header", "steps"] as const;
 
 const failure = (error: CairnError): RpcResult<never> => ({
   ok: false,
@@ -80,6 +84,32 @@ export class SearchSessionObject extends DurableObject<Env> {
       return;
     }
     await this.#expire(header);
+  }
+
+  /** The session's storage for an org export. */
+  async exportState(): Promise<TableDump | null> {
+    return this.#header() ? dumpTables(this.ctx.storage.sql, SESSION_TABLES) : null;
+  }
+
+  /** Recreates an exported session in this (empty) object; its expiry alarm is set again unless it has expired. */
+  async importState(tables: TableDump, now = Date.now()): Promise<RpcResult<{ sessionId: string }>> {
+    if (this.#header()) return failure(conflict("This search session already exists; an import never overwrites one."));
+    try {
+      this.ctx.storage.transactionSync(() => restoreTables(this.ctx.storage.sql, tables, SESSION_TABLES));
+    } catch (error) {
+      return failure(new CairnError("validation", `The search session's state does not fit: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    const header = this.#header();
+    if (!header) return failure(new CairnError("validation", "The search session's state has no header."));
+    if (!header.expiredAt && header.expiresAt > now) await this.ctx.storage.setAlarm(header.expiresAt);
+    return { ok: true, value: { sessionId: header.sessionId } };
+  }
+
+  /** Erases everything this object stores; the empty tables are made again, so a late call finds no session. */
+  async erase(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.#ensureSchema();
   }
 
   // ------------------------------------------------------------ internals

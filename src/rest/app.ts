@@ -11,6 +11,7 @@ import { OPERATIONS } from "../operations/registry";
 import { newCorrelationId, requestRuntime } from "../platform/runtime";
 import { jsonBody, queryInput } from "./input";
 import { problemResponse } from "./problem";
+import { orgDataRoute } from "./org-data";
 import { promptsRoute } from "./prompts";
 
 export const REST_BASE = "/api/v1";
@@ -81,6 +82,9 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   // The skills as prompts: not operations (no MCP tool), so they have their own small route.
   const prompts = promptsRoute(request, url.pathname.slice(REST_BASE.length), ctx, principal, correlationId);
   if (prompts) return prompts;
+  // The org's data as a whole (export, import, erasure): admin routes, not operations.
+  const orgData = await orgDataRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (orgData) return orgData;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {

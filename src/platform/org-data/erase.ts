@@ -1,0 +1,91 @@
+import { ROW_TABLES } from "../../domain/org-data/format";
+
+/** The research of an org; its API keys, audit trail and tool-call log go only with the org itself. */
+const RESEARCH_TABLES = ROW_TABLES.filter((table) => table !== "api_keys" && table !== "audit_log" && table !== "tool_call_log");
+import type { Env } from "../../env";
+
+const DASHBOARD_SESSION_PREFIX = "cairn:dash:session:";
+const PAGE = 200;
+
+/**
+ * Erases an org's research: every plan's and search session's object storage
+ * (`deleteAll`), then its rows in every research table (not its API keys,
+ * audit trail or tool-call log) (the full-text indexes
+ * follow through their triggers). Objects first, rows last, so an interrupted
+ * erasure is finished by running it again: the rows still name what is left.
+ */
+export async function eraseResearch(env: Env, orgId: string): Promise<{ plans: number; sessions: number }> {
+  const plans = await eraseObjects(env.DB, "SELECT rowid AS r, plan_id AS id FROM plans WHERE org_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3", orgId, (id) =>
+    env.PLAN.get(env.PLAN.idFromName(`${orgId}:${id}`)).erase(),
+  );
+  const sessions = await eraseObjects(env.DB, "SELECT rowid AS r, session_id AS id FROM search_sessions WHERE org_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3", orgId, (id) =>
+    env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${id}`)).erase(),
+  );
+  // One batch: D1 runs it as a transaction, so no half-erased org is ever visible.
+  await env.DB.batch(RESEARCH_TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
+  return { plans, sessions };
+}
+
+async function eraseObjects(db: D1Database, sql: string, orgId: string, erase: (id: string) => Promise<void>): Promise<number> {
+  let after = 0;
+  let erased = 0;
+  for (;;) {
+    const { results } = await db.prepare(sql).bind(orgId, after, PAGE).all<{ r: number; id: string }>();
+    for (const row of results) {
+      await erase(row.id);
+      after = row.r;
+      erased++;
+    }
+    if (results.length < PAGE) return erased;
+  }
+}
+
+/**
+ * Erases an org entirely: its research (above); the OAuth grants its members
+ * hold for it, with their tokens; dashboard sessions in it; API keys,
+ * memberships, users who belong to no other org, and the org itself. Other
+ * orgs are untouched. Safe to run again after an interruption.
+ */
+export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number; sessions: number; members: number }> {
+  const research = await eraseResearch(env, orgId);
+  const { results: members } = await env.DB.prepare("SELECT user_id FROM memberships WHERE org_id = ?").bind(orgId).all<{ user_id: string }>();
+  for (const { user_id } of members) await revokeGrantsFor(env, orgId, user_id);
+  await eraseDashboardSessions(env.OAUTH_KV, orgId);
+  const { results: onlyHere } = await env.DB.prepare(
+    "SELECT user_id FROM memberships WHERE org_id = ?1 AND user_id NOT IN (SELECT user_id FROM memberships WHERE org_id <> ?1)",
+  )
+    .bind(orgId)
+    .all<{ user_id: string }>();
+  // Memberships and keys before the users and the org they refer to (foreign keys).
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM audit_log WHERE org_id = ?").bind(orgId),
+    env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ?").bind(orgId),
+    env.DB.prepare("DELETE FROM memberships WHERE org_id = ?").bind(orgId),
+    env.DB.prepare("DELETE FROM api_keys WHERE org_id = ?").bind(orgId),
+    ...onlyHere.map(({ user_id }) => env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(user_id, user_id)),
+    env.DB.prepare("DELETE FROM orgs WHERE id = ?").bind(orgId),
+  ]);
+  return { ...research, members: members.length };
+}
+
+async function revokeGrantsFor(env: Env, orgId: string, userId: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await env.OAUTH_PROVIDER.listUserGrants(userId, { limit: 1000, ...(cursor ? { cursor } : {}) });
+    const ofOrg = page.items.filter((grant) => (grant.metadata as { orgId?: unknown } | null)?.orgId === orgId);
+    await Promise.all(ofOrg.map((grant) => env.OAUTH_PROVIDER.revokeGrant(grant.id, userId)));
+    cursor = page.cursor;
+  } while (cursor);
+}
+
+async function eraseDashboardSessions(kv: KVNamespace, orgId: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await kv.list({ prefix: DASHBOARD_SESSION_PREFIX, ...(cursor ? { cursor } : {}) });
+    for (const key of page.keys) {
+      const record = await kv.get<{ orgId?: string }>(key.name, "json");
+      if (record?.orgId === orgId) await kv.delete(key.name);
+    }
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+}

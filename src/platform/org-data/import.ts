@@ -1,0 +1,172 @@
+import { conflict, validationError } from "../../domain/errors";
+import { type ExportHeader, NOT_IMPORTED, parseRecord, type StoredRow, type TableDump } from "../../domain/org-data/format";
+import { IdRemapper } from "../../domain/org-data/id-remap";
+import { newId } from "../../domain/ids";
+import type { Env } from "../../env";
+import { eraseResearch } from "./erase";
+
+/** Statements per D1 batch while importing rows. */
+const BATCH = 50;
+/** A member whose e-mail is new here gets an account without a usable password (set one with the operator CLI). */
+const NO_PASSWORD = "disabled$imported";
+
+export interface ImportSummary {
+  members: { matched: number; created: number };
+  rows: Record<string, number>;
+  plans: number;
+  searchSessions: number;
+  skipped: Record<string, number>;
+}
+
+/** What an import adds besides research rows, so a failed import can take it back. */
+interface Undo {
+  memberships: string[];
+  users: string[];
+}
+
+/**
+ * Imports an export into `orgId`, which must hold no research yet. Lines are
+ * read one at a time; ids are remapped consistently (see IdRemapper), rows
+ * keep their versions and timestamps, full-text indexes fill through their
+ * triggers, and each plan and search session is recreated in its own object
+ * (a pending review stays pending; stall and expiry alarms are armed again).
+ * Any bad line, or a file that stops before its end line, undoes the import:
+ * the org is left as it was.
+ */
+export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<string>, now = Date.now()): Promise<ImportSummary> {
+  await assertNoResearch(env.DB, orgId);
+  const undo: Undo = { memberships: [], users: [] };
+  // The org's audit trail and tool-call log may hold rows already: a failed import takes back only the ones after these.
+  const before = await env.DB.prepare(
+    "SELECT (SELECT COALESCE(MAX(rowid), 0) FROM audit_log) AS audit, (SELECT COALESCE(MAX(rowid), 0) FROM tool_call_log) AS calls",
+  ).first<{ audit: number; calls: number }>();
+  try {
+    return await apply(env, orgId, lines, undo, now);
+  } catch (error) {
+    await eraseResearch(env, orgId);
+    const statements = [
+      env.DB.prepare("DELETE FROM audit_log WHERE org_id = ? AND rowid > ?").bind(orgId, before?.audit ?? 0),
+      env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ? AND rowid > ?").bind(orgId, before?.calls ?? 0),
+      ...undo.memberships.map((userId) => env.DB.prepare("DELETE FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, userId)),
+      ...undo.users.map((userId) => env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(userId, userId)),
+    ];
+    await env.DB.batch(statements);
+    throw error;
+  }
+}
+
+async function assertNoResearch(db: D1Database, orgId: string): Promise<void> {
+  const tables = ["plans", "artifacts", "research_outputs", "skill_executions", "evidence_ledgers", "search_sessions"];
+  const row = await db.prepare(`SELECT ${tables.map((t) => `(SELECT COUNT(*) FROM ${t} WHERE org_id = ?1)`).join(" + ")} AS n`).bind(orgId).first<{ n: number }>();
+  if ((row?.n ?? 0) > 0) throw conflict("This organization already holds research; import into a new, empty organization.");
+}
+
+async function apply(env: Env, orgId: string, lines: AsyncIterable<string>, undo: Undo, now: number): Promise<ImportSummary> {
+  const summary: ImportSummary = { members: { matched: 0, created: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {} };
+  const columnsOf = new Map<string, Set<string>>();
+  let header: ExportHeader | null = null;
+  let remap: IdRemapper | null = null;
+  let ended = false;
+  let pending: D1PreparedStatement[] = [];
+  const flush = async () => {
+    if (pending.length) await env.DB.batch(pending);
+    pending = [];
+  };
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (!line.trim()) continue;
+    if (ended) throw validationError(`Line ${lineNumber}: nothing may follow the end line.`);
+    const record = parseRecord(line, lineNumber);
+    if (!header) {
+      if (record.type !== "header") throw validationError("Line 1 must be the export's header.");
+      header = record;
+      remap = new IdRemapper(newId, new Map([[record.org.id, orgId]]));
+      continue;
+    }
+    if (!remap) throw validationError("Line 1 must be the export's header.");
+    switch (record.type) {
+      case "header":
+        throw validationError(`Line ${lineNumber}: a second header.`);
+      case "member": {
+        const userId = await placeMember(env.DB, orgId, record, undo, summary, now);
+        remap.set(record.userId, userId);
+        break;
+      }
+      case "row": {
+        if (NOT_IMPORTED.has(record.table)) {
+          summary.skipped[record.table] = (summary.skipped[record.table] ?? 0) + 1;
+          break;
+        }
+        const columns = columnsOf.get(record.table) ?? (await tableColumns(env.DB, record.table));
+        columnsOf.set(record.table, columns);
+        const row: StoredRow = { ...remap.row(record.row), org_id: orgId };
+        const names = Object.keys(row);
+        const unknown = names.find((name) => !columns.has(name));
+        if (unknown) throw validationError(`Line ${lineNumber}: table ${record.table} has no column ${unknown}.`);
+        pending.push(env.DB.prepare(`INSERT INTO ${record.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).bind(...names.map((n) => row[n] ?? null)));
+        summary.rows[record.table] = (summary.rows[record.table] ?? 0) + 1;
+        if (pending.length >= BATCH) await flush();
+        break;
+      }
+      case "plan_state": {
+        await flush();
+        const planId = remap.id(record.planId);
+        const result = await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).importState(remapTables(remap, record.tables));
+        if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
+        summary.plans++;
+        break;
+      }
+      case "session_state": {
+        await flush();
+        const sessionId = remap.id(record.sessionId);
+        const result = await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).importState(remapTables(remap, record.tables), now);
+        if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
+        summary.searchSessions++;
+        break;
+      }
+      case "end":
+        ended = true;
+        break;
+    }
+  }
+  await flush();
+  if (!header) throw validationError("The file is empty: an export starts with its header.");
+  if (!ended) throw validationError(`The file stops after line ${lineNumber} without its end line: it is incomplete, so nothing was imported.`);
+  return summary;
+}
+
+function remapTables(remap: IdRemapper, tables: TableDump): TableDump {
+  return Object.fromEntries(Object.entries(tables).map(([table, rows]) => [table, rows.map((row: StoredRow) => remap.row(row))]));
+}
+
+async function tableColumns(db: D1Database, table: string): Promise<Set<string>> {
+  // `table` passed parseRecord's check against the exported tables: a constant, never free text.
+  const { results } = await db.prepare(`PRAGMA table_info(${table})`).all<{ name: string }>();
+  return new Set(results.map((column) => column.name));
+}
+
+/** The member's account here (found by e-mail, or created without a password) and their membership of the org. */
+async function placeMember(
+  db: D1Database,
+  orgId: string,
+  member: { email: string; displayName: string; role: "member" | "admin"; joinedAt: number },
+  undo: Undo,
+  summary: ImportSummary,
+  now: number,
+): Promise<string> {
+  let user = await db.prepare("SELECT id FROM users WHERE email = ?").bind(member.email).first<{ id: string }>();
+  if (user) summary.members.matched++;
+  else {
+    user = { id: newId("usr") };
+    await db.prepare("INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)").bind(user.id, member.email, member.displayName, NO_PASSWORD, now).run();
+    undo.users.push(user.id);
+    summary.members.created++;
+  }
+  const added = await db
+    .prepare("INSERT INTO memberships (org_id, user_id, role, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (org_id, user_id) DO NOTHING")
+    .bind(orgId, user.id, member.role, member.joinedAt || now)
+    .run();
+  if (added.meta.changes > 0) undo.memberships.push(user.id);
+  return user.id;
+}

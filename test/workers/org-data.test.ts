@@ -1,0 +1,217 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { exportOrg } from "../../src/platform/org-data/export";
+import { streamLines } from "../../src/platform/org-data/lines";
+import { createPlan, ok, REPORT, steps } from "../support/plans";
+import { startSession } from "../support/search-sessions";
+import { fetchWorker, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
+
+const ADMIN_SCOPES = ["research:read", "research:write", "org:admin"] as const;
+
+const api = (key: string, path: string, init: RequestInit = {}) => {
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${key}`);
+  return fetchWorker(new Request(`${ORIGIN}/api/v1${path}`, { ...init, headers }));
+};
+const exportText = async (key: string) => {
+  const response = await api(key, "/org/export");
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toContain("application/x-ndjson");
+  return response.text();
+};
+const records = (text: string) =>
+  text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/**
+ * An export read for comparison: no header, no members or API keys (the importing org has its own),
+ * and every id replaced by its kind and order of first appearance, so two exports of the same content
+ * under different ids read the same.
+ */
+function canonical(text: string): string {
+  const seen = new Map<string, string>();
+  return records(text)
+    .filter((r) => r.type !== "header" && r.type !== "member" && !(r.type === "row" && r.table === "api_keys"))
+    .map((r) => (r.type === "end" ? { ...r, counts: { ...(r.counts as object), member: "-", api_keys: "-" } } : r))
+    .map((r) => JSON.stringify(r).replace(/\b(org|plan|step|art|out|exec|claim|clm|cond|aud|srch|fb|call)_[0-9a-z]{25}\b/g, (id, kind: string) => {
+      if (!seen.has(id)) seen.set(id, `${kind}#${seen.size}`);
+      return seen.get(id) ?? id;
+    }))
+    .join("\n");
+}
+
+const source = (n: number, subtopic: string) => ({
+  url: `https://example.org/source-${n}`,
+  title: `Source ${n}`,
+  facts: `Fact ${n} about ${subtopic}.`,
+  fetchedAt: "2026-11-20T10:00:00Z",
+  subtopic,
+  query: `${subtopic} query`,
+});
+
+/** An org with every kind of record: a deep plan mid-run with a pending review, versions, a ledger, a session, feedback. */
+async function richOrg() {
+  const tenant = await seedTenant();
+  const member = await seedUser(tenant.orgId, "member");
+  const admin = await seedApiKey(tenant.orgId, tenant.admin.userId, [...ADMIN_SCOPES]);
+  const key = tenant.apiKey;
+  const execution = (await ok(key, "log_skill_execution", { skillName: "research-deep", metadata: { topic: "Solid-state batteries" } })) as { executionId: string };
+  const plan = await createPlan(key, {
+    name: "[Deep] Solid-state batteries",
+    steps: [...steps("search"), { stepType: "checkpoint", instructions: "Confirm scope" }, ...steps("synthesize")],
+    citationPolicy: "report",
+  });
+  const first = (await ok(key, "get_next_step", { planId: plan.planId })) as { step: { stepId: string }; claimId: string };
+  await ok(key, "submit_step_result", { planId: plan.planId, stepId: first.step.stepId, claimId: first.claimId, result: { found: 3 }, confidence: 0.7, stepExecutionReport: REPORT });
+  await ok(key, "modify_plan", { planId: plan.planId, action: "add", modificationRationale: "One more angle", steps: [{ stepType: "analyze", instructions: "Compare costs" }] });
+  const checkpoint = (await ok(key, "get_next_step", { planId: plan.planId })) as { step: { stepId: string }; claimId: string };
+  await ok(key, "request_user_review", { planId: plan.planId, stepId: checkpoint.step.stepId, claimId: checkpoint.claimId, presentation: "Scope: cars only", questions: ["Include phones?"] });
+  const artifact = (await ok(key, "store_research", { artifactType: "finding", title: "Electrolyte density", content: { whKg: 400 }, contentText: "Solid electrolytes reach 400 Wh/kg", planId: plan.planId })) as { artifactId: string };
+  await ok(key, "store_research", { artifactId: artifact.artifactId, artifactType: "finding", title: "Electrolyte density (revised)", content: { whKg: 410 }, contentText: "Solid electrolytes reach 410 Wh/kg" });
+  await ok(key, "record_evidence", { planId: plan.planId, subtopics: ["Density"], evidence: [source(1, "Density")] });
+  await ok(key, "record_claims", { planId: plan.planId, claims: [{ subtopic: "Density", text: "Cells reached 400 Wh/kg", evidenceRefs: ["E1"], workerId: "w1", confidence: 0.8 }] });
+  await ok(key, "record_verdicts", { planId: plan.planId, verdicts: [{ claim: "C1", kind: "reviewer", judge: "r1", shard: 1, verdict: "SUPPORTED" }] });
+  const output = (await ok(key, "store_research_output", { planId: plan.planId, executionId: execution.executionId, title: "Report", mediaType: "markdown", content: "# Draft [E1]" })) as { outputId: string };
+  await ok(key, "store_research_output", { outputId: output.outputId, planId: plan.planId, title: "Report", mediaType: "markdown", content: "# Final [E1]" });
+  await ok(key, "submit_research_feedback", { planId: plan.planId, phase: "initial", satisfaction: 4, summary: "Useful" });
+  const sessionId = await startSession(key);
+  return { ...tenant, member, adminKey: admin.key, planId: plan.planId, checkpointStepId: checkpoint.step.stepId, artifactId: artifact.artifactId, sessionId };
+}
+
+async function orgColumnsTables(): Promise<string[]> {
+  const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'").all<{ name: string }>();
+  const withOrg: string[] = [];
+  for (const { name } of results) {
+    const { results: columns } = await env.DB.prepare(`PRAGMA table_info("${name}")`).all<{ name: string }>();
+    if (columns.some((column) => column.name === "org_id")) withOrg.push(name);
+  }
+  return withOrg;
+}
+
+describe("org export, import and erasure", () => {
+  it("round-trips an org into a fresh one, the plan resumes there, then erases the first and leaves the second whole", async () => {
+    const a = await richOrg();
+    const oauth = await tokensFor({ email: a.admin.email, password: a.admin.password });
+    const first = await exportText(a.adminKey);
+    const lines = records(first);
+    expect(lines[0]).toMatchObject({ type: "header", format: "cairn-org-export", formatVersion: 1, org: { id: a.orgId } });
+    expect(lines.at(-1)).toMatchObject({ type: "end" });
+    expect(first).not.toMatch(/password_hash|key_hash|pbkdf2/i);
+    const kinds = new Set(lines.map((r) => (r.type === "row" ? `row:${String(r.table)}` : String(r.type))));
+    for (const kind of ["member", "plan_state", "session_state", "row:plans", "row:artifacts", "row:artifact_versions", "row:research_outputs", "row:research_output_versions", "row:research_feedback", "row:evidence_ledgers", "row:ledger_evidence", "row:ledger_claims", "row:ledger_verdicts", "row:search_sessions", "row:skill_executions", "row:api_keys"]) {
+      expect(kinds, kind).toContain(kind);
+    }
+
+    // Into a fresh org of the same deployment, while the first still exists.
+    const bOrg = await seedOrg();
+    const bAdmin = await seedUser(bOrg, "admin");
+    const bKey = (await seedApiKey(bOrg, bAdmin.userId, [...ADMIN_SCOPES])).key;
+    const imported = await api(bKey, "/org/import", { method: "POST", body: first, headers: { "content-type": "application/x-ndjson" } });
+    expect(imported.status).toBe(200);
+    expect(((await imported.json()) as { imported: Record<string, unknown> }).imported).toMatchObject({ plans: 1, searchSessions: 1, members: { matched: 2, created: 0 }, skipped: { api_keys: 2 } });
+    const second = await exportText(bKey);
+    const [left, right] = [canonical(first).split("\n"), canonical(second).split("\n")];
+    const differing = left.findIndex((line, i) => line !== right[i]);
+    expect(differing === -1 ? null : { at: differing, exported: left[differing], reimported: right[differing] }).toBeNull();
+    expect(right).toHaveLength(left.length);
+    const bMembers = records(second).filter((r) => r.type === "member").map((r) => r.email);
+    expect(bMembers).toEqual(expect.arrayContaining([a.admin.email, a.member.email, bAdmin.email]));
+
+    // The copy is a live org: the review is still pending, answering it resumes the plan, search finds the copy.
+    const bPlans = (await ok(bKey, "list_active_plans", {})) as { plans: { planId: string }[] };
+    const bPlanId = bPlans.plans[0]?.planId ?? "";
+    expect(bPlanId).not.toBe(a.planId);
+    const status = (await ok(bKey, "get_plan_status", { planId: bPlanId })) as { pendingReviews: { stepId: string; questions: string[] }[] };
+    expect(status.pendingReviews[0]?.questions).toEqual(["Include phones?"]);
+    await ok(bKey, "submit_review", { planId: bPlanId, stepId: status.pendingReviews[0]?.stepId, decision: "approve" });
+    expect(await ok(bKey, "get_next_step", { planId: bPlanId })).toMatchObject({ status: "step", step: { stepType: "synthesize" } });
+    const hits = (await ok(bKey, "search_sources", { query: "electrolytes" })) as { results: { id: string }[] };
+    expect(hits.results.length).toBeGreaterThan(0);
+    expect(JSON.stringify(hits)).not.toContain(a.artifactId);
+
+    // Erase the first org: a person only in it goes, everything of it goes, its credentials stop working.
+    const onlyInA = await seedUser(a.orgId, "member");
+    const refused = await api(a.adminKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: "not-the-slug" }) });
+    expect(refused.status).toBe(400);
+    const slug = (await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(a.orgId).first<{ slug: string }>())?.slug;
+    const erased = await api(a.adminKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: slug }) });
+    expect(erased.status).toBe(200);
+    for (const table of await orgColumnsTables()) {
+      const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM "${table}" WHERE org_id = ?`).bind(a.orgId).first<{ n: number }>();
+      expect(row?.n, table).toBe(0);
+    }
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM orgs WHERE id = ?").bind(a.orgId).first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE id = ?").bind(onlyInA.userId).first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE id = ?").bind(a.member.userId).first("n")).toBe(1);
+    // The full-text indexes lost exactly the erased rows: FTS5's own integrity check compares them with their tables.
+    for (const fts of ["artifacts_fts", "research_outputs_fts", "ledger_claims_fts"]) {
+      await expect(env.DB.prepare(`INSERT INTO ${fts}(${fts}) VALUES ('integrity-check')`).run(), fts).resolves.toBeDefined();
+    }
+    expect(await env.PLAN.getByName(`${a.orgId}:${a.planId}`).exportState()).toBeNull();
+    expect(await env.SEARCH_SESSION.getByName(`${a.orgId}:${a.sessionId}`).exportState()).toBeNull();
+    expect((await api(a.apiKey, "/plans")).status).toBe(401);
+    expect((await api(oauth.tokens.access_token, "/plans")).status).toBe(401);
+
+    // The second org is untouched (the answered review and the claimed step aside).
+    const again = records(await exportText(bKey));
+    expect(again.filter((r) => r.type === "row" && r.table === "artifact_versions")).toHaveLength(2);
+    expect(again.filter((r) => r.type === "plan_state")).toHaveLength(1);
+  });
+
+  it("pages through D1: more rows than a page come out complete and in order", async () => {
+    const { orgId, apiKey } = await seedTenant();
+    for (let i = 0; i < 5; i++) await ok(apiKey, "store_research", { artifactType: "note", title: `Note ${i}`, content: { i }, contentText: `note ${i}` });
+    const titles: string[] = [];
+    for await (const record of exportOrg(env as never, orgId, { toolCalls: false, pageRows: 2 })) {
+      if (record.type === "row" && record.table === "artifacts") titles.push(String(record.row.title));
+    }
+    expect(titles).toEqual(["Note 0", "Note 1", "Note 2", "Note 3", "Note 4"]);
+  });
+
+  it("refuses bad imports with a clear error and leaves the org as it was", async () => {
+    const a = await richOrg();
+    const good = await exportText(a.adminKey);
+    const target = await seedOrg();
+    const targetAdmin = await seedUser(target, "admin");
+    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
+    const post = (body: string) => api(key, "/org/import", { method: "POST", body });
+    const memberships = async () => env.DB.prepare("SELECT COUNT(*) AS n FROM memberships WHERE org_id = ?").bind(target).first("n");
+
+    const lines = good.split("\n").filter(Boolean);
+    const newer = [JSON.stringify({ ...JSON.parse(lines[0] ?? "{}"), formatVersion: 9 }), ...lines.slice(1)].join("\n");
+    const wrongVersion = await post(newer);
+    expect(wrongVersion.status).toBe(400);
+    expect(await wrongVersion.text()).toContain("export format version 9");
+
+    // Cut before the end line: the plan and rows it had already written are taken back.
+    const truncated = await post(lines.slice(0, -1).join("\n"));
+    expect(truncated.status).toBe(400);
+    expect(await truncated.text()).toContain("without its end line");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM plans WHERE org_id = ?").bind(target).first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts WHERE org_id = ?").bind(target).first("n")).toBe(0);
+    expect(await memberships()).toBe(1);
+
+    const hostile = await post([lines[0], JSON.stringify({ type: "row", table: "artifacts", row: { "id) VALUES (1); --": "x" } }), lines.at(-1)].join("\n"));
+    expect(hostile.status).toBe(400);
+
+    expect((await post(good)).status).toBe(200);
+    const twice = await post(good);
+    expect(twice.status).toBe(409);
+
+    // Not an admin's credential: refused before anything is read.
+    expect((await api(a.apiKey, "/org/export")).status).toBe(403);
+  });
+
+  it("reads a streamed file line by line and refuses a line over the limit", async () => {
+    const body = (text: string) => new Response(text).body;
+    const read = async (text: string, max: number) => {
+      const out: string[] = [];
+      for await (const line of streamLines(body(text), max)) out.push(line);
+      return out;
+    };
+    expect(await read("a\r\nb\n\nc", 10)).toEqual(["a", "b", "", "c"]);
+    await expect(read(`short\n${"x".repeat(50)}\n`, 20)).rejects.toThrow("A line of the file is longer than 20 bytes.");
+  });
+});
