@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { exportOrg } from "../../src/platform/org-data/export";
 import { streamLines } from "../../src/platform/org-data/lines";
+import { Visitor } from "../support/dashboard";
 import { createPlan, ok, REPORT, steps } from "../support/plans";
 import { startSession } from "../support/search-sessions";
 import { fetchWorker, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
@@ -202,6 +203,36 @@ describe("org export, import and erasure", () => {
 
     // Not an admin's credential: refused before anything is read.
     expect((await api(a.apiKey, "/org/export")).status).toBe(403);
+  });
+
+  it("lets an admin delete the org from the dashboard only by typing its slug; a member cannot", async () => {
+    const { orgId, admin, apiKey } = await seedTenant();
+    const { planId } = await createPlan(apiKey);
+    const member = await seedUser(orgId, "member");
+    const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(orgId).first("slug"));
+
+    const memberVisitor = new Visitor();
+    await memberVisitor.signIn(member.email, member.password);
+    expect((await memberVisitor.post("/dashboard/admin/org/delete", { csrf: await memberVisitor.csrf(), confirm: slug })).status).toBe(403);
+
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    const adminPage = await (await visitor.get("/dashboard/admin")).text();
+    expect(adminPage).toContain(`Delete ${slug} and everything in it`);
+    const csrf = Visitor.csrfOf(adminPage);
+    const wrong = await visitor.post("/dashboard/admin/org/delete", { csrf, confirm: `${slug}x` });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("Nothing was deleted");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM plans WHERE org_id = ?").bind(orgId).first("n")).toBe(1);
+    expect((await visitor.post("/dashboard/admin/org/delete", { confirm: slug })).status).toBe(403);
+
+    const done = await visitor.post("/dashboard/admin/org/delete", { csrf, confirm: slug });
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain("Organization deleted");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM orgs WHERE id = ?").bind(orgId).first("n")).toBe(0);
+    expect(await env.PLAN.getByName(`${orgId}:${planId}`).exportState()).toBeNull();
+    expect((await visitor.get("/dashboard/plans")).status).toBe(303);
+    expect((await api(apiKey, "/plans")).status).toBe(401);
   });
 
   it("reads a streamed file line by line and refuses a line over the limit", async () => {

@@ -68,7 +68,8 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   return { ...research, members: members.length };
 }
 
-async function revokeGrantsFor(env: Env, orgId: string, userId: string): Promise<void> {
+/** Revokes a person's OAuth grants that were consented for one org (grants for their other orgs stay). */
+export async function revokeGrantsFor(env: Env, orgId: string, userId: string): Promise<void> {
   let cursor: string | undefined;
   do {
     const page = await env.OAUTH_PROVIDER.listUserGrants(userId, { limit: 1000, ...(cursor ? { cursor } : {}) });

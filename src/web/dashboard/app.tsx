@@ -13,6 +13,7 @@ import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
 import { isScope, ROLES, type Role, scopesAllowedForRole } from "../../domain/scopes";
 import { SKILL_EXECUTION_STATUSES, type SkillExecutionStatus } from "../../domain/skill-executions";
 import type { Env } from "../../env";
+import { eraseOrg, revokeGrantsFor } from "../../platform/org-data/erase";
 import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
 import { submitReview } from "../../operations/submit-review";
@@ -456,7 +457,11 @@ dashboardApp.get("/analytics", async (c) => {
 
 async function adminPage(c: DashContext, extra: { createdKey?: { name: string; key: string }; error?: string; status?: number } = {}) {
   const session = c.get("session");
-  const [members, keys] = await Promise.all([listMembers(c.env.DB, session.orgId), listApiKeys(c.env.DB, session.orgId)]);
+  const [members, keys, org] = await Promise.all([
+    listMembers(c.env.DB, session.orgId),
+    listApiKeys(c.env.DB, session.orgId),
+    c.env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(session.orgId).first<{ slug: string }>(),
+  ]);
   return render(
     c,
     {
@@ -468,6 +473,7 @@ async function adminPage(c: DashContext, extra: { createdKey?: { name: string; k
           keys={keys}
           csrf={session.csrf}
           selfId={session.userId}
+          orgSlug={org?.slug ?? ""}
           createdKey={extra.createdKey ?? null}
           flash={flashFor(c)}
           error={extra.error ?? null}
@@ -517,21 +523,24 @@ dashboardApp.post("/admin/members/:userId/remove", async (c) => {
   // Their assistants lose access now, not when a token expires: grants for this org are revoked, and the
   // membership every OAuth request re-reads is gone (this isolate forgets it at once, others within seconds).
   forgetMembership(session.orgId, userId);
-  await revokeOrgGrants(c.env, session.orgId, userId);
+  await revokeGrantsFor(c.env, session.orgId, userId);
   await audit(c, "membership.removed", "user", userId, {});
   return c.redirect("/dashboard/admin?done=removed", 303);
 });
 
-/** Revokes a person's OAuth grants that were consented for one org (grants for their other orgs stay). */
-async function revokeOrgGrants(env: Env, orgId: string, userId: string): Promise<void> {
-  let cursor: string | undefined;
-  do {
-    const page = await env.OAUTH_PROVIDER.listUserGrants(userId, { limit: 1000, ...(cursor ? { cursor } : {}) });
-    const ofOrg = page.items.filter((grant) => (grant.metadata as { orgId?: unknown } | null)?.orgId === orgId);
-    await Promise.all(ofOrg.map((grant) => env.OAUTH_PROVIDER.revokeGrant(grant.id, userId)));
-    cursor = page.cursor;
-  } while (cursor);
-}
+dashboardApp.post("/admin/org/delete", async (c) => {
+  const session = c.get("session");
+  const typed = String(c.get("form").get("confirm") ?? "").trim();
+  const org = await c.env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(session.orgId).first<{ slug: string }>();
+  if (!org || typed !== org.slug) {
+    return adminPage(c, { error: `Nothing was deleted: type the organization's slug, ${org?.slug ?? ""}, to confirm.`, status: 400 });
+  }
+  const erased = await eraseOrg(c.env, session.orgId);
+  console.log(JSON.stringify({ level: "info", message: "org erased from the dashboard", orgId: session.orgId, by: session.userId, ...erased }));
+  // The session named this org: it ends with it.
+  c.header("set-cookie", await endSession(c.env, session), { append: true });
+  return message(c, "Organization deleted", `${org.slug} and everything in it (${erased.plans} plans, ${erased.members} memberships) are erased.`, 200);
+});
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;

@@ -258,6 +258,7 @@ export function Admin(props: {
   keys: ApiKeyRow[];
   csrf: string;
   selfId: string;
+  orgSlug: string;
   createdKey?: { name: string; key: string } | null;
   flash?: string | null;
   error?: string | null;
@@ -385,6 +386,21 @@ export function Admin(props: {
           </tbody>
         </table>
       </div>
+      <h2>Delete this organization</h2>
+      <form class="card" method="post" action="/dashboard/admin/org/delete" id="delete-org">
+        <input type="hidden" name="csrf" value={props.csrf} />
+        <p>
+          Erases everything of <strong>{props.orgSlug}</strong> for good: plans, research, deliverables, evidence, search sessions, members'
+          access, API keys and the audit trail. People who belong to no other organization are removed too. Export it first if you may need it:{" "}
+          <code>npm run cairn -- export --org {props.orgSlug} --out {props.orgSlug}.ndjson</code>.
+        </p>
+        <label for="delete-confirm">Type the organization's slug to confirm</label>
+        <br />
+        <input id="delete-confirm" type="text" name="confirm" required autocomplete="off" pattern={props.orgSlug.replace(/[^a-z0-9-]/g, "")} />{" "}
+        <button class="danger" type="submit">
+          Delete {props.orgSlug} and everything in it
+        </button>
+      </form>
     </>
   );
 }
