@@ -27,6 +27,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
 }
 
 const lib = await import("./lib/local.mjs");
+const orgData = await import("./lib/org-data.mjs");
 
 const GLOBAL_OPTIONS = {
   remote: { type: "boolean" },
@@ -47,6 +48,11 @@ const OPTIONS = {
   user: { type: "string" },
   scopes: { type: "string" },
   id: { type: "string" },
+  out: { type: "string" },
+  in: { type: "string" },
+  "tool-calls": { type: "boolean" },
+  url: { type: "string" },
+  yes: { type: "boolean" },
 };
 
 const GLOBAL_HELP = `Global flags:
@@ -194,6 +200,59 @@ The key is printed once; only its SHA-256 is stored.`,
       );
     },
   },
+  export: {
+    usage: "export --org SLUG --out FILE [--tool-calls] [--url URL]",
+    summary: "write everything of an org to one NDJSON file (streamed)",
+    flags: ["org", "out", "tool-calls", "url"],
+    required: ["org", "out"],
+    details: `Members (no password hashes), skill executions, plans with every version, step, audit entry and
+review, artifacts and deliverables with every version, feedback, the evidence ledger, search
+sessions, API key metadata (never keys); --tool-calls adds the tool-call log. Runs through the
+Worker: locally a wrangler dev on the same state is started (or --url a running one); with
+--remote, the deployment (its URL from cairn.deploy.json, or --url).`,
+    run: async (o, t) => {
+      const r = await orgData.exportOrgToFile({ org: o.org, out: o.out, toolCalls: Boolean(o["tool-calls"]), url: o.url, ...t });
+      emit(o, r, () => `Exported "${o.org}" to ${r.file} (${(r.bytes / 1024).toFixed(1)} KiB): ${Object.entries(r.counts).map(([k, n]) => `${n} ${k}`).join(", ")}.`);
+    },
+  },
+  import: {
+    usage: "import --org SLUG --in FILE [--url URL]",
+    summary: "load an export into an org that has an admin and no research yet",
+    flags: ["org", "in", "url"],
+    required: ["org", "in"],
+    details: `Create the org and its admin first (org create, user add --role admin). Ids are renewed
+consistently, versions and timestamps kept, plans resume where they were. Members are matched by
+e-mail; new ones get an account without a password (set one with user add --reset-password).
+API keys are not recreated. A bad or incomplete file changes nothing.`,
+    run: async (o, t) => {
+      const r = await orgData.importOrgFromFile({ org: o.org, input: o.in, url: o.url, ...t });
+      emit(o, r, () =>
+        [
+          `Imported into "${o.org}": ${r.plans} plans, ${r.searchSessions} search sessions, ${Object.entries(r.rows).map(([k, n]) => `${n} ${k}`).join(", ") || "no rows"}.`,
+          `Members: ${r.members.matched} matched by e-mail, ${r.members.created} new (no password yet).`,
+          Object.keys(r.skipped).length ? `Not recreated: ${Object.entries(r.skipped).map(([k, n]) => `${n} ${k}`).join(", ")}.` : "",
+        ]
+          .filter(Boolean)
+          .join("\n"),
+      );
+    },
+  },
+  "org delete": {
+    usage: "org delete SLUG --yes [--url URL]",
+    summary: "erase an org and everything of it, for good",
+    flags: ["yes", "url"],
+    required: [],
+    positional: "slug",
+    details: `Erases every row of the org, every plan's and search session's storage, its members' OAuth grants
+and dashboard sessions for it, its API keys and the org; people in no other org are removed.
+Export it first if you may need it. --yes is required.`,
+    run: async (o, t) => {
+      if (!o.slug) throw new lib.UsageError("Name the org: org delete SLUG --yes.");
+      if (!o.yes) throw new lib.UsageError(`This erases "${o.slug}" and everything in it for good; add --yes to confirm.`);
+      const r = await orgData.deleteOrg({ org: o.slug, url: o.url, ...t });
+      emit(o, r, () => `Erased "${r.org}": ${r.plans} plans, ${r.sessions} search sessions, ${r.members} memberships, and every record of it.`);
+    },
+  },
   migrate: {
     usage: "migrate",
     summary: "apply pending D1 migrations (migrations/)",
@@ -313,9 +372,10 @@ async function main(argv) {
     return 0;
   }
   const hint = `Usage: npm run cairn -- ${command.usage}\nRun \`npm run cairn -- ${name} --help\` for details.`;
-  if (extra.length > 0) usageFail(`unexpected argument "${extra[0]}" for "${name}".`, hint);
+  if (command.positional && extra.length === 1) values[command.positional] = extra[0];
+  else if (extra.length > 0) usageFail(`unexpected argument "${extra[0]}" for "${name}".`, hint);
   for (const flag of Object.keys(values)) {
-    if (!(flag in GLOBAL_OPTIONS) && !command.flags.includes(flag)) usageFail(`"${name}" does not take --${flag}.`, hint);
+    if (!(flag in GLOBAL_OPTIONS) && !command.flags.includes(flag) && flag !== command.positional) usageFail(`"${name}" does not take --${flag}.`, hint);
   }
   const missing = command.required.filter((flag) => values[flag] === undefined || values[flag] === "");
   if (missing.length > 0) usageFail(`"${name}" needs ${missing.map((f) => `--${f}`).join(", ")}.`, hint);

@@ -1,0 +1,147 @@
+/**
+ * Org export, import and erasure for the operator CLI. Plans and search
+ * sessions live in Durable Objects, which only the Worker reaches, so these go
+ * through the Worker's admin routes (/api/v1/org/export, /org/import, /org):
+ *   - locally, against a `wrangler dev` started on the same local state (or a
+ *     running one given with --url),
+ *   - with --remote, against the deployment (its URL from cairn.deploy.json, or --url).
+ * The credential is a short-lived org:admin API key made for one of the org's
+ * admins directly in D1 and deleted afterwards, whatever happened.
+ */
+import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { generateApiKey } from "../../src/auth/api-keys.ts";
+import { newId } from "../../src/domain/ids.ts";
+import { startDevServer } from "./dev-server.mjs";
+import { normalizeSlug } from "./operators.mjs";
+import { OperatorError, projectRoot, runSql, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
+
+const KEY_SCOPES = ["research:read", "research:write", "org:admin"];
+
+/** The Worker to talk to: --url, the deployment's recorded URL (remote), or a local `wrangler dev` started now. */
+async function workerFor(target, url) {
+  if (url) return { url: url.replace(/\/$/, ""), stop: async () => {} };
+  if (target.remote) {
+    const settings = path.join(projectRoot, "cairn.deploy.json");
+    const recorded = existsSync(settings) ? JSON.parse(readFileSync(settings, "utf8")).url : null;
+    if (!recorded) throw new UsageError("No deployment URL recorded in cairn.deploy.json: pass --url https://<your-worker>.");
+    return { url: recorded.replace(/\/$/, ""), stop: async () => {} };
+  }
+  const server = await startDevServer({ persistTo: target.persistTo, timeoutMs: 90_000 });
+  return { url: server.url, stop: () => server.stop() };
+}
+
+/** Runs `fn(key)` with a temporary org:admin key of one of the org's admins, deleted afterwards. */
+async function withAdminKey(slug, target, fn) {
+  const [admin] = await runSql(
+    `SELECT o.id AS org_id, m.user_id FROM orgs o JOIN memberships m ON m.org_id = o.id AND m.role = 'admin'
+      WHERE o.slug = ${sqlString(slug)} ORDER BY m.created_at LIMIT 1`,
+    target,
+  );
+  if (!admin) {
+    const [org] = await runSql(`SELECT id FROM orgs WHERE slug = ${sqlString(slug)}`, target);
+    throw new OperatorError(org ? `Org "${slug}" has no admin: add one first (npm run cairn -- user add --org ${slug} … --role admin).` : `No org with slug "${slug}".`, { code: "not_found" });
+  }
+  const { key, prefix, hash } = await generateApiKey();
+  const id = newId("key");
+  await runSql(
+    `INSERT INTO api_keys (id, org_id, user_id, name, prefix, key_hash, scopes, created_at)
+     VALUES (${sqlString(id)}, ${sqlString(admin.org_id)}, ${sqlString(admin.user_id)}, 'cairn CLI (temporary)', ${sqlString(prefix)}, ${sqlString(hash)}, ${sqlString(JSON.stringify(KEY_SCOPES))}, ${sqlInt(Date.now())})`,
+    target,
+  );
+  try {
+    return await fn(key);
+  } finally {
+    await runSql(`DELETE FROM api_keys WHERE id = ${sqlString(id)}`, target).catch(() => {});
+  }
+}
+
+async function failure(response, what) {
+  const text = await response.text();
+  let detail = text.slice(0, 500);
+  try {
+    detail = JSON.parse(text).detail ?? detail;
+  } catch {
+    // not problem+json
+  }
+  return new OperatorError(`${what} failed (HTTP ${response.status}): ${detail}`);
+}
+
+/**
+ * Writes the org's export to `out`, streamed, and checks that it is complete (its end line).
+ * @returns {Promise<{ file: string, bytes: number, counts: Record<string, number> }>}
+ */
+export async function exportOrgToFile({ org, out, toolCalls = false, url, ...target }) {
+  const slug = normalizeSlug(org);
+  if (!out) throw new UsageError("--out FILE is required.");
+  const worker = await workerFor(target, url);
+  try {
+    return await withAdminKey(slug, target, async (key) => {
+      const response = await fetch(`${worker.url}/api/v1/org/export${toolCalls ? "?toolCalls=true" : ""}`, { headers: { authorization: `Bearer ${key}` } });
+      if (!response.ok || !response.body) throw await failure(response, "Export");
+      const file = path.resolve(out);
+      const sink = createWriteStream(file);
+      let tail = "";
+      let bytes = 0;
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body) {
+        bytes += chunk.byteLength;
+        tail = (tail + decoder.decode(chunk, { stream: true })).slice(-65_536);
+        if (!sink.write(chunk)) await new Promise((resolve) => sink.once("drain", resolve));
+      }
+      await new Promise((resolve, reject) => sink.end((error) => (error ? reject(error) : resolve())));
+      const last = tail.trimEnd().split("\n").at(-1) ?? "";
+      let end;
+      try {
+        end = JSON.parse(last);
+      } catch {
+        end = null;
+      }
+      if (end?.type !== "end") throw new OperatorError(`The export stopped before its end: ${file} is incomplete. Run the export again.`);
+      return { file, bytes, counts: end.counts };
+    });
+  } finally {
+    await worker.stop();
+  }
+}
+
+/** Imports an export file into an existing org that has an admin and no research yet. */
+export async function importOrgFromFile({ org, input, url, ...target }) {
+  const slug = normalizeSlug(org);
+  if (!input || !existsSync(input) || !statSync(input).isFile()) throw new UsageError(`--in must name an export file (${input ?? "missing"}).`);
+  const worker = await workerFor(target, url);
+  try {
+    return await withAdminKey(slug, target, async (key) => {
+      const response = await fetch(`${worker.url}/api/v1/org/import`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/x-ndjson" },
+        body: Readable.toWeb(createReadStream(path.resolve(input))),
+        duplex: "half",
+      });
+      if (!response.ok) throw await failure(response, "Import");
+      return (await response.json()).imported;
+    });
+  } finally {
+    await worker.stop();
+  }
+}
+
+/** Erases the org and everything of it (the Worker erases rows, objects, grants and sessions). */
+export async function deleteOrg({ org, url, ...target }) {
+  const slug = normalizeSlug(org);
+  const worker = await workerFor(target, url);
+  try {
+    return await withAdminKey(slug, target, async (key) => {
+      const response = await fetch(`${worker.url}/api/v1/org`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ confirm: slug }),
+      });
+      if (!response.ok) throw await failure(response, "Erasure");
+      return (await response.json()).erased;
+    });
+  } finally {
+    await worker.stop();
+  }
+}

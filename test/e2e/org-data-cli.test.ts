@@ -1,0 +1,105 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { addUser, applyMigrations, createApiKey, createOrg, projectRoot, runSql, wranglerEnv } from "../../scripts/lib/local.mjs";
+
+/**
+ * `npm run cairn -- export | import | org delete` end to end: the real CLI
+ * through the real Worker (the suite's wrangler dev, given with --url, on the
+ * same local state), checked through the API and with SQL.
+ */
+const server = inject("server");
+const state = { persistTo: server.persistTo };
+const work = mkdtempSync(path.join(os.tmpdir(), "cairn-e2e-orgdata-"));
+
+function cli(persistTo: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(projectRoot, "scripts/cairn.mjs"), ...args, "--persist-to", persistTo], {
+      cwd: projectRoot,
+      env: wranglerEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function api(key: string, method: string, route: string, body?: unknown) {
+  const response = await fetch(`${server.url}/api/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> | null };
+}
+
+describe("org export, import and delete from the operator CLI", { timeout: 240_000 }, () => {
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("exports an org to a file, imports it into a new org where the plan continues, then deletes the first", async () => {
+    await createOrg({ slug: "cli-src", name: "CLI source" }, state);
+    await addUser({ org: "cli-src", email: "src-admin@cairn.test", name: "Source Admin", role: "admin", password: "source-admin-password-1" }, state);
+    const { key } = await createApiKey({ org: "cli-src", userEmail: "src-admin@cairn.test", name: "src", scopes: ["research:read", "research:write"] }, state);
+    const created = await api(key, "POST", "/plans", {
+      name: "[Scan] Exported plan",
+      researchQuestion: "Does it travel?",
+      steps: [
+        { stepType: "search", instructions: "Look" },
+        { stepType: "synthesize", instructions: "Say" },
+      ],
+      planDesignRationale: "Two steps",
+    });
+    expect(created.status).toBe(201);
+    await api(key, "POST", "/artifacts", { artifactType: "note", title: "Travelling note", content: { a: 1 }, contentText: "a travelling note" });
+
+    const file = path.join(work, "cli-src.ndjson");
+    const exported = await cli(server.persistTo, "export", "--org", "cli-src", "--out", file, "--url", server.url);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toMatch(/Exported "cli-src" to .*cli-src\.ndjson .*1 plans/);
+    const lines = readFileSync(file, "utf8").trim().split("\n");
+    expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({ type: "header", org: { slug: "cli-src" } });
+    expect(JSON.parse(lines.at(-1) ?? "{}")).toMatchObject({ type: "end" });
+
+    await createOrg({ slug: "cli-dst", name: "CLI destination" }, state);
+    await addUser({ org: "cli-dst", email: "dst-admin@cairn.test", name: "Destination Admin", role: "admin", password: "dest-admin-password-1" }, state);
+    const imported = await cli(server.persistTo, "import", "--org", "cli-dst", "--in", file, "--url", server.url);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('Imported into "cli-dst": 1 plans');
+    const { key: dstKey } = await createApiKey({ org: "cli-dst", userEmail: "dst-admin@cairn.test", name: "dst", scopes: ["research:read", "research:write"] }, state);
+    const plans = await api(dstKey, "GET", "/plans");
+    const planId = (plans.body?.plans as { planId: string }[])[0]?.planId ?? "";
+    expect((await api(dstKey, "POST", `/plans/${planId}/next-step`, {})).body).toMatchObject({ status: "step", step: { stepType: "search" } });
+
+    expect((await cli(server.persistTo, "org", "delete", "cli-src")).code).toBe(2);
+    const deleted = await cli(server.persistTo, "org", "delete", "cli-src", "--yes", "--url", server.url);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain('Erased "cli-src": 1 plans');
+    expect(await runSql("SELECT COUNT(*) AS n FROM orgs WHERE slug = 'cli-src'", state)).toEqual([{ n: 0 }]);
+    expect((await api(key, "GET", "/plans")).status).toBe(401);
+    // The temporary keys the CLI made are gone.
+    expect(await runSql("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'cairn CLI (temporary)'", state)).toEqual([{ n: 0 }]);
+  });
+
+  it("without --url starts its own local Worker on the state, and names what is missing", async () => {
+    const persistTo = mkdtempSync(path.join(work, "state-"));
+    await applyMigrations({ persistTo });
+    await createOrg({ slug: "lonely", name: "Lonely" }, { persistTo });
+    const noAdmin = await cli(persistTo, "export", "--org", "lonely", "--out", path.join(work, "lonely.ndjson"));
+    expect(noAdmin.code).toBe(1);
+    expect(noAdmin.stderr).toContain('Org "lonely" has no admin');
+    await addUser({ org: "lonely", email: "lonely@cairn.test", name: "Lonely", role: "admin", password: "lonely-password-123" }, { persistTo });
+    const ok = await cli(persistTo, "export", "--org", "lonely", "--out", path.join(work, "lonely.ndjson"));
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(path.join(work, "lonely.ndjson"), "utf8")).toContain('"type":"end"');
+  });
+});
