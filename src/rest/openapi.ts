@@ -4,6 +4,7 @@ import { jsonSchemaOf } from "../operations/json-schema";
 import type { AnyOperation } from "../operations/operation";
 import { OPERATIONS } from "../operations/registry";
 import { REST_BASE } from "./app";
+import { orgDataOpenApiPaths } from "./org-data";
 import { promptsOpenApiPaths } from "./prompts";
 
 const PROBLEM = {
@@ -79,7 +80,7 @@ export function openApiDocument(origin: string) {
     const path = `${REST_BASE}${operation.rest.path}`;
     paths[path] = { ...paths[path], [operation.rest.method]: pathItem(operation) };
   }
-  Object.assign(paths, promptsOpenApiPaths(REST_BASE, problem));
+  Object.assign(paths, promptsOpenApiPaths(REST_BASE, problem), orgDataOpenApiPaths(REST_BASE, problem));
   return {
     openapi: "3.1.0",
     info: {

@@ -73,3 +73,51 @@ export async function orgDataRoute(
     throw error;
   }
 }
+
+/** The org data routes in the OpenAPI document. */
+export function orgDataOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {
+  const common = { security: [{ oauth2: ["org:admin"] }, { apiKey: [] }], "x-required-scope": "org:admin" };
+  const errors = { "401": { description: "Missing, expired or revoked credential" }, "403": problem("Not an admin of the organization, or no org:admin scope") };
+  return {
+    [`${base}/org/export`]: {
+      get: {
+        operationId: "export_org",
+        summary: "Export the organization",
+        description:
+          "Everything of the organization as NDJSON, streamed: a header line, members (no password hashes), every stored row (no key hashes), each plan's and search session's state, and an end line with counts (absent when the stream broke off).",
+        ...common,
+        parameters: [{ name: "toolCalls", in: "query", required: false, schema: { type: "string", enum: ["true", "false"] }, description: "Include the tool-call log" }],
+        responses: { "200": { description: "The export", content: { "application/x-ndjson": { schema: { type: "string" } } } }, ...errors },
+      },
+    },
+    [`${base}/org/import`]: {
+      post: {
+        operationId: "import_org",
+        summary: "Import an export into this organization",
+        description: "The organization must hold no research yet. Ids are renewed consistently; members are matched by e-mail; API keys are not recreated. A bad or incomplete file changes nothing.",
+        ...common,
+        requestBody: { required: true, content: { "application/x-ndjson": { schema: { type: "string" } } } },
+        responses: {
+          "200": { description: "What was imported", content: { "application/json": { schema: { type: "object", properties: { imported: { type: "object" } } } } } },
+          "400": problem("A line is not valid, or the file is incomplete"),
+          "409": problem("The organization already holds research"),
+          "413": problem("A line is longer than 16 MiB"),
+          ...errors,
+        },
+      },
+    },
+    [`${base}/org`]: {
+      delete: {
+        operationId: "erase_org",
+        summary: "Erase the organization",
+        description: "Erases every record of the organization, its plans' and sessions' storage, its members' grants and sessions for it, its API keys and the organization itself. Confirm with its slug.",
+        ...common,
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { type: "object", required: ["confirm"], properties: { confirm: { type: "string", description: "The organization's slug" } } } } },
+        },
+        responses: { "200": { description: "What was erased" }, "400": problem("The confirmation is not the organization's slug"), ...errors },
+      },
+    },
+  };
+}
