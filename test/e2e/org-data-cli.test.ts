@@ -77,7 +77,7 @@ describe("org export, import and delete from the operator CLI", { timeout: 240_0
     expect(imported.stdout).toContain('Imported into "cli-dst": 1 plans');
     const { key: dstKey } = await createApiKey({ org: "cli-dst", userEmail: "dst-admin@cairn.test", name: "dst", scopes: ["research:read", "research:write"] }, state);
     const plans = await api(dstKey, "GET", "/plans");
-    const planId = (plans.body?.plans as { planId: string }[])[0]?.planId ?? "";
+    const planId = ((plans.body?.plans ?? []) as { planId: string }[])[0]?.planId ?? "";
     expect((await api(dstKey, "POST", `/plans/${planId}/next-step`, {})).body).toMatchObject({ status: "step", step: { stepType: "search" } });
 
     expect((await cli(server.persistTo, "org", "delete", "cli-src")).code).toBe(2);
