@@ -84,7 +84,7 @@ interface PlanStatus {
   progress: number;
   totalSteps: number;
   currentStep: (StepRef & { status: string }) | null;
-  completedSteps: (StepRef & { status: string; resultSummary: string | null; confidence: number | null })[];
+  completedSteps: (StepRef & { status: string; resultSummary: string | null; confidence: number | null; finishedAt: string | null })[];
   pendingSteps: StepRef[];
   inProgressSteps: (StepRef & { status: string; claimedAt: string | null; lastActivityAt: string | null })[];
   failedSteps: StepRef[];
@@ -231,6 +231,7 @@ describe("a plan survives a SIGKILL of the local server", () => {
       expect(claim2).not.toBe("");
       const beforeKill = await status(planId);
       const claimedAt = Date.parse(beforeKill.inProgressSteps[0]?.claimedAt ?? "");
+      expect(beforeKill.completedSteps[0]?.finishedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(Number.isFinite(claimedAt)).toBe(true);
       const stallDeadline = claimedAt + STALL_MINUTES * 60_000;
       mark("step2Claimed");
@@ -261,7 +262,16 @@ describe("a plan survives a SIGKILL of the local server", () => {
       const after = await status(planId);
       expect(after).toMatchObject({ planId, status: "active", derivedStatus: "active", stalled: false, progress: 33, totalSteps: 3 });
       expect(after.completedSteps).toEqual([
-        { stepId: step1.stepId, stepOrder: 1, stepType: "search", status: "completed", resultSummary: JSON.stringify(step1Result), confidence: 0.9 },
+        {
+          stepId: step1.stepId,
+          stepOrder: 1,
+          stepType: "search",
+          status: "completed",
+          resultSummary: JSON.stringify(step1Result),
+          confidence: 0.9,
+          // The time it finished survives the crash exactly.
+          finishedAt: beforeKill.completedSteps[0]?.finishedAt,
+        },
       ]);
       expect(after.currentStep).toEqual({ stepId: step2.stepId, stepOrder: 2, stepType: "analyze", status: "in_progress" });
       expect(after.inProgressSteps).toEqual(beforeKill.inProgressSteps);
