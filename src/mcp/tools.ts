@@ -15,6 +15,21 @@ import { inProfile, type McpProfile } from "./profiles";
  */
 const ENFORCED_ONLY = new Set(["minLength", "maxLength", "minItems", "maxItems", "pattern", "$schema"]);
 
+/**
+ * Also left out, for the same reason: an integer's bounds (a count, a step
+ * number, a page size: the validation error names the limit; a number's bounds,
+ * such as confidence 0–1, stay, since they say what the scale is), `items: {}`
+ * (any item is what an array without `items` means), and `type: "string"` beside
+ * an enum of strings (the values say it).
+ */
+function enforcedOnly(key: string, value: unknown, node: Record<string, unknown>, nested: boolean): boolean {
+  if (ENFORCED_ONLY.has(key)) return true;
+  // A closed top-level object tells the model not to invent arguments; nested ones are enforced quietly.
+  if (nested && key === "additionalProperties" && value === false) return true;
+  if ((key === "minimum" || key === "maximum") && node.type === "integer") return true;
+  if (key === "items" && typeof value === "object" && value !== null && Object.keys(value).length === 0) return true;
+  return key === "type" && value === "string" && Array.isArray(node.enum) && node.enum.every((item) => typeof item === "string");
+}
 
 export function compactSchema(schema: unknown, nested = false): unknown {
   if (Array.isArray(schema)) return schema.map((item) => compactSchema(item, true));
@@ -23,10 +38,7 @@ export function compactSchema(schema: unknown, nested = false): unknown {
   if (node[LIST_AS_DESCRIPTION]) return { type: node.type, description: node.description };
   return Object.fromEntries(
     Object.entries(schema)
-      // A closed top-level object tells the model not to invent arguments; nested ones are enforced quietly.
-      .filter(([key]) => !ENFORCED_ONLY.has(key) && !(nested && key === "additionalProperties" && node[key] === false))
-      // zod's integer bounds default to the safe-integer range: no information for the model.
-      .filter(([key, value]) => !(key === "maximum" && value === Number.MAX_SAFE_INTEGER) && !(key === "minimum" && value === Number.MIN_SAFE_INTEGER))
+      .filter(([key, value]) => !enforcedOnly(key, value, node, nested))
       .map(([key, value]) => [key, key === "properties" || key === "$defs" ? mapValues(value, (v) => compactSchema(v, true)) : compactSchema(value, true)]),
   );
 }
