@@ -44,6 +44,8 @@ export const storeResearchOutput = defineOperation({
         ungroundedRefs: z.array(z.string()),
         ungroundedClaims: z.array(z.string()),
         rejectedClaimsRepeated: z.array(z.string()),
+        overstatedClaimsRepeated: z.array(z.string()),
+        uncitedParagraphs: z.array(z.object({ position: z.number(), kind: z.string(), start: z.string() })),
         unmarkedUnverifiedSubtopics: z.array(z.string()),
         unverifiedSubtopics: z.array(z.string()),
         downgradedClaimsCited: z.array(z.string()),

@@ -327,9 +327,19 @@ describe("the research lifecycle through real MCP clients", () => {
     });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.body)).toContain("strict citation check");
+    // A paragraph without a grounded [E#] (the answer, here) is named and refused as well.
+    const uncited = await deep.tryCall("store_research_output", {
+      planId,
+      executionId: execution.executionId,
+      title: "Heat pumps vs district heating",
+      mediaType: "markdown",
+      content: "## Method\nRun: depth standard.\n\n## Answer\nChoose ground-source heat pumps.\n\nGround-source heat pumps cost about 20% less [E1].",
+    });
+    expect(uncited.isError).toBe(true);
+    expect(JSON.stringify(uncited.body)).toContain('paragraph 2 (\\"Choose ground-source heat pumps.\\")');
     const report =
-      "Run: depth standard, 1 round, 2 researchers, 3 sources.\n\n" +
-      "**Answer:** choose ground-source heat pumps.\n\n## Lifetime cost\nGround-source heat pumps cost about 20% less over 25 years [E1].\n" +
+      "## Method\nRun: depth standard, 1 round, 2 researchers, 3 sources.\n\n" +
+      "## Answer\nChoose ground-source heat pumps [E1, E3].\n\n## Lifetime cost\nGround-source heat pumps cost about 20% less over 25 years [E1].\n" +
       "Sources disagree on district heating: tariffs rose 35% since 2021 [E1].\n\n## Cold-climate performance\nSeasonal COP stays above 3 at -20 C [E3].\n";
     const stored = await deep.call<{ outputId: string; verification: { passed: boolean; citedRefs: string[] } }>("store_research_output", {
       planId,

@@ -167,11 +167,13 @@ function deepSteps(type: ResearchType, p: DeepParameters): { steps: TemplateStep
     step(
       "synthesize",
       p.output === "brief"
-        ? "Write the brief: one line with the run parameters, the best-supported answer first, a few tight paragraphs and key findings, each " +
-            "load-bearing claim cited [E…]; list UNVERIFIED subtopics as such. Store it with store_research_output (strict citation check)."
-        : "Write the report: one line with the run parameters (depth, rounds run, researchers, sources), the best-supported answer first, a section " +
-            "per subtopic citing every load-bearing claim [E…], disagreements stated honestly, UNVERIFIED subtopics marked, 'Confidence & limitations' " +
-            "and 'Sources'. Store it with store_research_output (strict citation check).",
+        ? "Write the brief: a 'Method' heading with one line of run parameters, then under its own heading the best-supported answer, a few tight paragraphs and " +
+            "key findings, every paragraph and list item citing grounded evidence [E…]; list UNVERIFIED subtopics as such. Store it with " +
+            "store_research_output (strict citation check: it names any paragraph without a grounded [E…])."
+        : "Write the report: a 'Method' heading with the run parameters (depth, rounds run, researchers, sources), then an 'Answer' heading with " +
+            "the best-supported answer, a section per subtopic where every paragraph and list item cites grounded evidence [E…], disagreements stated honestly, " +
+            "UNVERIFIED subtopics marked, 'Confidence & limitations' and 'Sources' (these two and Method need no citations). Claims judged " +
+            "OVERSTATED keep their qualifier. Store it with store_research_output (strict citation check).",
       { critical: true },
     ),
   );

@@ -95,7 +95,40 @@ describe("checkCitations", () => {
     expect(report.ungroundedRefs).toEqual(["E2"]);
     expect(report.rejectedClaimsRepeated).toEqual([rejected.ref]);
     expect(report.unmarkedUnverifiedSubtopics).toEqual(["Regulation"]);
-    expect(report.problems).toHaveLength(4);
+    // The one paragraph cites only ungrounded and unknown evidence.
+    expect(report.uncitedParagraphs).toEqual([{ position: 1, kind: "paragraph", start: "Prices will halve again next year, for sure…" }]);
+    expect(report.problems).toHaveLength(5);
+  });
+
+  it("requires a grounded citation in every factual paragraph and list item, and names the ones without", () => {
+    const content = [
+      "# Pricing",
+      "Prices fell by a third since 2023 [E1].",
+      "- Bulk buyers pay less",
+      "- Discounts exist [E3]",
+      "## Limitations",
+      "Only public list prices were available.",
+      "Regulation: UNVERIFIED.",
+    ].join("\n\n");
+    const strict = checkCitations("strict", { content, citationRefs: [] }, ledger());
+    expect(strict.uncitedParagraphs).toEqual([{ position: 2, kind: "list item", start: "Bulk buyers pay less" }]);
+    expect(strict.passed).toBe(false);
+    expect(strict.problems.join(" ")).toContain('list item 2 ("Bulk buyers pay less")');
+    // Non-strict stores the deliverable and reports the same list.
+    expect(checkCitations("report", { content, citationRefs: [] }, ledger()).uncitedParagraphs).toEqual(strict.uncitedParagraphs);
+  });
+
+  it("flags a claim judged OVERSTATED repeated as it was, but not one restated with its qualifier", () => {
+    const overstated = claim("Pricing", "Solid-state cells already cost less than lithium-ion", ["E1"], [verdict("reviewer", "r1", "OVERSTATED")]);
+    const withOverstated = () => {
+      const claims = [supported, overstated];
+      return { evidence: [{ ref: "E1" }], claims, subtopics: summarizeSubtopics(["Pricing"], [], claims) };
+    };
+    const repeated = checkCitations("strict", { content: "Solid-state cells already cost less than lithium-ion [E1].", citationRefs: [] }, withOverstated());
+    expect(repeated.overstatedClaimsRepeated).toEqual([overstated.ref]);
+    expect(repeated.passed).toBe(false);
+    const qualified = checkCitations("strict", { content: "In some lab setups, solid-state cells may cost less than lithium-ion [E1].", citationRefs: [] }, withOverstated());
+    expect(qualified.overstatedClaimsRepeated).toEqual([]);
   });
 
   it("refuses a deliverable that cites nothing when the ledger has grounded claims", () => {

@@ -3,6 +3,8 @@
  * (C1, C2, …) citing it, reviewer and critic verdicts on the claims, and the citation check a
  * deliverable of the plan must pass. Pure: storage keeps rows, this module decides what they mean.
  */
+import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
+
 
 export const REVIEWER_VERDICTS = ["SUPPORTED", "UNSUPPORTED", "OVERSTATED", "CONTRADICTED"] as const;
 export type ReviewerVerdict = (typeof REVIEWER_VERDICTS)[number];
@@ -171,6 +173,10 @@ export interface CitationReport {
   ungroundedClaims: string[];
   /** Claims judged UNSUPPORTED, CONTRADICTED or REJECT whose text the deliverable repeats. */
   rejectedClaimsRepeated: string[];
+  /** Claims judged OVERSTATED whose text the deliverable repeats as it was, without the qualifier the reviewer asked for. */
+  overstatedClaimsRepeated: string[];
+  /** Paragraphs and list items citing no grounded evidence, outside method, limitations, sources and UNVERIFIED text. */
+  uncitedParagraphs: UncitedUnit[];
   /** UNVERIFIED subtopics the deliverable does not mark as UNVERIFIED. */
   unmarkedUnverifiedSubtopics: string[];
   unverifiedSubtopics: string[];
@@ -227,6 +233,10 @@ export function checkCitations(
     })
     .filter((c) => normalizedContent.includes(normalizeClaim(c.text)))
     .map((c) => c.ref);
+  const overstatedClaimsRepeated = ledger.claims
+    .filter((c) => c.verdicts.some((v) => v.verdict === "OVERSTATED") && normalizeClaim(c.text).length >= 12)
+    .filter((c) => normalizedContent.includes(normalizeClaim(c.text)))
+    .map((c) => c.ref);
   const unverifiedSubtopics = ledger.subtopics.filter((s) => s.status === "UNVERIFIED").map((s) => s.subtopic);
   const unmarkedUnverifiedSubtopics = unverifiedSubtopics.filter((s) => !marksUnverified(deliverable.content, s));
   const downgradedClaimsCited = ledger.claims
@@ -235,11 +245,23 @@ export function checkCitations(
 
   const problems: string[] = [];
   const groundedCount = [...outcomes.values()].filter((o) => o.grounded).length;
+  // Once anything is grounded, every factual paragraph has something it can cite.
+  const uncitedParagraphs = groundedCount > 0 ? uncitedUnits(deliverable.content, groundedRefs) : [];
   if (groundedCount > 0 && citedRefs.length + citedClaims.length === 0) problems.push("The deliverable cites no evidence: cite each load-bearing claim as [E1].");
   if (unknownRefs.length) problems.push(`Cites refs the ledger does not have: ${unknownRefs.join(", ")}.`);
   if (ungroundedRefs.length) problems.push(`Cites evidence no SUPPORTED (or SURVIVES) claim rests on: ${ungroundedRefs.join(", ")}.`);
   if (ungroundedClaims.length) problems.push(`Cites claims that are not SUPPORTED (or SURVIVES): ${ungroundedClaims.join(", ")}.`);
   if (rejectedClaimsRepeated.length) problems.push(`Repeats claims the reviewers or critic rejected: ${rejectedClaimsRepeated.join(", ")}.`);
+  if (overstatedClaimsRepeated.length) {
+    problems.push(`Repeats claims judged OVERSTATED as they were, without the qualifier they need: ${overstatedClaimsRepeated.join(", ")}.`);
+  }
+  if (uncitedParagraphs.length) {
+    const named = uncitedParagraphs.slice(0, 10).map((u) => `${u.kind} ${u.position} ("${u.start}")`);
+    problems.push(
+      `Cite grounded evidence [E#] in every paragraph and list item, or move it under Method, Limitations or Sources: ${named.join("; ")}` +
+        `${uncitedParagraphs.length > 10 ? `; and ${uncitedParagraphs.length - 10} more` : ""}.`,
+    );
+  }
   if (unmarkedUnverifiedSubtopics.length) {
     problems.push(`Does not mark these subtopics as UNVERIFIED (a line naming the subtopic and the word UNVERIFIED): ${unmarkedUnverifiedSubtopics.join("; ")}.`);
   }
@@ -252,6 +274,8 @@ export function checkCitations(
     ungroundedRefs,
     ungroundedClaims,
     rejectedClaimsRepeated,
+    overstatedClaimsRepeated,
+    uncitedParagraphs,
     unmarkedUnverifiedSubtopics,
     unverifiedSubtopics,
     downgradedClaimsCited,

@@ -1,0 +1,84 @@
+/**
+ * Citation integrity down to the paragraph: under a strict citation policy,
+ * every paragraph and list item of a deliverable must cite at least one [E#]
+ * that the ledger grounds. Exempt: text under a heading that is not factual by
+ * its nature (method, limitations, unverified, sources, references), a
+ * paragraph that marks itself UNVERIFIED, headings, rules, tables and code.
+ * Pure: markdown read line by line, no parser needed for this much.
+ */
+
+/** Headings whose sections state no findings (matched as words in the heading, any case). */
+export const NON_FACTUAL_HEADINGS = ["method", "methodology", "methods", "limitations", "limitation", "unverified", "sources", "references", "bibliography", "appendix"];
+
+export interface UncitedUnit {
+  /** 1-based position among the body's paragraphs and list items. */
+  position: number;
+  kind: "paragraph" | "list item";
+  /** The first words, enough to find it. */
+  start: string;
+}
+
+const HEADING = /^\s{0,3}#{1,6}\s+(.*)$/;
+const LIST_ITEM = /^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+/;
+const FENCE = /^\s{0,3}(```|~~~)/;
+const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
+const TABLE = /^\s*\|/;
+const EVIDENCE = /\[(E\d{1,5}(?:\s*[,;]\s*E\d{1,5})*)\]/g;
+
+function isNonFactual(heading: string): boolean {
+  const words = heading.toLowerCase().split(/[^a-z]+/);
+  return NON_FACTUAL_HEADINGS.some((word) => words.includes(word));
+}
+
+function firstWords(text: string): string {
+  const words = text.replace(LIST_ITEM, "").replace(/\s+/g, " ").trim().split(" ");
+  return words.length > 8 ? `${words.slice(0, 8).join(" ")}…` : words.join(" ");
+}
+
+function citesGrounded(text: string, grounded: ReadonlySet<string>): boolean {
+  for (const match of text.matchAll(EVIDENCE)) {
+    if ((match[1] ?? "").split(/\s*[,;]\s*/).some((ref) => grounded.has(ref))) return true;
+  }
+  return false;
+}
+
+/** The paragraphs and list items of `content` that cite no grounded evidence and are not exempt. */
+export function uncitedUnits(content: string, grounded: ReadonlySet<string>): UncitedUnit[] {
+  const units: { kind: UncitedUnit["kind"]; text: string; exempt: boolean }[] = [];
+  let exemptSection = false;
+  let inFence = false;
+  let current: { kind: UncitedUnit["kind"]; lines: string[] } | null = null;
+  const close = () => {
+    if (current) units.push({ kind: current.kind, text: current.lines.join("\n"), exempt: exemptSection });
+    current = null;
+  };
+  for (const line of content.split(/\r?\n/)) {
+    if (FENCE.test(line)) {
+      close();
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) continue;
+    const heading = HEADING.exec(line);
+    if (heading) {
+      close();
+      exemptSection = isNonFactual(heading[1] ?? "");
+      continue;
+    }
+    if (!line.trim() || RULE.test(line) || TABLE.test(line)) {
+      close();
+      continue;
+    }
+    if (LIST_ITEM.test(line)) {
+      close();
+      current = { kind: "list item", lines: [line] };
+      continue;
+    }
+    if (current) current.lines.push(line);
+    else current = { kind: "paragraph", lines: [line] };
+  }
+  close();
+  return units.flatMap((unit, i) =>
+    unit.exempt || /\bUNVERIFIED\b/.test(unit.text) || citesGrounded(unit.text, grounded) ? [] : [{ position: i + 1, kind: unit.kind, start: firstWords(unit.text) }],
+  );
+}
