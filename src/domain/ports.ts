@@ -3,7 +3,7 @@ import type { PageCursor } from "./pagination";
 import type { PlanEngine, PlanIndex } from "./plans/engine";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./research/artifacts";
 import type { ExtractionServices } from "./research/extraction";
-import type { CitationPolicy, Claim, Evidence, Verdict } from "./research/ledger";
+import type { CitationPolicy, Claim, Evidence, SearchMetadata, Verdict } from "./research/ledger";
 import type { ResearchFeedback, ResearchOutput, ResearchOutputSummary } from "./research/outputs";
 import type { SearchProvider } from "./sessions/search";
 import type { SearchSessionStore } from "./sessions/store";
@@ -89,6 +89,7 @@ export interface NewEvidence {
   contentHash: string;
   subtopic: string | null;
   query: string | null;
+  search: SearchMetadata;
 }
 
 export interface NewClaim {

@@ -167,6 +167,22 @@ describe("evidence ledger", () => {
     expect(paged.claims).toHaveLength(1);
   });
 
+  it("keeps what the search tool said about each source: its evidenceRef in listings, the time handling in a read of the one item", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    const searched = { evidenceRef: "ws_7f3a:2", temporalIntent: "recent", freshness: "auto", removedStaleYears: [2023, 2024] };
+    await ok(apiKey, "record_evidence", { planId, subtopics: ["Density"], evidence: [source(1, "Density", searched), source(2, "Density")] });
+    const listing = await ok(apiKey, "get_evidence_ledger", { planId });
+    expect(listing.evidence).toMatchObject([{ ref: "E1", evidenceRef: "ws_7f3a:2" }, { ref: "E2", evidenceRef: null }]);
+    expect((listing.evidence as Record<string, unknown>[])[0]).not.toHaveProperty("temporalIntent");
+    const whole = await ok(apiKey, "get_evidence_ledger", { planId, ref: "E1" });
+    expect((whole.evidence as Record<string, unknown>[])[0]).toMatchObject(searched);
+    const plain = await ok(apiKey, "get_evidence_ledger", { planId, ref: "E2" });
+    expect((plain.evidence as Record<string, unknown>[])[0]).toMatchObject({ evidenceRef: null, temporalIntent: null, freshness: null, removedStaleYears: [] });
+    const bad = await callTool(apiKey, "record_evidence", { planId, evidence: [source(3, "Density", { removedStaleYears: ["last year"] })] });
+    expect(bad.isError).toBe(true);
+  });
+
   it("a plan without a ledger answers not_found, and a plan of another org looks missing everywhere", async () => {
     const a = await seedTenant();
     const b = await seedTenant();

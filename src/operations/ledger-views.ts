@@ -19,6 +19,12 @@ export const EvidenceView = z.object({
   contentHash: z.string(),
   subtopic: z.string().nullable(),
   query: z.string().nullable(),
+  /** The web search tool's own ref for the result (cite it beside E#: "(ref: …)"). */
+  evidenceRef: z.string().nullable(),
+  /** How the search treated time, as the tool reported it; in a read of the one item. */
+  temporalIntent: z.string().nullable().optional(),
+  freshness: z.string().nullable().optional(),
+  removedStaleYears: z.array(z.number()).optional(),
 });
 
 /** How much of each text a listing shows; a read of one item (`ref`) shows it whole. */
@@ -41,6 +47,10 @@ export const evidenceView = (evidence: Evidence, bounds: ViewBounds): z.infer<ty
   contentHash: evidence.contentHash,
   subtopic: evidence.subtopic,
   query: clip(evidence.query, bounds.shortChars),
+  evidenceRef: evidence.search.evidenceRef,
+  ...(bounds === WHOLE
+    ? { temporalIntent: evidence.search.temporalIntent, freshness: evidence.search.freshness, removedStaleYears: evidence.search.removedStaleYears }
+    : {}),
 });
 
 export const ClaimView = z.object({

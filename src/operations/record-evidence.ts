@@ -26,6 +26,10 @@ export const recordEvidence = defineOperation({
           contentHash: z.string().regex(/^[A-Za-z0-9:_-]{8,128}$/).optional(),
           subtopic: ParamSubtopic.optional(),
           query: z.string().max(500).optional(),
+          evidenceRef: z.string().min(1).max(200).optional().describe("The search tool's ref for this result"),
+          temporalIntent: z.string().min(1).max(50).optional(),
+          freshness: z.string().min(1).max(50).optional(),
+          removedStaleYears: z.array(z.number().int().min(1900).max(2200)).max(20).optional(),
         }),
       )
       .max(LEDGER_LIMITS.evidencePerCall)
@@ -73,6 +77,12 @@ export const recordEvidence = defineOperation({
         contentHash: item.contentHash ?? (await hashEvidence(`${item.facts}\n${item.quote ?? ""}`)),
         subtopic: item.subtopic ? normalizeSubtopic(item.subtopic) : null,
         query: item.query ?? null,
+        search: {
+          evidenceRef: item.evidenceRef ?? null,
+          temporalIntent: item.temporalIntent ?? null,
+          freshness: item.freshness ?? null,
+          removedStaleYears: item.removedStaleYears ?? [],
+        },
       })),
     );
     const refs = evidence.length ? await ctx.services.ledger.addEvidence(orgId, input.planId, evidence, userId, ctx.now()) : [];

@@ -12,6 +12,10 @@ interface EvidenceRow {
   content_hash: string;
   subtopic: string | null;
   query: string | null;
+  evidence_ref: string | null;
+  temporal_intent: string | null;
+  freshness: string | null;
+  removed_stale_years: string | null;
   recorded_by: string;
   created_at: number;
 }
@@ -41,7 +45,19 @@ interface VerdictJson {
   created_at: number;
 }
 
-const EVIDENCE_BRIEF = "n, url, title, fetched_at, content_hash, subtopic, query, recorded_by, created_at";
+const EVIDENCE_BRIEF =
+  "n, url, title, fetched_at, content_hash, subtopic, query, evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at";
+
+/** The stored list of years, or none when the row holds something else (a list must never fail on one row). */
+function years(text: string | null): number[] {
+  if (!text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((year): year is number => Number.isInteger(year)) : [];
+  } catch {
+    return [];
+  }
+}
 
 // Every claim read carries its verdicts, so what a claim means is decided in one place (domain/research/ledger.ts).
 const CLAIM_COLUMNS = `c.id, c.plan_id, c.n, c.subtopic, c.text, c.evidence_refs, c.worker_ids, c.confidence, c.high_stakes, c.created_at,
@@ -59,6 +75,7 @@ const toEvidence = (row: EvidenceRow): Evidence => ({
   contentHash: row.content_hash,
   subtopic: row.subtopic,
   query: row.query,
+  search: { evidenceRef: row.evidence_ref, temporalIntent: row.temporal_intent, freshness: row.freshness, removedStaleYears: years(row.removed_stale_years) },
   recordedBy: row.recorded_by,
   createdAt: row.created_at,
 });
@@ -133,11 +150,31 @@ export function d1EvidenceLedger(db: D1Database): EvidenceLedgerRepository {
         items.map((item) =>
           db
             .prepare(
-              `INSERT INTO ledger_evidence (org_id, plan_id, n, url, title, facts, quote, fetched_at, content_hash, subtopic, query, recorded_by, created_at)
-               SELECT ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM ledger_evidence WHERE org_id = ? AND plan_id = ?
+              `INSERT INTO ledger_evidence (org_id, plan_id, n, url, title, facts, quote, fetched_at, content_hash, subtopic, query,
+                                            evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at)
+               SELECT ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM ledger_evidence WHERE org_id = ? AND plan_id = ?
                ON CONFLICT(org_id, plan_id, url, content_hash) DO NOTHING`,
             )
-            .bind(orgId, planId, item.url, item.title, item.facts, item.quote, item.fetchedAt, item.contentHash, item.subtopic, item.query, recordedBy, now, orgId, planId),
+            .bind(
+              orgId,
+              planId,
+              item.url,
+              item.title,
+              item.facts,
+              item.quote,
+              item.fetchedAt,
+              item.contentHash,
+              item.subtopic,
+              item.query,
+              item.search.evidenceRef,
+              item.search.temporalIntent,
+              item.search.freshness,
+              item.search.removedStaleYears.length ? JSON.stringify(item.search.removedStaleYears) : null,
+              recordedBy,
+              now,
+              orgId,
+              planId,
+            ),
         ),
       );
       const after = await db

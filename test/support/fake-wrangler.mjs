@@ -9,7 +9,7 @@
  * Anything it does not know answers exit 1, so an unexpected call fails the test.
  */
 import { randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const args = process.argv.slice(2);
@@ -59,8 +59,9 @@ if (args[0] === "whoami") {
   out(`🌀 Creating namespace with title "${title}"\n✨ Success!`);
 } else if (command === "d1 migrations apply") {
   if (state.failMigrations) fail("Migration 0007_search_sessions.sql failed with the following errors: table search_sessions already exists");
-  const pending = Math.max(0, 8 - (state.appliedMigrations ?? 0));
-  state.appliedMigrations = 8;
+  const total = readdirSync(path.join(process.cwd(), "migrations")).filter((name) => name.endsWith(".sql")).length;
+  const pending = Math.max(0, total - (state.appliedMigrations ?? 0));
+  state.appliedMigrations = total;
   save();
   out(pending === 0 ? "✅ No migrations to apply!" : `Migrations to be applied: ${pending}\n✅ Applied ${pending} migrations.`);
 } else if (command.startsWith("d1 execute")) {

@@ -46,8 +46,18 @@ export interface Evidence {
   contentHash: string;
   subtopic: string | null;
   query: string | null;
+  /** What the web search tool said about the result: its own ref, and the query's time handling. */
+  search: SearchMetadata;
   recordedBy: string;
   createdAt: number;
+}
+
+/** seed 001 step 3: kept with each source as the search tool gave it. */
+export interface SearchMetadata {
+  evidenceRef: string | null;
+  temporalIntent: string | null;
+  freshness: string | null;
+  removedStaleYears: number[];
 }
 
 export interface Verdict {
