@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { deliverableLink, planLink } from "./people-links";
 import { notFound } from "../domain/errors";
 import { pageEnd, UNTRUSTED } from "../domain/research/artifacts";
 import { claimOutcome } from "../domain/research/ledger";
@@ -47,7 +48,7 @@ export const chatgptFetch = defineOperation({
           id,
           title: `${claim.ref} (${claim.subtopic})`,
           text: `${claim.text}\n\nStatus: ${outcome.status}; confidence: ${outcome.finalConfidence ?? "n/a"}\n\nEvidence:\n${sources}`,
-          url: `${ctx.origin}/api/v1/plans/${claim.planId}/ledger`,
+          url: planLink(ctx.origin, claim.planId),
           metadata: { kind: "claim", status: outcome.status, grounded: String(outcome.grounded), planId: claim.planId, trust: UNTRUSTED },
         },
         () => `the claim's evidence is in get_evidence_ledger for plan ${claim.planId}`,
@@ -61,7 +62,7 @@ export const chatgptFetch = defineOperation({
           id,
           title: output.title,
           text: output.content,
-          url: `${ctx.origin}/api/v1/outputs/${id}`,
+          url: deliverableLink(ctx.origin, id),
           metadata: { kind: "research output", mediaType: output.mediaType, version: String(output.version), updatedAt: new Date(output.updatedAt).toISOString(), ...(output.planId ? { planId: output.planId } : {}) },
         },
         (end) => `read the rest with get_research_output offset ${end}`,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { deliverableLink, planLink } from "./people-links";
 import { defineOperation } from "./operation";
 import { searchResearch } from "./search-sources";
 
@@ -20,7 +21,11 @@ export const chatgptSearch = defineOperation({
     // fetch still returns it whole.
     const linkOf = (hit: (typeof hits)[number]) =>
       (hit.sourceUrl !== null && hit.sourceUrl.length <= MAX_URL_CHARS ? hit.sourceUrl : null) ??
-      (hit.kind === "claim" ? `${ctx.origin}/api/v1/plans/${hit.planId}/ledger` : `${ctx.origin}/api/v1/${hit.kind === "output" ? "outputs" : "artifacts"}/${hit.id}`);
+      (hit.kind === "claim" && hit.planId
+        ? planLink(ctx.origin, hit.planId)
+        : hit.kind === "output"
+          ? deliverableLink(ctx.origin, hit.id)
+          : `${ctx.origin}/api/v1/artifacts/${hit.id}`);
     return { results: hits.map((hit) => ({ id: hit.id, title: hit.title, url: linkOf(hit) })) };
   },
 });

@@ -222,7 +222,7 @@ describe("evidence ledger", () => {
 
     const chatgpt = await callTool(apiKey, "search", { query: "solid electrolytes" });
     const hit = (chatgpt.body.results as { id: string; url: string }[]).find((r) => r.id === claims[0]?.id);
-    expect(hit?.url).toBe(`http://localhost:8787/api/v1/plans/${planId}/ledger`);
+    expect(hit?.url).toBe(`http://localhost:8787/dashboard/plans/${planId}`);
     const fetched = await ok(apiKey, "fetch", { id: claims[0]?.id });
     expect(fetched.text).toContain("Status: SURVIVES");
     expect(fetched.text).toContain("[E1] Source 1 — https://example.org/source-1");

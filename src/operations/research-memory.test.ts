@@ -200,7 +200,10 @@ describe("deliverables and feedback", () => {
     const hits = (await ok(apiKey, "search_sources", { query: "short" })).results as { kind: string; id: string }[];
     expect(hits.map((h) => h.kind).sort()).toEqual(["artifact", "output"]);
     const fetched = await ok(apiKey, "fetch", { id: first.outputId });
-    expect(fetched).toMatchObject({ id: first.outputId, title: "Heat pump report v2", text: "# Short", url: `http://localhost:8787/api/v1/outputs/${first.outputId}` });
+    // A link a person can open: the dashboard's page of the deliverable (behind its sign-in), not a bearer-only API URL.
+    expect(fetched).toMatchObject({ id: first.outputId, title: "Heat pump report v2", text: "# Short", url: `http://localhost:8787/dashboard/outputs/${first.outputId}` });
+    const searched = (await ok(apiKey, "search", { query: "short" })).results as { id: string; url: string }[];
+    expect(searched.find((r) => r.id === first.outputId)?.url).toBe(`http://localhost:8787/dashboard/outputs/${first.outputId}`);
     const foreignPlan = await callTool(apiKey, "store_research_output", { planId: "plan_0000000000000000000000000", title: "x", mediaType: "text", content: "x" });
     expect(foreignPlan.body).toMatchObject({ error: { code: "not_found" } });
   });

@@ -160,7 +160,16 @@ describe("hostile-tenant invariant", () => {
       }
       const visitor = new Visitor();
       expect((await visitor.signIn(reader.email, reader.password)).status).toBe(303);
-      const pages = ["/dashboard/plans", `/dashboard/plans/${readerRecords.planId}`, `/dashboard/plans/${writerRecords.planId}`, "/dashboard/reviews", "/dashboard/executions", `/dashboard/executions/${writerRecords.executionId}`, "/dashboard/analytics"];
+      const pages = [
+        "/dashboard/plans",
+        `/dashboard/plans/${readerRecords.planId}`,
+        `/dashboard/plans/${writerRecords.planId}`,
+        "/dashboard/reviews",
+        "/dashboard/executions",
+        `/dashboard/executions/${writerRecords.executionId}`,
+        `/dashboard/outputs/${writerRecords.outputId}`,
+        "/dashboard/analytics",
+      ];
       for (const page of pages) {
         const response = await visitor.get(page);
         if (response.status !== 200) broken.push(`${page} → ${response.status}`);

@@ -23,6 +23,7 @@ import { Layout, type LayoutProps } from "./layout";
 import { Analytics, WINDOWS, type WindowKey } from "./analytics";
 import { callsPerDay, plansPerDay } from "./analytics-series";
 import { fillDays } from "./chart-geometry";
+import { DeliverablePage } from "./deliverable";
 import { Admin, ExecutionDetail, ExecutionsList, type InboxItem, Message, ReviewInbox, SignIn } from "./pages";
 import { type EvidenceLedgerView, PlanDetail, PlansList, splitWorkerId } from "./plans";
 import {
@@ -416,6 +417,28 @@ dashboardApp.get("/executions/:executionId", async (c) => {
     title: "Skill execution",
     section: "executions",
     children: <ExecutionDetail execution={execution} feedback={feedback} planName={plans[0]?.name ?? null} />,
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Deliverables (the page ChatGPT's search and fetch link to)
+
+dashboardApp.get("/outputs/:outputId", async (c) => {
+  const outputId = c.req.param("outputId");
+  if (!ID_PATTERN.test(outputId)) return notFoundPage(c);
+  const { orgId } = c.get("session");
+  const { services } = webServices(c.env);
+  const output = await services.outputs.get(orgId, outputId);
+  if (!output) return notFoundPage(c);
+  const [plans, members] = await Promise.all([
+    output.planId ? listPlans(c.env.DB, orgId, { status: "all", stalledOnly: false, query: "", planIds: [output.planId] }, 1) : Promise.resolve([]),
+    listMembers(c.env.DB, orgId),
+  ]);
+  const author = members.find((m) => m.userId === output.createdBy);
+  return render(c, {
+    title: output.title,
+    section: "plans",
+    children: <DeliverablePage output={output} planName={plans[0]?.name ?? null} author={author ? author.email : "a former member"} />,
   });
 });
 

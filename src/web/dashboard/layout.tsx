@@ -41,6 +41,7 @@ pre{white-space:pre-wrap;word-break:break-word;background:#8881;padding:.6rem;bo
 details summary{cursor:pointer}
 .diff .add{color:var(--good)}.diff .del{color:var(--bad)}.diff .chg{color:var(--warn)}
 .secret{font-family:ui-monospace,monospace;font-size:1rem;padding:.6rem;border:2px dashed var(--accent);border-radius:6px;word-break:break-all;user-select:all}
+pre.deliverable{white-space:pre-wrap;overflow-wrap:anywhere;font-family:inherit;line-height:1.5;border:1px solid var(--line);border-radius:10px;padding:1rem}
 .chart{margin:.4rem 0 1rem;max-width:48rem}.chart svg{width:100%;height:auto;display:block}.chart text{fill:currentColor;font-size:11px}
 .chart .axis{stroke:var(--line)}.chart .bar,.chart .key.bar{fill:var(--accent);background:var(--accent)}.chart .part,.chart .key.part{fill:var(--bad);background:var(--bad)}.chart .track{fill:var(--line)}
 .chart .key{display:inline-block;width:.8em;height:.8em;border-radius:2px;vertical-align:-.05em}
