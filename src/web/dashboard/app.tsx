@@ -1,46 +1,40 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
-import { generateApiKey } from "../../auth/api-keys";
-import { forgetMembership } from "../../auth/admission";
 import { checkPassword, waitInWords } from "../../auth/sign-in";
 import { canonicalOrigin } from "../../auth/resource";
 import { CairnError, httpStatusOf, isCairnError } from "../../domain/errors";
-import { ID_PATTERN, newId } from "../../domain/ids";
+import { ID_PATTERN, } from "../../domain/ids";
 import { decodeCursor, toPage } from "../../domain/pagination";
 import type { Services } from "../../domain/ports";
 import type { Principal } from "../../domain/principal";
 import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
-import { isScope, ROLES, type Role, scopesAllowedForRole } from "../../domain/scopes";
+import { scopesAllowedForRole } from "../../domain/scopes";
 import { SKILL_EXECUTION_STATUSES, type SkillExecutionStatus } from "../../domain/skill-executions";
 import type { Env } from "../../env";
-import { eraseOrg, revokeGrantsFor } from "../../platform/org-data/erase";
 import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
 import { submitReview } from "../../operations/submit-review";
 import { newCorrelationId, webServices } from "../../platform/runtime";
 import { membershipsOf } from "../../storage/accounts";
-import { Layout, type LayoutProps } from "./layout";
 import { Analytics, WINDOWS, type WindowKey } from "./analytics";
 import { callsPerDay, plansPerDay } from "./analytics-series";
 import { fillDays } from "./chart-geometry";
 import { DeliverablePage } from "./deliverable";
-import { Admin, ExecutionDetail, ExecutionsList, type InboxItem, Message, ReviewInbox, SignIn } from "./pages";
-import { type EvidenceLedgerView, PlanDetail, PlansList, splitWorkerId } from "./plans";
+import { ExecutionDetail, ExecutionsList, type InboxItem, ReviewInbox, SignIn } from "./pages";
+import type { EvidenceLedgerView } from "./plan-ledger";
+import { splitWorkerId } from "./plan-steps";
+import { PlanDetail, PlansList } from "./plans";
 import {
   feedbackFor,
-  insertApiKey,
   listApiKeys,
   listMembers,
   listPlans,
   liveFingerprint,
   PLANS_PAGE,
   plansAwaitingReview,
-  revokeApiKey,
   routingAccuracy,
   STATUS_FILTERS,
   type StatusFilter,
-  removeMember,
-  setMemberRole,
   stallStats,
   toolCallStats,
 } from "./queries";
@@ -55,6 +49,8 @@ import {
   randomToken,
   switchOrg,
 } from "./session";
+import { registerAdminRoutes } from "./admin-routes";
+import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, message, notFoundPage, render } from "./page";
 
 /**
  * The dashboard (issue 7): server-rendered pages for the people of an org, at
@@ -62,14 +58,10 @@ import {
  * write is scoped to the session's org, and a review answered here runs the
  * same operation as the `submit_review` tool.
  */
-type Vars = { session: DashboardSession; form: FormData; secureHeadersNonce?: string };
-type App = { Bindings: Env; Variables: Vars };
-type DashContext = Context<App>;
 
 export const dashboardApp = new Hono<App>();
 
-/** What the dashboard writes to audit logs as the "client" a person acted through. */
-export const DASHBOARD_CLIENT = "dashboard";
+export { DASHBOARD_CLIENT } from "./page";
 const LIVE_INTERVAL_MS = 2000;
 
 dashboardApp.use(
@@ -95,19 +87,6 @@ dashboardApp.use("*", async (c, next) => {
   await next();
   c.header("cache-control", "no-store");
 });
-
-const nonceOf = (c: DashContext) => c.get("secureHeadersNonce") ?? "";
-
-function render(c: DashContext, props: Omit<LayoutProps, "nonce" | "session">, status = 200) {
-  const session = c.get("session") ?? null;
-  const html = `<!doctype html>${String(<Layout {...props} nonce={nonceOf(c)} session={session} />)}`;
-  return c.html(html, status as 200);
-}
-
-const message = (c: DashContext, title: string, text: string, status: number) =>
-  render(c, { title, children: <Message title={title} message={text} /> }, status);
-
-const notFoundPage = (c: DashContext) => message(c, "Not found", "There is nothing here, or it belongs to another organization.", 404);
 
 /** Only paths inside the dashboard may be returned to after sign-in or a form. */
 function safeReturn(value: unknown, fallback: string): string {
@@ -244,21 +223,6 @@ dashboardApp.get("/plans", async (c) => {
     children: <PlansList plans={rows.slice(0, PLANS_PAGE)} filters={filters} more={rows.length > PLANS_PAGE} />,
   });
 });
-
-const flashes: Record<string, string> = {
-  approve: "Review submitted: approved. The plan continues.",
-  revise: "Review submitted: follow-up steps were added.",
-  reject: "Review submitted: the plan was rejected and has failed.",
-  role: "Role updated.",
-  removed: "Member removed: their sessions, assistants and API keys in this organization no longer work.",
-  revoked: "API key revoked. It stops working at once.",
-};
-
-/** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */
-function flashFor(c: DashContext): string | undefined {
-  const done = c.req.query("done") ?? "";
-  return Object.hasOwn(flashes, done) ? flashes[done] : undefined;
-}
 
 /** The plan's evidence ledger with each claim's final status and each subtopic's grounding, or null without one. */
 async function ledgerView(services: Services, orgId: string, planId: string): Promise<EvidenceLedgerView | null> {
@@ -475,123 +439,7 @@ dashboardApp.get("/analytics", async (c) => {
   });
 });
 
-// ---------------------------------------------------------------------------
-// Org admin (admins only, see requireAdmin)
-
-async function adminPage(c: DashContext, extra: { createdKey?: { name: string; key: string }; error?: string; status?: number } = {}) {
-  const session = c.get("session");
-  const [members, keys, org] = await Promise.all([
-    listMembers(c.env.DB, session.orgId),
-    listApiKeys(c.env.DB, session.orgId),
-    c.env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(session.orgId).first<{ slug: string }>(),
-  ]);
-  return render(
-    c,
-    {
-      title: "Org admin",
-      section: "admin",
-      children: (
-        <Admin
-          members={members}
-          keys={keys}
-          csrf={session.csrf}
-          selfId={session.userId}
-          orgSlug={org?.slug ?? ""}
-          createdKey={extra.createdKey ?? null}
-          flash={flashFor(c)}
-          error={extra.error ?? null}
-        />
-      ),
-    },
-    extra.status ?? 200,
-  );
-}
-
-async function audit(c: DashContext, action: string, targetType: string, targetId: string, detail: Record<string, unknown>) {
-  const session = c.get("session");
-  await webServices(c.env).services.audit.record({
-    orgId: session.orgId,
-    actorUserId: session.userId,
-    actorClientId: DASHBOARD_CLIENT,
-    action,
-    targetType,
-    targetId,
-    detail,
-  });
-}
-
-dashboardApp.get("/admin", (c) => adminPage(c));
-
-dashboardApp.post("/admin/members/:userId/role", async (c) => {
-  const session = c.get("session");
-  const userId = c.req.param("userId");
-  const role = String(c.get("form").get("role") ?? "");
-  if (!(ROLES as readonly string[]).includes(role)) return adminPage(c, { error: "Choose member or admin.", status: 400 });
-  const outcome = await setMemberRole(c.env.DB, session.orgId, userId, role as Role);
-  if (outcome === "not_found") return notFoundPage(c);
-  if (outcome === "last_admin") return adminPage(c, { error: "The organization needs at least one admin: make someone else admin first.", status: 409 });
-  forgetMembership(session.orgId, userId);
-  await audit(c, "membership.role_changed", "user", userId, { role });
-  // An admin who made themselves a member can no longer see this page.
-  return c.redirect(userId === session.userId && role !== "admin" ? "/dashboard/plans" : "/dashboard/admin?done=role", 303);
-});
-
-dashboardApp.post("/admin/members/:userId/remove", async (c) => {
-  const session = c.get("session");
-  const userId = c.req.param("userId");
-  if (userId === session.userId) return adminPage(c, { error: "You cannot remove yourself; ask another admin.", status: 409 });
-  const outcome = await removeMember(c.env.DB, session.orgId, userId, Date.now());
-  if (outcome === "not_found") return notFoundPage(c);
-  if (outcome === "last_admin") return adminPage(c, { error: "The organization needs at least one admin: make someone else admin first.", status: 409 });
-  // Their assistants lose access now, not when a token expires: grants for this org are revoked, and the
-  // membership every OAuth request re-reads is gone (this isolate forgets it at once, others within seconds).
-  forgetMembership(session.orgId, userId);
-  await revokeGrantsFor(c.env, session.orgId, userId);
-  await audit(c, "membership.removed", "user", userId, {});
-  return c.redirect("/dashboard/admin?done=removed", 303);
-});
-
-dashboardApp.post("/admin/org/delete", async (c) => {
-  const session = c.get("session");
-  const typed = String(c.get("form").get("confirm") ?? "").trim();
-  const org = await c.env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(session.orgId).first<{ slug: string }>();
-  if (!org || typed !== org.slug) {
-    return adminPage(c, { error: `Nothing was deleted: type the organization's slug, ${org?.slug ?? ""}, to confirm.`, status: 400 });
-  }
-  const erased = await eraseOrg(c.env, session.orgId);
-  console.log(JSON.stringify({ level: "info", message: "org erased from the dashboard", orgId: session.orgId, by: session.userId, ...erased }));
-  // The session named this org: it ends with it.
-  c.header("set-cookie", await endSession(c.env, session), { append: true });
-  return message(c, "Organization deleted", `${org.slug} and everything in it (${erased.plans} plans, ${erased.members} memberships) are erased.`, 200);
-});
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-dashboardApp.post("/admin/keys", async (c) => {
-  const session = c.get("session");
-  const form = c.get("form");
-  const name = String(form.get("name") ?? "").trim();
-  if (!name || name.length > 100 || CONTROL.test(name)) return adminPage(c, { error: "Give the key a name of 1–100 characters.", status: 400 });
-  const allowed = scopesAllowedForRole(session.role);
-  const scopes = allowed.filter((scope) => form.getAll("scope").map(String).filter(isScope).includes(scope));
-  if (scopes.length === 0) return adminPage(c, { error: "Tick at least one scope.", status: 400 });
-  const { key, prefix, hash } = await generateApiKey();
-  const id = newId("key");
-  await insertApiKey(c.env.DB, { id, orgId: session.orgId, userId: session.userId, name, prefix, hash, scopes, now: Date.now() });
-  await audit(c, "api_key.created", "api_key", id, { name, scopes });
-  // Shown in this response only: the database keeps the hash.
-  return adminPage(c, { createdKey: { name, key } });
-});
-
-dashboardApp.post("/admin/keys/:keyId/revoke", async (c) => {
-  const keyId = c.req.param("keyId");
-  if (!ID_PATTERN.test(keyId)) return notFoundPage(c);
-  const revoked = await revokeApiKey(c.env.DB, c.get("session").orgId, keyId, Date.now());
-  if (!revoked) return notFoundPage(c);
-  await audit(c, "api_key.revoked", "api_key", keyId, {});
-  return c.redirect("/dashboard/admin?done=revoked", 303);
-});
+registerAdminRoutes(dashboardApp);
 
 // Mounted with route(), the parent's notFound would answer: this keeps unknown dashboard paths on an HTML page.
 dashboardApp.all("*", (c) => notFoundPage(c));

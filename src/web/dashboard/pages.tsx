@@ -4,7 +4,7 @@ import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../../domain/scopes";
 import type { SkillExecution, SkillExecutionSummary } from "../../domain/skill-executions";
 import { label, prettyJson, shortTime } from "./format";
 import { Flash, Progress, StatusBadge } from "./layout";
-import { ReviewForm } from "./plans";
+import { ReviewForm } from "./review-form";
 import type { ApiKeyRow, FeedbackRow, MemberRow } from "./queries";
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,41 @@
+import type { Context } from "hono";
+import type { DashboardSession } from "./session";
+import type { Env } from "../../env";
+import { Layout, type LayoutProps } from "./layout";
+import { Message } from "./pages";
+
+/** What the dashboard writes to audit logs as the "client" a person acted through. */
+export const DASHBOARD_CLIENT = "dashboard";
+
+/** What every dashboard route has: the session and the parsed form (set by the middleware in app.tsx). */
+type Vars = { session: DashboardSession; form: FormData; secureHeadersNonce?: string };
+export type App = { Bindings: Env; Variables: Vars };
+export type DashContext = Context<App>;
+
+const nonceOf = (c: DashContext) => c.get("secureHeadersNonce") ?? "";
+
+export function render(c: DashContext, props: Omit<LayoutProps, "nonce" | "session">, status = 200) {
+  const session = c.get("session") ?? null;
+  const html = `<!doctype html>${String(<Layout {...props} nonce={nonceOf(c)} session={session} />)}`;
+  return c.html(html, status as 200);
+}
+
+export const message = (c: DashContext, title: string, text: string, status: number) =>
+  render(c, { title, children: <Message title={title} message={text} /> }, status);
+
+export const notFoundPage = (c: DashContext) => message(c, "Not found", "There is nothing here, or it belongs to another organization.", 404);
+
+const flashes: Record<string, string> = {
+  approve: "Review submitted: approved. The plan continues.",
+  revise: "Review submitted: follow-up steps were added.",
+  reject: "Review submitted: the plan was rejected and has failed.",
+  role: "Role updated.",
+  removed: "Member removed: their sessions, assistants and API keys in this organization no longer work.",
+  revoked: "API key revoked. It stops working at once.",
+};
+
+/** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */
+export function flashFor(c: DashContext): string | undefined {
+  const done = c.req.query("done") ?? "";
+  return Object.hasOwn(flashes, done) ? flashes[done] : undefined;
+}
