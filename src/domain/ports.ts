@@ -1,4 +1,5 @@
 import type { CompletionPort } from "./completion";
+import type { ReusedFrom } from "./research/claim-reuse";
 import type { PageCursor } from "./pagination";
 import type { PlanEngine, PlanIndex } from "./plans/engine";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./research/artifacts";
@@ -100,6 +101,7 @@ export interface NewClaim {
   workerId: string | null;
   confidence: number | null;
   highStakes: boolean;
+  reusedFrom?: ReusedFrom;
 }
 
 export interface NewVerdict extends Omit<Verdict, "createdAt"> {

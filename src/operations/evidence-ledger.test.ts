@@ -183,6 +183,51 @@ describe("evidence ledger", () => {
     expect(bad.isError).toBe(true);
   });
 
+  it("reuses a grounded claim of another plan: copied with its evidence and verdicts, cited like its own, untouched by later changes", async () => {
+    const { apiKey } = await seedTenant();
+    const source = await deepPlan(apiKey);
+    await groundedLedger(apiKey, source.planId);
+    const hits = (await ok(apiKey, "search_sources", { query: "solid electrolytes" })).results as { kind: string; id: string }[];
+    const grounded = hits.find((hit) => hit.kind === "claim");
+    expect(grounded).toBeDefined();
+    const target = await deepPlan(apiKey);
+    const reused = await ok(apiKey, "record_claims", { planId: target.planId, reuse: [{ claimId: grounded?.id }] });
+    expect(reused).toMatchObject({ claims: [{ ref: "C1", merged: false, reusedFrom: grounded?.id, needsReverification: false }], totalClaims: 1 });
+
+    const ledger = await ok(apiKey, "get_evidence_ledger", { planId: target.planId });
+    expect(ledger.evidence).toMatchObject([{ ref: "E1", url: "https://example.org/source-1" }]);
+    expect((ledger.claims as Record<string, unknown>[])[0]).toMatchObject({
+      ref: "C1",
+      evidenceRefs: ["E1"],
+      status: "SURVIVES",
+      grounded: true,
+      reusedFrom: { planId: source.planId, claimId: grounded?.id, ref: "C1", status: "SURVIVES" },
+      needsReverification: false,
+    });
+    // Cited like the plan's own: the strict check passes on it.
+    const stored = await ok(apiKey, "store_research_output", {
+      planId: target.planId,
+      title: "Density",
+      mediaType: "markdown",
+      content: "Lab cells reached 100 Wh/kg with solid electrolytes [E1].\n\nCost: UNVERIFIED.\n\nSafety: UNVERIFIED.",
+    });
+    expect(stored.verification).toMatchObject({ passed: true });
+
+    // The source changing later does not rewrite the copy.
+    await ok(apiKey, "record_verdicts", { planId: source.planId, verdicts: [{ claim: "C1", kind: "critic", judge: "critic", verdict: "REJECT", reasoning: "New data" }] });
+    const copy = (await ok(apiKey, "get_evidence_ledger", { planId: target.planId, ref: "C1" })).claims as { status: string }[];
+    expect(copy[0]?.status).toBe("SURVIVES");
+
+    // Only grounded claims of another plan of this org.
+    const ungrounded = await callTool(apiKey, "record_claims", { planId: target.planId, reuse: [{ claimId: grounded?.id }] });
+    expect(JSON.stringify(ungrounded.body)).toContain("not grounded");
+    const other = await seedTenant();
+    const otherPlan = await deepPlan(other.apiKey);
+    const foreign = await callTool(other.apiKey, "record_claims", { planId: otherPlan.planId, reuse: [{ claimId: grounded?.id }] });
+    expect(JSON.stringify(foreign.body)).toContain("No claim with id");
+    expect(await countRows("ledger_claims")).toBeGreaterThan(0);
+  });
+
   it("a plan without a ledger answers not_found, and a plan of another org looks missing everywhere", async () => {
     const a = await seedTenant();
     const b = await seedTenant();

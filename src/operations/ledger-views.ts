@@ -1,3 +1,4 @@
+import { needsReverification } from "../domain/research/claim-reuse";
 import { z } from "zod";
 import { type Claim, claimOutcome, type Evidence, LEDGER_LIMITS } from "../domain/research/ledger";
 import { ParamId } from "./params";
@@ -70,9 +71,15 @@ export const ClaimView = z.object({
   verdicts: z.array(
     z.object({ kind: z.string(), judge: z.string(), shard: z.number().nullable(), verdict: z.string(), reasoning: z.string().nullable(), confidence: z.number().nullable() }),
   ),
+  /** Where a reused claim came from (another plan of the org), as it stood when copied. */
+  reusedFrom: z
+    .object({ planId: z.string(), claimId: z.string(), ref: z.string(), status: z.string(), judgedAt: z.string(), reusedAt: z.string() })
+    .nullable(),
+  /** A reused claim judged longer ago than the freshness window: verify it again before relying on it. */
+  needsReverification: z.boolean(),
 });
 
-export const claimView = (claim: Claim, bounds: ViewBounds): z.infer<typeof ClaimView> => ({
+export const claimView = (claim: Claim, bounds: ViewBounds, now = Date.now()): z.infer<typeof ClaimView> => ({
   claimId: claim.claimId,
   ref: claim.ref,
   subtopic: claim.subtopic,
@@ -90,4 +97,8 @@ export const claimView = (claim: Claim, bounds: ViewBounds): z.infer<typeof Clai
     reasoning: clip(v.reasoning, bounds.textChars),
     confidence: v.confidence,
   })),
+  reusedFrom: claim.reusedFrom
+    ? { ...claim.reusedFrom, judgedAt: new Date(claim.reusedFrom.judgedAt).toISOString(), reusedAt: new Date(claim.reusedFrom.reusedAt).toISOString() }
+    : null,
+  needsReverification: claim.reusedFrom ? needsReverification(claim.reusedFrom, now) : false,
 });

@@ -1,16 +1,19 @@
 import { z } from "zod";
 import { type ValidationIssue, validationError } from "../domain/errors";
 import { newId } from "../domain/ids";
-import { LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
-import { defineOperation } from "./operation";
+import { needsReverification, provenanceOf, reuseRefusal } from "../domain/research/claim-reuse";
+import { type Claim, type Evidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
+import { defineOperation, type OperationContext } from "./operation";
 import { ParamEvidenceRef, ParamPlanId, ParamSubtopic } from "./ledger-views";
+import { ParamId } from "./params";
 
 export const recordClaims = defineOperation({
   name: "record_claims",
   title: "Record claims",
   description:
     "Record claims on a plan's evidence ledger, each citing its evidence refs; a call citing an unknown ref is " +
-    "refused whole. A repeated claim merges. Returns refs C1, C2, ….",
+    "refused whole. A repeated claim merges. reuse copies grounded claims of other plans (search_sources kind claim " +
+    "ids) with their evidence and verdicts. Returns refs C1, C2, ….",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -26,35 +29,59 @@ export const recordClaims = defineOperation({
           highStakes: z.boolean().optional().describe("Decision-critical or contested: for the critic"),
         }),
       )
-      .min(1)
-      .max(LEDGER_LIMITS.claimsPerCall),
+      .max(LEDGER_LIMITS.claimsPerCall)
+      .optional(),
+    reuse: z
+      .array(z.strictObject({ claimId: ParamId("claim").describe("A claim id from search_sources (kind claim)"), subtopic: ParamSubtopic.optional() }))
+      .max(LEDGER_LIMITS.claimsPerCall)
+      .optional(),
   }),
   output: z.object({
     planId: z.string(),
-    claims: z.array(z.object({ ref: z.string(), claimId: z.string(), merged: z.boolean() })),
+    claims: z.array(
+      z.object({
+        ref: z.string(),
+        claimId: z.string(),
+        merged: z.boolean(),
+        reusedFrom: z.string().optional(),
+        needsReverification: z.boolean().optional(),
+      }),
+    ),
     totalClaims: z.number(),
   }),
   rest: { method: "post", path: "/plans/{planId}/claims", status: 201 },
   async handler(input, ctx) {
     const { orgId } = ctx.principal;
+    const claims = input.claims ?? [];
+    const reuse = input.reuse ?? [];
+    if (claims.length + reuse.length === 0) throw validationError("Give claims, reuse or both.", [{ path: "claims", message: "Nothing to record" }]);
     await ctx.services.plans.read(orgId, input.planId, false);
+    const sources = await Promise.all(reuse.map((item) => ctx.services.ledger.getClaim(orgId, item.claimId)));
     const counts = await ctx.services.ledger.counts(orgId, input.planId);
     const issues: ValidationIssue[] = [];
-    input.claims.forEach((claim, i) => {
+    reuse.forEach((item, i) => {
+      const source = sources[i];
+      // Another org's claim looks exactly like a missing one.
+      const refusal = source ? reuseRefusal(source.claim, input.planId) : `No claim with id "${item.claimId}" exists in your organization.`;
+      if (refusal) issues.push({ path: `reuse.${i}.claimId`, message: refusal });
+    });
+    claims.forEach((claim, i) => {
       claim.evidenceRefs.forEach((ref, j) => {
         if (!counts.evidenceRefs.has(ref)) issues.push({ path: `claims.${i}.evidenceRefs.${j}`, message: `${ref} is not in this plan's evidence ledger` });
       });
     });
     if (issues.length) throw validationError("Claims may cite only evidence recorded on this plan (record_evidence); nothing was recorded.", issues);
-    if (counts.claims + input.claims.length > LEDGER_LIMITS.claimsPerPlan) {
+    if (counts.claims + claims.length + reuse.length > LEDGER_LIMITS.claimsPerPlan) {
       throw validationError(`A plan's ledger holds at most ${LEDGER_LIMITS.claimsPerPlan} claims; it has ${counts.claims}.`, [{ path: "claims", message: "Ledger full" }]);
     }
-    const subtopics = input.claims.map((c) => normalizeSubtopic(c.subtopic));
-    await ctx.services.ledger.ensure(orgId, input.planId, null, [...new Set(subtopics)], ctx.now());
-    const recorded = await ctx.services.ledger.addClaims(
+    const now = ctx.now();
+    const subtopics = claims.map((c) => normalizeSubtopic(c.subtopic));
+    const reusedSubtopics = reuse.map((item, i) => normalizeSubtopic(item.subtopic ?? sources[i]?.claim.subtopic ?? ""));
+    await ctx.services.ledger.ensure(orgId, input.planId, null, [...new Set([...subtopics, ...reusedSubtopics])], now);
+    const recorded = claims.length === 0 ? [] : await ctx.services.ledger.addClaims(
       orgId,
       input.planId,
-      input.claims.map((claim, i) => ({
+      claims.map((claim, i) => ({
         claimId: newId("clm"),
         subtopic: subtopics[i] as string,
         text: claim.text,
@@ -63,9 +90,59 @@ export const recordClaims = defineOperation({
         confidence: claim.confidence ?? null,
         highStakes: claim.highStakes ?? false,
       })),
-      ctx.now(),
+      now,
     );
-    const totalClaims = new Set([...counts.claimNumbers].map((n) => `C${n}`).concat(recorded.map((r) => r.ref))).size;
-    return { planId: input.planId, claims: recorded, totalClaims };
+    const reused = [];
+    for (const [i, source] of sources.entries()) {
+      if (source) reused.push(await copyClaim(ctx, input.planId, source, reusedSubtopics[i] as string, now));
+    }
+    const all = [...recorded, ...reused];
+    const totalClaims = new Set([...counts.claimNumbers].map((n) => `C${n}`).concat(all.map((r) => r.ref))).size;
+    return { planId: input.planId, claims: all, totalClaims };
   },
 });
+
+/**
+ * Copies a grounded claim of another plan into this plan's ledger: its evidence
+ * (numbered here, or matched when already recorded), the claim marked with
+ * where it came from, and its verdicts as they stand, so it is grounded here
+ * as it was there. Later changes to the source do not reach the copy.
+ */
+async function copyClaim(ctx: OperationContext, planId: string, source: { claim: Claim; evidence: Evidence[] }, subtopic: string, now: number) {
+  const { orgId, userId } = ctx.principal;
+  const { claim, evidence } = source;
+  const refs = await ctx.services.ledger.addEvidence(
+    orgId,
+    planId,
+    evidence.map((e) => ({ url: e.url, title: e.title, facts: e.facts, quote: e.quote, fetchedAt: e.fetchedAt, contentHash: e.contentHash, subtopic, query: e.query, search: e.search })),
+    userId,
+    now,
+  );
+  const newRef = new Map(evidence.map((e, i) => [e.ref, refs[i]?.ref ?? e.ref]));
+  const reusedFrom = provenanceOf(claim, now);
+  const [copied] = await ctx.services.ledger.addClaims(
+    orgId,
+    planId,
+    [
+      {
+        claimId: newId("clm"),
+        subtopic,
+        text: claim.text,
+        evidenceRefs: claim.evidenceRefs.map((ref) => newRef.get(ref) ?? ref),
+        workerId: `reused:${claim.claimId}`,
+        confidence: claim.confidence,
+        highStakes: claim.highStakes,
+        reusedFrom,
+      },
+    ],
+    now,
+  );
+  if (!copied) throw new Error("reused claim missing after insert");
+  await ctx.services.ledger.addVerdicts(
+    orgId,
+    planId,
+    claim.verdicts.map((v) => ({ claimNumber: Number(copied.ref.slice(1)), kind: v.kind, judge: v.judge, shard: v.shard, verdict: v.verdict, reasoning: v.reasoning, confidence: v.confidence })),
+    now,
+  );
+  return { ...copied, reusedFrom: claim.claimId, needsReverification: needsReverification(reusedFrom, now) };
+}

@@ -1,6 +1,7 @@
 import type { EvidenceLedgerRepository, LedgerHeader } from "../domain/ports";
 import type { CitationPolicy, Claim, CriticVerdict, Evidence, ReviewerVerdict, Verdict } from "../domain/research/ledger";
 import { normalizeClaim } from "../domain/research/ledger";
+import type { ReusedFrom } from "../domain/research/claim-reuse";
 
 interface EvidenceRow {
   n: number;
@@ -33,6 +34,7 @@ interface ClaimRow {
   created_at: number;
   /** json_group_array of the claim's verdicts. */
   verdicts: string;
+  reused_from: string | null;
 }
 
 interface VerdictJson {
@@ -60,7 +62,7 @@ function years(text: string | null): number[] {
 }
 
 // Every claim read carries its verdicts, so what a claim means is decided in one place (domain/research/ledger.ts).
-const CLAIM_COLUMNS = `c.id, c.plan_id, c.n, c.subtopic, c.text, c.evidence_refs, c.worker_ids, c.confidence, c.high_stakes, c.created_at,
+const CLAIM_COLUMNS = `c.id, c.plan_id, c.n, c.subtopic, c.text, c.evidence_refs, c.worker_ids, c.confidence, c.high_stakes, c.created_at, c.reused_from,
   (SELECT json_group_array(json_object('kind', v.kind, 'judge', v.judge, 'shard', v.shard, 'verdict', v.verdict,
           'reasoning', v.reasoning, 'confidence', v.confidence, 'created_at', v.created_at))
      FROM ledger_verdicts v WHERE v.org_id = c.org_id AND v.plan_id = c.plan_id AND v.claim_n = c.n) AS verdicts`;
@@ -80,6 +82,17 @@ const toEvidence = (row: EvidenceRow): Evidence => ({
   createdAt: row.created_at,
 });
 
+/** The stored provenance of a reused claim; a row that does not parse reads as not reused rather than failing the list. */
+function reusedFromOf(text: string | null): ReusedFrom | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as ReusedFrom;
+    return typeof value?.claimId === "string" && typeof value.planId === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 const toClaim = (row: ClaimRow): Claim => ({
   claimId: row.id,
   ref: `C${row.n}`,
@@ -91,6 +104,7 @@ const toClaim = (row: ClaimRow): Claim => ({
   confidence: row.confidence,
   highStakes: row.high_stakes === 1,
   createdAt: row.created_at,
+  reusedFrom: reusedFromOf(row.reused_from),
   verdicts: (JSON.parse(row.verdicts) as VerdictJson[]).map(
     (v): Verdict => ({
       kind: v.kind,
@@ -196,8 +210,8 @@ export function d1EvidenceLedger(db: D1Database): EvidenceLedgerRepository {
         claims.map((claim) =>
           db
             .prepare(
-              `INSERT INTO ledger_claims (id, org_id, plan_id, n, subtopic, subtopic_key, text, normalized, evidence_refs, worker_ids, confidence, high_stakes, created_at, updated_at)
-               SELECT ?, ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM ledger_claims WHERE org_id = ? AND plan_id = ?
+              `INSERT INTO ledger_claims (id, org_id, plan_id, n, subtopic, subtopic_key, text, normalized, evidence_refs, worker_ids, confidence, high_stakes, reused_from, created_at, updated_at)
+               SELECT ?, ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM ledger_claims WHERE org_id = ? AND plan_id = ?
                ON CONFLICT(org_id, plan_id, subtopic_key, normalized) DO UPDATE SET
                  evidence_refs = ${MERGE_JSON_SET("evidence_refs")},
                  worker_ids = ${MERGE_JSON_SET("worker_ids")},
@@ -216,6 +230,7 @@ export function d1EvidenceLedger(db: D1Database): EvidenceLedgerRepository {
               JSON.stringify(claim.workerId ? [claim.workerId] : []),
               claim.confidence,
               claim.highStakes ? 1 : 0,
+              claim.reusedFrom ? JSON.stringify(claim.reusedFrom) : null,
               now,
               now,
               orgId,

@@ -14,7 +14,7 @@ const verdict = (kind: Verdict["kind"], judge: string, v: Verdict["verdict"], co
 let n = 0;
 const claim = (subtopic: string, text: string, evidenceRefs: string[], verdicts: Verdict[] = [], confidence: number | null = 0.7): Claim => {
   n += 1;
-  return { claimId: `clm_${n}`, ref: `C${n}`, planId: "plan_1", subtopic, text, evidenceRefs, workerIds: ["worker-1"], confidence, highStakes: false, createdAt: 0, verdicts };
+  return { claimId: `clm_${n}`, ref: `C${n}`, planId: "plan_1", subtopic, text, evidenceRefs, workerIds: ["worker-1"], confidence, highStakes: false, createdAt: 0, verdicts, reusedFrom: null };
 };
 
 describe("claimOutcome", () => {

@@ -3,6 +3,7 @@
  * (C1, C2, …) citing it, reviewer and critic verdicts on the claims, and the citation check a
  * deliverable of the plan must pass. Pure: storage keeps rows, this module decides what they mean.
  */
+import type { ReusedFrom } from "./claim-reuse";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
 
 
@@ -87,6 +88,8 @@ export interface Claim {
   highStakes: boolean;
   createdAt: number;
   verdicts: Verdict[];
+  /** Set when the claim was copied from another plan of the org (see claim-reuse.ts). */
+  reusedFrom: ReusedFrom | null;
 }
 
 export interface ClaimOutcome {

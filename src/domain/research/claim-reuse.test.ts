@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { needsReverification, provenanceOf, REUSE_FRESHNESS_DAYS, reuseRefusal } from "./claim-reuse";
+import type { Claim, Verdict } from "./ledger";
+
+const DAY = 86_400_000;
+const verdict = (v: Verdict["verdict"], createdAt: number, kind: Verdict["kind"] = "reviewer"): Verdict => ({ kind, judge: kind, shard: null, verdict: v, reasoning: null, confidence: 0.8, createdAt });
+const claim = (verdicts: Verdict[]): Claim => ({
+  claimId: "clm_1",
+  ref: "C4",
+  planId: "plan_source",
+  subtopic: "Cost",
+  text: "Cells cost less",
+  evidenceRefs: ["E2"],
+  workerIds: [],
+  confidence: 0.7,
+  highStakes: false,
+  createdAt: 1_000,
+  verdicts,
+  reusedFrom: null,
+});
+
+describe("claim reuse", () => {
+  it("copies only grounded claims of another plan", () => {
+    expect(reuseRefusal(claim([verdict("SUPPORTED", 2_000)]), "plan_target")).toBeNull();
+    expect(reuseRefusal(claim([verdict("SUPPORTED", 2_000), verdict("DOWNGRADE", 3_000, "critic")]), "plan_target")).toBeNull();
+    expect(reuseRefusal(claim([verdict("OVERSTATED", 2_000)]), "plan_target")).toContain("OVERSTATED, not grounded");
+    expect(reuseRefusal(claim([]), "plan_target")).toContain("PENDING_REVIEW");
+    expect(reuseRefusal(claim([verdict("SUPPORTED", 2_000)]), "plan_source")).toContain("already in this plan's ledger");
+  });
+
+  it("keeps where the copy came from, judged at its newest verdict, and flags it for re-verification once older than the window", () => {
+    const from = provenanceOf(claim([verdict("SUPPORTED", 2_000), verdict("SURVIVES", 5_000, "critic")]), 9_000);
+    expect(from).toEqual({ planId: "plan_source", claimId: "clm_1", ref: "C4", status: "SURVIVES", judgedAt: 5_000, reusedAt: 9_000 });
+    expect(needsReverification(from, 5_000 + REUSE_FRESHNESS_DAYS * DAY)).toBe(false);
+    expect(needsReverification(from, 5_001 + REUSE_FRESHNESS_DAYS * DAY)).toBe(true);
+  });
+});

@@ -1,0 +1,39 @@
+import { type Claim, claimOutcome } from "./ledger";
+
+/**
+ * Reusing a grounded claim of another plan of the org instead of researching it
+ * again: the claim is copied with its evidence and verdicts into the new plan's
+ * ledger, marked with where it came from, and never rewritten by later changes
+ * to the source. A copy judged longer ago than the freshness window is flagged
+ * for re-verification (the deep protocol's freshness rule: sources age).
+ */
+export const REUSE_FRESHNESS_DAYS = 180;
+const DAY_MS = 86_400_000;
+
+export interface ReusedFrom {
+  planId: string;
+  claimId: string;
+  ref: string;
+  /** The source claim's final status when it was copied. */
+  status: string;
+  /** When it was last judged (its newest verdict). */
+  judgedAt: number;
+  reusedAt: number;
+}
+
+/** Why a claim cannot be reused into `planId`, or null when it can. */
+export function reuseRefusal(claim: Claim, planId: string): string | null {
+  if (claim.planId === planId) return `${claim.ref} is already in this plan's ledger; cite it as it is.`;
+  const outcome = claimOutcome(claim);
+  if (!outcome.grounded) return `${claim.ref} of its plan is ${outcome.status}, not grounded: only SUPPORTED (or SURVIVES, DOWNGRADE) claims are reused.`;
+  return null;
+}
+
+export function provenanceOf(claim: Claim, now: number): ReusedFrom {
+  const judgedAt = Math.max(claim.createdAt, ...claim.verdicts.map((v) => v.createdAt));
+  return { planId: claim.planId, claimId: claim.claimId, ref: claim.ref, status: claimOutcome(claim).status, judgedAt, reusedAt: now };
+}
+
+export function needsReverification(from: ReusedFrom, now: number, days = REUSE_FRESHNESS_DAYS): boolean {
+  return now - from.judgedAt > days * DAY_MS;
+}
