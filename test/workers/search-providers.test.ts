@@ -67,6 +67,12 @@ describe("search providers over their HTTP APIs", () => {
   it("picks the providers configured as secrets, in order of preference", () => {
     expect(configuredSearchProviders({}).map((p) => p.name)).toEqual([]);
     expect(configuredSearchProviders({ SEARXNG_URL: "https://s.example", TAVILY_API_KEY: "t", BRAVE_API_KEY: "b" }).map((p) => p.name)).toEqual(["brave", "tavily", "searxng"]);
+    // SEARXNG_URL passes the outbound-address guard: no private or metadata addresses, https outside development.
+    for (const url of ["https://10.0.0.5/", "https://169.254.169.254/", "http://searx.example", "https://user:pw@searx.example", "not a url"]) {
+      expect(configuredSearchProviders({ SEARXNG_URL: url, CAIRN_ENV: "production" }), url).toEqual([]);
+    }
+    expect(configuredSearchProviders({ SEARXNG_URL: "http://localhost:8888", CAIRN_ENV: "production" })).toEqual([]);
+    expect(configuredSearchProviders({ SEARXNG_URL: "http://localhost:8888", CAIRN_ENV: "development" }).map((p) => p.name)).toEqual(["searxng"]);
     expect(configuredSearchProviders({ SEARXNG_URL: "not a url" })).toEqual([]);
   });
 });

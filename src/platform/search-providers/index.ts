@@ -1,3 +1,4 @@
+import { checkOutboundUrl } from "../../domain/outbound-address";
 import type { SearchProvider } from "../../domain/sessions/search";
 import { braveProvider } from "./brave";
 import type { ProviderOptions } from "./http";
@@ -8,6 +9,7 @@ export interface SearchProviderSecrets {
   BRAVE_API_KEY?: string;
   TAVILY_API_KEY?: string;
   SEARXNG_URL?: string;
+  CAIRN_ENV?: string;
 }
 
 /**
@@ -19,6 +21,11 @@ export function configuredSearchProviders(secrets: SearchProviderSecrets, option
   const providers: SearchProvider[] = [];
   if (secrets.BRAVE_API_KEY) providers.push(braveProvider(secrets.BRAVE_API_KEY, options));
   if (secrets.TAVILY_API_KEY) providers.push(tavilyProvider(secrets.TAVILY_API_KEY, options));
-  if (secrets.SEARXNG_URL && /^https?:\/\//.test(secrets.SEARXNG_URL)) providers.push(searxngProvider(secrets.SEARXNG_URL, options));
+  if (secrets.SEARXNG_URL) {
+    // The same guard as every URL Cairn fetches: https, a public address (a local instance over http in development).
+    const verdict = checkOutboundUrl(secrets.SEARXNG_URL, { allowLoopback: secrets.CAIRN_ENV !== "production" });
+    if (verdict.allowed) providers.push(searxngProvider(secrets.SEARXNG_URL, options));
+    else console.error(JSON.stringify({ level: "warn", message: "SEARXNG_URL ignored", reason: verdict.reason }));
+  }
   return providers;
 }
