@@ -1,3 +1,4 @@
+/** What every dashboard page is rendered with: the app's types, the layout around a page, messages and the flash after a form. */
 import type { Context } from "hono";
 import type { DashboardSession } from "./session";
 import type { Env } from "../../env";
