@@ -61,7 +61,7 @@ describe("PlanObject", () => {
     const history = await ok(apiKey, "get_plan_history", { planId });
     const stalls = (history.audit as { action: string; actorClientId: string }[]).filter((entry) => entry.action === "plan.stalled");
     expect(stalls).toHaveLength(1);
-    expect(stalls[0]?.actorClientId).toBe("stall-alarm");
+    expect(stalls[0]?.actorClientId).toBe("plan-alarm");
 
     await completeNextStep(apiKey, planId);
     expect(await ok(apiKey, "get_plan_status", { planId })).toMatchObject({ status: "active", stalled: false, progress: 33 });

@@ -9,10 +9,10 @@ import { indexEntryOf } from "../domain/plans/index-entry";
 import {
   cancelPlan,
   createPlan,
-  markStalled,
   modifyPlan,
   type NextStepOutcome,
   nextStep,
+  onAlarm,
   requestReview,
   submitResult,
   submitReview,
@@ -20,6 +20,7 @@ import {
 } from "../domain/plans/machine";
 import { type Actor, isTerminalPlan, type PlanState, type Step } from "../domain/plans/model";
 import { nextStallDeadline } from "../domain/plans/status";
+import { nextBudgetAlarm } from "../domain/plans/budget-review";
 import type { TableDump } from "../domain/org-data/format";
 import type { Env } from "../env";
 import { upsertPlanIndex } from "../storage/plan-index";
@@ -143,8 +144,8 @@ export class PlanObject extends DurableObject<Env> {
     try {
       if (state) {
         const now = Date.now();
-        const transition = markStalled(state, now);
-        if (transition.events.length > 0) this.#persist(state, transition, { userId: "system", clientId: "stall-alarm" }, now);
+        const transition = onAlarm(state, now, (prefix) => newId(prefix));
+        if (transition.events.length > 0) this.#persist(state, transition, { userId: "system", clientId: "plan-alarm" }, now);
         state = transition.state;
       }
       await this.#flushOutbox();
@@ -324,6 +325,8 @@ export class PlanObject extends DurableObject<Env> {
       const deadline = nextStallDeadline(state);
       if (deadline !== null) candidates.push(Math.max(deadline, now + 1));
     }
+    const budgetDeadline = state ? nextBudgetAlarm(state, now) : null;
+    if (budgetDeadline !== null) candidates.push(budgetDeadline);
     const newest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
     if (newest) candidates.push(now + (OUTBOX_RETRY_MS[Math.min(newest.attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000));
     const at = candidates.length ? Math.min(...candidates) : null;

@@ -5,6 +5,7 @@ import { CITATION_POLICIES } from "../domain/research/ledger";
 import { applyExecutionUpdate } from "../domain/skill-executions";
 import { defineOperation } from "./operation";
 import { ParamSessionId } from "./params";
+import { BudgetInput, budgetOf } from "./budget-views";
 import { actorOf, StepRef, stepRef } from "./plan-views";
 
 /** A step to add; one definition (`$defs/Step`) however many places a schema takes steps. */
@@ -49,6 +50,7 @@ export const createResearchPlan = defineOperation({
     stallThresholdMinutes: z.number().int().min(1).max(1440).optional(),
     sessionId: ParamSessionId.optional(),
     citationPolicy: z.enum(CITATION_POLICIES).optional().describe("Evidence ledger; strict refuses deliverables failing its citation check"),
+    budget: BudgetInput.optional(),
   }),
   output: z.object({
     planId: z.string(),
@@ -60,7 +62,7 @@ export const createResearchPlan = defineOperation({
   }),
   rest: { method: "post", path: "/plans", status: 201 },
   appView: "plan",
-  core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"] },
+  core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "budget", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"] },
   async handler(input, ctx) {
     const { orgId } = ctx.principal;
     const planId = newId("plan");
@@ -82,6 +84,7 @@ export const createResearchPlan = defineOperation({
           sessionId: input.sessionId ?? null,
           executionId: execution?.executionId ?? null,
           stallThresholdMinutes: input.stallThresholdMinutes ?? null,
+          budget: budgetOf(input.budget) ?? null,
         },
       },
       actorOf(ctx),

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { describeLine } from "../domain/plans/budget";
 import { progressOf } from "../domain/plans/status";
 import { defineOperation } from "./operation";
+import { budgetWarningOf } from "./budget-views";
 import { actorOf, ParamPlanId, StepRef, stepRef, WorkStep, workerIdOf, workStep } from "./plan-views";
 
 export const getNextStep = defineOperation({
@@ -9,12 +11,13 @@ export const getNextStep = defineOperation({
   description:
     "Pull the next step: status step (do it, then submit_step_result with claimId; get_step_context first if " +
     "stepOrder > 1), plan_complete, awaiting_review, plan_failed or waiting (parallel steps all taken). Repeating " +
-    "returns your step in progress; parallel workers pass distinct workerIds.",
+    "returns your step in progress; parallel workers pass distinct workerIds. budget_exhausted (a person decides) and " +
+    "any budgetWarning: tell the user.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ planId: ParamPlanId, workerId: z.string().min(1).max(100).optional() }),
   output: z.object({
-    status: z.enum(["step", "plan_complete", "awaiting_review", "plan_failed", "waiting"]),
+    status: z.enum(["step", "plan_complete", "awaiting_review", "plan_failed", "waiting", "budget_exhausted"]),
     step: WorkStep.optional(),
     claimId: z.string().optional(),
     resumed: z.boolean().optional(),
@@ -23,6 +26,7 @@ export const getNextStep = defineOperation({
     reason: z.string().optional(),
     progress: z.number(),
     totalSteps: z.number(),
+    budgetWarning: z.string().optional(),
   }),
   rest: { method: "post", path: "/plans/{planId}/next-step" },
   core: { description: "Claim the next step: status step (do it, then submit_step_result with its claimId), awaiting_review, plan_complete, plan_failed or waiting.", hide: ["workerId"] },
@@ -34,10 +38,18 @@ export const getNextStep = defineOperation({
       actorOf(ctx),
       ctx.now(),
     );
+    const now = ctx.now();
     const common = { progress: progressOf(state.steps), totalSteps: state.steps.length };
     switch (outcome?.status) {
       case "step":
-        return { status: "step" as const, step: workStep(outcome.step), claimId: outcome.claimId, resumed: outcome.resumed, ...common };
+        return { status: "step" as const, step: workStep(outcome.step), claimId: outcome.claimId, resumed: outcome.resumed, ...common, ...budgetWarningOf(state, now) };
+      case "budget_exhausted":
+        return {
+          status: "budget_exhausted" as const,
+          reviewSteps: outcome.steps.map(stepRef),
+          reason: `The plan's budget is spent (${outcome.exhausted.map(describeLine).join("; ")}): a person raises it or ends the plan with submit_review.`,
+          ...common,
+        };
       case "awaiting_review":
         return { status: "awaiting_review" as const, reviewSteps: outcome.steps.map(stepRef), ...common };
       case "plan_failed":

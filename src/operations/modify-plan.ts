@@ -3,9 +3,10 @@ import { validationError } from "../domain/errors";
 import type { Modification } from "../domain/plans/machine";
 import { defineOperation } from "./operation";
 import { NewStepInput } from "./create-research-plan";
+import { BudgetInput, budgetOf } from "./budget-views";
 import { actorOf, ParamPlanId, ParamStepId, StepRef, stepRef } from "./plan-views";
 
-const ACTIONS = ["add", "remove", "reorder", "update", "fail", "skip"] as const;
+const ACTIONS = ["add", "remove", "reorder", "update", "fail", "skip", "budget"] as const;
 
 const Input = z.strictObject({
   planId: ParamPlanId,
@@ -17,6 +18,7 @@ const Input = z.strictObject({
   stepIds: z.array(ParamStepId).max(60).optional().describe("reorder: every pending step, in the new order"),
   instructions: z.string().min(1).max(8000).optional().describe("update"),
   reason: z.string().min(1).max(2000).optional().describe("fail, skip"),
+  budget: BudgetInput.optional(),
 });
 
 function required<T>(value: T | undefined, field: string, action: string): T {
@@ -38,6 +40,8 @@ function modificationOf(input: z.output<typeof Input>): Modification {
       return { action: "fail", stepId: required(input.stepId, "stepId", "fail"), reason: required(input.reason, "reason", "fail") };
     case "skip":
       return { action: "skip", stepId: required(input.stepId, "stepId", "skip"), reason: required(input.reason, "reason", "skip") };
+    case "budget":
+      return { action: "budget", budget: budgetOf(required(input.budget, "budget", "budget")) ?? {} };
   }
 }
 
@@ -46,7 +50,7 @@ export const modifyPlan = defineOperation({
   title: "Modify plan",
   description:
     "Change a running plan, with a modificationRationale: add steps; remove, skip or reorder pending steps; update " +
-    "instructions; fail a step (a critical one fails the plan). Each change is kept as a plan version.",
+    "instructions; fail a step (a critical one fails the plan); set the budget. Each change is kept as a plan version.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: Input,

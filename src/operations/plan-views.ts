@@ -2,6 +2,7 @@ import { z } from "zod";
 import { clipNullable } from "../domain/clip";
 import type { Actor, PlanState, Step } from "../domain/plans/model";
 import { derivePlanStatus, progressOf, stalledSteps } from "../domain/plans/status";
+import { BudgetView, budgetView } from "./budget-views";
 import { isoOrNull, ParamId } from "./params";
 import type { OperationContext } from "./operation";
 
@@ -56,7 +57,11 @@ export const PlanStatusView = z.object({
   failedSteps: z.array(StepRef.extend({ reason: z.string().nullable() })),
   failureReason: z.string().nullable(),
   /** Checkpoints waiting for a person: what to present and what to ask (answered with submit_review). */
-  pendingReviews: z.array(StepRef.extend({ presentation: z.string(), questions: z.array(z.string()), requestedAt: z.string() })),
+  pendingReviews: z.array(
+    StepRef.extend({ kind: z.enum(["step", "budget"]), presentation: z.string(), questions: z.array(z.string()), requestedAt: z.string() }),
+  ),
+  /** Limits and what has been spent; null when the plan has no budget. */
+  budget: BudgetView,
   updatedAt: z.string(),
 });
 
@@ -95,10 +100,12 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
       .filter((step) => step.status === "awaiting_input" && step.review && step.review.decision === null)
       .map((step) => ({
         ...stepRef(step),
+        kind: step.origin === "budget" ? ("budget" as const) : ("step" as const),
         presentation: clipNullable(step.review?.presentation ?? "", REVIEW_PRESENTATION_CHARS) ?? "",
         questions: step.review?.questions ?? [],
         requestedAt: new Date(step.review?.requestedAt ?? plan.updatedAt).toISOString(),
       })),
+    budget: budgetView(state, now),
     updatedAt: new Date(plan.updatedAt).toISOString(),
   };
 }
@@ -112,12 +119,13 @@ export const PlanStatusBrief = PlanStatusView.pick({
   totalSteps: true,
   currentStep: true,
   failureReason: true,
+  budget: true,
   updatedAt: true,
 });
 
 export function planStatusBrief(state: PlanState, now: number): z.infer<typeof PlanStatusBrief> {
-  const { status, derivedStatus, stalled, progress, totalSteps, currentStep, failureReason, updatedAt } = planStatusView(state, now);
-  return { status, derivedStatus, stalled, progress, totalSteps, currentStep, failureReason: clipNullable(failureReason, 500), updatedAt };
+  const { status, derivedStatus, stalled, progress, totalSteps, currentStep, failureReason, budget, updatedAt } = planStatusView(state, now);
+  return { status, derivedStatus, stalled, progress, totalSteps, currentStep, failureReason: clipNullable(failureReason, 500), budget, updatedAt };
 }
 
 /** Adds rows while their JSON fits in `budget` characters (always the first, so a page is never empty). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "./operation";
+import { BudgetInput, budgetOf } from "./budget-views";
 import { actorOf, ParamPlanId, ParamStepId, StepRef } from "./plan-views";
 
 export const submitReview = defineOperation({
@@ -7,7 +8,8 @@ export const submitReview = defineOperation({
   title: "Submit review",
   description:
     "Answer a step awaiting review: approve (the plan continues), revise with feedback (follow-up custom steps " +
-    "are added: yours, or one carrying the feedback), or reject with feedback (the plan fails).",
+    "are added: yours, or one carrying the feedback), or reject with feedback (the plan fails). A budget review: approve " +
+    "with a raised budget, or reject to end the plan with what it has.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
@@ -16,6 +18,7 @@ export const submitReview = defineOperation({
     decision: z.enum(["approve", "revise", "reject"]),
     feedback: z.string().min(1).max(8000).optional(),
     followUpSteps: z.array(z.string().min(1).max(8000)).max(10).optional().describe("revise: instructions of the steps to add"),
+    budget: BudgetInput.optional(),
   }),
   output: z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef) }),
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/review" },
@@ -30,6 +33,7 @@ export const submitReview = defineOperation({
           decision: input.decision,
           feedback: input.feedback ?? null,
           followUpSteps: (input.followUpSteps ?? []).map((instructions) => ({ stepType: "custom" as const, instructions })),
+          ...(input.budget ? { budget: budgetOf(input.budget) } : {}),
         },
       },
       actorOf(ctx),

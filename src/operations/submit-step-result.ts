@@ -3,6 +3,7 @@ import { payloadTooLarge } from "../domain/errors";
 import { LIMITS } from "../domain/plans/model";
 import { progressOf } from "../domain/plans/status";
 import { defineOperation } from "./operation";
+import { budgetWarningOf, UsageInput } from "./budget-views";
 import { actorOf, ParamPlanId, ParamStepId, StepRef, summarize } from "./plan-views";
 
 const entries = z.array(z.unknown()).max(200);
@@ -39,6 +40,7 @@ export const submitStepResult = defineOperation({
     confidence: z.number().min(0).max(1),
     stepExecutionReport: StepExecutionReport,
     outputFormattingNotes: z.string().max(4000).optional(),
+    usage: UsageInput.optional(),
   }),
   output: z.object({
     stepId: z.string(),
@@ -47,9 +49,10 @@ export const submitStepResult = defineOperation({
     planStatus: z.string(),
     progress: z.number(),
     insertedSteps: z.array(StepRef),
+    budgetWarning: z.string().optional(),
   }),
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/result" },
-  core: { description: "Submit your claimed step's result, confidence 0–1 and stepExecutionReport (all five fields; empty arrays allowed).", hide: ["outputFormattingNotes"] },
+  core: { description: "Submit your claimed step's result, confidence 0–1 and stepExecutionReport (all five fields; empty arrays allowed).", hide: ["outputFormattingNotes", "usage"] },
   async handler(input, ctx) {
     if (byteLength(input.result) > LIMITS.resultBytes) throw payloadTooLarge(`result is over ${LIMITS.resultBytes} bytes; store large material with store_research and submit a summary.`);
     if (byteLength(input.stepExecutionReport) > LIMITS.reportBytes) throw payloadTooLarge(`stepExecutionReport is over ${LIMITS.reportBytes} bytes.`);
@@ -67,6 +70,7 @@ export const submitStepResult = defineOperation({
           confidence: input.confidence,
           executionReport: input.stepExecutionReport,
           outputFormattingNotes: input.outputFormattingNotes ?? null,
+          ...(input.usage ? { usage: input.usage } : {}),
         },
       },
       actorOf(ctx),
@@ -80,6 +84,7 @@ export const submitStepResult = defineOperation({
       planStatus: state.plan.status,
       progress: progressOf(state.steps),
       insertedSteps: modifications.flatMap((modification) => modification.after.map(({ stepId, stepOrder, stepType }) => ({ stepId, stepOrder, stepType }))),
+      ...budgetWarningOf(state, ctx.now()),
     };
   },
 });

@@ -51,6 +51,8 @@ export interface PlanIndexRow {
   created_at: number;
   updated_at: number;
   index_seq: number;
+  budget_percent: number | null;
+  budget_exhausted: number;
 }
 
 export function d1PlanIndex(db: D1Database): PlanIndex {
@@ -88,5 +90,7 @@ export const toPlanIndexEntry = (row: PlanIndexRow): PlanIndexEntry => ({
   createdBy: row.created_by,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  budgetPercent: row.budget_percent ?? null,
+  budgetExhausted: row.budget_exhausted === 1,
   seq: row.index_seq,
 });

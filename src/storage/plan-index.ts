@@ -10,14 +10,15 @@ export async function upsertPlanIndex(db: D1Database, entry: PlanIndexEntry): Pr
     .prepare(
       `INSERT INTO plans (plan_id, org_id, name, research_question, status, derived_status, progress, stalled, total_steps,
                           completed_steps, failed_steps, current_step_order, session_id, execution_id, created_by, created_at,
-                          updated_at, index_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          updated_at, index_seq, budget_percent, budget_exhausted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (plan_id) DO UPDATE SET
          name = excluded.name, research_question = excluded.research_question, status = excluded.status, derived_status = excluded.derived_status,
          progress = excluded.progress, stalled = excluded.stalled, total_steps = excluded.total_steps,
          completed_steps = excluded.completed_steps, failed_steps = excluded.failed_steps,
          current_step_order = excluded.current_step_order, execution_id = excluded.execution_id,
-         updated_at = excluded.updated_at, index_seq = excluded.index_seq
+         updated_at = excluded.updated_at, index_seq = excluded.index_seq,
+         budget_percent = excluded.budget_percent, budget_exhausted = excluded.budget_exhausted
        WHERE excluded.index_seq > plans.index_seq AND plans.org_id = excluded.org_id`,
     )
     .bind(
@@ -39,6 +40,8 @@ export async function upsertPlanIndex(db: D1Database, entry: PlanIndexEntry): Pr
       entry.createdAt,
       entry.updatedAt,
       entry.seq,
+      entry.budgetPercent ?? null,
+      entry.budgetExhausted ? 1 : 0,
     )
     .run();
 }

@@ -148,6 +148,9 @@ export const plans = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     indexSeq: integer("index_seq").notNull(),
+    /** The most spent share of any budget limit, in percent (null: no budget); 1 while a budget review waits. */
+    budgetPercent: integer("budget_percent"),
+    budgetExhausted: integer("budget_exhausted", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("plans_org_status").on(t.orgId, t.status, t.updatedAt), index("plans_org_updated").on(t.orgId, t.updatedAt, t.planId)],
 );
@@ -257,4 +260,59 @@ export const researchFeedback = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("research_feedback_org_created").on(t.orgId, t.createdAt), index("research_feedback_org_plan").on(t.orgId, t.planId)],
+);
+
+/**
+ * An org admin's webhook subscription: where to send which events, signed with
+ * its secret (Standard Webhooks). After a rotation the previous secret also
+ * signs until `previous_secret_expires_at`. `failing_since` is the first failed
+ * delivery with no success since; past the limit the subscription is disabled
+ * and `disabled_reason` says why.
+ */
+export const webhookSubscriptions = sqliteTable(
+  "webhook_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    url: text("url").notNull(),
+    events: text("events").notNull(),
+    description: text("description").notNull().default(""),
+    secret: text("secret").notNull(),
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: integer("previous_secret_expires_at"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    failingSince: integer("failing_since"),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("webhook_subscriptions_org").on(t.orgId, t.createdAt)],
+);
+
+/**
+ * One event for one subscription: its body as sent (the signature covers it),
+ * and how its delivery went. The event id is the `webhook-id` of every attempt.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    subscriptionId: text("subscription_id").notNull(),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    body: text("body").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "failed", "cancelled"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    deliveredAt: integer("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_subscription_event").on(t.subscriptionId, t.eventId),
+    index("webhook_deliveries_org_subscription").on(t.orgId, t.subscriptionId, t.createdAt),
+  ],
 );

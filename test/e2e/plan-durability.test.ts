@@ -301,7 +301,7 @@ describe("a plan survives a SIGKILL of the local server", () => {
       const stallEntries = await stalledEntries(planId);
       expect(stallEntries).toHaveLength(1);
       const [stallEntry] = stallEntries;
-      expect(stallEntry).toMatchObject({ action: "plan.stalled", stepId: step2.stepId, actorUserId: "system", actorClientId: "stall-alarm" });
+      expect(stallEntry).toMatchObject({ action: "plan.stalled", stepId: step2.stepId, actorUserId: "system", actorClientId: "plan-alarm" });
       const firedAt = Date.parse(stallEntry?.createdAt ?? "");
       expect(firedAt).toBeGreaterThanOrEqual(stallDeadline);
       expect(firedAt).toBeGreaterThan(restartedAt);

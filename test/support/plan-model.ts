@@ -25,7 +25,7 @@ import type { PlanObject, RpcResult } from "../../src/durable-objects/plan-objec
 export const MINUTE = 60_000;
 export const ACTOR: Actor = { userId: "usr_model", clientId: "cli_model" };
 /** Who the stall alarm acts as (plan-object.ts). */
-export const ALARM_ACTOR: Actor = { userId: "system", clientId: "stall-alarm" };
+export const ALARM_ACTOR: Actor = { userId: "system", clientId: "plan-alarm" };
 
 /**
  * One clock for the test, the object and the model. `Date.now` is mocked to it in

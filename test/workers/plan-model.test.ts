@@ -138,7 +138,7 @@ class ResubmitCmd implements Cmd {
 }
 
 type ModifyParams = {
-  action: Modification["action"];
+  action: Exclude<Modification["action"], "budget">;
   target: "pick" | "bogus" | "none";
   pick: number;
   order: number[];

@@ -1,3 +1,4 @@
+import { budgetLinesOf, pendingBudgetReview } from "./budget-review";
 import { isTerminalPlan, type PlanState } from "./model";
 import { derivePlanStatus, progressOf, stalledSteps } from "./status";
 
@@ -20,6 +21,10 @@ export interface PlanIndexEntry {
   createdBy: string;
   createdAt: number;
   updatedAt: number;
+  /** The most spent share of any budget limit, in percent; null when the plan has no budget. */
+  budgetPercent: number | null;
+  /** A budget review waits for a person. */
+  budgetExhausted: boolean;
   /** Grows with every projection of this plan; the index keeps the highest. */
   seq: number;
 }
@@ -45,6 +50,8 @@ export function indexEntryOf(state: PlanState, now: number, seq: number): PlanIn
     createdBy: plan.createdBy.userId,
     createdAt: plan.createdAt,
     updatedAt: plan.updatedAt,
+    budgetPercent: plan.budget ? Math.min(999, Math.round(Math.max(0, ...budgetLinesOf(state, now).map((line) => line.fraction)) * 100)) : null,
+    budgetExhausted: pendingBudgetReview(state) !== undefined,
     seq,
   };
 }

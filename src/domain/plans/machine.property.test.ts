@@ -203,6 +203,8 @@ function modifyExpectation(state: PlanState, modification: Modification, rationa
       const reordered = state.steps.map((s) => (s.status === "pending" ? (find(state, queue.shift() ?? "")?.parallelGroup ?? null) : s.parallelGroup));
       return contiguous(reordered) ? "ok" : "validation";
     }
+    case "budget":
+      return "ok";
     default: {
       const step = find(state, modification.stepId);
       if (!step) return "not_found";
@@ -297,6 +299,7 @@ function modificationFor(state: PlanState, command: Extract<Command, { kind: "mo
   const fits: Record<Modification["action"], (s: Step) => boolean> = {
     add: () => true,
     reorder: () => true,
+    budget: () => true,
     remove: (s) => s.status === "pending",
     skip: (s) => s.status === "pending",
     update: (s) => s.status === "pending" || s.status === "in_progress",

@@ -1,16 +1,11 @@
-import { conflict, invalidTransition, notFound, validationError } from "../errors";
-import {
-  type Actor,
-  type BranchingCondition,
-  isTerminalPlan,
-  isTerminalStep,
-  LIMITS,
-  type NewStep,
-  type PlanState,
-  type Step,
-  type StepStatus,
-} from "./model";
-import { derivePlanStatus, stalledSteps } from "./status";
+import { conflict, invalidTransition, validationError } from "../errors";
+import { isTerminalPlan, isTerminalStep, LIMITS, type Actor, type BranchingCondition, type NewStep, type PlanState, type Step, type StepStatus } from "./model";
+import { addUsage, type Budget, type BudgetLine, exhaustedLines, normalizeBudget, type StepUsage, toolCallsOf } from "./budget";
+import { assertBudget, budgetLinesOf, pauseForBudget, pendingBudgetReview, usageOf } from "./budget-review";
+import { settle } from "./settle";
+import { stalledSteps } from "./status";
+import { assertGroupsContiguous, assertStepCount, findStep, insertAfter, newStep, renumber, replaceStep, snapshot, withSteps } from "./step-list";
+import type { NewId, PlanEvent, PlanModification, Transition } from "./transition";
 
 /**
  * The plan state machine: pure functions from a state and a command to the next
@@ -18,159 +13,10 @@ import { derivePlanStatus, stalledSteps } from "./status";
  * does I/O, so every rule can be tested in plain Node.
  */
 
-export interface PlanEvent {
-  action: string;
-  stepId: string | null;
-  detail: Record<string, unknown>;
-}
-
-export interface StepSnapshot {
-  stepId: string;
-  stepOrder: number;
-  stepType: string;
-  instructions: string;
-  status: StepStatus;
-  parallelGroup: string | null;
-}
-
-/** A plan version: one modification, why, and the steps it touched before and after. */
-export interface PlanModification {
-  version: number;
-  kind: string;
-  rationale: string;
-  before: StepSnapshot[];
-  after: StepSnapshot[];
-}
-
-export interface Transition {
-  state: PlanState;
-  events: PlanEvent[];
-  modifications: PlanModification[];
-}
-
-export type NewId = (prefix: string) => string;
-
-export const snapshot = (step: Step): StepSnapshot => ({
-  stepId: step.stepId,
-  stepOrder: step.stepOrder,
-  stepType: step.stepType,
-  instructions: step.instructions,
-  status: step.status,
-  parallelGroup: step.parallelGroup,
-});
-
-function newStep(spec: NewStep, origin: Step["origin"], newId: NewId): Step {
-  return {
-    stepId: newId("step"),
-    stepOrder: 0,
-    stepType: spec.stepType,
-    instructions: spec.instructions,
-    parallelGroup: spec.parallelGroup ?? null,
-    critical: spec.critical ?? false,
-    stallThresholdMinutes: spec.stallThresholdMinutes ?? null,
-    status: "pending",
-    claimId: null,
-    claimedBy: null,
-    claimedAt: null,
-    lastActivityAt: null,
-    finishedAt: null,
-    result: null,
-    resultHash: null,
-    confidence: null,
-    executionReport: null,
-    outputFormattingNotes: null,
-    review: null,
-    note: null,
-    origin,
-  };
-}
-
-const renumber = (steps: Step[]): Step[] => steps.map((step, index) => (step.stepOrder === index + 1 ? step : { ...step, stepOrder: index + 1 }));
-
-/**
- * The state with a new step list, renumbered. A branching condition names its step by
- * position, so it moves with its step; a condition whose step was removed can never fire and goes.
- */
-function withSteps(state: PlanState, steps: Step[]): PlanState {
-  const renumbered = renumber(steps);
-  const orderOf = new Map(renumbered.map((step) => [step.stepId, step.stepOrder]));
-  const branchingConditions = state.plan.branchingConditions.flatMap((condition) => {
-    const stepId = state.steps[condition.afterStepOrder - 1]?.stepId;
-    const order = stepId === undefined ? undefined : orderOf.get(stepId);
-    if (order === undefined) return [];
-    return order === condition.afterStepOrder ? [condition] : [{ ...condition, afterStepOrder: order }];
-  });
-  return { ...state, steps: renumbered, plan: { ...state.plan, branchingConditions } };
-}
-
-/** Steps that share a parallel group must stand together, or "the group" would mean two places. */
-export function assertGroupsContiguous(steps: readonly Pick<Step, "parallelGroup">[]): void {
-  const closed = new Set<string>();
-  let current: string | null = null;
-  steps.forEach((step, index) => {
-    if (step.parallelGroup !== current) {
-      if (current !== null) closed.add(current);
-      if (step.parallelGroup !== null && closed.has(step.parallelGroup)) {
-        throw validationError(`Steps of parallel group "${step.parallelGroup}" must be consecutive.`, [
-          { path: `steps.${index}.parallelGroup`, message: "Group already closed earlier in the plan" },
-        ]);
-      }
-      current = step.parallelGroup;
-    }
-  });
-}
-
-function assertStepCount(count: number): void {
-  if (count > LIMITS.stepsPerPlan) {
-    throw validationError(`A plan has at most ${LIMITS.stepsPerPlan} steps; this change would make ${count}.`, [
-      { path: "steps", message: `At most ${LIMITS.stepsPerPlan} steps` },
-    ]);
-  }
-}
-
-function findStep(state: PlanState, stepId: string): Step {
-  const step = state.steps.find((candidate) => candidate.stepId === stepId);
-  if (!step) throw notFound("step", stepId);
-  return step;
-}
-
-function replaceStep(state: PlanState, next: Step): PlanState {
-  return { ...state, steps: state.steps.map((step) => (step.stepId === next.stepId ? next : step)) };
-}
-
-/** The stored status after a transition: terminal stays terminal, a failed critical step fails the plan, progress clears a stall. */
-export function settle(state: PlanState, now: number): { state: PlanState; events: PlanEvent[] } {
-  const { plan, steps } = state;
-  if (plan.status === "failed" || plan.status === "cancelled") return { state, events: [] };
-  const failedCritical = steps.find((step) => step.critical && step.status === "failed");
-  if (failedCritical) {
-    const reason = `Critical step ${failedCritical.stepOrder} (${failedCritical.stepType}) failed${failedCritical.note ? `: ${failedCritical.note}` : ""}`;
-    return {
-      state: { ...state, plan: { ...plan, status: "failed", failureReason: reason, finishedAt: now, updatedAt: now } },
-      events: [{ action: "plan.failed", stepId: failedCritical.stepId, detail: { reason } }],
-    };
-  }
-  const derived = derivePlanStatus(steps);
-  let status: typeof plan.status = derived;
-  if (derived === "active" && plan.status === "stalled" && stalledSteps(state, now).length > 0) status = "stalled";
-  if (status === plan.status) return { state: { ...state, plan: { ...plan, updatedAt: now } }, events: [] };
-  const events: PlanEvent[] = [];
-  if (status === "completed") events.push({ action: "plan.completed", stepId: null, detail: {} });
-  if (plan.status === "stalled") events.push({ action: "plan.stall_cleared", stepId: null, detail: {} });
-  return {
-    state: {
-      ...state,
-      plan: {
-        ...plan,
-        status,
-        stalledAt: status === "stalled" ? plan.stalledAt : null,
-        finishedAt: status === "completed" ? now : null,
-        updatedAt: now,
-      },
-    },
-    events,
-  };
-}
+export { settle } from "./settle";
+export { assertGroupsContiguous, snapshot } from "./step-list";
+export type { NewId, PlanEvent, PlanModification, StepSnapshot, Transition } from "./transition";
+export { requestReview, type ReviewDecision, submitReview } from "./review";
 
 // ---------------------------------------------------------------- create
 
@@ -186,6 +32,7 @@ export interface CreatePlanInput {
   sessionId: string | null;
   executionId: string | null;
   stallThresholdMinutes?: number | null;
+  budget?: Budget | null;
 }
 
 export function createPlan(input: CreatePlanInput, actor: Actor, now: number, newId: NewId): Transition {
@@ -194,6 +41,8 @@ export function createPlan(input: CreatePlanInput, actor: Actor, now: number, ne
   }
   if (input.steps.length === 0) throw validationError("A plan needs at least one step.", [{ path: "steps", message: "At least one step" }]);
   assertStepCount(input.steps.length);
+  const budget = normalizeBudget(input.budget);
+  if (budget) assertBudget(budget, now);
   const steps = renumber(input.steps.map((spec) => newStep(spec, "plan", newId)));
   assertGroupsContiguous(steps);
   input.branchingConditions.forEach((condition, index) => {
@@ -223,6 +72,8 @@ export function createPlan(input: CreatePlanInput, actor: Actor, now: number, ne
       stalledAt: null,
       finishedAt: null,
       failureReason: null,
+      budget,
+      usage: { steps: 0, inputTokens: 0, outputTokens: 0, toolCalls: 0 },
     },
     steps,
   };
@@ -240,7 +91,9 @@ export type NextStepOutcome =
   | { status: "plan_complete" }
   | { status: "awaiting_review"; steps: Step[] }
   | { status: "plan_failed"; reason: string }
-  | { status: "waiting"; inProgress: Step[] };
+  | { status: "waiting"; inProgress: Step[] }
+  /** A limit of the plan's budget is reached: no new step starts until a person answers the budget review. */
+  | { status: "budget_exhausted"; steps: Step[]; exhausted: BudgetLine[] };
 
 /**
  * Hands the caller its next step. A sequential plan gives back the step in
@@ -257,8 +110,14 @@ export function nextStep(state: PlanState, workerId: string, now: number, newId:
     return unchanged({ status: "plan_failed", reason: plan.failureReason ?? (plan.status === "cancelled" ? "The plan was cancelled." : "The plan failed.") });
   }
   const awaiting = state.steps.filter((step) => step.status === "awaiting_input");
-  if (awaiting.length > 0) return unchanged({ status: "awaiting_review", steps: awaiting });
   const open = state.steps.filter((step) => !isTerminalStep(step));
+  if (pendingBudgetReview(state)) {
+    // Steps in flight may finish while the budget review waits: their workers get them back.
+    const own = open.find((step) => step.status === "in_progress" && step.claimId && (step.parallelGroup === null || step.claimedBy === workerId));
+    if (own) return resume(state, own, now);
+    return unchanged({ status: "budget_exhausted", steps: awaiting, exhausted: exhaustedLines(budgetLinesOf(state, now)) });
+  }
+  if (awaiting.length > 0) return unchanged({ status: "awaiting_review", steps: awaiting });
   const first = open[0];
   if (!first) return unchanged({ status: "plan_complete" });
 
@@ -289,9 +148,21 @@ function resume(state: PlanState, step: Step, now: number): Transition & { outco
   return { state: settled.state, events: settled.events, modifications: [], outcome: { status: "step", step: touched, claimId: touched.claimId ?? "", resumed: true } };
 }
 
+/** Starts a pending step (counted against the budget) or takes over an abandoned one (not counted again). */
 function claim(state: PlanState, step: Step, workerId: string, now: number, newId: NewId): Transition & { outcome: NextStepOutcome } {
+  const starting = step.status === "pending";
+  if (starting) {
+    const reached = exhaustedLines(budgetLinesOf(state, now));
+    if (reached.length > 0) {
+      const paused = pauseForBudget(state, now, newId);
+      const steps = paused.state.steps.filter((candidate) => candidate.status === "awaiting_input");
+      return { ...paused, outcome: { status: "budget_exhausted", steps, exhausted: reached } };
+    }
+  }
   const claimed: Step = { ...step, status: "in_progress", claimId: newId("claim"), claimedBy: workerId, claimedAt: now, lastActivityAt: now };
-  const settled = settle(replaceStep(state, claimed), now);
+  const usage = usageOf(state.plan);
+  const counted = starting ? { ...state, plan: { ...state.plan, usage: { ...usage, steps: usage.steps + 1 } } } : state;
+  const settled = settle(replaceStep(counted, claimed), now);
   const takeover = step.status === "in_progress";
   return {
     state: settled.state,
@@ -315,6 +186,8 @@ export interface Submission {
   confidence: number;
   executionReport: Step["executionReport"];
   outputFormattingNotes: string | null;
+  /** What the client says the step cost; tool calls default to the entries of the execution report. */
+  usage?: StepUsage;
 }
 
 export function submitResult(state: PlanState, submission: Submission, now: number, newId: NewId): Transition & { replayed: boolean } {
@@ -345,7 +218,8 @@ export function submitResult(state: PlanState, submission: Submission, now: numb
   };
   const events: PlanEvent[] = [{ action: "step.completed", stepId: step.stepId, detail: { confidence: submission.confidence } }];
   const modifications: PlanModification[] = [];
-  let next = replaceStep(state, completed);
+  const usage = addUsage(usageOf(state.plan), submission.usage, toolCallsOf(submission.usage, submission.executionReport));
+  let next = replaceStep({ ...state, plan: { ...state.plan, usage } }, completed);
   for (const condition of next.plan.branchingConditions) {
     if (condition.firedAt !== null || condition.afterStepOrder !== step.stepOrder || submission.confidence >= condition.confidenceBelow) continue;
     if (next.steps.length + condition.insertSteps.length > LIMITS.stepsPerPlan) {
@@ -368,19 +242,14 @@ export function submitResult(state: PlanState, submission: Submission, now: numb
     events.push({ action: "plan.branched", stepId: step.stepId, detail: { conditionId: condition.conditionId, added: inserted.added.length } });
   }
   const settled = settle(next, now);
-  return { state: settled.state, events: [...events, ...settled.events], modifications, replayed: false };
-}
-
-function insertAfter(state: PlanState, afterStepId: string | null, specs: NewStep[], origin: Step["origin"], newId: NewId) {
-  assertStepCount(state.steps.length + specs.length);
-  const added = specs.map((spec) => newStep(spec, origin, newId));
-  let index = afterStepId === null ? state.steps.length : state.steps.findIndex((step) => step.stepId === afterStepId) + 1;
-  // Steps the plan inserts on its own (quality gates, review follow-ups) go after the whole parallel group, never into it.
-  const group = state.steps[index - 1]?.parallelGroup ?? null;
-  if (origin !== "modification" && group !== null) while (state.steps[index]?.parallelGroup === group) index++;
-  const next = withSteps(state, [...state.steps.slice(0, index), ...added, ...state.steps.slice(index)]);
-  assertGroupsContiguous(next.steps);
-  return { state: next, added: next.steps.filter((step) => added.some((a) => a.stepId === step.stepId)) };
+  // A limit this result reached opens the budget review now, not when the next step is asked for.
+  const paused = pauseForBudget(settled.state, now, newId);
+  return {
+    state: paused.state,
+    events: [...events, ...settled.events, ...paused.events],
+    modifications: [...modifications, ...paused.modifications],
+    replayed: false,
+  };
 }
 
 // ---------------------------------------------------------------- modify_plan
@@ -391,7 +260,8 @@ export type Modification =
   | { action: "reorder"; stepIds: string[] }
   | { action: "update"; stepId: string; instructions: string }
   | { action: "fail"; stepId: string; reason: string }
-  | { action: "skip"; stepId: string; reason: string };
+  | { action: "skip"; stepId: string; reason: string }
+  | { action: "budget"; budget: Budget };
 
 export function modifyPlan(state: PlanState, modification: Modification, rationale: string, now: number, newId: NewId): Transition {
   if (state.plan.status === "failed" || state.plan.status === "cancelled") {
@@ -402,6 +272,7 @@ export function modifyPlan(state: PlanState, modification: Modification, rationa
   const requireStatus = (step: Step, allowed: StepStatus[], verb: string) => {
     if (!allowed.includes(step.status)) throw invalidTransition(`Step ${step.stepOrder} is ${step.status}; only ${allowed.join(" or ")} steps can be ${verb}.`);
   };
+  if (modification.action === "budget") return setBudget(state, modification.budget, rationale, version, now, newId);
   let next: PlanState;
   let before: Step[] = [];
   let after: Step[] = [];
@@ -474,72 +345,17 @@ export function modifyPlan(state: PlanState, modification: Modification, rationa
   };
 }
 
-// ---------------------------------------------------------------- review
-
-export function requestReview(
-  state: PlanState,
-  request: { stepId: string; claimId: string; presentation: string; questions: string[] },
-  now: number,
-): Transition {
-  if (isTerminalPlan(state.plan)) throw invalidTransition(`The plan is ${state.plan.status}.`);
-  const step = findStep(state, request.stepId);
-  if (step.status === "awaiting_input") throw invalidTransition(`Step ${step.stepOrder} is already waiting for review.`);
-  if (step.status !== "in_progress") throw invalidTransition(`Step ${step.stepOrder} is ${step.status}; claim it with get_next_step first.`);
-  if (step.claimId !== request.claimId) throw conflict(`The claim for step ${step.stepOrder} is stale: another worker took the step over.`);
-  const waiting: Step = {
-    ...step,
-    status: "awaiting_input",
-    lastActivityAt: now,
-    review: { presentation: request.presentation, questions: request.questions, requestedAt: now, decision: null, feedback: null, decidedAt: null, decidedBy: null },
-  };
-  const settled = settle(replaceStep(state, waiting), now);
-  return { state: settled.state, events: [{ action: "review.requested", stepId: step.stepId, detail: { questions: request.questions.length } }, ...settled.events], modifications: [] };
-}
-
-export interface ReviewDecision {
-  stepId: string;
-  decision: "approve" | "revise" | "reject";
-  feedback: string | null;
-  followUpSteps: NewStep[];
-}
-
-export function submitReview(state: PlanState, decision: ReviewDecision, actor: Actor, now: number, newId: NewId): Transition {
-  if (isTerminalPlan(state.plan)) throw invalidTransition(`The plan is ${state.plan.status}.`);
-  const step = findStep(state, decision.stepId);
-  if (step.status !== "awaiting_input" || !step.review) throw invalidTransition(`Step ${step.stepOrder} is ${step.status}; there is no review to answer.`);
-  if (decision.decision !== "approve" && !decision.feedback?.trim()) {
-    throw validationError(`feedback is required to ${decision.decision}.`, [{ path: "feedback", message: "Required unless approving" }]);
-  }
-  const review = { ...step.review, decision: decision.decision, feedback: decision.feedback, decidedAt: now, decidedBy: actor.userId };
-  const decided: Step =
-    decision.decision === "reject"
-      ? { ...step, review, status: "failed", note: `Rejected at review: ${decision.feedback}`, finishedAt: now, claimId: null }
-      : { ...step, review, status: "completed", result: { review: { decision: decision.decision, feedback: decision.feedback } }, finishedAt: now, lastActivityAt: now };
-  let next = replaceStep(state, decided);
-  const modifications: PlanModification[] = [];
-  if (decision.decision === "revise") {
-    const followUps = decision.followUpSteps.length
-      ? decision.followUpSteps
-      : [{ stepType: "custom" as const, instructions: `Address the reviewer's feedback on step ${step.stepOrder}: ${decision.feedback}` }];
-    const inserted = insertAfter(next, step.stepId, followUps, "review", newId);
-    const version = next.plan.version + 1;
-    next = { ...inserted.state, plan: { ...inserted.state.plan, version } };
-    modifications.push({ version, kind: "review_follow_up", rationale: decision.feedback ?? "", before: [], after: inserted.added.map(snapshot) });
-  }
-  if (decision.decision === "reject") {
-    // A rejection ends the plan whatever the step's own criticality: the reviewer decided.
-    const failureReason = `Rejected at review of step ${step.stepOrder}: ${decision.feedback}`;
-    next = { ...next, plan: { ...next.plan, status: "failed", failureReason, finishedAt: now, updatedAt: now } };
-  }
-  const settled = settle(next, now);
+/** New limits for the plan (given fields replace the old ones); a limit set below what is used opens the budget review at once. */
+function setBudget(state: PlanState, change: Budget, rationale: string, version: number, now: number, newId: NewId): Transition {
+  if (pendingBudgetReview(state)) throw invalidTransition("The plan waits at its budget review; a person answers it with submit_review.");
+  assertBudget(change, now);
+  const budget = normalizeBudget({ ...(state.plan.budget ?? {}), ...change });
+  const changed: PlanState = { ...state, plan: { ...state.plan, budget, version, updatedAt: now } };
+  const paused = pauseForBudget(changed, now, newId);
   return {
-    state: settled.state,
-    events: [
-      { action: `review.${decision.decision}`, stepId: step.stepId, detail: { feedback: decision.feedback } },
-      ...(decision.decision === "reject" ? [{ action: "plan.failed", stepId: step.stepId, detail: { reason: "rejected at review" } }] : []),
-      ...settled.events,
-    ],
-    modifications,
+    state: paused.state,
+    events: [{ action: "plan.modified.budget", stepId: null, detail: { version, rationale, budget } }, ...paused.events],
+    modifications: [{ version, kind: "budget", rationale, before: [], after: [] }, ...paused.modifications],
   };
 }
 
@@ -565,4 +381,11 @@ export function markStalled(state: PlanState, now: number): Transition {
     events: [{ action: "plan.stalled", stepId: stalled[0]?.stepId ?? null, detail: { stepIds: stalled.map((s) => s.stepId) } }],
     modifications: [],
   };
+}
+
+/** What the plan's alarm does: mark a stall, and open the budget review once the deadline has passed. */
+export function onAlarm(state: PlanState, now: number, newId: NewId): Transition {
+  const stalled = markStalled(state, now);
+  const paused = pauseForBudget(stalled.state, now, newId);
+  return { state: paused.state, events: [...stalled.events, ...paused.events], modifications: paused.modifications };
 }

@@ -1,3 +1,5 @@
+import type { Budget, Usage } from "./budget";
+
 /** The research plan of seeds 000 and 004: ordered steps, each pulled, executed and submitted. */
 
 export const STEP_TYPES = ["search", "extract", "analyze", "critique", "synthesize", "checkpoint", "custom"] as const;
@@ -85,8 +87,8 @@ export interface Step {
   review: Review | null;
   /** Why it failed or was skipped. */
   note: string | null;
-  /** How it entered the plan. */
-  origin: "plan" | "modification" | "branching" | "review";
+  /** How it entered the plan; "budget" is the review a spent budget opens. */
+  origin: "plan" | "modification" | "branching" | "review" | "budget";
 }
 
 /** A declarative quality gate (deep plans): after a step, if its confidence is low, insert steps. */
@@ -128,6 +130,9 @@ export interface Plan {
   stalledAt: number | null;
   finishedAt: number | null;
   failureReason: string | null;
+  /** Limits on what the plan may spend (budget.ts); absent on plans made before budgets. */
+  budget?: Budget | null;
+  usage?: Usage;
 }
 
 export interface PlanState {

@@ -48,6 +48,8 @@ export type CreatePlanArguments = {
   planDesignRationale: string;
   outputFormattingNotes: string;
   citationPolicy?: CitationPolicy;
+  /** A suggested budget: room for every step the plan may add, and tool calls in proportion to its breadth. */
+  budget: { maxSteps: number; maxToolCalls: number };
 };
 
 export interface PlanTemplate {
@@ -212,6 +214,7 @@ export function planTemplate(type: ResearchType, mode: Mode, topic: string | nul
         steps: fillSteps(SCAN_STEPS[type]),
         planDesignRationale: `Scan template for ${label(type)}: survey, fill gaps, organize, answer.`,
         outputFormattingNotes: SCAN_FORMAT[type],
+        budget: { maxSteps: SCAN_STEPS[type].length + 2, maxToolCalls: 30 },
       },
     };
   }
@@ -236,6 +239,10 @@ export function planTemplate(type: ResearchType, mode: Mode, topic: string | nul
       outputFormattingNotes:
         parameters.output === "brief" ? "Brief: answer first, key findings, citations [E…]." : "Report: answer first, per-subtopic sections, Confidence & limitations, Sources.",
       citationPolicy: "strict",
+      budget: {
+        maxSteps: steps.length + (branchingConditions ?? []).reduce((sum, c) => sum + c.insertSteps.length, 0) + 4,
+        maxToolCalls: 40 * parameters.rounds * parameters.maxResearchers,
+      },
     },
   };
 }

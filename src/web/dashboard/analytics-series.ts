@@ -6,6 +6,35 @@ import type { DayBucket } from "./chart-geometry";
  * filled in by the page (chart-geometry.ts), not here.
  */
 
+export interface BudgetStats {
+  /** Plans updated in the window that have a budget. */
+  budgeted: number;
+  /** Of those, waiting at a budget review now. */
+  waiting: number;
+  /** Of those, at 80 % or more of a limit. */
+  nearLimit: number;
+  /** Their average of the most spent share of a limit, in percent (null when none). */
+  averagePercent: number | null;
+}
+
+/** How plans with a budget spend it: used / limit as the plan index keeps it. */
+export async function budgetStats(db: D1Database, orgId: string, since: number): Promise<BudgetStats> {
+  const row = await db
+    .prepare(
+      `SELECT COUNT(*) AS budgeted, SUM(budget_exhausted) AS waiting, SUM(CASE WHEN budget_percent >= 80 THEN 1 ELSE 0 END) AS near,
+              AVG(budget_percent) AS average
+         FROM plans WHERE org_id = ? AND updated_at >= ? AND budget_percent IS NOT NULL`,
+    )
+    .bind(orgId, since)
+    .first<{ budgeted: number; waiting: number | null; near: number | null; average: number | null }>();
+  return {
+    budgeted: row?.budgeted ?? 0,
+    waiting: row?.waiting ?? 0,
+    nearLimit: row?.near ?? 0,
+    averagePercent: row?.average === null || row?.average === undefined ? null : Math.round(row.average),
+  };
+}
+
 /** Tool calls and errors per day: values [calls, errors]. */
 export async function callsPerDay(db: D1Database, orgId: string, since: number): Promise<DayBucket[]> {
   const { results } = await db

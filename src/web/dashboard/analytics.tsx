@@ -1,3 +1,4 @@
+import type { BudgetStats } from "./analytics-series";
 import type { DayBucket } from "./chart-geometry";
 import { DailyBars, SatisfactionByRoute } from "./charts";
 import { percent } from "./format";
@@ -10,6 +11,7 @@ export function Analytics(props: {
   window: WindowKey;
   routing: RoutingRow[];
   stalls: StallStats;
+  budgets: BudgetStats;
   calls: OperationStats[];
   callsByDay: DayBucket[];
   plansByDay: DayBucket[];
@@ -50,6 +52,16 @@ export function Analytics(props: {
           </div>
           <div class="muted">
             {totalErrors} errors ({percent(totalErrors, totalCalls)})
+          </div>
+        </div>
+        <div class="card">
+          <div class="muted">Budgets (plans updated in the window)</div>
+          <div class="stat" id="budget-use">
+            {props.budgets.averagePercent === null ? "—" : `${props.budgets.averagePercent}%`}
+          </div>
+          <div class="muted">
+            average used of the tightest limit; {props.budgets.budgeted} plans with a budget, {props.budgets.nearLimit} at 80 % or more,{" "}
+            {props.budgets.waiting} waiting for a person to raise it
           </div>
         </div>
       </div>

@@ -17,7 +17,7 @@ import { submitReview } from "../../operations/submit-review";
 import { newCorrelationId, webServices } from "../../platform/runtime";
 import { membershipsOf } from "../../storage/accounts";
 import { Analytics, WINDOWS, type WindowKey } from "./analytics";
-import { callsPerDay, plansPerDay } from "./analytics-series";
+import { budgetStats, callsPerDay, plansPerDay } from "./analytics-series";
 import { fillDays } from "./chart-geometry";
 import { DeliverablePage } from "./deliverable";
 import { ExecutionDetail, ExecutionsList, type InboxItem, ReviewInbox, SignIn } from "./pages";
@@ -50,6 +50,7 @@ import {
   switchOrg,
 } from "./session";
 import { registerAdminRoutes } from "./admin-routes";
+import { budgetRaiseOf } from "./budget";
 import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, message, notFoundPage, render } from "./page";
 
 /**
@@ -298,6 +299,7 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
     .filter(Boolean);
   const decision = String(form.get("decision") ?? "");
   const input = {
+    ...budgetRaiseOf(form, decision, Date.now()),
     planId: c.req.param("planId"),
     stepId: c.req.param("stepId"),
     decision,
@@ -332,7 +334,7 @@ dashboardApp.get("/reviews", async (c) => {
   );
   const items: InboxItem[] = [];
   plans.forEach((plan, i) => {
-    for (const step of states[i]?.steps ?? []) if (step.status === "awaiting_input" && step.review) items.push({ plan, step });
+    for (const step of states[i]?.steps ?? []) if (step.status === "awaiting_input" && step.review) items.push({ plan, step, budget: states[i]?.plan.budget ?? null });
   });
   return render(c, {
     title: "Review inbox",
@@ -416,12 +418,13 @@ dashboardApp.get("/analytics", async (c) => {
   const window: WindowKey = Object.hasOwn(WINDOWS, requested) ? (requested as WindowKey) : "7d";
   const now = Date.now();
   const since = now - WINDOWS[window] * 86_400_000;
-  const [routing, stalls, calls, callDays, planDays] = await Promise.all([
+  const [routing, stalls, calls, callDays, planDays, budgets] = await Promise.all([
     routingAccuracy(c.env.DB, orgId, since),
     stallStats(c.env.DB, orgId, since),
     toolCallStats(c.env.DB, orgId, since),
     callsPerDay(c.env.DB, orgId, since),
     plansPerDay(c.env.DB, orgId, since),
+    budgetStats(c.env.DB, orgId, since),
   ]);
   return render(c, {
     title: "Analytics",
@@ -431,6 +434,7 @@ dashboardApp.get("/analytics", async (c) => {
         window={window}
         routing={routing}
         stalls={stalls}
+        budgets={budgets}
         calls={calls}
         callsByDay={fillDays(callDays, since, now, 2)}
         plansByDay={fillDays(planDays, since, now, 2)}

@@ -21,7 +21,7 @@ h1{font-size:1.4rem;margin:.3rem 0 1rem}h2{font-size:1.15rem;margin:1.6rem 0 .6r
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.45rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;opacity:.8}
 .table-wrap{overflow-x:auto}
-progress{width:8rem;height:.8rem;vertical-align:middle}
+progress,meter{width:8rem;height:.8rem;vertical-align:middle}
 .badge{display:inline-block;padding:.05rem .45rem;border-radius:999px;border:1px solid var(--line);font-size:.8rem;white-space:nowrap}
 .badge.completed{border-color:var(--good)}.badge.failed,.badge.cancelled{border-color:var(--bad)}.badge.awaiting_review,.badge.awaiting_input,.badge.stalled,.badge.unverified{border-color:var(--warn)}
 .stall{color:var(--bad);font-weight:600}
@@ -53,7 +53,7 @@ dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0
   main{padding:.6rem}header.top .who{margin-left:0}
   table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
   table.stack td{display:block;border:0;padding:.15rem .2rem}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600;font-size:.85rem}
-  dl.kv{grid-template-columns:1fr}progress{width:100%}
+  dl.kv{grid-template-columns:1fr}progress,meter{width:100%}
 }
 `;
 

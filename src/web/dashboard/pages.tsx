@@ -1,5 +1,6 @@
 import type { PlanIndexEntry } from "../../domain/plans/index-entry";
 import type { Step } from "../../domain/plans/model";
+import type { Budget } from "../../domain/plans/budget";
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../../domain/scopes";
 import type { SkillExecution, SkillExecutionSummary } from "../../domain/skill-executions";
 import { label, prettyJson, shortTime } from "./format";
@@ -50,6 +51,7 @@ export function Message(props: { title: string; message: string; kind?: "error" 
 export interface InboxItem {
   plan: PlanIndexEntry;
   step: Step;
+  budget: Budget | null;
 }
 
 export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: string | null; error?: string | null }) {
@@ -65,7 +67,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
             Nothing awaits review.
           </p>
         ) : (
-          props.items.map(({ plan, step }) => (
+          props.items.map(({ plan, step, budget }) => (
             <div class="card" data-inbox-plan={plan.planId}>
               <p>
                 <a href={`/dashboard/plans/${plan.planId}`}>
@@ -75,7 +77,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
                 <br />
                 <span class="muted">{plan.researchQuestion}</span>
               </p>
-              <ReviewForm planId={plan.planId} step={step} csrf={props.csrf} back="/dashboard/reviews" />
+              <ReviewForm planId={plan.planId} step={step} csrf={props.csrf} back="/dashboard/reviews" budget={budget} />
             </div>
           ))
         )}

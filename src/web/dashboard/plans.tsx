@@ -7,6 +7,7 @@ import { Flash, Progress, StatusBadge } from "./layout";
 import { type PlanFilters, STATUS_FILTERS } from "./queries";
 import { EvidenceLedger, type EvidenceLedgerView } from "./plan-ledger";
 import { namedWorkers, splitWorkerId, StepCard } from "./plan-steps";
+import { BudgetBars } from "./budget";
 import { ReviewForm } from "./review-form";
 
 // ---------------------------------------------------------------------------
@@ -83,6 +84,14 @@ export function PlansList(props: { plans: PlanIndexEntry[]; filters: PlanFilters
                       <span class="muted">
                         {plan.completedSteps}/{plan.totalSteps} done{plan.failedSteps ? `, ${plan.failedSteps} failed` : ""}
                       </span>
+                      {plan.budgetPercent === null ? null : (
+                        <>
+                          <br />
+                          <span class="muted" data-budget-percent={String(plan.budgetPercent)}>
+                            budget {plan.budgetExhausted ? "spent: waiting for a person" : `${plan.budgetPercent}% used`}
+                          </span>
+                        </>
+                      )}
                     </td>
                     <td data-label="Current step">{plan.currentStepOrder === null ? "—" : `Step ${plan.currentStepOrder} of ${plan.totalSteps}`}</td>
                     <td data-label="Updated">{shortTime(plan.updatedAt)}</td>
@@ -196,6 +205,10 @@ export function PlanDetail(props: PlanDetailProps) {
           <dd>
             <Progress value={progress} id="plan-progress" /> <span class="muted">of {steps.length} steps</span>
           </dd>
+          <dt>Budget</dt>
+          <dd>
+            <BudgetBars state={props.state} now={props.now} />
+          </dd>
           <dt>Current step</dt>
           <dd>{current ? `Step ${current.stepOrder} (${current.stepType}), ${label(current.status)}` : "—"}</dd>
           <dt>Design rationale</dt>
@@ -234,7 +247,7 @@ export function PlanDetail(props: PlanDetailProps) {
         {steps
           .filter((s) => s.status === "awaiting_input" && s.review)
           .map((step) => (
-            <ReviewForm planId={plan.planId} step={step} csrf={props.csrf} back={`/dashboard/plans/${plan.planId}`} />
+            <ReviewForm planId={plan.planId} step={step} csrf={props.csrf} back={`/dashboard/plans/${plan.planId}`} budget={plan.budget ?? null} now={props.now} />
           ))}
       </div>
 

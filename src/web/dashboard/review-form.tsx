@@ -1,20 +1,21 @@
 
+import type { Budget } from "../../domain/plans/budget";
 import type { Step } from "../../domain/plans/model";
+import { BudgetRaiseFields } from "./budget";
 import { shortTime } from "./format";
 
 // ---------------------------------------------------------------------------
 // Review form (plan page and inbox)
 
-export function ReviewForm(props: { planId: string; step: Step; csrf: string; back: string }) {
+export function ReviewForm(props: { planId: string; step: Step; csrf: string; back: string; budget?: Budget | null; now?: number }) {
   const { step } = props;
   const id = step.stepId;
+  const budgetReview = step.origin === "budget";
   return (
     <form class="card review-form" method="post" action={`/dashboard/plans/${props.planId}/steps/${id}/review`} data-review-step={id}>
       <input type="hidden" name="csrf" value={props.csrf} />
       <input type="hidden" name="back" value={props.back} />
-      <h3>
-        Review step {step.stepOrder} ({step.stepType})
-      </h3>
+      <h3>{budgetReview ? `Budget review (step ${step.stepOrder})` : `Review step ${step.stepOrder} (${step.stepType})`}</h3>
       {step.review ? (
         <>
           <p>{step.review.presentation}</p>
@@ -28,6 +29,37 @@ export function ReviewForm(props: { planId: string; step: Step; csrf: string; ba
           <p class="muted">Requested {shortTime(step.review.requestedAt)}</p>
         </>
       ) : null}
+      {budgetReview ? (
+        <>
+          <fieldset>
+            <legend>Decision</legend>
+            <label class="check">
+              <input type="radio" name="decision" value="approve" checked /> Raise the budget: the plan continues
+            </label>
+            <br />
+            <label class="check">
+              <input type="radio" name="decision" value="reject" /> End the plan with what it has: steps not started are skipped
+            </label>
+          </fieldset>
+          <BudgetRaiseFields budget={props.budget} now={props.now ?? Date.now()} id={id} />
+          <label for={`feedback-${id}`}>Note (optional)</label>
+          <textarea id={`feedback-${id}`} name="feedback" maxlength={8000} />
+          <p>
+            <button class="primary" type="submit">
+              Submit review
+            </button>
+          </p>
+        </>
+      ) : (
+        <StepReviewFields id={id} />
+      )}
+    </form>
+  );
+}
+
+function StepReviewFields({ id }: { id: string }) {
+  return (
+    <>
       <fieldset>
         <legend>Decision</legend>
         <label class="check">
@@ -51,6 +83,6 @@ export function ReviewForm(props: { planId: string; step: Step; csrf: string; ba
           Submit review
         </button>
       </p>
-    </form>
+    </>
   );
 }

@@ -1,0 +1,80 @@
+import { conflict, invalidTransition, validationError } from "../errors";
+import { type Actor, isTerminalPlan, type NewStep, type PlanState, type Step } from "./model";
+import type { Budget } from "./budget";
+import { answerBudgetReview } from "./budget-review";
+import { settle } from "./settle";
+import { findStep, insertAfter, replaceStep, snapshot } from "./step-list";
+import type { NewId, PlanModification, Transition } from "./transition";
+
+// ---------------------------------------------------------------- review
+
+export function requestReview(
+  state: PlanState,
+  request: { stepId: string; claimId: string; presentation: string; questions: string[] },
+  now: number,
+): Transition {
+  if (isTerminalPlan(state.plan)) throw invalidTransition(`The plan is ${state.plan.status}.`);
+  const step = findStep(state, request.stepId);
+  if (step.status === "awaiting_input") throw invalidTransition(`Step ${step.stepOrder} is already waiting for review.`);
+  if (step.status !== "in_progress") throw invalidTransition(`Step ${step.stepOrder} is ${step.status}; claim it with get_next_step first.`);
+  if (step.claimId !== request.claimId) throw conflict(`The claim for step ${step.stepOrder} is stale: another worker took the step over.`);
+  const waiting: Step = {
+    ...step,
+    status: "awaiting_input",
+    lastActivityAt: now,
+    review: { presentation: request.presentation, questions: request.questions, requestedAt: now, decision: null, feedback: null, decidedAt: null, decidedBy: null },
+  };
+  const settled = settle(replaceStep(state, waiting), now);
+  return { state: settled.state, events: [{ action: "review.requested", stepId: step.stepId, detail: { questions: request.questions.length } }, ...settled.events], modifications: [] };
+}
+
+export interface ReviewDecision {
+  stepId: string;
+  decision: "approve" | "revise" | "reject";
+  feedback: string | null;
+  followUpSteps: NewStep[];
+  /** Approving a budget review: the raised limits. */
+  budget?: Budget;
+}
+
+export function submitReview(state: PlanState, decision: ReviewDecision, actor: Actor, now: number, newId: NewId): Transition {
+  if (isTerminalPlan(state.plan)) throw invalidTransition(`The plan is ${state.plan.status}.`);
+  const step = findStep(state, decision.stepId);
+  if (step.status !== "awaiting_input" || !step.review) throw invalidTransition(`Step ${step.stepOrder} is ${step.status}; there is no review to answer.`);
+  if (step.origin === "budget") return answerBudgetReview(state, step, decision, actor, now);
+  if (decision.decision !== "approve" && !decision.feedback?.trim()) {
+    throw validationError(`feedback is required to ${decision.decision}.`, [{ path: "feedback", message: "Required unless approving" }]);
+  }
+  const review = { ...step.review, decision: decision.decision, feedback: decision.feedback, decidedAt: now, decidedBy: actor.userId };
+  const decided: Step =
+    decision.decision === "reject"
+      ? { ...step, review, status: "failed", note: `Rejected at review: ${decision.feedback}`, finishedAt: now, claimId: null }
+      : { ...step, review, status: "completed", result: { review: { decision: decision.decision, feedback: decision.feedback } }, finishedAt: now, lastActivityAt: now };
+  let next = replaceStep(state, decided);
+  const modifications: PlanModification[] = [];
+  if (decision.decision === "revise") {
+    const followUps = decision.followUpSteps.length
+      ? decision.followUpSteps
+      : [{ stepType: "custom" as const, instructions: `Address the reviewer's feedback on step ${step.stepOrder}: ${decision.feedback}` }];
+    const inserted = insertAfter(next, step.stepId, followUps, "review", newId);
+    const version = next.plan.version + 1;
+    next = { ...inserted.state, plan: { ...inserted.state.plan, version } };
+    modifications.push({ version, kind: "review_follow_up", rationale: decision.feedback ?? "", before: [], after: inserted.added.map(snapshot) });
+  }
+  if (decision.decision === "reject") {
+    // A rejection ends the plan whatever the step's own criticality: the reviewer decided.
+    const failureReason = `Rejected at review of step ${step.stepOrder}: ${decision.feedback}`;
+    next = { ...next, plan: { ...next.plan, status: "failed", failureReason, finishedAt: now, updatedAt: now } };
+  }
+  const settled = settle(next, now);
+  return {
+    state: settled.state,
+    events: [
+      { action: `review.${decision.decision}`, stepId: step.stepId, detail: { feedback: decision.feedback } },
+      ...(decision.decision === "reject" ? [{ action: "plan.failed", stepId: step.stepId, detail: { reason: "rejected at review" } }] : []),
+      ...settled.events,
+    ],
+    modifications,
+  };
+}
+

@@ -1,0 +1,41 @@
+/**
+ * Webhook events: what an org can subscribe to, and the payload each carries.
+ * Payloads follow the Standard Webhooks shape `{ type, timestamp, data }`; the
+ * event id travels in the `webhook-id` header and stays the same on every retry
+ * and redelivery, so receivers can drop duplicates.
+ */
+
+export const WEBHOOK_EVENT_TYPES = [
+  "plan.stalled",
+  "plan.review_requested",
+  "plan.completed",
+  "plan.failed",
+  "plan.budget_exhausted",
+  "research_output.created",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface WebhookEvent {
+  /** `msg_…`: the `webhook-id` of every delivery of this event. */
+  eventId: string;
+  orgId: string;
+  type: WebhookEventType;
+  /** Epoch milliseconds when the event was decided. */
+  occurredAt: number;
+  data: Record<string, unknown>;
+}
+
+/** The plan's audit actions that are webhook events, and the event each one is. */
+const PLAN_ACTIONS: Record<string, WebhookEventType> = {
+  "plan.stalled": "plan.stalled",
+  "review.requested": "plan.review_requested",
+  "plan.completed": "plan.completed",
+  "plan.failed": "plan.failed",
+  "plan.budget_exhausted": "plan.budget_exhausted",
+};
+
+export const webhookTypeOfPlanAction = (action: string): WebhookEventType | null => PLAN_ACTIONS[action] ?? null;
+
+/** The body every delivery of an event sends, byte for byte (it is what the signature covers). */
+export const webhookBody = (event: WebhookEvent): string =>
+  JSON.stringify({ type: event.type, timestamp: new Date(event.occurredAt).toISOString(), data: event.data });
