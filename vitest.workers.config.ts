@@ -7,7 +7,8 @@ export default defineConfig(async () => ({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+        // Failed webhook deliveries are retried at once here (the doubling is tested on its own): a test waits seconds, not minutes.
+        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), WEBHOOK_RETRY_BASE_SECONDS: "0" },
       },
     }),
   ],

@@ -23,6 +23,7 @@ CREATE TABLE `webhook_subscriptions` (
 	`events` text NOT NULL,
 	`description` text DEFAULT '' NOT NULL,
 	`secret` text NOT NULL,
+	`cairn_origin` text NOT NULL,
 	`previous_secret` text,
 	`previous_secret_expires_at` integer,
 	`enabled` integer DEFAULT true NOT NULL,

@@ -3,6 +3,7 @@ import type { GrantGuardObject } from "./durable-objects/grant-guard-object";
 import type { PlanObject } from "./durable-objects/plan-object";
 import type { SearchSessionObject } from "./durable-objects/search-session-object";
 import type { SignInThrottleObject } from "./durable-objects/sign-in-throttle-object";
+import type { WebhookMessage } from "./domain/webhooks/model";
 
 /** The Worker's bindings (wrangler.toml) plus what the OAuth provider injects. */
 export interface Env {
@@ -38,6 +39,10 @@ export interface Env {
    * always sets it before any handler runs, so handlers read it as a string.
    */
   PUBLIC_URL: string;
+  /** Webhook events and deliveries (src/platform/webhooks). */
+  WEBHOOK_QUEUE: Queue<WebhookMessage>;
+  /** Seconds before a failed delivery's first retry, doubling after (default 30). */
+  WEBHOOK_RETRY_BASE_SECONDS?: string;
   /** "production" when deployed with `npm run deploy`; "development" locally. */
   CAIRN_ENV?: string;
   /** Injected by OAuthProvider into the default handler's env. */

@@ -8,6 +8,7 @@ import type { Env } from "./env";
 import { mcpApiHandler } from "./mcp/handler";
 import { REST_BASE, restApiHandler } from "./rest/app";
 import { openApiDocument } from "./rest/openapi";
+import { handleQueue } from "./platform/webhooks/consumer";
 import { webApp } from "./web/app";
 
 export { GrantGuardObject } from "./durable-objects/grant-guard-object";
@@ -81,5 +82,8 @@ export default {
       if (refreshed) return refreshed;
     }
     return providerFor(origin).fetch(normalized, env, ctx);
+  },
+  async queue(batch, env) {
+    await handleQueue(batch, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,3 +1,4 @@
+import type { WebhookEvent } from "./webhooks/events";
 import type { CompletionPort } from "./completion";
 import type { ReusedFrom } from "./research/claim-reuse";
 import type { PageCursor } from "./pagination";
@@ -148,4 +149,10 @@ export interface Services {
   searchProviders: readonly SearchProvider[];
   /** Suggestions for MCP argument completion (ids by prefix, earlier topics). */
   completions: CompletionPort;
+  /** Webhook events decided outside a plan's object (a deliverable stored). */
+  webhookEvents: WebhookEventPublisher;
+}
+
+export interface WebhookEventPublisher {
+  publish(event: WebhookEvent): Promise<void>;
 }

@@ -26,7 +26,9 @@ import type { Env } from "../env";
 import { upsertPlanIndex } from "../storage/plan-index";
 import migrations from "./migrations/migrations";
 import { dumpTables, restoreTables } from "./storage-dump";
-import { auditRows, outboxRows, planRow, stepRows, versionRows } from "./plan-schema";
+import { auditRows, outboxRows, planRow, stepRows, versionRows, webhookOutboxRows } from "./plan-schema";
+import { planWebhookEvents } from "../domain/webhooks/plan-events";
+import type { WebhookMessage } from "../domain/webhooks/model";
 
 /** What crosses the RPC boundary instead of a thrown error (RPC keeps only an error's message). */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; issues?: ValidationIssue[] } };
@@ -276,6 +278,10 @@ export class PlanObject extends DurableObject<Env> {
       }
       // The entry's own seq is the outbox row's, filled in when it is sent (see #drainOutbox).
       this.#db.insert(outboxRows).values({ payload: JSON.stringify(indexEntryOf(state, now, 0)), createdAt: now }).run();
+      // Webhook events are decided here, with the state they describe, and leave only through this outbox.
+      for (const event of planWebhookEvents(state, transition.events, now, () => newId("msg"))) {
+        this.#db.insert(webhookOutboxRows).values({ payload: JSON.stringify(event), createdAt: now }).run();
+      }
     });
   }
 
@@ -292,10 +298,24 @@ export class PlanObject extends DurableObject<Env> {
     await this.#scheduleAlarm(state);
   }
 
-  /** Sends the newest index entry to D1 and clears the outbox up to it. One flush at a time. */
+  /** Sends the newest index entry to D1 and the webhook events to their queue, clearing what was taken. One flush at a time. */
   #flushOutbox(): Promise<void> {
-    if (!this.#flushing) this.#flushing = this.#drainOutbox().finally(() => (this.#flushing = null));
+    if (!this.#flushing) this.#flushing = Promise.all([this.#drainOutbox(), this.#drainWebhookOutbox()]).then(() => undefined).finally(() => (this.#flushing = null));
     return this.#flushing;
+  }
+
+  /** Hands the webhook events to the queue in order, oldest first; a failure keeps them for the alarm's retry. */
+  async #drainWebhookOutbox(): Promise<void> {
+    const rows = this.#db.select().from(webhookOutboxRows).orderBy(asc(webhookOutboxRows.seq)).limit(100).all();
+    if (rows.length === 0) return;
+    try {
+      await this.env.WEBHOOK_QUEUE.sendBatch(rows.map((row) => ({ body: { kind: "event", event: JSON.parse(row.payload) } satisfies WebhookMessage })));
+    } catch (error) {
+      const first = rows[0] as (typeof rows)[number];
+      this.#db.update(webhookOutboxRows).set({ attempts: first.attempts + 1 }).where(lte(webhookOutboxRows.seq, (rows[rows.length - 1] as (typeof rows)[number]).seq)).run();
+      throw error;
+    }
+    this.#db.delete(webhookOutboxRows).where(lte(webhookOutboxRows.seq, (rows[rows.length - 1] as (typeof rows)[number]).seq)).run();
   }
 
   async #drainOutbox(): Promise<void> {
@@ -329,6 +349,8 @@ export class PlanObject extends DurableObject<Env> {
     if (budgetDeadline !== null) candidates.push(budgetDeadline);
     const newest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
     if (newest) candidates.push(now + (OUTBOX_RETRY_MS[Math.min(newest.attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000));
+    const oldestEvent = this.#db.select().from(webhookOutboxRows).orderBy(asc(webhookOutboxRows.seq)).limit(1).get();
+    if (oldestEvent) candidates.push(now + (OUTBOX_RETRY_MS[Math.min(oldestEvent.attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000));
     const at = candidates.length ? Math.min(...candidates) : null;
     if (at === this.#armedAt) return;
     if (at === null) await this.ctx.storage.deleteAlarm();

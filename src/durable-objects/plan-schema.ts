@@ -47,3 +47,11 @@ export const outboxRows = sqliteTable("outbox", {
   attempts: integer("attempts").notNull().default(0),
   createdAt: integer("created_at").notNull(),
 });
+
+/** Webhook events this plan decided, not yet handed to the webhook queue: sent after each write, retried by alarm. */
+export const webhookOutboxRows = sqliteTable("webhook_outbox", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  payload: text("payload").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  createdAt: integer("created_at").notNull(),
+});

@@ -89,6 +89,15 @@ export const storeResearchOutput = defineOperation({
     };
     const saved = await ctx.services.outputs.save(output, previous?.version ?? null);
     if (!saved) throw conflict(`Output ${output.outputId} got a new version meanwhile; read it and store again.`);
+    if (previous === null) {
+      await ctx.services.webhookEvents.publish({
+        eventId: newId("msg"),
+        orgId,
+        type: "research_output.created",
+        occurredAt: now,
+        data: { outputId: output.outputId, planId, title: output.title, mediaType: output.mediaType, version: output.version, createdBy: userId, citationCheck: verification ? { policy: verification.policy, passed: verification.passed } : null },
+      });
+    }
     return { outputId: output.outputId, version: output.version, created: previous === null, verification };
   },
 });

@@ -1,3 +1,4 @@
+import { queuePublisher } from "./webhooks/producer";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
@@ -70,6 +71,7 @@ function wiringFor(env: Env): Wiring {
         sessions: durableSearchSessions(env, sessionConfig(env)),
         searchProviders: configuredSearchProviders(env),
         completions: d1Completions(env.DB),
+        webhookEvents: queuePublisher(env.WEBHOOK_QUEUE),
       },
       toolCalls: new ToolCallLog(env.DB),
     };

@@ -12,6 +12,7 @@ import { newCorrelationId, requestRuntime } from "../platform/runtime";
 import { jsonBody, queryInput } from "./input";
 import { problemResponse } from "./problem";
 import { orgDataRoute } from "./org-data";
+import { webhooksRoute } from "./webhooks";
 import { promptsRoute } from "./prompts";
 
 export const REST_BASE = "/api/v1";
@@ -85,6 +86,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   // The org's data as a whole (export, import, erasure): admin routes, not operations.
   const orgData = await orgDataRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (orgData) return orgData;
+  const webhooks = await webhooksRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (webhooks) return webhooks;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {

@@ -278,6 +278,8 @@ export const webhookSubscriptions = sqliteTable(
     events: text("events").notNull(),
     description: text("description").notNull().default(""),
     secret: text("secret").notNull(),
+    /** Cairn's public origin when the subscription was made: payload links to the dashboard start there. */
+    cairnOrigin: text("cairn_origin").notNull(),
     previousSecret: text("previous_secret"),
     previousSecretExpiresAt: integer("previous_secret_expires_at"),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),

@@ -134,6 +134,10 @@ describe("org export, import and erasure", () => {
 
     // Erase the first org: a person only in it goes, everything of it goes, its credentials stop working.
     const onlyInA = await seedUser(a.orgId, "member");
+    // Its webhook subscriptions and their delivery log go too.
+    const hook = await api(a.adminKey, "/webhooks", { method: "POST", body: JSON.stringify({ url: "https://hooks.example.com/erased", events: ["plan.completed"] }) });
+    expect(hook.status).toBe(201);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_subscriptions WHERE org_id = ?").bind(a.orgId).first("n")).toBe(1);
     const refused = await api(a.adminKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: "not-the-slug" }) });
     expect(refused.status).toBe(400);
     const slug = (await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(a.orgId).first<{ slug: string }>())?.slug;

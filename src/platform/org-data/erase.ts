@@ -41,7 +41,7 @@ async function eraseObjects(db: D1Database, sql: string, orgId: string, erase: (
 }
 
 /**
- * Erases an org entirely: its research (above); the OAuth grants its members
+ * Erases an org entirely: its research (above); its webhook subscriptions and delivery log; the OAuth grants its members
  * hold for it, with their tokens; dashboard sessions in it; API keys,
  * memberships, users who belong to no other org, and the org itself. Other
  * orgs are untouched. Safe to run again after an interruption.
@@ -60,6 +60,8 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   await env.DB.batch([
     env.DB.prepare("DELETE FROM audit_log WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ?").bind(orgId),
+    env.DB.prepare("DELETE FROM webhook_deliveries WHERE org_id = ?").bind(orgId),
+    env.DB.prepare("DELETE FROM webhook_subscriptions WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM memberships WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM api_keys WHERE org_id = ?").bind(orgId),
     ...onlyHere.map(({ user_id }) => env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(user_id, user_id)),

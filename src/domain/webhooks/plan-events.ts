@@ -1,0 +1,42 @@
+import { clipNullable } from "../clip";
+import type { PlanEvent } from "../plans/transition";
+import type { PlanState } from "../plans/model";
+import { progressOf } from "../plans/status";
+import { type WebhookEvent, webhookTypeOfPlanAction } from "./events";
+
+const PRESENTATION_CHARS = 2_000;
+
+/**
+ * The webhook events a plan transition decided, with the plan as it stood right
+ * after it: what a receiver needs to act without calling back (which plan, its
+ * status and progress, the step concerned, and the event's own facts).
+ */
+export function planWebhookEvents(state: PlanState, events: readonly PlanEvent[], now: number, newEventId: () => string): WebhookEvent[] {
+  const { plan, steps } = state;
+  return events.flatMap((event): WebhookEvent[] => {
+    const type = webhookTypeOfPlanAction(event.action);
+    if (!type) return [];
+    const step = event.stepId ? steps.find((candidate) => candidate.stepId === event.stepId) : undefined;
+    const data: Record<string, unknown> = {
+      planId: plan.planId,
+      name: plan.name,
+      researchQuestion: plan.researchQuestion,
+      status: plan.status,
+      progress: progressOf(steps),
+      totalSteps: steps.length,
+      ...(step ? { step: { stepId: step.stepId, stepOrder: step.stepOrder, stepType: step.stepType } } : {}),
+    };
+    if (type === "plan.stalled") data.stalledStepIds = event.detail.stepIds ?? [];
+    if (type === "plan.review_requested" && step?.review) {
+      data.review = { presentation: clipNullable(step.review.presentation, PRESENTATION_CHARS), questions: step.review.questions };
+    }
+    if (type === "plan.failed") data.reason = plan.failureReason;
+    if (type === "plan.completed") data.finishedAt = new Date(plan.finishedAt ?? now).toISOString();
+    if (type === "plan.budget_exhausted") {
+      const { deadline, ...counts } = plan.budget ?? {};
+      data.exhausted = event.detail.exhausted ?? [];
+      data.budget = { ...counts, ...(deadline !== undefined ? { deadline: new Date(deadline).toISOString() } : {}) };
+    }
+    return [{ eventId: newEventId(), orgId: plan.orgId, type, occurredAt: now, data }];
+  });
+}

@@ -1,0 +1,267 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PlanObject } from "../../src/durable-objects/plan-object";
+import { completeNextStep, createPlan, ok } from "../support/plans";
+import { rest, seedApiKey, seedTenant, seedUser } from "../support/worker";
+
+/**
+ * Webhooks end to end on workerd: the plan object's outbox and the Worker hand
+ * events to Miniflare's real queue; the Worker's consumer fans them out,
+ * signs and delivers them, and the queue retries and dead-letters. Only the
+ * receivers are stand-ins, at their HTTP edge (`fetch` to hooks.example.com);
+ * they check every signature with the Standard Webhooks reference library.
+ */
+
+interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const received: Received[] = [];
+/** How each receiver path answers its n-th request (1-based). */
+const answers = new Map<string, (n: number) => number>();
+const counts = new Map<string, number>();
+const realFetch = globalThis.fetch;
+
+beforeAll(() => {
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (url.hostname !== "hooks.example.com") return realFetch(input, init);
+    const n = (counts.get(url.pathname) ?? 0) + 1;
+    counts.set(url.pathname, n);
+    received.push({ path: url.pathname, headers: Object.fromEntries(request.headers), body: await request.text() });
+    const status = answers.get(url.pathname)?.(n) ?? 200;
+    return new Response(status === 200 ? "ok" : "receiver trouble", { status });
+  };
+});
+afterAll(() => {
+  globalThis.fetch = realFetch;
+});
+
+const at = (path: string) => received.filter((r) => r.path === path);
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function adminOf() {
+  const tenant = await seedTenant();
+  const admin = await seedApiKey(tenant.orgId, tenant.admin.userId, ["research:read", "research:write", "org:admin"]);
+  return { ...tenant, adminKey: admin.key };
+}
+
+async function subscribe(adminKey: string, path: string, events: string[]) {
+  const response = await rest(adminKey, "/webhooks", { method: "POST", body: JSON.stringify({ url: `https://hooks.example.com${path}`, events, description: "test receiver" }) });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { subscription: { id: string }; secret: string };
+}
+
+const deliveriesOf = (subscriptionId: string) =>
+  env.DB.prepare("SELECT * FROM webhook_deliveries WHERE subscription_id = ? ORDER BY created_at").bind(subscriptionId).all<{ id: string; status: string; attempts: number; last_status: number | null; last_error: string | null; event_type: string; event_id: string }>();
+
+async function runPlanToCompletion(apiKey: string, stepCount = 1) {
+  const { planId } = await createPlan(apiKey, { steps: Array.from({ length: stepCount }, (_, i) => ({ stepType: "search", instructions: `Search ${i + 1}` })) });
+  for (let i = 0; i < stepCount; i++) await completeNextStep(apiKey, planId);
+  return planId;
+}
+
+describe("webhooks", () => {
+  it("delivers plan.completed signed per Standard Webhooks, with the event exactly in the payload", async () => {
+    const { apiKey, adminKey, orgId } = await adminOf();
+    const { subscription, secret } = await subscribe(adminKey, "/completed", ["plan.completed"]);
+    expect(secret).toMatch(/^whsec_/);
+    const planId = await runPlanToCompletion(apiKey, 2);
+
+    const delivery = await waitFor("the delivery", async () => at("/completed")[0]);
+    const payload = new Webhook(secret).verify(delivery.body, delivery.headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+    expect(payload.type).toBe("plan.completed");
+    expect(payload.data).toMatchObject({ planId, name: "[Scan] Vector databases", status: "completed", progress: 100, totalSteps: 2, dashboardUrl: `http://localhost:8787/dashboard/plans/${planId}` });
+    const status = await ok(apiKey, "get_plan_status", { planId });
+    expect(payload.data.finishedAt).toBe(status.updatedAt);
+    expect(delivery.headers["webhook-id"]).toMatch(/^msg_/);
+    expect(Math.abs(Number(delivery.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
+
+    const log = await waitFor("delivered status", async () => {
+      const rows = (await deliveriesOf(subscription.id)).results;
+      return rows[0]?.status === "delivered" ? rows : null;
+    });
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ event_type: "plan.completed", attempts: 1, last_status: 200, event_id: delivery.headers["webhook-id"] });
+    // Only what was subscribed: the plan's steps produced no other deliveries.
+    expect(at("/completed")).toHaveLength(1);
+    void orgId;
+  });
+
+  it("retries after a 500 with the same webhook-id, then succeeds", async () => {
+    const { apiKey, adminKey } = await adminOf();
+    answers.set("/flaky", (n) => (n === 1 ? 500 : 200));
+    const { subscription, secret } = await subscribe(adminKey, "/flaky", ["plan.completed"]);
+    await runPlanToCompletion(apiKey);
+    const [first, second] = await waitFor("two attempts", async () => (at("/flaky").length >= 2 ? at("/flaky") : null));
+    expect(first?.headers["webhook-id"]).toBe(second?.headers["webhook-id"]);
+    expect(first?.body).toBe(second?.body);
+    new Webhook(secret).verify(second?.body ?? "", second?.headers ?? {});
+    const row = await waitFor("delivered", async () => (await deliveriesOf(subscription.id)).results.find((r) => r.status === "delivered"));
+    expect(row).toMatchObject({ attempts: 2, last_status: 200 });
+    // A success clears the subscription's failure clock.
+    const sub = await env.DB.prepare("SELECT failing_since FROM webhook_subscriptions WHERE id = ?").bind(subscription.id).first();
+    expect(sub).toEqual({ failing_since: null });
+  });
+
+  it("dead-letters after the retry limit, records why, and redelivers by hand with the same id", async () => {
+    const { apiKey, adminKey } = await adminOf();
+    let down = true;
+    answers.set("/down", () => (down ? 503 : 200));
+    const { subscription } = await subscribe(adminKey, "/down", ["plan.completed"]);
+    await runPlanToCompletion(apiKey);
+    const failed = await waitFor(
+      "the dead letter",
+      async () => (await deliveriesOf(subscription.id)).results.find((r) => r.status === "failed"),
+      40_000,
+    );
+    // max_retries = 8 in wrangler.toml: the first attempt and eight retries.
+    expect(failed.attempts).toBe(9);
+    expect(at("/down")).toHaveLength(9);
+    expect(failed.last_error).toContain("HTTP 503: receiver trouble");
+    expect(failed.last_error).toContain("gave up: out of retries");
+    expect(new Set(at("/down").map((r) => r.headers["webhook-id"])).size).toBe(1);
+
+    const log = (await (await rest(adminKey, `/webhooks/${subscription.id}/deliveries`)).json()) as { deliveries: { id: string; status: string; attempts: number; lastError: string }[] };
+    expect(log.deliveries[0]).toMatchObject({ id: failed.id, status: "failed", attempts: 9 });
+
+    down = false;
+    const again = await rest(adminKey, `/webhooks/${subscription.id}/deliveries/${failed.id}/redeliver`, { method: "POST" });
+    expect(again.status).toBe(202);
+    await waitFor("the redelivery", async () => (await deliveriesOf(subscription.id)).results.find((r) => r.status === "delivered"));
+    expect(at("/down")).toHaveLength(10);
+    expect(at("/down")[9]?.headers["webhook-id"]).toBe(at("/down")[0]?.headers["webhook-id"]);
+  }, 60_000);
+
+  it("never delivers one org's events to another org's subscription", async () => {
+    const a = await adminOf();
+    const b = await adminOf();
+    await subscribe(a.adminKey, "/org-a", ["plan.completed"]);
+    const { subscription: subB } = await subscribe(b.adminKey, "/org-b", ["plan.completed"]);
+    await runPlanToCompletion(a.apiKey);
+    await waitFor("org A's delivery", async () => at("/org-a")[0]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(at("/org-b")).toHaveLength(0);
+    expect((await deliveriesOf(subB.id)).results).toHaveLength(0);
+    // Nor can one org's admin see or touch another's subscription.
+    expect((await rest(a.adminKey, `/webhooks/${subB.id}`)).status).toBe(404);
+    expect((await rest(a.adminKey, `/webhooks/${subB.id}`, { method: "DELETE" })).status).toBe(404);
+    expect((await rest(a.adminKey, `/webhooks/${subB.id}/deliveries`)).status).toBe(404);
+  });
+
+  it("a stalled plan's alarm produces exactly one plan.stalled per stall, and a review request its own event", async () => {
+    const { apiKey, adminKey, orgId } = await adminOf();
+    const { secret } = await subscribe(adminKey, "/stalls", ["plan.stalled", "plan.review_requested"]);
+    const { planId } = await createPlan(apiKey);
+    const stub = env.PLAN.getByName(`${orgId}:${planId}`);
+    const next = (await ok(apiKey, "get_next_step", { planId })) as { step: { stepId: string } };
+    const age = () =>
+      runInDurableObject(stub, (_i: PlanObject, state) => {
+        state.storage.sql.exec("UPDATE steps SET data = json_set(data, '$.lastActivityAt', json_extract(data, '$.lastActivityAt') - ?) WHERE json_extract(data, '$.status') = 'in_progress'", 120 * 60_000);
+      });
+    await age();
+    await runDurableObjectAlarm(stub);
+    await runDurableObjectAlarm(stub);
+    await runDurableObjectAlarm(stub);
+    const stalled = await waitFor("plan.stalled", async () => at("/stalls")[0]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(at("/stalls")).toHaveLength(1);
+    const payload = new Webhook(secret).verify(stalled.body, stalled.headers) as { type: string; data: { planId: string; stalledStepIds: string[]; status: string } };
+    expect(payload).toMatchObject({ type: "plan.stalled", data: { planId, status: "stalled", stalledStepIds: [next.step.stepId] } });
+
+    // Activity clears the stall; a second stall is a second event.
+    const resumed = (await ok(apiKey, "get_next_step", { planId })) as { step: { stepId: string }; claimId: string };
+    await age();
+    await runDurableObjectAlarm(stub);
+    await waitFor("the second stall", async () => (at("/stalls").length >= 2 ? true : null));
+    await ok(apiKey, "request_user_review", { planId, stepId: resumed.step.stepId, claimId: resumed.claimId, presentation: "Is the scope right?", questions: ["Offline only?"] });
+    const review = await waitFor("plan.review_requested", async () => at("/stalls").find((r) => r.body.includes("plan.review_requested")));
+    expect(JSON.parse(review.body).data.review).toEqual({ presentation: "Is the scope right?", questions: ["Offline only?"] });
+    expect(at("/stalls").filter((r) => r.body.includes('"plan.stalled"'))).toHaveLength(2);
+  });
+
+  it("announces a stored deliverable and a spent budget", async () => {
+    const { apiKey, adminKey } = await adminOf();
+    await subscribe(adminKey, "/outputs", ["research_output.created", "plan.budget_exhausted"]);
+    const { planId } = await createPlan(apiKey, { budget: { maxSteps: 1 } });
+    await completeNextStep(apiKey, planId);
+    const stored = await ok(apiKey, "store_research_output", { planId, title: "Vector databases on device", mediaType: "markdown", content: "# Answer\n\nUse SQLite." });
+    const events = await waitFor("both events", async () => (at("/outputs").length >= 2 ? at("/outputs").map((r) => JSON.parse(r.body)) : null));
+    const byType = Object.fromEntries(events.map((e: { type: string; data: Record<string, unknown> }) => [e.type, e]));
+    expect(byType["plan.budget_exhausted"]?.data).toMatchObject({ planId, status: "awaiting_review", budget: { maxSteps: 1 }, exhausted: [{ dimension: "steps", used: 1, limit: 1 }] });
+    expect(byType["research_output.created"]?.data).toMatchObject({ outputId: stored.outputId, planId, title: "Vector databases on device", dashboardUrl: `http://localhost:8787/dashboard/outputs/${stored.outputId}` });
+  });
+
+  it("disables a subscription that has failed for days, and says why", async () => {
+    const { apiKey, adminKey } = await adminOf();
+    answers.set("/gone", () => 410);
+    const { subscription } = await subscribe(adminKey, "/gone", ["plan.completed"]);
+    await env.DB.prepare("UPDATE webhook_subscriptions SET failing_since = ? WHERE id = ?").bind(Date.now() - 4 * 86_400_000, subscription.id).run();
+    await runPlanToCompletion(apiKey);
+    const disabled = await waitFor("the disabled subscription", async () => {
+      const body = (await (await rest(adminKey, `/webhooks/${subscription.id}`)).json()) as { subscription: { enabled: boolean; disabledReason: string | null } };
+      return body.subscription.enabled ? null : body.subscription;
+    });
+    expect(disabled.disabledReason).toContain("HTTP 410");
+    expect(at("/gone")).toHaveLength(1);
+    // Enabling again clears the reason and the failure clock.
+    const enabled = (await (await rest(adminKey, `/webhooks/${subscription.id}`, { method: "PATCH", body: JSON.stringify({ enabled: true }) })).json()) as { subscription: { enabled: boolean; disabledReason: string | null; failingSince: string | null } };
+    expect(enabled.subscription).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+  });
+
+  it("is managed by admins only, with clear errors for bad input, a limit, and secret rotation with an overlap", async () => {
+    const { orgId, adminKey } = await adminOf();
+    const member = await seedUser(orgId, "member");
+    const memberKey = (await seedApiKey(orgId, member.userId, ["research:read", "research:write", "org:admin"])).key;
+    expect((await rest(memberKey, "/webhooks")).status).toBe(403);
+    const researchOnly = (await seedApiKey(orgId, member.userId)).key;
+    expect((await rest(researchOnly, "/webhooks")).status).toBe(403);
+
+    const bad = async (body: unknown) => {
+      const response = await rest(adminKey, "/webhooks", { method: "POST", body: JSON.stringify(body) });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      return ((await response.json()) as { detail: string }).detail;
+    };
+    expect(await bad({ url: "https://169.254.169.254/latest/meta-data", events: ["plan.completed"] })).toContain("link-local");
+    expect(await bad({ url: "https://10.1.2.3/hook", events: ["plan.completed"] })).toContain("private");
+    expect(await bad({ url: "ftp://hooks.example.com/", events: ["plan.completed"] })).toContain("https");
+    expect(await bad({ url: "https://hooks.example.com/x", events: [] })).toContain("at least one");
+    expect(await bad({ url: "https://hooks.example.com/x", events: ["plan.exploded"] })).toContain("plan.exploded");
+    expect(await bad({ url: "https://hooks.example.com/x", events: ["plan.completed"], secret: "mine" })).toContain("secret");
+    expect((await rest(adminKey, "/webhooks", { method: "PUT", body: "{}" })).status).toBe(405);
+
+    const { subscription, secret } = await subscribe(adminKey, "/rotation", ["plan.completed"]);
+    const listed = (await (await rest(adminKey, "/webhooks")).json()) as { subscriptions: Record<string, unknown>[]; eventTypes: string[] };
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    expect(listed.eventTypes).toContain("plan.budget_exhausted");
+
+    const rotated = (await (await rest(adminKey, `/webhooks/${subscription.id}/rotate-secret`, { method: "POST" })).json()) as { secret: string; previousSecretValidUntil: string };
+    expect(rotated.secret).not.toBe(secret);
+    expect(Date.parse(rotated.previousSecretValidUntil)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    const { apiKey } = { apiKey: (await seedApiKey(orgId, member.userId)).key };
+    await runPlanToCompletion(apiKey);
+    const delivery = await waitFor("the rotated delivery", async () => at("/rotation")[0]);
+    expect(new Webhook(rotated.secret).verify(delivery.body, delivery.headers)).toMatchObject({ type: "plan.completed" });
+    expect(new Webhook(secret).verify(delivery.body, delivery.headers)).toMatchObject({ type: "plan.completed" });
+
+    for (let i = 0; i < 9; i++) await subscribe(adminKey, `/extra-${i}`, ["plan.failed"]);
+    const tooMany = await rest(adminKey, "/webhooks", { method: "POST", body: JSON.stringify({ url: "https://hooks.example.com/eleventh", events: ["plan.failed"] }) });
+    expect(tooMany.status).toBe(409);
+    expect((await rest(adminKey, `/webhooks/${subscription.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await deliveriesOf(subscription.id)).results).toHaveLength(0);
+  });
+});
