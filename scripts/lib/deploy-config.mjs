@@ -154,6 +154,13 @@ export function renderProductionConfig(baseToml, settings) {
     `$1${tomlString(settings.kv.id)}`,
     "OAUTH_KV namespace id",
   );
+  // Queue names are per account: each deployment's follow its Worker's name.
+  const queues = webhookQueueNames(settings.workerName);
+  // wrangler.toml names each queue twice: the producer and consumer of the main queue, the dead-letter target and its consumer.
+  for (const name of ["cairn-webhooks", "cairn-webhooks-dlq"]) {
+    if (toml.split(`"${name}"`).length !== 3) throw new Error(`wrangler.toml no longer names queue "${name}" exactly twice; update scripts/lib/deploy-config.mjs to its new shape.`);
+  }
+  toml = toml.replaceAll('"cairn-webhooks-dlq"', tomlString(queues.deadLetter)).replaceAll('"cairn-webhooks"', tomlString(queues.main));
   toml = replaceOnce(toml, /^CAIRN_ENV\s*=\s*"[^"]*"\s*$/m, 'CAIRN_ENV = "production"', "CAIRN_ENV variable");
   toml = replaceOnce(
     toml,
@@ -186,6 +193,11 @@ export function renderProductionConfig(baseToml, settings) {
     "",
   ].join("\n");
   return `${header}${head}${toml}`;
+}
+
+/** The webhook queue and its dead-letter queue for a Worker of this name (wrangler.toml's are for the name "cairn"). */
+export function webhookQueueNames(workerName) {
+  return { main: `${workerName}-webhooks`, deadLetter: `${workerName}-webhooks-dlq` };
 }
 
 /** The workers.dev URL `wrangler deploy` reports for the Worker, or null when it reports none (workers_dev off). */

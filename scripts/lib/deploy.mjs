@@ -28,6 +28,7 @@ import {
   renderProductionConfig,
   SETTINGS_FILE,
   validateSettings,
+  webhookQueueNames,
   workerNameOf,
 } from "./deploy-config.mjs";
 import { DeployError, outputOf, parseJsonOutput } from "./deploy-wrangler.mjs";
@@ -119,6 +120,7 @@ export async function dryRun({ root, baseToml, stored, settings, wrangler, log }
 
   1. check the wrangler login                           wrangler whoami
   2. find or create the D1 database and KV namespace    wrangler d1 list / create, kv namespace list / create
+     and the webhook queues "${webhookQueueNames(settings.workerName).main}" (+ -dlq)     wrangler queues info / create
   3. write ${SETTINGS_FILE} and ${PRODUCTION_CONFIG_FILE}
   4. apply D1 migrations remotely, forward-only         wrangler d1 migrations apply DB --remote (${migrationFiles(root).length} files); a failure stops here
   5. upload the Worker                                   wrangler deploy --config ${PRODUCTION_CONFIG_FILE}
@@ -236,6 +238,18 @@ export async function deploy({ root, dryRun: planOnly = false, overrides = {}, w
   });
   settings.d1.id = d1.id;
   settings.kv.id = kv.id;
+
+  log("› Finding or creating the webhook queues…");
+  const queues = webhookQueueNames(settings.workerName);
+  for (const name of [queues.main, queues.deadLetter]) {
+    const info = await wrangler(["queues", "info", name], inAccount());
+    if (info.code === 0) {
+      log(`  queue "${name}": found`);
+      continue;
+    }
+    await call(["queues", "create", name], `wrangler queues create ${name}`);
+    log(`  queue "${name}": created`);
+  }
 
   const settingsFile = path.join(root, SETTINGS_FILE);
   const configFile = path.join(root, PRODUCTION_CONFIG_FILE);

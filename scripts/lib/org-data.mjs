@@ -20,7 +20,7 @@ import { OperatorError, projectRoot, runSql, sqlInt, sqlString, UsageError } fro
 const KEY_SCOPES = ["research:read", "research:write", "org:admin"];
 
 /** The Worker to talk to: --url, the deployment's recorded URL (remote), or a local `wrangler dev` started now. */
-async function workerFor(target, url) {
+export async function workerFor(target, url) {
   if (url) return { url: url.replace(/\/$/, ""), stop: async () => {} };
   if (target.remote) {
     const settings = path.join(projectRoot, "cairn.deploy.json");
@@ -33,7 +33,7 @@ async function workerFor(target, url) {
 }
 
 /** Runs `fn(key)` with a temporary org:admin key of one of the org's admins, deleted afterwards. */
-async function withAdminKey(slug, target, fn) {
+export async function withAdminKey(slug, target, fn) {
   const [admin] = await runSql(
     `SELECT o.id AS org_id, m.user_id FROM orgs o JOIN memberships m ON m.org_id = o.id AND m.role = 'admin'
       WHERE o.slug = ${sqlString(slug)} ORDER BY m.created_at LIMIT 1`,
@@ -57,7 +57,7 @@ async function withAdminKey(slug, target, fn) {
   }
 }
 
-async function failure(response, what) {
+export async function failure(response, what) {
   const text = await response.text();
   let detail = text.slice(0, 500);
   try {

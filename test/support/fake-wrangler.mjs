@@ -4,7 +4,7 @@
  * the deploy tests: put a copy named `wrangler` first on PATH. It appends every
  * call (argv, account env, and for `deploy` the configuration it was given) to
  * FAKE_WRANGLER_LOG and keeps the account in FAKE_WRANGLER_STATE (JSON):
- *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}],
+ *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}], queues: [name],
  *     orgs, appliedMigrations, failMigrations, workersDev }
  * Anything it does not know answers exit 1, so an unexpected call fails the test.
  */
@@ -57,6 +57,17 @@ if (args[0] === "whoami") {
   state.namespaces.push({ id, title, supports_url_encoding: true });
   save();
   out(`🌀 Creating namespace with title "${title}"\n✨ Success!`);
+} else if (command.startsWith("queues info")) {
+  const name = args[2];
+  if (!(state.queues ?? []).includes(name)) fail(`Queue "${name}" does not exist. To create it, run: wrangler queues create ${name}`);
+  out(`Queue Name: ${name}\nQueue ID: ${hex(32)}`);
+} else if (command.startsWith("queues create")) {
+  const name = args[2];
+  state.queues = state.queues ?? [];
+  if (state.queues.includes(name)) fail(`A queue with the name "${name}" already exists.`);
+  state.queues.push(name);
+  save();
+  out(`🌀 Creating queue '${name}'\n✅ Created queue '${name}'`);
 } else if (command === "d1 migrations apply") {
   if (state.failMigrations) fail("Migration 0007_search_sessions.sql failed with the following errors: table search_sessions already exists");
   const total = readdirSync(path.join(process.cwd(), "migrations")).filter((name) => name.endsWith(".sql")).length;

@@ -96,6 +96,10 @@ describe("npm run deploy against a fake wrangler", () => {
       "kv namespace list",
       "kv namespace create",
       "kv namespace list",
+      "queues info cairn-webhooks",
+      "queues create cairn-webhooks",
+      "queues info cairn-webhooks-dlq",
+      "queues create cairn-webhooks-dlq",
       "d1 migrations apply",
       "d1 execute DB",
       "deploy",
@@ -107,6 +111,8 @@ describe("npm run deploy against a fake wrangler", () => {
     const upload = calls.findIndex((call) => call.args[0] === "deploy");
     expect(migrate).toBeLessThan(upload);
     expect(calls[migrate]?.args).toContain("--remote");
+    // The webhook queues exist before the Worker that produces to and consumes them is uploaded.
+    expect(box.state().queues).toEqual(["cairn-webhooks", "cairn-webhooks-dlq"]);
 
     const state = box.state();
     const settings = JSON.parse(box.file("cairn.deploy.json"));
@@ -143,7 +149,7 @@ describe("npm run deploy against a fake wrangler", () => {
 
     const again = await box.deploy();
     const commands = box.calls().map(commandOf);
-    expect(commands).toEqual(["whoami", "d1 list", "kv namespace list", "d1 migrations apply", "d1 execute DB", "deploy"]);
+    expect(commands).toEqual(["whoami", "d1 list", "kv namespace list", "queues info cairn-webhooks", "queues info cairn-webhooks-dlq", "d1 migrations apply", "d1 execute DB", "deploy"]);
     expect(commands.some((command) => command.includes("create"))).toBe(false);
     expect(again.admin).toBeNull();
     expect(box.state().databases).toHaveLength(1);
@@ -278,5 +284,13 @@ describe("production configuration", () => {
     expect(() => settings({ vars: { CAIRN_ENV: "development" } })).toThrow(/set by the deploy/);
     expect(() => settings({ publicUrl: "http://research.example.org" })).toThrow(/https/);
     expect(() => settings({ routes: [{ pattern: 'x"; evil = "' }] })).toThrow(/hostname pattern/);
+  });
+
+  it("names the webhook queues after the Worker, so two deployments in one account do not share them", () => {
+    const rendered: string = renderProductionConfig(base, validateSettings({ d1: { id: "11111111-2222-4333-8444-555555555555" }, kv: { id: "f".repeat(32) } }, "acme-research"));
+    expect(rendered.match(/^queue = "acme-research-webhooks"$/gm)).toHaveLength(2);
+    expect(rendered).toMatch(/^dead_letter_queue = "acme-research-webhooks-dlq"$/m);
+    expect(rendered).toMatch(/^queue = "acme-research-webhooks-dlq"$/m);
+    expect(rendered).not.toContain('"cairn-webhooks');
   });
 });

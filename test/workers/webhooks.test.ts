@@ -4,6 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanObject } from "../../src/durable-objects/plan-object";
 import { completeNextStep, createPlan, ok } from "../support/plans";
+import { Visitor } from "../support/dashboard";
 import { rest, seedApiKey, seedTenant, seedUser } from "../support/worker";
 
 /**
@@ -263,5 +264,55 @@ describe("webhooks", () => {
     expect(tooMany.status).toBe(409);
     expect((await rest(adminKey, `/webhooks/${subscription.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await deliveriesOf(subscription.id)).results).toHaveLength(0);
+  });
+
+  it("is managed from the dashboard's org admin pages: secret shown once, delivery log, redelivery; members see nothing", async () => {
+    const { orgId, admin, apiKey } = await adminOf();
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    const empty = await (await visitor.get("/dashboard/admin/webhooks")).text();
+    expect(empty).toContain("No subscriptions yet.");
+    const refused = await visitor.post("/dashboard/admin/webhooks", { csrf: Visitor.csrfOf(empty), url: "https://192.168.1.20/x", events: "plan.completed" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("private addresses are not allowed");
+    const created = await visitor.post("/dashboard/admin/webhooks", { csrf: Visitor.csrfOf(empty), url: "https://hooks.example.com/dash", events: ["plan.completed", "plan.failed"], description: "ops channel" });
+    expect(created.status).toBe(200);
+    const page = await created.text();
+    const secret = page.match(/id="new-secret-value">\s*(whsec_[^<\s]+)/)?.[1] as string;
+    expect(secret).toMatch(/^whsec_/);
+    const id = page.match(/data-webhook="(whk_[a-z0-9]+)"/)?.[1] as string;
+    // Shown once: the list never shows it again.
+    expect(await (await visitor.get("/dashboard/admin/webhooks")).text()).not.toContain(secret);
+
+    await runPlanToCompletion(apiKey);
+    const delivery = await waitFor("the delivery", async () => at("/dash")[0]);
+    new Webhook(secret).verify(delivery.body, delivery.headers);
+    const log = await waitFor("the delivered row", async () => {
+      const html = await (await visitor.get(`/dashboard/admin/webhooks/${id}`)).text();
+      return html.includes('data-status="delivered"') ? html : null;
+    });
+    const deliveryId = log.match(/data-delivery="(dlv_[a-z0-9]+)"/)?.[1] as string;
+    const again = await visitor.post(`/dashboard/admin/webhooks/${id}/deliveries/${deliveryId}/redeliver`, { csrf: Visitor.csrfOf(log) });
+    expect(again.status).toBe(303);
+    await waitFor("the redelivery", async () => (at("/dash").length >= 2 ? true : null));
+    expect(at("/dash")[1]?.headers["webhook-id"]).toBe(delivery.headers["webhook-id"]);
+
+    const disabled = await visitor.post(`/dashboard/admin/webhooks/${id}/disable`, { csrf: Visitor.csrfOf(log) });
+    expect(disabled.status).toBe(303);
+    expect(await env.DB.prepare("SELECT enabled FROM webhook_subscriptions WHERE id = ?").bind(id).first("enabled")).toBe(0);
+
+    const member = await seedUser(orgId, "member");
+    const memberVisitor = new Visitor();
+    await memberVisitor.signIn(member.email, member.password);
+    expect((await memberVisitor.get("/dashboard/admin/webhooks")).status).toBe(403);
+    expect((await memberVisitor.get(`/dashboard/admin/webhooks/${id}`)).status).toBe(403);
+    // Another org's admin finds nothing there.
+    const other = await adminOf();
+    const otherVisitor = new Visitor();
+    await otherVisitor.signIn(other.admin.email, other.admin.password);
+    expect((await otherVisitor.get(`/dashboard/admin/webhooks/${id}`)).status).toBe(404);
+    const otherCsrf = await otherVisitor.csrf("/dashboard/admin/webhooks");
+    expect((await otherVisitor.post(`/dashboard/admin/webhooks/${id}/delete`, { csrf: otherCsrf })).status).toBe(404);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_subscriptions WHERE id = ?").bind(id).first("n")).toBe(1);
   });
 });

@@ -50,6 +50,7 @@ import {
   switchOrg,
 } from "./session";
 import { registerAdminRoutes } from "./admin-routes";
+import { registerWebhookRoutes } from "./webhook-routes";
 import { budgetRaiseOf } from "./budget";
 import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, message, notFoundPage, render } from "./page";
 
@@ -312,7 +313,8 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
   // The very operation the submit_review tool runs: same command, same audit, with this person as the actor.
   await submitReview.handler(review, ctx);
   const back = safeReturn(form.get("back"), `/dashboard/plans/${review.planId}`);
-  return c.redirect(`${back}${back.includes("?") ? "&" : "?"}done=${review.decision}`, 303);
+  const done = form.get("budgetReview") === "1" ? (review.decision === "approve" ? "budget_raised" : "budget_ended") : review.decision;
+  return c.redirect(`${back}${back.includes("?") ? "&" : "?"}done=${done}`, 303);
 });
 
 // ---------------------------------------------------------------------------
@@ -444,6 +446,7 @@ dashboardApp.get("/analytics", async (c) => {
 });
 
 registerAdminRoutes(dashboardApp);
+registerWebhookRoutes(dashboardApp);
 
 // Mounted with route(), the parent's notFound would answer: this keeps unknown dashboard paths on an HTML page.
 dashboardApp.all("*", (c) => notFoundPage(c));

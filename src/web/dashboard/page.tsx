@@ -33,6 +33,12 @@ const flashes: Record<string, string> = {
   role: "Role updated.",
   removed: "Member removed: their sessions, assistants and API keys in this organization no longer work.",
   revoked: "API key revoked. It stops working at once.",
+  budget_raised: "Budget raised. The plan continues.",
+  budget_ended: "The plan ends with what it has: steps not started are skipped.",
+  enabled: "Webhook subscription enabled.",
+  disabled: "Webhook subscription disabled: no deliveries until it is enabled again.",
+  deleted: "Webhook subscription deleted, with its delivery log.",
+  redelivered: "Delivery queued again, with the same webhook-id.",
 };
 
 /** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */

@@ -280,6 +280,12 @@ export function Admin(props: {
           </p>
         </div>
       ) : null}
+      <p>
+        <a href="/dashboard/admin/webhooks" id="webhooks-link">
+          Webhooks →
+        </a>{" "}
+        <span class="muted">events to your own systems (plan stalled, review requested, completed, failed, budget spent, deliverable stored)</span>
+      </p>
       <h2>Members</h2>
       <div class="table-wrap">
         <table class="stack" id="members">

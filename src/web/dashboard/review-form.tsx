@@ -31,6 +31,7 @@ export function ReviewForm(props: { planId: string; step: Step; csrf: string; ba
       ) : null}
       {budgetReview ? (
         <>
+          <input type="hidden" name="budgetReview" value="1" />
           <fieldset>
             <legend>Decision</legend>
             <label class="check">
