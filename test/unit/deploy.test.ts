@@ -20,6 +20,7 @@ interface Account {
   accounts: Array<{ id: string; name: string }>;
   databases: Array<{ uuid: string; name: string }>;
   namespaces: Array<{ id: string; title: string }>;
+  queues?: string[];
   orgs: number;
   appliedMigrations?: number;
   failMigrations?: boolean;
