@@ -6,11 +6,13 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { addUser, runSql } from "../../scripts/lib/local.mjs";
 import { HeadlessOAuthProvider } from "../support/headless-oauth-provider";
 import { authorizeInBrowser } from "../support/oauth-flow";
 import { ScriptedAssistant, type WorkStep } from "../support/scripted-assistant";
+import { cli, startReceiver } from "../support/webhook-receiver";
 
 const server = inject("server");
 const mcpUrl = new URL(`${server.url}/mcp`);
@@ -363,6 +365,95 @@ describe("the research lifecycle through real MCP clients", () => {
     // The verified claims are reusable by a later plan: found org-wide by search.
     const reuse = await scan.call<{ results: { kind: string; type: string }[] }>("search_sources", { query: "COP above 3" });
     expect(reuse.results.some((r) => r.kind === "claim" && r.type === "SUPPORTED")).toBe(true);
+  });
+
+  it("3b. a budgeted deep plan reuses a verified claim, stops at its step budget, is raised at review, completes, and says so through signed webhooks", async () => {
+    // The org's admin subscribes a local receiver with the operator CLI (through the running Worker).
+    const receiver = await startReceiver();
+    try {
+      const added = await cli(
+        "--persist-to", server.persistTo, "webhook", "add", "--org", server.orgSlug, "--endpoint", `${receiver.url}/hook`,
+        "--events", "plan.budget_exhausted,plan.review_requested,plan.completed,research_output.created", "--url", server.url, "--json",
+      );
+      expect(added.code, added.stderr).toBe(0);
+      const { secret, subscription } = JSON.parse(added.stdout) as { secret: string; subscription: { id: string } };
+
+      const hits = await deep.call<{ results: { kind: string; id: string; type: string; planId: string }[] }>("search_sources", { query: "COP above 3" });
+      const verified = hits.results.find((hit) => hit.kind === "claim" && hit.planId === records.deepPlan);
+      expect(verified).toBeDefined();
+
+      const plan = await deep.call<{ planId: string }>("create_research_plan", {
+        name: "[Deep] Heat pump COP for the cooperative's winter",
+        researchQuestion: "Do ground-source heat pumps keep a COP above 3 through a -20 C winter?",
+        steps: [
+          { stepType: "search", instructions: "Reuse what the org already verified before searching" },
+          { stepType: "analyze", instructions: "Check the reused claim against this winter's figures" },
+          { stepType: "critique", instructions: "Challenge the conclusion" },
+          { stepType: "synthesize", instructions: "Write the answer with citations" },
+        ],
+        planDesignRationale: "Reuse, check, challenge, answer; a tight step budget so a person decides before the critique",
+        citationPolicy: "strict",
+        budget: { maxSteps: 2 },
+      });
+      const { planId } = plan;
+
+      let next = await deep.next(planId);
+      if (next.status !== "step") throw new Error(`expected a step, got ${next.status}`);
+      const reused = await deep.call<{ claims: { ref: string; reusedFrom?: string }[] }>("record_claims", { planId, reuse: [{ claimId: verified?.id }] });
+      expect(reused.claims[0]?.reusedFrom).toBe(verified?.id);
+      await deep.submit(planId, next.step, next.claimId, { reused: 1 });
+      next = await deep.next(planId);
+      if (next.status !== "step") throw new Error(`expected a step, got ${next.status}`);
+      const second = await deep.call<{ planStatus: string }>("submit_step_result", {
+        planId, stepId: next.step.stepId, claimId: next.claimId, result: { checked: true }, confidence: 0.8,
+        stepExecutionReport: { thinking: "Compared", webSearches: [], webFetches: [], otherToolCalls: [], subagents: [] },
+        usage: { inputTokens: 5200, outputTokens: 900 },
+      });
+      expect(second.planStatus).toBe("awaiting_review");
+
+      // The budget is spent: no new step starts until a person raises it.
+      const stopped = await deep.call<{ status: string; reason: string; reviewSteps: { stepId: string }[] }>("get_next_step", { planId });
+      expect(stopped.status).toBe("budget_exhausted");
+      expect(stopped.reason).toContain("2 of 2 steps used");
+      const status = await deep.call<{ budget: { used: { steps: number; inputTokens: number }; exhausted: boolean }; pendingReviews: { kind: string }[] }>("get_plan_status", { planId });
+      expect(status.budget).toMatchObject({ used: { steps: 2, inputTokens: 5200 }, exhausted: true });
+      expect(status.pendingReviews.map((r) => r.kind)).toEqual(["budget"]);
+      await deep.call("submit_review", { planId, stepId: stopped.reviewSteps[0]?.stepId, decision: "approve", feedback: "Worth finishing", budget: { maxSteps: 4 } });
+
+      next = await deep.next(planId);
+      if (next.status !== "step") throw new Error(`expected a step, got ${next.status}`);
+      await deep.submit(planId, next.step, next.claimId, { challenged: 0 });
+      next = await deep.next(planId);
+      if (next.status !== "step") throw new Error(`expected a step, got ${next.status}`);
+      const ledger = await deep.call<{ claims: { ref: string; evidenceRefs: string[]; reusedFrom: unknown }[] }>("get_evidence_ledger", { planId });
+      const evidenceRef = ledger.claims[0]?.evidenceRefs[0];
+      const stored = await deep.call<{ outputId: string; verification: { passed: boolean } }>("store_research_output", {
+        planId, title: "COP through a -20 C winter", mediaType: "markdown",
+        content: `## Answer\nGround-source heat pumps keep a COP above 3 at -20 C [${evidenceRef}].\n\n## Limitations\nOne source, reused from the cooperative's earlier study.`,
+      });
+      expect(stored.verification.passed).toBe(true);
+      await deep.submit(planId, next.step, next.claimId, { outputId: stored.outputId });
+      expect((await deep.next(planId)).status).toBe("plan_complete");
+
+      // Every event reached the receiver, signed per Standard Webhooks, once each.
+      const events = await receiver.waitFor((all) => ["plan.budget_exhausted", "research_output.created", "plan.completed"].every((type) => all.some((r) => r.body.includes(`"${type}"`))));
+      const verifiedEvents = events.map((r) => new Webhook(secret).verify(r.body, r.headers) as { type: string; data: Record<string, unknown> });
+      const ofPlan = verifiedEvents.filter((e) => e.data.planId === planId);
+      expect(ofPlan.map((e) => e.type).sort()).toEqual(["plan.budget_exhausted", "plan.completed", "research_output.created"]);
+      expect(ofPlan.find((e) => e.type === "plan.budget_exhausted")?.data).toMatchObject({ exhausted: [{ dimension: "steps", used: 2, limit: 2 }], budget: { maxSteps: 2 } });
+      expect(ofPlan.find((e) => e.type === "research_output.created")?.data).toMatchObject({ outputId: stored.outputId, dashboardUrl: `${server.url}/dashboard/outputs/${stored.outputId}` });
+      expect(new Set(events.map((r) => r.headers["webhook-id"])).size).toBe(events.length);
+
+      const log = await cli("--persist-to", server.persistTo, "webhook", "deliveries", "--org", server.orgSlug, "--id", subscription.id, "--url", server.url, "--json");
+      expect(log.code, log.stderr).toBe(0);
+      const deliveries = (JSON.parse(log.stdout) as { deliveries: { status: string }[] }).deliveries;
+      expect(deliveries.length).toBeGreaterThanOrEqual(3);
+      expect(deliveries.every((d) => d.status === "delivered")).toBe(true);
+      const removed = await cli("--persist-to", server.persistTo, "webhook", "remove", "--org", server.orgSlug, "--id", subscription.id, "--url", server.url);
+      expect(removed.code, removed.stderr).toBe(0);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("4. resumes across sessions: a colleague's client finds the active plan and finishes it", async () => {
