@@ -30,6 +30,7 @@ const VALUES = new Set<string>([
   "plan_complete",
   "awaiting_review",
   "plan_failed",
+  "budget_exhausted",
   "session_resumed",
 ]);
 

@@ -27,6 +27,7 @@ export const getNextStep = defineOperation({
     progress: z.number(),
     totalSteps: z.number(),
     budgetWarning: z.string().optional(),
+    exhausted: z.array(z.object({ dimension: z.string(), used: z.number(), limit: z.number() })).optional(),
   }),
   rest: { method: "post", path: "/plans/{planId}/next-step" },
   core: { description: "Claim the next step: status step (do it, then submit_step_result with its claimId), awaiting_review, plan_complete, plan_failed or waiting.", hide: ["workerId"] },
@@ -48,6 +49,7 @@ export const getNextStep = defineOperation({
           status: "budget_exhausted" as const,
           reviewSteps: outcome.steps.map(stepRef),
           reason: `The plan's budget is spent (${outcome.exhausted.map(describeLine).join("; ")}): a person raises it or ends the plan with submit_review.`,
+          exhausted: outcome.exhausted.map(({ dimension, used, limit }) => ({ dimension, used, limit })),
           ...common,
         };
       case "awaiting_review":

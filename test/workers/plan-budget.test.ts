@@ -32,6 +32,7 @@ describe("plan budgets through the operations and the plan object", () => {
     const exhausted = (await ok(apiKey, "get_next_step", { planId })) as { status: string; reason: string; reviewSteps: { stepId: string }[] };
     expect(exhausted.status).toBe("budget_exhausted");
     expect(exhausted.reason).toContain("4 of 4 steps used");
+    expect((exhausted as unknown as { exhausted: unknown }).exhausted).toEqual([{ dimension: "steps", used: 4, limit: 4 }]);
     const reviewStepId = exhausted.reviewSteps[0]?.stepId as string;
 
     const status = (await ok(apiKey, "get_plan_status", { planId })) as { status: string; budget: BudgetView; pendingReviews: { kind: string; stepId: string }[] };
