@@ -206,7 +206,9 @@ The key is printed once; only its SHA-256 is stored.`,
     run: async (o, t) => {
       const r = await lib.revokeApiKey({ org: o.org, id: o.id }, t);
       emit(o, r, () =>
-        r.alreadyRevoked ? `Key ${r.id} ("${r.name}") was already revoked at ${when(r.revokedAt)}.` : `Revoked key ${r.id} ("${r.name}", ${r.prefix}…).`,
+        r.alreadyRevoked
+          ? `Key ${r.id} ("${r.name}") was already revoked at ${when(r.revokedAt)}.`
+          : `Revoked key ${r.id} ("${r.name}", ${r.prefix}…). A running Worker that used it in the last 30 seconds may accept it until they are over.`,
       );
     },
   },

@@ -4,6 +4,7 @@ import { screenClientId } from "./auth/client-id-guard";
 import { AUTHORIZE_PATH, BASELINE_SCOPES, createOAuthProvider, REGISTER_PATH, TOKEN_PATH } from "./auth/oauth-provider";
 import { guardedRefresh } from "./auth/refresh";
 import { normalizeTokenRequest, protectedResourceAlias, publicOrigin } from "./auth/resource";
+import { protectedFaceOf, restoreVerifiedCaller } from "./auth/verified-callers";
 import type { Env } from "./env";
 import { mcpApiHandler } from "./mcp/handler";
 import { REST_BASE, restApiHandler } from "./rest/app";
@@ -81,6 +82,9 @@ export default {
       const refreshed = await guardedRefresh(normalized, env, origin);
       if (refreshed) return refreshed;
     }
+    // A token this isolate verified moments ago goes straight to its face (auth/verified-callers.ts).
+    const face = protectedFaceOf(pathname);
+    if (face && (await restoreVerifiedCaller(normalized, origin, env, ctx))) return (face === "mcp" ? mcpApiHandler : restApiHandler).fetch(normalized, env, ctx);
     return providerFor(origin).fetch(normalized, env, ctx);
   },
   async queue(batch, env) {

@@ -5,6 +5,7 @@ import { type Role, scopesAllowedForRole } from "../domain/scopes";
 import type { Env } from "../env";
 import { roleIn } from "../storage/accounts";
 import { principalFrom } from "./credentials";
+import { forgetVerifiedMember, forgetVerifiedOrg, rememberVerifiedCaller, wasRestored } from "./verified-callers";
 
 export type Admission = { ok: true; principal: Principal } | { ok: false; reason: "unauthorized" } | { ok: false; reason: "rate_limited" };
 
@@ -20,6 +21,13 @@ const membershipKey = (orgId: string, userId: string) => `${orgId}:${userId}`;
 /** Drops what this isolate remembers of a membership: called when it is removed or its role changes. */
 export function forgetMembership(orgId: string, userId: string): void {
   memberships.delete(membershipKey(orgId, userId));
+  forgetVerifiedMember(orgId, userId);
+}
+
+/** An org erased: nothing this isolate remembers of its members or their tokens is trusted again. */
+export function forgetOrg(orgId: string): void {
+  for (const key of memberships.keys()) if (key.startsWith(`${orgId}:`)) memberships.delete(key);
+  forgetVerifiedOrg(orgId);
 }
 
 async function currentRole(db: D1Database, orgId: string, userId: string, now: number): Promise<Role | null> {
@@ -27,13 +35,19 @@ async function currentRole(db: D1Database, orgId: string, userId: string, now: n
   const cached = memberships.get(key);
   if (cached && now - cached.readAt < MEMBERSHIP_CACHE_MS) return cached.role;
   const role = await roleIn(db, orgId, userId);
+  rememberRole(orgId, userId, role, now);
+  return role;
+}
+
+/** A membership just read (directly, or joined when an API key resolved), trusted for MEMBERSHIP_CACHE_MS. */
+function rememberRole(orgId: string, userId: string, role: Role | null, now: number): void {
+  const key = membershipKey(orgId, userId);
   memberships.delete(key);
   memberships.set(key, { role, readAt: now });
   if (memberships.size > MEMBERSHIP_CACHE_ENTRIES) {
     const oldest = memberships.keys().next().value;
     if (oldest !== undefined) memberships.delete(oldest);
   }
-  return role;
 }
 
 /**
@@ -47,7 +61,15 @@ export async function admitCaller(env: Env, ctx: OAuthResourceContext<unknown>):
   const fromToken = principalFrom(ctx);
   if (!fromToken) return { ok: false, reason: "unauthorized" };
   let principal = fromToken;
-  if (!fromToken.apiKeyId) {
+  // A caller restored from this isolate's memory of verified tokens skipped the provider's
+  // check; API keys among them skipped the membership join too, so it is read here for them as well.
+  const restored = wasRestored(ctx);
+  if (!restored) {
+    await rememberVerifiedCaller(env.PUBLIC_URL, ctx);
+    // An API key resolved just now with its membership joined: that is a fresh read of it.
+    if (fromToken.apiKeyId) rememberRole(fromToken.orgId, fromToken.userId, fromToken.role, Date.now());
+  }
+  if (!fromToken.apiKeyId || restored) {
     const role = await currentRole(env.DB, fromToken.orgId, fromToken.userId, Date.now());
     if (!role) return { ok: false, reason: "unauthorized" };
     const allowed = scopesAllowedForRole(role);

@@ -66,7 +66,6 @@ export interface ArtifactRepository {
   save(artifact: Artifact, expectedVersion: number | null): Promise<boolean>;
   get(orgId: string, artifactId: string, version?: number): Promise<Artifact | null>;
   list(orgId: string, filters: ArtifactFilters, page: { after?: PageCursor; limit: number }): Promise<ArtifactSummary[]>;
-  search(orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number): Promise<SearchHit[]>;
   /** Removes the artifact and all its versions, writing the audit entry in the same batch. */
   delete(orgId: string, artifactId: string, audit: AuditEntry): Promise<boolean>;
 }
@@ -75,7 +74,6 @@ export interface OutputRepository {
   save(output: ResearchOutput, expectedVersion: number | null): Promise<boolean>;
   get(orgId: string, outputId: string, version?: number): Promise<ResearchOutput | null>;
   list(orgId: string, filters: { planId?: string }, page: { after?: PageCursor; limit: number }): Promise<ResearchOutputSummary[]>;
-  search(orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Promise<SearchHit[]>;
 }
 
 export interface FeedbackRepository {
@@ -130,7 +128,6 @@ export interface EvidenceLedgerRepository {
   read(orgId: string, planId: string, withText: boolean): Promise<{ evidence: Evidence[]; claims: Claim[] }>;
   getClaim(orgId: string, claimId: string): Promise<{ claim: Claim; evidence: Evidence[] } | null>;
   /** Full-text search over claims; the caller keeps the grounded ones. */
-  searchClaims(orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Promise<{ claim: Claim; snippet: string; relevance: number; researchQuestion: string | null }[]>;
 }
 
 export interface Services {
@@ -151,6 +148,25 @@ export interface Services {
   completions: CompletionPort;
   /** Webhook events decided outside a plan's object (a deliverable stored). */
   webhookEvents: WebhookEventPublisher;
+  /** Full-text search over artifacts, deliverables and claims together. */
+  researchSearch: ResearchSearch;
+}
+
+export interface ClaimSearchHit {
+  claim: Claim;
+  snippet: string;
+  relevance: number;
+  researchQuestion: string | null;
+}
+
+/** The org's research memory searched at once: artifacts, deliverables and claims in one round trip. */
+export interface ResearchSearch {
+  search(
+    orgId: string,
+    ftsQuery: string,
+    filters: ArtifactFilters,
+    limits: { artifacts: number; outputs: number; claims: number },
+  ): Promise<{ artifacts: SearchHit[]; outputs: SearchHit[]; claims: ClaimSearchHit[] }>;
 }
 
 export interface WebhookEventPublisher {

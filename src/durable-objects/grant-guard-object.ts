@@ -1,3 +1,4 @@
+import { forgetVerifiedGrant } from "../auth/verified-callers";
 import { getOAuthApi, OAuthProvider } from "@cloudflare/workers-oauth-provider";
 import { DurableObject } from "cloudflare:workers";
 import { TOKEN_PATH, tokenEndpointOptions } from "../auth/oauth-provider";
@@ -65,6 +66,7 @@ export class GrantGuardObject extends DurableObject<Env> {
         return oauthError(400, "invalid_grant", "The refresh token is not valid.");
       case "revoke":
         await getOAuthApi(tokenEndpointOptions(origin), this.env).revokeGrant(grantId, userId);
+        forgetVerifiedGrant(userId, grantId);
         this.ctx.storage.kv.put(STATE_KEY, afterRevocation(state));
         this.ctx.storage.kv.delete(REPLAY_KEY);
         this.ctx.storage.kv.delete(REPLAY_CLIENT_KEY);

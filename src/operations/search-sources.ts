@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { validationError } from "../domain/errors";
-import type { ArtifactFilters } from "../domain/ports";
+import type { ArtifactFilters, ClaimSearchHit } from "../domain/ports";
 import { clipNullable } from "../domain/clip";
 import { type SearchHit, UNTRUSTED } from "../domain/research/artifacts";
 import { claimOutcome } from "../domain/research/ledger";
@@ -20,12 +20,9 @@ export async function searchResearch(ctx: OperationContext, query: string, filte
   const { orgId } = ctx.principal;
   const withOutputs = !filters.artifactType && !filters.tag;
   const run = async (match: string) => {
-    const [artifacts, outputs, claims] = await Promise.all([
-      ctx.services.artifacts.search(orgId, match, filters, limit),
-      withOutputs ? ctx.services.outputs.search(orgId, match, { planId: filters.planId, since: filters.since }, limit) : [],
-      withOutputs ? searchGroundedClaims(ctx, match, filters, limit) : [],
-    ]);
-    return [...artifacts, ...outputs, ...claims].sort((a, b) => b.relevance - a.relevance).slice(0, limit);
+    // One round trip for all three; ungrounded claims are dropped after ranking, so more are asked for.
+    const found = await ctx.services.researchSearch.search(orgId, match, filters, { artifacts: limit, outputs: withOutputs ? limit : 0, claims: withOutputs ? limit * 3 : 0 });
+    return [...found.artifacts, ...found.outputs, ...groundedClaims(found.claims, limit)].sort((a, b) => b.relevance - a.relevance).slice(0, limit);
   };
   const strict = await run(fts.all);
   if (strict.length > 0 || fts.terms === 1) return strict;
@@ -33,9 +30,7 @@ export async function searchResearch(ctx: OperationContext, query: string, filte
 }
 
 /** Verified claims of every plan's ledger, so a later plan reuses them instead of researching again. */
-async function searchGroundedClaims(ctx: OperationContext, match: string, filters: ArtifactFilters, limit: number): Promise<SearchHit[]> {
-  // Ungrounded claims are filtered after ranking, so ask for more than the page.
-  const hits = await ctx.services.ledger.searchClaims(ctx.principal.orgId, match, { planId: filters.planId, since: filters.since }, limit * 3);
+function groundedClaims(hits: ClaimSearchHit[], limit: number): SearchHit[] {
   return hits.flatMap(({ claim, snippet, relevance, researchQuestion }) => {
     const outcome = claimOutcome(claim);
     if (!outcome.grounded) return [];

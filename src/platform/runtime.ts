@@ -1,3 +1,4 @@
+import { d1ResearchSearch } from "../storage/research-search";
 import { queuePublisher } from "./webhooks/producer";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
@@ -72,6 +73,7 @@ function wiringFor(env: Env): Wiring {
         searchProviders: configuredSearchProviders(env),
         completions: d1Completions(env.DB),
         webhookEvents: queuePublisher(env.WEBHOOK_QUEUE),
+        researchSearch: d1ResearchSearch(env.DB),
       },
       toolCalls: new ToolCallLog(env.DB),
     };

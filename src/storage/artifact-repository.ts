@@ -1,3 +1,4 @@
+import type { Query } from "./query";
 import { batchUnlessRaceLost } from "./versioned";
 import type { ArtifactFilters, ArtifactRepository } from "../domain/ports";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "../domain/research/artifacts";
@@ -130,41 +131,6 @@ export function d1ArtifactRepository(db: D1Database): ArtifactRepository {
       return results.map(toSummary);
     },
 
-    async search(orgId, ftsQuery, filters, limit) {
-      const where = filterSql(orgId, filters, true);
-      // bm25 weights: title 4×, text 1×, tags 2×. The plan index and the skill execution supply
-      // what a prior-research check shows beside each hit: the question and the original request.
-      const { results } = await db
-        .prepare(
-          `SELECT ${SUMMARY_COLUMNS}, snippet(artifacts_fts, 1, '«', '»', '…', 24) AS snippet,
-                  bm25(artifacts_fts, 4.0, 1.0, 2.0) AS rank, p.research_question AS research_question,
-                  CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
-             FROM artifacts_fts
-             JOIN artifacts a ON a.seq = artifacts_fts.rowid
-             LEFT JOIN plans p ON p.plan_id = a.plan_id AND p.org_id = a.org_id
-             LEFT JOIN skill_executions e ON e.id = p.execution_id AND e.org_id = a.org_id
-            WHERE artifacts_fts MATCH ? AND ${where.sql}
-            ORDER BY rank LIMIT ?`,
-        )
-        .bind(ftsQuery, ...where.params, limit)
-        .all<Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown }>();
-      return results.map(
-        (row): SearchHit => ({
-          kind: "artifact",
-          id: row.id,
-          title: row.title,
-          type: row.artifact_type,
-          snippet: row.snippet,
-          relevance: Math.round(-row.rank * 1000) / 1000,
-          planId: row.plan_id,
-          sourceUrl: row.source_url,
-          createdAt: row.created_at,
-          researchQuestion: row.research_question || null,
-          originalQuery: typeof row.original_query === "string" ? row.original_query : null,
-        }),
-      );
-    },
-
     async delete(orgId, artifactId, audit) {
       const entry = toAuditRow(audit, Date.now());
       // One transaction: the audit row is written only if there is something to delete, then the deletes.
@@ -181,4 +147,40 @@ export function d1ArtifactRepository(db: D1Database): ArtifactRepository {
       return (removed?.meta.changes ?? 0) > 0;
     },
   };
+}
+
+/** Full-text search of the org's artifacts, best first (sent alone or in a batch with the other searches). */
+export function artifactSearch(db: D1Database, orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number): Query<SearchHit[]> {
+  const where = filterSql(orgId, filters, true);
+  // bm25 weights: title 4×, text 1×, tags 2×. The plan index and the skill execution supply
+  // what a prior-research check shows beside each hit: the question and the original request.
+  const statement = db
+    .prepare(
+      `SELECT ${SUMMARY_COLUMNS}, snippet(artifacts_fts, 1, '«', '»', '…', 24) AS snippet,
+              bm25(artifacts_fts, 4.0, 1.0, 2.0) AS rank, p.research_question AS research_question,
+              CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
+         FROM artifacts_fts
+         JOIN artifacts a ON a.seq = artifacts_fts.rowid
+         LEFT JOIN plans p ON p.plan_id = a.plan_id AND p.org_id = a.org_id
+         LEFT JOIN skill_executions e ON e.id = p.execution_id AND e.org_id = a.org_id
+        WHERE artifacts_fts MATCH ? AND ${where.sql}
+        ORDER BY rank LIMIT ?`,
+    )
+    .bind(ftsQuery, ...where.params, limit);
+  const read = (rows: unknown[]) => (rows as (Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown })[]).map(
+    (row): SearchHit => ({
+      kind: "artifact",
+      id: row.id,
+      title: row.title,
+      type: row.artifact_type,
+      snippet: row.snippet,
+      relevance: Math.round(-row.rank * 1000) / 1000,
+      planId: row.plan_id,
+      sourceUrl: row.source_url,
+      createdAt: row.created_at,
+      researchQuestion: row.research_question || null,
+      originalQuery: typeof row.original_query === "string" ? row.original_query : null,
+    }),
+  );
+  return { statement, read };
 }

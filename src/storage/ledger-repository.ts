@@ -1,4 +1,5 @@
-import type { EvidenceLedgerRepository, LedgerHeader } from "../domain/ports";
+import type { Query } from "./query";
+import type { ClaimSearchHit, EvidenceLedgerRepository, LedgerHeader } from "../domain/ports";
 import type { CitationPolicy, Claim, CriticVerdict, Evidence, ReviewerVerdict, Verdict } from "../domain/research/ledger";
 import { normalizeClaim } from "../domain/research/ledger";
 import type { ReusedFrom } from "../domain/research/claim-reuse";
@@ -306,26 +307,28 @@ export function d1EvidenceLedger(db: D1Database): EvidenceLedgerRepository {
       return { claim, evidence: results.map(toEvidence) };
     },
 
-    async searchClaims(orgId, ftsQuery, filters, limit) {
-      const { results } = await db
-        .prepare(
-          `SELECT ${CLAIM_COLUMNS}, snippet(ledger_claims_fts, 0, '«', '»', '…', 24) AS snippet, bm25(ledger_claims_fts, 2.0, 1.0) AS rank,
-                  p.research_question AS research_question
-             FROM ledger_claims_fts
-             JOIN ledger_claims c ON c.seq = ledger_claims_fts.rowid
-             LEFT JOIN plans p ON p.plan_id = c.plan_id AND p.org_id = c.org_id
-            WHERE ledger_claims_fts MATCH ? AND +c.org_id = ?
-              AND (? IS NULL OR +c.plan_id = ?) AND (? IS NULL OR +c.created_at >= ?)
-            ORDER BY rank LIMIT ?`,
-        )
-        .bind(ftsQuery, orgId, filters.planId ?? null, filters.planId ?? null, filters.since ?? null, filters.since ?? null, limit)
-        .all<ClaimRow & { snippet: string; rank: number; research_question: string | null }>();
-      return results.map((row) => ({
-        claim: toClaim(row),
-        snippet: row.snippet,
-        relevance: Math.round(-row.rank * 1000) / 1000,
-        researchQuestion: row.research_question || null,
-      }));
-    },
   };
+}
+
+/** Full-text search of every plan's claims in the org, best first (sent alone or in a batch with the other searches). */
+export function claimSearch(db: D1Database, orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Query<ClaimSearchHit[]> {
+  const statement = db
+    .prepare(
+      `SELECT ${CLAIM_COLUMNS}, snippet(ledger_claims_fts, 0, '«', '»', '…', 24) AS snippet, bm25(ledger_claims_fts, 2.0, 1.0) AS rank,
+              p.research_question AS research_question
+         FROM ledger_claims_fts
+         JOIN ledger_claims c ON c.seq = ledger_claims_fts.rowid
+         LEFT JOIN plans p ON p.plan_id = c.plan_id AND p.org_id = c.org_id
+        WHERE ledger_claims_fts MATCH ? AND +c.org_id = ?
+          AND (? IS NULL OR +c.plan_id = ?) AND (? IS NULL OR +c.created_at >= ?)
+        ORDER BY rank LIMIT ?`,
+    )
+    .bind(ftsQuery, orgId, filters.planId ?? null, filters.planId ?? null, filters.since ?? null, filters.since ?? null, limit);
+  const read = (rows: unknown[]) => (rows as (ClaimRow & { snippet: string; rank: number; research_question: string | null })[]).map((row) => ({
+    claim: toClaim(row),
+    snippet: row.snippet,
+    relevance: Math.round(-row.rank * 1000) / 1000,
+    researchQuestion: row.research_question || null,
+  }));
+  return { statement, read };
 }

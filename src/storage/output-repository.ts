@@ -1,3 +1,4 @@
+import type { Query } from "./query";
 import { batchUnlessRaceLost } from "./versioned";
 import type { FeedbackRepository, OutputRepository } from "../domain/ports";
 import type { SearchHit } from "../domain/research/artifacts";
@@ -104,48 +105,6 @@ export function d1OutputRepository(db: D1Database): OutputRepository {
       return results.map(toSummary);
     },
 
-    async search(orgId, ftsQuery, filters, limit) {
-      // The match drives (unary +: no walking an index of deliverables, testing the match row by row).
-      const clauses = ["+o.org_id = ?"];
-      const params: unknown[] = [orgId];
-      if (filters.planId) {
-        clauses.push("+o.plan_id = ?");
-        params.push(filters.planId);
-      }
-      if (filters.since !== undefined) {
-        clauses.push("+o.updated_at >= ?");
-        params.push(filters.since);
-      }
-      const { results } = await db
-        .prepare(
-          `SELECT o.id, o.title, o.media_type, o.plan_id, o.created_at, snippet(research_outputs_fts, 1, '«', '»', '…', 24) AS snippet,
-                  bm25(research_outputs_fts, 4.0, 1.0) AS rank, p.research_question AS research_question,
-                  CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
-             FROM research_outputs_fts
-             JOIN research_outputs o ON o.seq = research_outputs_fts.rowid
-             LEFT JOIN plans p ON p.plan_id = o.plan_id AND p.org_id = o.org_id
-             LEFT JOIN skill_executions e ON e.id = COALESCE(o.execution_id, p.execution_id) AND e.org_id = o.org_id
-            WHERE research_outputs_fts MATCH ? AND ${clauses.join(" AND ")}
-            ORDER BY rank LIMIT ?`,
-        )
-        .bind(ftsQuery, ...params, limit)
-        .all<{ id: string; title: string; media_type: string; plan_id: string | null; created_at: number; snippet: string; rank: number; research_question: string | null; original_query: unknown }>();
-      return results.map(
-        (row): SearchHit => ({
-          kind: "output",
-          id: row.id,
-          title: row.title,
-          type: row.media_type,
-          snippet: row.snippet,
-          relevance: Math.round(-row.rank * 1000) / 1000,
-          planId: row.plan_id,
-          sourceUrl: null,
-          createdAt: row.created_at,
-          researchQuestion: row.research_question || null,
-          originalQuery: typeof row.original_query === "string" ? row.original_query : null,
-        }),
-      );
-    },
   };
 }
 
@@ -174,4 +133,48 @@ export function d1FeedbackRepository(db: D1Database): FeedbackRepository {
         .run();
     },
   };
+}
+
+/** Full-text search of the org's deliverables, best first (sent alone or in a batch with the other searches). */
+export function outputSearch(db: D1Database, orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Query<SearchHit[]> {
+  // The match drives (unary +: no walking an index of deliverables, testing the match row by row).
+  const clauses = ["+o.org_id = ?"];
+  const params: unknown[] = [orgId];
+  if (filters.planId) {
+    clauses.push("+o.plan_id = ?");
+    params.push(filters.planId);
+  }
+  if (filters.since !== undefined) {
+    clauses.push("+o.updated_at >= ?");
+    params.push(filters.since);
+  }
+  const statement = db
+    .prepare(
+      `SELECT o.id, o.title, o.media_type, o.plan_id, o.created_at, snippet(research_outputs_fts, 1, '«', '»', '…', 24) AS snippet,
+              bm25(research_outputs_fts, 4.0, 1.0) AS rank, p.research_question AS research_question,
+              CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
+         FROM research_outputs_fts
+         JOIN research_outputs o ON o.seq = research_outputs_fts.rowid
+         LEFT JOIN plans p ON p.plan_id = o.plan_id AND p.org_id = o.org_id
+         LEFT JOIN skill_executions e ON e.id = COALESCE(o.execution_id, p.execution_id) AND e.org_id = o.org_id
+        WHERE research_outputs_fts MATCH ? AND ${clauses.join(" AND ")}
+        ORDER BY rank LIMIT ?`,
+    )
+    .bind(ftsQuery, ...params, limit);
+  const read = (rows: unknown[]) => (rows as { id: string; title: string; media_type: string; plan_id: string | null; created_at: number; snippet: string; rank: number; research_question: string | null; original_query: unknown }[]).map(
+    (row): SearchHit => ({
+      kind: "output",
+      id: row.id,
+      title: row.title,
+      type: row.media_type,
+      snippet: row.snippet,
+      relevance: Math.round(-row.rank * 1000) / 1000,
+      planId: row.plan_id,
+      sourceUrl: null,
+      createdAt: row.created_at,
+      researchQuestion: row.research_question || null,
+      originalQuery: typeof row.original_query === "string" ? row.original_query : null,
+    }),
+  );
+  return { statement, read };
 }

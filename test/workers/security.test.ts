@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { resolveApiKey } from "../../src/auth/credentials";
+import { Visitor } from "../support/dashboard";
 import { authorizeInBrowser, pkcePair, registerClient } from "../support/oauth-flow";
 import {
   callTool,
@@ -51,13 +52,32 @@ describe("scopes", () => {
 });
 
 describe("API keys", () => {
-  it("stops working once revoked, on both faces", async () => {
-    const { apiKey, apiKeyId } = await seedTenant();
+  it("stops working at once when revoked through Cairn, on both faces", async () => {
+    const { apiKey, apiKeyId, admin } = await seedTenant();
     expect((await rest(apiKey, "/skill-executions")).status).toBe(200);
-    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(Date.now(), apiKeyId).run();
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    const revoked = await visitor.post(`/dashboard/admin/keys/${apiKeyId}/revoke`, { csrf: await visitor.csrf("/dashboard/admin") });
+    expect(revoked.status).toBe(303);
     expect((await rest(apiKey, "/skill-executions")).status).toBe(401);
     expect((await fetchWorker(mcpRequest(apiKey, "tools/list"))).status).toBe(401);
   });
+
+  it("stops working within 30 s when revoked in the database directly (the CLI, another isolate), and at once when never used here", async () => {
+    const { apiKey, apiKeyId, orgId, admin } = await seedTenant();
+    expect((await rest(apiKey, "/skill-executions")).status).toBe(200);
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(Date.now(), apiKeyId).run();
+    // This isolate verified the key moments ago and trusts that for at most 30 s ...
+    expect((await rest(apiKey, "/skill-executions")).status).toBe(200);
+    // ... a key it has not verified is checked in the database at once ...
+    const unused = await seedApiKey(orgId, admin.userId);
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(Date.now(), unused.id).run();
+    expect((await rest(unused.key, "/skill-executions")).status).toBe(401);
+    // ... and once the 30 s are over, the revoked one is refused on both faces.
+    await new Promise((resolve) => setTimeout(resolve, 30_500));
+    expect((await rest(apiKey, "/skill-executions")).status).toBe(401);
+    expect((await fetchWorker(mcpRequest(apiKey, "tools/list"))).status).toBe(401);
+  }, 45_000);
 
   it("stops working when its user leaves the organization", async () => {
     const { orgId, admin, apiKey } = await seedTenant();

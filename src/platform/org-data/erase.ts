@@ -1,3 +1,4 @@
+import { forgetOrg } from "../../auth/admission";
 import { ROW_TABLES } from "../../domain/org-data/format";
 
 /** The research of an org; its API keys, audit trail and tool-call log go only with the org itself. */
@@ -67,6 +68,8 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
     ...onlyHere.map(({ user_id }) => env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(user_id, user_id)),
     env.DB.prepare("DELETE FROM orgs WHERE id = ?").bind(orgId),
   ]);
+  // Its members' tokens stop here at once; other isolates read the (now absent) membership within its 5 s bound.
+  forgetOrg(orgId);
   return { ...research, members: members.length };
 }
 

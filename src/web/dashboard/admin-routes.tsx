@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import { generateApiKey } from "../../auth/api-keys";
 import { forgetMembership } from "../../auth/admission";
+import { forgetVerifiedApiKey } from "../../auth/verified-callers";
 import { ID_PATTERN, newId } from "../../domain/ids";
 import { isScope, ROLES, type Role, scopesAllowedForRole } from "../../domain/scopes";
 import { eraseOrg, revokeGrantsFor } from "../../platform/org-data/erase";
@@ -123,6 +124,7 @@ export function registerAdminRoutes(dashboardApp: Hono<App>): void {
     if (!ID_PATTERN.test(keyId)) return notFoundPage(c);
     const revoked = await revokeApiKey(c.env.DB, c.get("session").orgId, keyId, Date.now());
     if (!revoked) return notFoundPage(c);
+    forgetVerifiedApiKey(keyId);
     await audit(c, "api_key.revoked", "api_key", keyId, {});
     return c.redirect("/dashboard/admin?done=revoked", 303);
   });
