@@ -45,8 +45,23 @@ export async function readProjectConfig(root = projectRoot) {
       { namespace_id: binding.namespace_id, simple: { ...binding.simple, ...(binding.name === "API_RATE_LIMITER" ? { limit: 1_000_000_000 } : {}) } },
     ]),
   );
+  // The webhook queue and its dead-letter queue, produced to and consumed by the Worker as configured.
+  const queueProducers = Object.fromEntries((config.queues?.producers ?? []).map((producer) => [producer.binding, { queueName: producer.queue }]));
+  const queueConsumers = Object.fromEntries(
+    (config.queues?.consumers ?? []).map((consumer) => [
+      consumer.queue,
+      {
+        maxBatchSize: consumer.max_batch_size,
+        maxBatchTimeout: consumer.max_batch_timeout,
+        maxRetries: consumer.max_retries,
+        deadLetterQueue: consumer.dead_letter_queue,
+      },
+    ]),
+  );
   return {
     compatibilityDate: config.compatibility_date,
+    queueProducers,
+    queueConsumers,
     compatibilityFlags: config.compatibility_flags ?? [],
     vars: { ...config.vars },
     ratelimits,
@@ -135,6 +150,8 @@ export async function startRuntime({ cairnBundle, bareCode, config, persistDir }
         // One Durable Object per research plan (PLAN → PlanObject, SQLite-backed), persisted beside D1 and KV.
         durableObjects: config.durableObjects,
         ratelimits: config.ratelimits,
+        queueProducers: config.queueProducers,
+        queueConsumers: config.queueConsumers,
         unsafeDirectSockets: [{ host: "127.0.0.1", port: cairnPort }],
         unsafeRegisterWorker: false,
       },

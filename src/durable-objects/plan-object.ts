@@ -293,14 +293,22 @@ export class PlanObject extends DurableObject<Env> {
       await this.#flushOutbox();
     } catch (error) {
       // The outbox keeps the update and the alarm retries it; the caller's command has succeeded.
-      console.error(JSON.stringify({ level: "warn", message: "plan index update deferred", error: String(error) }));
+      console.error(JSON.stringify({ level: "warn", message: "plan outbox deferred (index update or webhook events)", error: String(error) }));
     }
     await this.#scheduleAlarm(state);
   }
 
   /** Sends the newest index entry to D1 and the webhook events to their queue, clearing what was taken. One flush at a time. */
   #flushOutbox(): Promise<void> {
-    if (!this.#flushing) this.#flushing = Promise.all([this.#drainOutbox(), this.#drainWebhookOutbox()]).then(() => undefined).finally(() => (this.#flushing = null));
+    if (!this.#flushing) {
+      // Each outbox on its own: the index is not held up by the queue, nor the queue by D1.
+      this.#flushing = Promise.allSettled([this.#drainOutbox(), this.#drainWebhookOutbox()])
+        .then((outcomes) => {
+          const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+          if (failed) throw failed.reason;
+        })
+        .finally(() => (this.#flushing = null));
+    }
     return this.#flushing;
   }
 
