@@ -293,7 +293,7 @@ export class PlanObject extends DurableObject<Env> {
       await this.#flushOutbox();
     } catch (error) {
       // The outbox keeps the update and the alarm retries it; the caller's command has succeeded.
-      console.error(JSON.stringify({ level: "warn", message: "plan outbox deferred (index update or webhook events)", error: String(error) }));
+      console.error(JSON.stringify({ level: "warn", message: "plan outbox deferred", error: String(error) }));
     }
     await this.#scheduleAlarm(state);
   }
@@ -303,9 +303,9 @@ export class PlanObject extends DurableObject<Env> {
     if (!this.#flushing) {
       // Each outbox on its own: the index is not held up by the queue, nor the queue by D1.
       this.#flushing = Promise.allSettled([this.#drainOutbox(), this.#drainWebhookOutbox()])
-        .then((outcomes) => {
-          const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
-          if (failed) throw failed.reason;
+        .then(([index, webhooks]) => {
+          if (index.status === "rejected") throw new Error(`plan index update: ${String(index.reason)}`);
+          if (webhooks.status === "rejected") throw new Error(`webhook events to the queue: ${String(webhooks.reason)}`);
         })
         .finally(() => (this.#flushing = null));
     }
