@@ -43,6 +43,9 @@ export interface Env {
   WEBHOOK_QUEUE: Queue<WebhookMessage>;
   /** Seconds before a failed delivery's first retry, doubling after (default 30). */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /** Days the tool-call log is kept (default 90), and ended webhook deliveries (default 30); removed by the daily cron. */
+  TOOL_CALL_LOG_RETENTION_DAYS?: string;
+  WEBHOOK_DELIVERY_RETENTION_DAYS?: string;
   /** "production" when deployed with `npm run deploy`; "development" locally. */
   CAIRN_ENV?: string;
   /** Injected by OAuthProvider into the default handler's env. */

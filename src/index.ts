@@ -9,6 +9,7 @@ import type { Env } from "./env";
 import { mcpApiHandler } from "./mcp/handler";
 import { REST_BASE, restApiHandler } from "./rest/app";
 import { openApiDocument } from "./rest/openapi";
+import { applyRetention } from "./platform/retention";
 import { handleQueue } from "./platform/webhooks/consumer";
 import { webApp } from "./web/app";
 
@@ -89,5 +90,9 @@ export default {
   },
   async queue(batch, env) {
     await handleQueue(batch, env);
+  },
+  // The daily cron (wrangler.toml [triggers]): records that grow with use, past their retention.
+  async scheduled(controller, env) {
+    await applyRetention(env, controller.scheduledTime);
   },
 } satisfies ExportedHandler<Env>;
