@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
@@ -36,9 +36,7 @@ describe("the daily retention cron", () => {
     await delivery(orgId, "pending", now - 40 * DAY);
     await delivery(orgId, "delivered", now - 2 * DAY);
 
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: now, cron: "23 3 * * *" }), env as never, ctx);
-    await waitOnExecutionContext(ctx);
+    await worker.scheduled(createScheduledController({ scheduledTime: now, cron: "23 3 * * *" }), env as never);
 
     const calls = await env.DB.prepare("SELECT created_at FROM tool_call_log WHERE org_id = ?").bind(orgId).all<{ created_at: number }>();
     expect(calls.results).toHaveLength(5);
