@@ -121,6 +121,8 @@ async function startRuntime({ cairnBundle, searchCode, config, persistDir }) {
           modulesRoot: path.join(projectRoot, "bench"),
           bindings: { PUBLIC_URL: publicUrl },
           d1Databases: { DB: "cairn-bench" },
+          // The plans artifacts name are Cairn's own (storing an artifact checks its plan exists in the org).
+          durableObjects: { PLAN: { className: "PlanObject", scriptName: "cairn" } },
           unsafeDirectSockets: [{ host: "127.0.0.1", port: searchPort }],
         },
       ],

@@ -166,7 +166,7 @@ export interface ResearchSearch {
     ftsQuery: string,
     filters: ArtifactFilters,
     limits: { artifacts: number; outputs: number; claims: number },
-  ): Promise<{ artifacts: SearchHit[]; outputs: SearchHit[]; claims: ClaimSearchHit[] }>;
+  ): Promise<{ artifacts: SearchHit[]; outputs: SearchHit[]; claims: ClaimSearchHit[]; artifactsBeyondWindow: boolean }>;
 }
 
 export interface WebhookEventPublisher {

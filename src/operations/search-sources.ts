@@ -15,17 +15,26 @@ import { ParamId } from "./params";
  * search filtered by them leaves deliverables out.
  */
 export async function searchResearch(ctx: OperationContext, query: string, filters: ArtifactFilters, limit: number): Promise<SearchHit[]> {
+  return (await rankedSearch(ctx, query, filters, limit)).hits;
+}
+
+/**
+ * The search with how it was ranked: "relevance" over every match, or "recent-window" when a word
+ * so common matched more artifacts than can be ranked in time and the newest of them were ranked.
+ */
+export async function rankedSearch(ctx: OperationContext, query: string, filters: ArtifactFilters, limit: number): Promise<{ hits: SearchHit[]; ranking: "relevance" | "recent-window" }> {
   const fts = toFtsQuery(query);
-  if (!fts) return [];
+  if (!fts) return { hits: [], ranking: "relevance" };
   const { orgId } = ctx.principal;
   const withOutputs = !filters.artifactType && !filters.tag;
   const run = async (match: string) => {
     // One round trip for all three; ungrounded claims are dropped after ranking, so more are asked for.
     const found = await ctx.services.researchSearch.search(orgId, match, filters, { artifacts: limit, outputs: withOutputs ? limit : 0, claims: withOutputs ? limit * 3 : 0 });
-    return [...found.artifacts, ...found.outputs, ...groundedClaims(found.claims, limit)].sort((a, b) => b.relevance - a.relevance).slice(0, limit);
+    const hits = [...found.artifacts, ...found.outputs, ...groundedClaims(found.claims, limit)].sort((a, b) => b.relevance - a.relevance).slice(0, limit);
+    return { hits, ranking: found.artifactsBeyondWindow ? ("recent-window" as const) : ("relevance" as const) };
   };
   const strict = await run(fts.all);
-  if (strict.length > 0 || fts.terms === 1) return strict;
+  if (strict.hits.length > 0 || fts.terms === 1) return strict;
   return run(fts.any);
 }
 
@@ -87,6 +96,7 @@ export const searchSources = defineOperation({
         originalQuery: z.string().nullable(),
       }),
     ),
+    ranking: z.enum(["relevance", "recent-window"]),
     trust: Trust,
   }),
   rest: { method: "get", path: "/search" },
@@ -94,7 +104,7 @@ export const searchSources = defineOperation({
   async handler(input, ctx) {
     const since = input.since ? Date.parse(input.since) : undefined;
     if (since !== undefined && Number.isNaN(since)) throw validationError("since is not a date.", [{ path: "since", message: "Not a date" }]);
-    const hits = await searchResearch(ctx, input.query, { artifactType: input.artifactType, planId: input.planId, tag: input.tag, since }, input.limit ?? 5);
+    const { hits, ranking } = await rankedSearch(ctx, input.query, { artifactType: input.artifactType, planId: input.planId, tag: input.tag, since }, input.limit ?? 5);
     return {
       results: hits.map(({ createdAt, ...hit }) => ({
         ...hit,
@@ -104,6 +114,8 @@ export const searchSources = defineOperation({
         originalQuery: clipNullable(hit.originalQuery, HIT_CHARS.question),
         date: new Date(createdAt).toISOString(),
       })),
+      // A word in nearly every record: its newest matches were ranked, not all of them.
+      ranking,
       trust: UNTRUSTED,
     };
   },

@@ -8,7 +8,7 @@ describe("toFtsQuery", () => {
 
   it.each([
     ['"unbalanced quote', '"unbalanced" "quote"'],
-    ["(a OR b) AND NOT c", '"a" "b" "c"'],
+    ["(x OR y) AND NOT z", '"x" "y" "z"'],
     ["title:secret -minus +plus", '"title" "secret" "minus" "plus"'],
     ["NEAR(x y, 3)", '"x" "y" "3"'],
     ["it's o'brien's", `"it's" "o'brien's"`],
@@ -22,7 +22,20 @@ describe("toFtsQuery", () => {
     expect(toFtsQuery(input)).toBeNull();
   });
 
-  it("keeps at most 24 terms", () => {
-    expect(toFtsQuery(Array.from({ length: 40 }, (_, i) => `w${i}`).join(" "))?.terms).toBe(24);
+  it("drops words that carry no topic when the query has others, and keeps them when it has nothing else", () => {
+    expect(toFtsQuery("what is the cost of a heat pump")).toEqual({ all: '"cost" "heat" "pump"', any: '"cost" OR "heat" OR "pump"', terms: 3 });
+    expect(toFtsQuery("The Who")?.all).toBe('"The" "Who"');
+    expect(toFtsQuery('"the cost of" heat')?.all).toBe('"the cost of" "heat"');
+    expect(toFtsQuery("the*  pump")?.all).toBe('"the"* "pump"');
+    expect(toFtsQuery("a* heat")?.all).toBe('"heat"');
+  });
+
+  it("keeps at most 12 terms", () => {
+    expect(toFtsQuery(Array.from({ length: 40 }, (_, i) => `w${i}`).join(" "))?.terms).toBe(12);
+  });
+
+  it("searches a prefix shorter than three characters as the word itself", () => {
+    expect(toFtsQuery("th* pump")?.all).toBe('"th" "pump"');
+    expect(toFtsQuery("lit*")?.all).toBe('"lit"*');
   });
 });

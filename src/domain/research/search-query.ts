@@ -14,7 +14,22 @@ export interface FtsQuery {
 }
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’-]*/gu;
-const MAX_TERMS = 24;
+const MAX_TERMS = 12;
+/** A prefix shorter than this matches most of a large index and ranks nothing well: it is searched as the word itself. */
+const MIN_PREFIX_CHARS = 3;
+
+/**
+ * English words that carry no topic: dropped from a query that has other words (they match nearly
+ * every record, so they only slow the search and blur its ranking). A query of nothing else keeps them.
+ */
+const STOP_WORDS = new Set(
+  (
+    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its " +
+    "may might more most no not of on or our should so such than that the their them then there these they this " +
+    "those to was we were what when where which while who whom why will with would you your about after also any " +
+    "before between both each few other over same some through under until up very"
+  ).split(" "),
+);
 
 const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
@@ -26,12 +41,16 @@ export function toFtsQuery(input: string): FtsQuery | null {
     if (words.length > 0) terms.push(quote(words.join(" ")));
     return " ";
   });
+  const stop: string[] = [];
   for (const match of rest.matchAll(new RegExp(`${WORD.source}(\\*)?`, "gu"))) {
     const word = (match[0] ?? "").replace(/\*$/, "").replace(/['’-]+$/, "");
     if (!word || /^(AND|OR|NOT|NEAR)$/.test(word)) continue;
-    terms.push(match[0]?.endsWith("*") ? `${quote(word)}*` : quote(word));
+    const prefix = match[0]?.endsWith("*") === true && [...word].length >= MIN_PREFIX_CHARS;
+    const term = prefix ? `${quote(word)}*` : quote(word);
+    if (!prefix && STOP_WORDS.has(word.toLowerCase())) stop.push(term);
+    else terms.push(term);
   }
-  const kept = terms.slice(0, MAX_TERMS);
+  const kept = (terms.length > 0 ? terms : stop).slice(0, MAX_TERMS);
   if (kept.length === 0) return null;
   return { all: kept.join(" "), any: kept.join(" OR "), terms: kept.length };
 }

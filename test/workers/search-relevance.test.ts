@@ -1,0 +1,75 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { RANKING_WINDOW } from "../../src/storage/artifact-repository";
+import { ok } from "../support/plans";
+import { seedTenant } from "../support/worker";
+
+/**
+ * A small judged query set: for each query, the artifact a person would expect
+ * first. Ranking only the newest matches of a word in nearly every record (the
+ * recent window) and dropping words that carry no topic must not move these.
+ */
+
+const CORPUS: { key: string; title: string; text: string }[] = [
+  { key: "gshp", title: "Ground-source heat pumps in cold climates", text: "Ground-source heat pumps keep a seasonal COP above 3 even at -20 C, because the ground stays warm." },
+  { key: "ashp", title: "Air-source heat pumps below freezing", text: "Air-source heat pumps lose efficiency below -15 C; defrost cycles cut the COP to about 1.8." },
+  { key: "district", title: "District heating tariffs since 2021", text: "District heating tariffs rose 35% since 2021 in most Nordic cities, driven by fuel costs." },
+  { key: "lfp", title: "LFP battery cycle life", text: "Lithium iron phosphate cells reach 6,000 cycles at 80% depth of discharge in stationary storage." },
+  { key: "sodium", title: "Sodium-ion cells for home storage", text: "Sodium-ion cells trade energy density for cost and cold tolerance; first home products ship in 2026." },
+  { key: "borehole", title: "Borehole drilling permits", text: "Borehole drilling for geothermal loops needs a permit in most municipalities; expect eight weeks." },
+  { key: "insulation", title: "Loft insulation payback", text: "Loft insulation pays back in under four years and lowers the heat pump size a house needs." },
+];
+
+const FILLER = (i: number) => `Meeting note ${i}: the team reviewed the market and the schedule for the quarter.`;
+
+let apiKey = "";
+let orgId = "";
+const idOf = new Map<string, string>();
+
+async function search(query: string) {
+  return (await ok(apiKey, "search_sources", { query, limit: 5 })) as { results: { id: string; title: string }[]; ranking: string };
+}
+
+describe("search relevance on a judged query set", () => {
+  beforeAll(async () => {
+    ({ apiKey, orgId } = await seedTenant());
+    for (const doc of CORPUS) {
+      const stored = (await ok(apiKey, "store_research", { artifactType: "finding", title: doc.title, content: { key: doc.key }, contentText: doc.text })) as { artifactId: string };
+      idOf.set(doc.key, stored.artifactId);
+    }
+    // Enough notes that "the" and "market" match more records than the ranking window: inserted in one statement.
+    const now = Date.now();
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+       INSERT INTO artifacts (id, org_id, artifact_type, title, content, content_text, tags, tag_index, version, created_by, created_at, updated_at)
+       SELECT printf('art_filler%021d', i), ?2, 'note', printf('Meeting note %d', i), '{}', printf(?3, i), '[]', ' ', 1, 'usr_x', ?4 + i, ?4 + i FROM n`,
+    )
+      .bind(RANKING_WINDOW + 200, orgId, FILLER(0).replace("0", "%d"), now)
+      .run();
+  });
+
+  it.each([
+    ["rare term", "borehole", "borehole"],
+    ["topic terms", "sodium-ion home storage", "sodium"],
+    ["phrase", '"depth of discharge"', "lfp"],
+    ["question with words that carry no topic", "what is the COP of a ground-source heat pump in the cold?", "gshp"],
+    ["several terms", "district heating tariffs", "district"],
+    ["prefix", "insul*", "insulation"],
+  ])("%s: %j finds the expected record first, ranked by relevance", async (_cls, query, expected) => {
+    const found = await search(query);
+    expect(found.results[0]?.id, JSON.stringify(found.results.map((r) => r.title))).toBe(idOf.get(expected));
+    expect(found.ranking).toBe("relevance");
+  });
+
+  it("ranks a word in nearly every record among its newest matches, and says so", async () => {
+    const common = await search("the");
+    expect(common.ranking).toBe("recent-window");
+    expect(common.results).toHaveLength(5);
+    const market = await search("market");
+    expect(market.ranking).toBe("recent-window");
+    // Beside a word with a topic, "the" is dropped: every match is ranked again.
+    const narrowed = await search("the borehole");
+    expect(narrowed.ranking).toBe("relevance");
+    expect(narrowed.results[0]?.id).toBe(idOf.get("borehole"));
+  });
+});
