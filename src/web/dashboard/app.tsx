@@ -3,40 +3,30 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { checkPassword, waitInWords } from "../../auth/sign-in";
 import { canonicalOrigin } from "../../auth/resource";
 import { CairnError, httpStatusOf, isCairnError } from "../../domain/errors";
-import { ID_PATTERN, } from "../../domain/ids";
-import { decodeCursor, toPage } from "../../domain/pagination";
+import { ID_PATTERN } from "../../domain/ids";
 import type { Services } from "../../domain/ports";
 import type { Principal } from "../../domain/principal";
 import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
 import { scopesAllowedForRole } from "../../domain/scopes";
-import { SKILL_EXECUTION_STATUSES, type SkillExecutionStatus } from "../../domain/skill-executions";
 import type { Env } from "../../env";
 import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
 import { submitReview } from "../../operations/submit-review";
 import { newCorrelationId, webServices } from "../../platform/runtime";
 import { membershipsOf } from "../../storage/accounts";
-import { Analytics, WINDOWS, type WindowKey } from "./analytics";
-import { budgetStats, callsPerDay, plansPerDay } from "./analytics-series";
-import { fillDays } from "./chart-geometry";
-import { DeliverablePage } from "./deliverable";
-import { ExecutionDetail, ExecutionsList, type InboxItem, ReviewInbox, SignIn } from "./pages";
+import { type InboxItem, ReviewInbox, SignIn } from "./pages";
 import type { EvidenceLedgerView } from "./plan-ledger";
 import { splitWorkerId } from "./plan-steps";
 import { PlanDetail, PlansList } from "./plans";
 import {
-  feedbackFor,
   listApiKeys,
   listMembers,
   listPlans,
   liveFingerprint,
   PLANS_PAGE,
   plansAwaitingReview,
-  routingAccuracy,
   STATUS_FILTERS,
   type StatusFilter,
-  stallStats,
-  toolCallStats,
 } from "./queries";
 import {
   createSession,
@@ -50,6 +40,7 @@ import {
   switchOrg,
 } from "./session";
 import { registerAdminRoutes } from "./admin-routes";
+import { registerRecordRoutes } from "./record-routes";
 import { registerWebhookRoutes } from "./webhook-routes";
 import { budgetRaiseOf } from "./budget";
 import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, message, notFoundPage, render } from "./page";
@@ -346,105 +337,7 @@ dashboardApp.get("/reviews", async (c) => {
   });
 });
 
-// ---------------------------------------------------------------------------
-// Skill executions
-
-const EXECUTIONS_PAGE = 50;
-
-dashboardApp.get("/executions", async (c) => {
-  const { orgId } = c.get("session");
-  const { services } = webServices(c.env);
-  const requested = c.req.query("status") ?? "all";
-  const status = (SKILL_EXECUTION_STATUSES as readonly string[]).includes(requested) ? (requested as SkillExecutionStatus) : undefined;
-  const cursor = c.req.query("cursor");
-  const rows = await services.skillExecutions.list(orgId, {
-    status,
-    after: cursor ? decodeCursor(cursor) : undefined,
-    limit: EXECUTIONS_PAGE + 1,
-  });
-  const page = toPage(rows, EXECUTIONS_PAGE, (row) => ({ createdAt: row.createdAt, id: row.executionId }));
-  return render(c, {
-    title: "Skill executions",
-    section: "executions",
-    children: <ExecutionsList executions={page.items} status={status ?? "all"} nextCursor={page.nextCursor} />,
-  });
-});
-
-dashboardApp.get("/executions/:executionId", async (c) => {
-  const executionId = c.req.param("executionId");
-  if (!ID_PATTERN.test(executionId)) return notFoundPage(c);
-  const { orgId } = c.get("session");
-  const { services } = webServices(c.env);
-  const execution = await services.skillExecutions.get(orgId, executionId);
-  if (!execution) return notFoundPage(c);
-  const [feedback, plans] = await Promise.all([
-    feedbackFor(c.env.DB, orgId, executionId, execution.planId),
-    execution.planId ? listPlans(c.env.DB, orgId, { status: "all", stalledOnly: false, query: "", planIds: [execution.planId] }, 1) : Promise.resolve([]),
-  ]);
-  return render(c, {
-    title: "Skill execution",
-    section: "executions",
-    children: <ExecutionDetail execution={execution} feedback={feedback} planName={plans[0]?.name ?? null} />,
-  });
-});
-
-// ---------------------------------------------------------------------------
-// Deliverables (the page ChatGPT's search and fetch link to)
-
-dashboardApp.get("/outputs/:outputId", async (c) => {
-  const outputId = c.req.param("outputId");
-  if (!ID_PATTERN.test(outputId)) return notFoundPage(c);
-  const { orgId } = c.get("session");
-  const { services } = webServices(c.env);
-  const output = await services.outputs.get(orgId, outputId);
-  if (!output) return notFoundPage(c);
-  const [plans, members] = await Promise.all([
-    output.planId ? listPlans(c.env.DB, orgId, { status: "all", stalledOnly: false, query: "", planIds: [output.planId] }, 1) : Promise.resolve([]),
-    listMembers(c.env.DB, orgId),
-  ]);
-  const author = members.find((m) => m.userId === output.createdBy);
-  return render(c, {
-    title: output.title,
-    section: "plans",
-    children: <DeliverablePage output={output} planName={plans[0]?.name ?? null} author={author ? author.email : "a former member"} />,
-  });
-});
-
-// ---------------------------------------------------------------------------
-// Analytics
-
-dashboardApp.get("/analytics", async (c) => {
-  const { orgId } = c.get("session");
-  const requested = c.req.query("window") ?? "7d";
-  // Own keys only: `in` would also accept "toString", "constructor" and the rest of Object.prototype.
-  const window: WindowKey = Object.hasOwn(WINDOWS, requested) ? (requested as WindowKey) : "7d";
-  const now = Date.now();
-  const since = now - WINDOWS[window] * 86_400_000;
-  const [routing, stalls, calls, callDays, planDays, budgets] = await Promise.all([
-    routingAccuracy(c.env.DB, orgId, since),
-    stallStats(c.env.DB, orgId, since),
-    toolCallStats(c.env.DB, orgId, since),
-    callsPerDay(c.env.DB, orgId, since),
-    plansPerDay(c.env.DB, orgId, since),
-    budgetStats(c.env.DB, orgId, since),
-  ]);
-  return render(c, {
-    title: "Analytics",
-    section: "analytics",
-    children: (
-      <Analytics
-        window={window}
-        routing={routing}
-        stalls={stalls}
-        budgets={budgets}
-        calls={calls}
-        callsByDay={fillDays(callDays, since, now, 2)}
-        plansByDay={fillDays(planDays, since, now, 2)}
-      />
-    ),
-  });
-});
-
+registerRecordRoutes(dashboardApp);
 registerAdminRoutes(dashboardApp);
 registerWebhookRoutes(dashboardApp);
 
