@@ -149,32 +149,47 @@ export function d1ArtifactRepository(db: D1Database): ArtifactRepository {
   };
 }
 
-/** Full-text search of the org's artifacts, best first (sent alone or in a batch with the other searches). */
 /**
  * How many of the newest matching artifacts are ranked. Below it (rare and topic words, phrases:
  * almost every query) every match is ranked; a word in nearly every record has more matches than
- * can be ranked in time, so its newest ones are, and the answer says so (`rankingWindow`).
+ * can be ranked in time, so its newest ones are, and the answer says so (`ranking: "recent-window"`).
  */
 export const RANKING_WINDOW = 500;
+/** With a plan filter the candidates are the plan's own newest artifacts, found by index: this many. */
+export const PLAN_WINDOW = 2_000;
 
-/** The newest matches of the org that pass the filters: the candidates ranking looks at (a subquery; `a` is artifacts). */
-function candidatesSql(where: { sql: string }): string {
-  return `SELECT artifacts_fts.rowid FROM artifacts_fts JOIN artifacts a ON a.seq = artifacts_fts.rowid
-           WHERE artifacts_fts MATCH ? AND ${where.sql} ORDER BY artifacts_fts.rowid DESC LIMIT ?`;
+/**
+ * The candidates ranking looks at (a subquery; `a` is artifacts), its parameters and its size.
+ * Filtered to a plan: the plan's newest artifacts, by index (a plan's share of a common word's matches
+ * can be small, and walking the matches to find it is slow). Otherwise: the newest matches that pass the filters.
+ */
+function candidates(orgId: string, ftsQuery: string, filters: ArtifactFilters): { sql: string; params: unknown[]; window: number } {
+  if (filters.planId) {
+    const where = filterSql(orgId, filters, false);
+    return { sql: `SELECT a.seq FROM artifacts a WHERE ${where.sql} ORDER BY a.seq DESC LIMIT ?`, params: where.params, window: PLAN_WINDOW };
+  }
+  const where = filterSql(orgId, filters, true);
+  return {
+    sql: `SELECT artifacts_fts.rowid FROM artifacts_fts JOIN artifacts a ON a.seq = artifacts_fts.rowid
+           WHERE artifacts_fts MATCH ? AND ${where.sql} ORDER BY artifacts_fts.rowid DESC LIMIT ?`,
+    params: [ftsQuery, ...where.params],
+    window: RANKING_WINDOW,
+  };
 }
 
-/** Whether a search has more matches than RANKING_WINDOW (so only the newest were ranked). */
+/** Whether a search had more candidates than its window (so only the newest were ranked). */
 export function artifactMatchesBeyondWindow(db: D1Database, orgId: string, ftsQuery: string, filters: ArtifactFilters): Query<boolean> {
-  const where = filterSql(orgId, filters, true);
-  const statement = db.prepare(`SELECT COUNT(*) AS n FROM (${candidatesSql(where)})`).bind(ftsQuery, ...where.params, RANKING_WINDOW + 1);
-  return { statement, read: (rows) => ((rows[0] as { n?: number } | undefined)?.n ?? 0) > RANKING_WINDOW };
+  const c = candidates(orgId, ftsQuery, filters);
+  const statement = db.prepare(`SELECT COUNT(*) AS n FROM (${c.sql})`).bind(...c.params, c.window + 1);
+  return { statement, read: (rows) => ((rows[0] as { n?: number } | undefined)?.n ?? 0) > c.window };
 }
 
+/** Full-text search of the org's artifacts, best first (sent alone or in a batch with the other searches). */
 export function artifactSearch(db: D1Database, orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number): Query<SearchHit[]> {
-  const where = filterSql(orgId, filters, true);
+  const c = candidates(orgId, ftsQuery, filters);
   // bm25 weights: title 4×, text 1×, tags 2×. The plan index and the skill execution supply
   // what a prior-research check shows beside each hit: the question and the original request.
-  // Only candidates are ranked (and given snippets): the newest RANKING_WINDOW matches that pass the filters.
+  // Only candidates are ranked (and given snippets).
   // The unary + keeps the candidate list from being handed to FTS5 as rowid lookups: each would run the
   // whole match again (500 ms for a common word at 30k rows, against 4 ms as one pass checking the list).
   const statement = db
@@ -186,10 +201,10 @@ export function artifactSearch(db: D1Database, orgId: string, ftsQuery: string, 
          JOIN artifacts a ON a.seq = artifacts_fts.rowid
          LEFT JOIN plans p ON p.plan_id = a.plan_id AND p.org_id = a.org_id
          LEFT JOIN skill_executions e ON e.id = p.execution_id AND e.org_id = a.org_id
-        WHERE artifacts_fts MATCH ? AND +a.org_id = ? AND +artifacts_fts.rowid IN (${candidatesSql(where)})
+        WHERE artifacts_fts MATCH ? AND +a.org_id = ? AND +artifacts_fts.rowid IN (${c.sql})
         ORDER BY rank LIMIT ?`,
     )
-    .bind(ftsQuery, orgId, ftsQuery, ...where.params, RANKING_WINDOW, limit);
+    .bind(ftsQuery, orgId, ...c.params, c.window, limit);
   const read = (rows: unknown[]) => (rows as (Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown })[]).map(
     (row): SearchHit => ({
       kind: "artifact",

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RANKING_WINDOW } from "../../src/storage/artifact-repository";
-import { ok } from "../support/plans";
+import { createPlan, ok } from "../support/plans";
 import { seedTenant } from "../support/worker";
 
 /**
@@ -59,6 +59,16 @@ describe("search relevance on a judged query set", () => {
     const found = await search(query);
     expect(found.results[0]?.id, JSON.stringify(found.results.map((r) => r.title))).toBe(idOf.get(expected));
     expect(found.ranking).toBe("relevance");
+  });
+
+  it("filtered to a plan, ranks that plan's own matches, even of a word in nearly every record", async () => {
+    const { planId } = await createPlan(apiKey);
+    const inPlan = (await ok(apiKey, "store_research", { artifactType: "finding", title: "The plan's own note", content: {}, contentText: "The plan's cooperative chose the borehole field.", planId })) as { artifactId: string };
+    const found = (await ok(apiKey, "search_sources", { query: "the", planId, limit: 5 })) as { results: { id: string }[]; ranking: string };
+    expect(found.results.map((r) => r.id)).toEqual([inPlan.artifactId]);
+    expect(found.ranking).toBe("relevance");
+    const borehole = (await ok(apiKey, "search_sources", { query: "borehole", planId })) as { results: { id: string }[] };
+    expect(borehole.results.map((r) => r.id)).toEqual([inPlan.artifactId]);
   });
 
   it("ranks a word in nearly every record among its newest matches, and says so", async () => {
