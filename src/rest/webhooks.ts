@@ -157,7 +157,7 @@ export function webhooksOpenApiPaths(base: string, problem: (description: string
         summary: "Deliver again, with the same webhook-id",
         ...common,
         parameters: [idParam("id"), idParam("deliveryId")],
-        responses: { "202": json("Queued"), "404": problem("No such subscription or delivery"), "409": problem("The subscription is disabled"), ...errors },
+        responses: { "202": json("Queued"), "404": problem("No such subscription or delivery"), "409": problem("The subscription is disabled, or the delivery is still being retried"), ...errors },
       },
     },
   };

@@ -262,6 +262,14 @@ describe("webhooks", () => {
     for (let i = 0; i < 9; i++) await subscribe(adminKey, `/extra-${i}`, ["plan.failed"]);
     const tooMany = await rest(adminKey, "/webhooks", { method: "POST", body: JSON.stringify({ url: "https://hooks.example.com/eleventh", events: ["plan.failed"] }) });
     expect(tooMany.status).toBe(409);
+    // A delivery still being retried is not sent a second time beside it.
+    await env.DB.prepare(
+      "INSERT INTO webhook_deliveries (id, org_id, subscription_id, event_id, event_type, body, status, attempts, created_at, updated_at) VALUES ('dlv_pendingpendingpendingpend', ?, ?, 'msg_x', 'plan.completed', '{}', 'pending', 2, ?, ?)",
+    )
+      .bind(orgId, subscription.id, Date.now(), Date.now())
+      .run();
+    const busy = await rest(adminKey, `/webhooks/${subscription.id}/deliveries/dlv_pendingpendingpendingpend/redeliver`, { method: "POST" });
+    expect(busy.status).toBe(409);
     expect((await rest(adminKey, `/webhooks/${subscription.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await deliveriesOf(subscription.id)).results).toHaveLength(0);
   });

@@ -141,6 +141,8 @@ export async function redeliverWebhook(env: Env, orgId: string, id: string, deli
   if (!subscription.enabled) throw new CairnError("invalid_transition", "The subscription is disabled; enable it before redelivering.");
   const delivery = await getDelivery(env.DB, orgId, deliveryId);
   if (!delivery || delivery.subscriptionId !== id) throw notFound("webhook delivery", deliveryId);
+  // One attempt at a time: a delivery still being retried gets no second, parallel one.
+  if (delivery.status === "pending") throw conflict("This delivery is still being retried; it can be sent again once it has been delivered or has failed.");
   await reopenDelivery(env.DB, orgId, id, deliveryId, now);
   await env.WEBHOOK_QUEUE.send({ kind: "delivery", orgId, deliveryId } satisfies WebhookMessage);
   return { deliveryId, status: "pending" as const };

@@ -168,7 +168,7 @@ export function WebhookDeliveriesPage(props: { subscription: SubscriptionView; d
                     {d.deliveredAt ? <span class="muted"> · delivered {short(d.deliveredAt)}</span> : null}
                   </td>
                   <td>
-                    {subscription.enabled ? (
+                    {subscription.enabled && d.status !== "pending" ? (
                       <PostButton action={`/dashboard/admin/webhooks/${subscription.id}/deliveries/${d.id}/redeliver`} csrf={props.csrf} label="Redeliver" />
                     ) : null}
                   </td>
