@@ -1,12 +1,12 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, projectRoot, runSql, SCOPES as CLI_SCOPES, sqlString, wranglerEnv } from "../../scripts/lib/local.mjs";
+import { applyMigrations, runSql, SCOPES as CLI_SCOPES, sqlString } from "../../scripts/lib/local.mjs";
 import { hashApiKey } from "../../src/auth/api-keys";
 import { verifyPassword } from "../../src/auth/password";
 import { SCOPES } from "../../src/domain/scopes";
+import { type CliResult, runCli } from "../support/cli";
 
 /**
  * The operator CLI end to end: the real `scripts/cairn.mjs` against a fresh
@@ -14,34 +14,11 @@ import { SCOPES } from "../../src/domain/scopes";
  * Every CLI call starts wrangler (about 1.5 s each), hence the long timeouts.
  */
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 const persistTo = mkdtempSync(path.join(os.tmpdir(), "cairn-e2e-cli-"));
 const db = { persistTo };
 
-function cli(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(projectRoot, "scripts/cairn.mjs"), ...args, "--persist-to", persistTo], {
-      cwd: projectRoot,
-      env: wranglerEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI on this suite's own local state. */
+const cli = (...args: string[]): Promise<CliResult> => runCli(...args, "--persist-to", persistTo);
 
 const KEY_PATTERN = /cairn_[0-9A-Za-z]{40}/g;
 

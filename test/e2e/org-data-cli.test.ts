@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { addUser, applyMigrations, createApiKey, createOrg, projectRoot, runSql, wranglerEnv } from "../../scripts/lib/local.mjs";
+import { addUser, applyMigrations, createApiKey, createOrg, runSql } from "../../scripts/lib/local.mjs";
+import { runCli } from "../support/cli";
 
 /**
  * `npm run cairn -- export | import | org delete` end to end: the real CLI
@@ -14,25 +14,8 @@ const server = inject("server");
 const state = { persistTo: server.persistTo };
 const work = mkdtempSync(path.join(os.tmpdir(), "cairn-e2e-orgdata-"));
 
-function cli(persistTo: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(projectRoot, "scripts/cairn.mjs"), ...args, "--persist-to", persistTo], {
-      cwd: projectRoot,
-      env: wranglerEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI on the suite's local state. */
+const cli = (persistTo: string, ...args: string[]) => runCli(...args, "--persist-to", persistTo);
 
 async function api(key: string, method: string, route: string, body?: unknown) {
   const response = await fetch(`${server.url}/api/v1${route}`, {

@@ -12,7 +12,8 @@ import { addUser, runSql } from "../../scripts/lib/local.mjs";
 import { HeadlessOAuthProvider } from "../support/headless-oauth-provider";
 import { authorizeInBrowser } from "../support/oauth-flow";
 import { ScriptedAssistant, type WorkStep } from "../support/scripted-assistant";
-import { cli, startReceiver } from "../support/webhook-receiver";
+import { runCli as cli } from "../support/cli";
+import { startReceiver } from "../support/webhook-receiver";
 
 const server = inject("server");
 const mcpUrl = new URL(`${server.url}/mcp`);

@@ -1,7 +1,4 @@
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import path from "node:path";
-import { projectRoot, wranglerEnv } from "../../scripts/lib/local.mjs";
 
 export interface ReceivedWebhook {
   path: string;
@@ -46,21 +43,4 @@ export async function startReceiver() {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** The operator CLI (`npm run cairn -- …`) as a user runs it. */
-export function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(projectRoot, "scripts/cairn.mjs"), ...args], { cwd: projectRoot, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
 }

@@ -6,11 +6,10 @@ import { forgetVerifiedApiKey } from "../../auth/verified-callers";
 import { ID_PATTERN, newId } from "../../domain/ids";
 import { isScope, ROLES, type Role, scopesAllowedForRole } from "../../domain/scopes";
 import { eraseOrg, revokeGrantsFor } from "../../platform/org-data/erase";
-import { webServices } from "../../platform/runtime";
 import { Admin } from "./pages";
 import { insertApiKey, listApiKeys, listMembers, removeMember, revokeApiKey, setMemberRole } from "./queries";
 import { endSession } from "./session";
-import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, message, notFoundPage, render } from "./page";
+import { type App, type DashContext, flashFor, message, notFoundPage, recordAudit, render } from "./page";
 
 async function adminPage(c: DashContext, extra: { createdKey?: { name: string; key: string }; error?: string; status?: number } = {}) {
   const session = c.get("session");
@@ -41,19 +40,6 @@ async function adminPage(c: DashContext, extra: { createdKey?: { name: string; k
   );
 }
 
-async function audit(c: DashContext, action: string, targetType: string, targetId: string, detail: Record<string, unknown>) {
-  const session = c.get("session");
-  await webServices(c.env).services.audit.record({
-    orgId: session.orgId,
-    actorUserId: session.userId,
-    actorClientId: DASHBOARD_CLIENT,
-    action,
-    targetType,
-    targetId,
-    detail,
-  });
-}
-
 // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -69,7 +55,7 @@ export function registerAdminRoutes(dashboardApp: Hono<App>): void {
     if (outcome === "not_found") return notFoundPage(c);
     if (outcome === "last_admin") return adminPage(c, { error: "The organization needs at least one admin: make someone else admin first.", status: 409 });
     forgetMembership(session.orgId, userId);
-    await audit(c, "membership.role_changed", "user", userId, { role });
+    await recordAudit(c, "membership.role_changed", "user", userId, { role });
     // An admin who made themselves a member can no longer see this page.
     return c.redirect(userId === session.userId && role !== "admin" ? "/dashboard/plans" : "/dashboard/admin?done=role", 303);
   });
@@ -85,7 +71,7 @@ export function registerAdminRoutes(dashboardApp: Hono<App>): void {
     // membership every OAuth request re-reads is gone (this isolate forgets it at once, others within seconds).
     forgetMembership(session.orgId, userId);
     await revokeGrantsFor(c.env, session.orgId, userId);
-    await audit(c, "membership.removed", "user", userId, {});
+    await recordAudit(c, "membership.removed", "user", userId, {});
     return c.redirect("/dashboard/admin?done=removed", 303);
   });
 
@@ -114,7 +100,7 @@ export function registerAdminRoutes(dashboardApp: Hono<App>): void {
     const { key, prefix, hash } = await generateApiKey();
     const id = newId("key");
     await insertApiKey(c.env.DB, { id, orgId: session.orgId, userId: session.userId, name, prefix, hash, scopes, now: Date.now() });
-    await audit(c, "api_key.created", "api_key", id, { name, scopes });
+    await recordAudit(c, "api_key.created", "api_key", id, { name, scopes });
     // Shown in this response only: the database keeps the hash.
     return adminPage(c, { createdKey: { name, key } });
   });
@@ -125,7 +111,7 @@ export function registerAdminRoutes(dashboardApp: Hono<App>): void {
     const revoked = await revokeApiKey(c.env.DB, c.get("session").orgId, keyId, Date.now());
     if (!revoked) return notFoundPage(c);
     forgetVerifiedApiKey(keyId);
-    await audit(c, "api_key.revoked", "api_key", keyId, {});
+    await recordAudit(c, "api_key.revoked", "api_key", keyId, {});
     return c.redirect("/dashboard/admin?done=revoked", 303);
   });
 }

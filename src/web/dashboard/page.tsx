@@ -2,11 +2,26 @@
 import type { Context } from "hono";
 import type { DashboardSession } from "./session";
 import type { Env } from "../../env";
+import { webServices } from "../../platform/runtime";
 import { Layout, type LayoutProps } from "./layout";
 import { Message } from "./pages";
 
 /** What the dashboard writes to audit logs as the "client" a person acted through. */
 export const DASHBOARD_CLIENT = "dashboard";
+
+/** An org audit entry for what the signed-in person did through the dashboard. */
+export async function recordAudit(c: DashContext, action: string, targetType: string, targetId: string, detail: Record<string, unknown> = {}): Promise<void> {
+  const session = c.get("session");
+  await webServices(c.env).services.audit.record({
+    orgId: session.orgId,
+    actorUserId: session.userId,
+    actorClientId: DASHBOARD_CLIENT,
+    action,
+    targetType,
+    targetId,
+    detail,
+  });
+}
 
 /** What every dashboard route has: the session and the parsed form (set by the middleware in app.tsx). */
 type Vars = { session: DashboardSession; form: FormData; secureHeadersNonce?: string };

@@ -2,6 +2,7 @@
 import type { Step } from "../../domain/plans/model";
 import { duration, prettyJson, shortTime } from "./format";
 import { StatusBadge } from "./layout";
+import { ReviewQuestions } from "./review-form";
 
 /** An audit entry's detail with its worker ids (claims and take-overs) named as people read them. */
 export function namedWorkers(detail: Record<string, unknown>, worker: (id: string) => string): Record<string, unknown> {
@@ -67,13 +68,7 @@ export function StepCard({ step, stalled, who, worker }: { step: Step; stalled: 
             <dt>Review</dt>
             <dd>
               {step.review.presentation}
-              {step.review.questions.length ? (
-                <ul>
-                  {step.review.questions.map((q) => (
-                    <li>{q}</li>
-                  ))}
-                </ul>
-              ) : null}
+              <ReviewQuestions questions={step.review.questions} />
               {step.review.decision ? (
                 <p>
                   <StatusBadge status={step.review.decision} /> by {who(step.review.decidedBy ?? "")} at {shortTime(step.review.decidedAt)}

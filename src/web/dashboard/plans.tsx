@@ -252,7 +252,7 @@ export function PlanDetail(props: PlanDetailProps) {
       </div>
 
       <section id="evidence-ledger" aria-labelledby="ledger-heading">
-        {/* Evidence ledger (seed 001): rendered from the optional `ledger` prop; the data is wired by the ledger feature. */}
+        {/* The evidence ledger of a deep plan: rendered from the optional `ledger` prop (none for plans without one). */}
         <h2 id="ledger-heading">Evidence ledger</h2>
         <EvidenceLedger ledger={props.ledger ?? null} />
       </section>

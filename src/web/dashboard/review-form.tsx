@@ -19,13 +19,7 @@ export function ReviewForm(props: { planId: string; step: Step; csrf: string; ba
       {step.review ? (
         <>
           <p>{step.review.presentation}</p>
-          {step.review.questions.length ? (
-            <ul>
-              {step.review.questions.map((q) => (
-                <li>{q}</li>
-              ))}
-            </ul>
-          ) : null}
+          <ReviewQuestions questions={step.review.questions} />
           <p class="muted">Requested {shortTime(step.review.requestedAt)}</p>
         </>
       ) : null}
@@ -45,15 +39,15 @@ export function ReviewForm(props: { planId: string; step: Step; csrf: string; ba
           <BudgetRaiseFields budget={props.budget} now={props.now ?? Date.now()} id={id} />
           <label for={`feedback-${id}`}>Note (optional)</label>
           <textarea id={`feedback-${id}`} name="feedback" maxlength={8000} />
-          <p>
-            <button class="primary" type="submit">
-              Submit review
-            </button>
-          </p>
         </>
       ) : (
         <StepReviewFields id={id} />
       )}
+      <p>
+        <button class="primary" type="submit">
+          Submit review
+        </button>
+      </p>
     </form>
   );
 }
@@ -79,11 +73,18 @@ function StepReviewFields({ id }: { id: string }) {
       <textarea id={`feedback-${id}`} name="feedback" maxlength={8000} />
       <label for={`follow-${id}`}>Follow-up steps (revise; one instruction per line, optional)</label>
       <textarea id={`follow-${id}`} name="followUpSteps" maxlength={20000} />
-      <p>
-        <button class="primary" type="submit">
-          Submit review
-        </button>
-      </p>
     </>
+  );
+}
+
+/** The questions a review asks, as a list (nothing when there are none). */
+export function ReviewQuestions({ questions }: { questions: readonly string[] }) {
+  if (questions.length === 0) return null;
+  return (
+    <ul>
+      {questions.map((q) => (
+        <li>{q}</li>
+      ))}
+    </ul>
   );
 }

@@ -4,7 +4,7 @@ import { isCairnError } from "../../domain/errors";
 import { ID_PATTERN } from "../../domain/ids";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, redeliverWebhook, rotateWebhookSecret, updateWebhook, webhookDeliveries } from "../../platform/webhooks/admin";
 import { webServices } from "../../platform/runtime";
-import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, notFoundPage, render } from "./page";
+import { type App, type DashContext, flashFor, notFoundPage, recordAudit, render } from "./page";
 import { WebhookDeliveriesPage, WebhooksPage } from "./webhooks";
 
 async function listPage(c: DashContext, extra: { secret?: { subscriptionId: string; secret: string; note: string }; error?: string; status?: number } = {}) {
@@ -21,18 +21,7 @@ async function listPage(c: DashContext, extra: { secret?: { subscriptionId: stri
   );
 }
 
-async function audit(c: DashContext, action: string, targetId: string, detail: Record<string, unknown> = {}) {
-  const session = c.get("session");
-  await webServices(c.env).services.audit.record({
-    orgId: session.orgId,
-    actorUserId: session.userId,
-    actorClientId: DASHBOARD_CLIENT,
-    action,
-    targetType: "webhook_subscription",
-    targetId,
-    detail,
-  });
-}
+const audit = (c: DashContext, action: string, targetId: string, detail: Record<string, unknown> = {}) => recordAudit(c, action, "webhook_subscription", targetId, detail);
 
 /** Runs a change; a refusal (bad URL, limit, unknown id) is shown on the list page, with nothing changed. */
 async function attempt(c: DashContext, run: () => Promise<Response>): Promise<Response> {
