@@ -38,7 +38,7 @@ import {
 } from "./harness.mjs";
 import { setupAllowanceS } from "./load.mjs";
 import { cycleTable, GOALS, fmt, loadTable, manyPlans, ratioRows, ratioTable, summarize, tokenTable } from "./report.mjs";
-import { CORE_PROFILE_GOAL, measureToolList, TOKENS_PER_TOOL_GOAL } from "./tokens.mjs";
+import { CORE_PROFILE_GOAL, measureToolList, TOKENS_PER_TOOL_GOAL, TOKENS_PER_TOOL_PROPOSED } from "./tokens.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -264,7 +264,8 @@ async function main() {
     out.push(
       `### tools/list token cost (cl100k, compact JSON of the tools array as served): ${toolCost.total} tokens, ${toolCost.count} tools, ` +
         `${fmt.fixed(toolCost.average, 1)} per tool — goal ≤ ${TOKENS_PER_TOOL_GOAL}: ${fmt.verdict(toolCost.pass)} ` +
-        `(each tool's JSON counted alone: ${toolCost.sumOfTools} in all, ${fmt.fixed(toolCost.sumOfTools / toolCost.count, 1)} per tool)`,
+        `(each tool's JSON counted alone: ${toolCost.sumOfTools} in all, ${fmt.fixed(toolCost.sumOfTools / toolCost.count, 1)} per tool); ` +
+        `proposed goal ≤ ${TOKENS_PER_TOOL_PROPOSED}: ${fmt.verdict(toolCost.proposedPass)}; with no descriptions at all: ${fmt.fixed(toolCost.proseFree, 1)} per tool`,
     );
     out.push("");
     const corePass = coreCost.total <= CORE_PROFILE_GOAL.tokens && coreCost.count <= CORE_PROFILE_GOAL.tools;

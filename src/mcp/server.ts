@@ -15,7 +15,8 @@ export const SERVER_INFO = { name: "cairn", title: "Cairn", version: "0.1.0" } a
 const INSTRUCTIONS =
   "Cairn keeps durable, org-scoped research state: skill executions (log_skill_execution), and their plans, " +
   "evidence and deliverables. Handles (executionId, planId) are scoped to your organization. To run research, " +
-  "follow the prompt research; it leads to research-scan or research-deep, then research-output.";
+  "follow the prompt research; it leads to research-scan or research-deep, then research-output. Lists are paged: " +
+  "pass nextCursor back as cursor. Clipped text reads on with offset = nextOffset.";
 
 /** A tool error as the model reads it: the code, a message written by us, and a correlation id. */
 export function toolError(error: CairnError, correlationId: string): CallToolResult {

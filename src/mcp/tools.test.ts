@@ -8,15 +8,24 @@ describe("the tool surface", () => {
     await expect(`${JSON.stringify(listTools(), null, 2)}\n`).toMatchFileSnapshot("./__snapshots__/tool-surface.json");
   });
 
-  it("gives every tool a valid name, a title, a description and all four annotations", () => {
+  it("costs at most 175 cl100k tokens per tool on average, as served (bench/README.md: why not 150)", async () => {
+    const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
+    const tools = listTools();
+    const perTool = encode(JSON.stringify(tools)).length / tools.length;
+    expect(perTool, `${perTool.toFixed(1)} tokens per tool`).toBeLessThanOrEqual(175);
+  });
+
+  it("gives every tool a valid name, a title, a description and the annotations that mean something for it", () => {
     for (const tool of listTools()) {
       expect(tool.name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
       expect(tool.title?.length).toBeGreaterThan(3);
       expect(tool.description?.length).toBeGreaterThan(40);
       const annotations = tool.annotations ?? {};
-      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+      for (const hint of ["readOnlyHint", "destructiveHint", "openWorldHint"] as const) {
         expect(typeof annotations[hint], `${tool.name}.${hint}`).toBe("boolean");
       }
+      // idempotentHint is defined only for tools that change things; a read-only tool is idempotent by nature.
+      expect(typeof annotations.idempotentHint, `${tool.name}.idempotentHint`).toBe(annotations.readOnlyHint ? "undefined" : "boolean");
       expect(tool.inputSchema).toMatchObject({ type: "object", additionalProperties: false });
     }
   });

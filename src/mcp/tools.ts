@@ -60,10 +60,19 @@ function toTool(operation: AnyOperation, profile: McpProfile): Tool {
     title: operation.title,
     description: core?.description ?? operation.description,
     inputSchema: core ? withoutHidden(schema, core, operation.name) : schema,
-    annotations: { ...operation.annotations },
+    annotations: listedAnnotations(operation.annotations),
     // MCP Apps: hosts that render them show the plan view beside the result; others ignore _meta.
     ...(operation.appView === "plan" ? { _meta: { ui: { resourceUri: PLAN_VIEW_URI } } } : {}),
   };
+}
+
+/**
+ * The hints as listed. idempotentHint only means something for a tool that
+ * changes things (MCP's tool annotations), so a read-only tool leaves it out;
+ * readOnlyHint and destructiveHint stay on every tool, as connector directories require.
+ */
+function listedAnnotations({ idempotentHint, ...hints }: AnyOperation["annotations"]): NonNullable<Tool["annotations"]> {
+  return hints.readOnlyHint ? hints : { ...hints, idempotentHint };
 }
 
 type JsonObject = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };

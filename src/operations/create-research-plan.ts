@@ -25,9 +25,8 @@ export const createResearchPlan = defineOperation({
   name: "create_research_plan",
   title: "Create research plan",
   description:
-    "Create a plan of ordered steps, run with get_next_step. name: '[Scan] <topic>' or '[Deep] <topic>'. A " +
-    "parallelGroup's steps run in parallel; a failed critical step fails the plan. branchingConditions: after step " +
-    "N, if confidence < x, insert steps. sessionId links the session's skill execution.",
+    "Create a plan of ordered steps, run with get_next_step. name: '[Scan] <topic>' or '[Deep] <topic>'. Steps " +
+    "sharing a parallelGroup run in parallel; a failed critical step fails the plan. sessionId links the skill execution.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({

@@ -30,7 +30,7 @@ export const getPlanHistory = defineOperation({
   title: "Get plan history",
   description:
     "A plan's versions (change, rationale, steps before/after, clipped; version N: one whole) and audit trail " +
-    "(who, client, when), newest first. Pass nextCursor as cursor.",
+    "(who, client, when), newest first.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

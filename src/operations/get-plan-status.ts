@@ -6,8 +6,8 @@ export const getPlanStatus = defineOperation({
   name: "get_plan_status",
   title: "Get plan status",
   description:
-    "Where a plan stands: stored status and derivedStatus, stalled, progress % ((completed + skipped) / total), the " +
-    "current step, completed steps with result summaries and confidence, pending, in-progress and failed steps.",
+    "Where a plan stands: status, derivedStatus, stalled, progress % ((completed + skipped) / total), the current " +
+    "step and the steps by state, with result summaries and confidence.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ planId: ParamPlanId }),

@@ -57,8 +57,7 @@ export const getResearchOutput = defineOperation({
   name: "get_research_output",
   title: "Get research output",
   description:
-    'Read a deliverable or a version, paged by offset = nextOffset; part "citations" pages every citation and the full ' +
-    "formattingInstructions.",
+    'Read a deliverable or a version; part "citations" pages every citation and the full formattingInstructions.',
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

@@ -9,8 +9,8 @@ export const getResearchSession = defineOperation({
   name: "get_research_session",
   title: "Get research session",
   description:
-    "Recover a sequential_search session after context loss, expired ones too (read-only). responseMode summary " +
-    "gives the last steps, summary and gaps (default: full up to 8 steps).",
+    "Recover a sequential_search session after context loss, expired ones too. responseMode summary gives the " +
+    "last steps, summary and gaps (default: full up to 8 steps).",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

@@ -11,8 +11,7 @@ export const getSkillExecution = defineOperation({
   name: "get_skill_execution",
   title: "Get skill execution",
   description:
-    "A skill execution with its interview metadata; long values are clipped (metadataClipped): pass one as field, " +
-    "offset = nextOffset, to read it whole.",
+    "A skill execution with its interview metadata; to read a clipped value (metadataClipped) whole, pass it as field.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

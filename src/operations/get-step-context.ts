@@ -36,7 +36,7 @@ export const getStepContext = defineOperation({
   title: "Get step context",
   description:
     "Earlier steps, latest first within a size budget: summaries (results with detail full), confidence, review " +
-    "feedback, artifacts; truncated marks cut rows, earlierStepsOmitted counts the rest.",
+    "feedback, artifacts.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ planId: ParamPlanId, stepId: ParamStepId, detail: z.enum(["summary", "full"]).optional() }),

@@ -7,8 +7,8 @@ export const listActivePlans = defineOperation({
   name: "list_active_plans",
   title: "List active plans",
   description:
-    "Your organization's unfinished plans (active, awaiting_review, stalled), most recently updated first, with " +
-    "progress. Resume one with get_research_context and your sessionId. Paged: pass nextCursor as cursor.",
+    "Your organization's unfinished plans (active, awaiting_review, stalled), latest update first, with progress. " +
+    "Resume one with get_research_context and your sessionId.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ limit: ParamLimit.optional(), cursor: ParamCursor.optional() }),

@@ -7,7 +7,7 @@ import { ParamCursor, ParamId, ParamLimit } from "./params";
 export const listArtifacts = defineOperation({
   name: "list_artifacts",
   title: "List artifacts",
-  description: "List your organization's artifacts, latest update first. Pass nextCursor as cursor.",
+  description: "List your organization's artifacts, latest update first.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

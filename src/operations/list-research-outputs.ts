@@ -25,7 +25,7 @@ const outputListView = (output: ResearchOutputSummary): z.infer<typeof OutputLis
 export const listResearchOutputs = defineOperation({
   name: "list_research_outputs",
   title: "List research outputs",
-  description: "List your organization's deliverables, latest update first. Pass nextCursor as cursor.",
+  description: "List your organization's deliverables, latest update first.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ planId: ParamId("plan").optional(), limit: ParamLimit.optional(), cursor: ParamCursor.optional() }),

@@ -80,7 +80,7 @@ export const logSkillExecution = defineOperation({
   description:
     "Track a research skill run. Without executionId: create it (status started) from skillName and interview " +
     "metadata. With executionId: move it to executing, completed (closedReason) or failed (errorMessage), merging " +
-    "metadata. Returns executionId, metadataKeys.",
+    "metadata.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: Input,

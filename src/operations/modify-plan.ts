@@ -49,8 +49,8 @@ export const modifyPlan = defineOperation({
   name: "modify_plan",
   title: "Modify plan",
   description:
-    "Change a running plan, with a modificationRationale: add steps; remove, skip or reorder pending steps; update " +
-    "instructions; fail a step (a critical one fails the plan); set the budget. Each change is kept as a plan version.",
+    "Change a running plan's pending steps or budget, or fail a step (a critical one fails the plan). Each change " +
+    "is kept as a plan version with its modificationRationale.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: Input,

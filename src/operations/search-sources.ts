@@ -68,8 +68,8 @@ export const searchSources = defineOperation({
   name: "search_sources",
   title: "Search sources",
   description:
-    "Search your organization's research, deliverables and verified claims (prior-research check): ranked hits with " +
-    'snippet, date, research question, original request. Words, "phrases", prefix*.',
+    "Search your organization's research, deliverables and verified claims (prior-research check), ranked. " +
+    'Words, "phrases", prefix*.',
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

@@ -9,8 +9,8 @@ export const storeResearch = defineOperation({
   name: "store_research",
   title: "Store research",
   description:
-    "Store a research artifact for your organization (searchable with search_sources): structured content plus " +
-    "contentText, the searchable prose. Pass artifactId to store a new version; earlier versions are kept.",
+    "Store a research artifact (found by search_sources): structured content plus contentText, the searchable " +
+    "prose. artifactId stores a new version; earlier versions are kept.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({

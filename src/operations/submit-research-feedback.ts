@@ -11,7 +11,7 @@ export const submitResearchFeedback = defineOperation({
   title: "Submit research feedback",
   description:
     "Record the user's feedback: phase initial (right after delivery) or closing (when the conversation moves on; " +
-    "skip it if initial captured everything), satisfaction 1–5, summary, improvement suggestions, followUpRequested.",
+    "skip it if initial captured everything), satisfaction 1–5.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
