@@ -72,9 +72,9 @@ export async function seedExecutions(publicUrl, accessToken, count = 8) {
  * The load cases. `target` is `bare` or `cairn` (which direct socket);
  * `expect` is checked on every response by load.mjs.
  */
-export function loadCases({ accessToken, apiKey }) {
-  const mcp = (credential) => ({
-    target: "cairn",
+export function loadCases({ accessToken, apiKey, templateToken = null }) {
+  const mcp = (credential, target = "cairn") => ({
+    target,
     method: "POST",
     path: "/mcp",
     headers: { ...MCP_HEADERS, authorization: `Bearer ${credential}` },
@@ -108,6 +108,10 @@ export function loadCases({ accessToken, apiKey }) {
     },
     // Diagnostic: the Cairn bundle with no auth and no MCP (OAuthProvider routing + Hono), to split B's cost.
     { id: "H", label: "Cairn GET /health (no auth; diagnostic)", target: "cairn", method: "GET", path: "/health", headers: {}, expect: { contains: '"ok"' } },
+    // P1's side-by-side row: the same read on Cloudflare's remote-MCP template pattern (bench/template-worker.mjs).
+    ...(templateToken
+      ? [{ id: "T", label: "template pattern (agents createMcpHandler + workers-oauth-provider): same read, OAuth token", ...mcp(templateToken, "template") }]
+      : []),
   ];
 }
 

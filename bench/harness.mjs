@@ -110,6 +110,26 @@ export async function buildBareBundle() {
 
 
 /**
+ * Row T's Worker (bench/template-worker.mjs): the remote-MCP template pattern,
+ * bundled as wrangler would bundle that template (ESM, workerd conditions; the
+ * runtime's own `cloudflare:` and `node:` modules left to workerd).
+ */
+export async function buildTemplateBundle() {
+  const result = await build({
+    entryPoints: [path.join(projectRoot, "bench", "template-worker.mjs")],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    external: ["cloudflare:*", "node:*"],
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0].text;
+}
+
+/**
  * The modules of a `wrangler deploy --dry-run` bundle: `index.js` first, then the
  * extra modules wrangler wrote beside it for the project's `[[rules]]` (the plan
  * object's drizzle migrations are `.sql` imported as Text). Names are relative to
@@ -130,8 +150,8 @@ export function bundleModules(cairnBundle) {
  * KV `OAUTH_KV`, the Durable Object namespace `PLAN`, its vars) with `PUBLIC_URL = http://localhost:PORT`: the OAuth
  * resource must equal the origin the load uses, host included.
  */
-export async function startRuntime({ cairnBundle, bareCode, config, persistDir }) {
-  const [cairnPort, barePort] = [await findFreePort(), await findFreePort()];
+export async function startRuntime({ cairnBundle, bareCode, templateCode, config, persistDir }) {
+  const [cairnPort, barePort, templatePort] = [await findFreePort(), await findFreePort(), await findFreePort()];
   const publicUrl = `http://localhost:${cairnPort}`;
   const options = convertV4MiniflareOptions({
     resourcePersistencePath: persistDir,
@@ -164,6 +184,23 @@ export async function startRuntime({ cairnBundle, bareCode, config, persistDir }
         unsafeDirectSockets: [{ host: "127.0.0.1", port: barePort }],
         unsafeRegisterWorker: false,
       },
+      // Row T: the template pattern, reading Cairn's D1 (the same rows) with its own OAuth store.
+      ...(templateCode
+        ? [
+            {
+              name: "template",
+              modules: [{ type: "ESModule", path: path.join(projectRoot, "bench", "template-worker.bundle.mjs"), contents: templateCode }],
+              modulesRoot: path.join(projectRoot, "bench"),
+              compatibilityDate: config.compatibilityDate,
+              compatibilityFlags: config.compatibilityFlags,
+              bindings: { MCP_RESOURCE: `http://localhost:${templatePort}` },
+              d1Databases: { DB: "cairn-bench" },
+              kvNamespaces: { OAUTH_KV: "template-bench-oauth" },
+              unsafeDirectSockets: [{ host: "127.0.0.1", port: templatePort }],
+              unsafeRegisterWorker: false,
+            },
+          ]
+        : []),
     ],
   });
   const mf = new Miniflare(options);
@@ -174,7 +211,8 @@ export async function startRuntime({ cairnBundle, bareCode, config, persistDir }
   if (Number(cairnDirect.port) !== cairnPort || Number(bareDirect.port) !== barePort) {
     throw new Error(`direct sockets on unexpected ports: ${cairnDirect} ${bareDirect}`);
   }
-  return { mf, publicUrl, cairnPort, barePort };
+  if (templateCode && Number((await mf.unsafeGetDirectURL("template")).port) !== templatePort) throw new Error("template direct socket on an unexpected port");
+  return { mf, publicUrl, cairnPort, barePort, templatePort: templateCode ? templatePort : null };
 }
 
 /** Applies migrations/*.sql in name order, one D1 batch (a transaction) per file, as `wrangler d1 migrations apply` does. */

@@ -17,28 +17,19 @@
  * (bench/load.mjs), interleaving cases within each repetition so slow drift
  * hits every row alike. See bench/README.md.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { obtainTokens } from "../test/support/oauth-flow.ts";
-import { loadCases, seedExecutions, verifyCase } from "./cases.mjs";
+import { loadCases, verifyCase } from "./cases.mjs";
 import { cycleCases, DEFAULT_PLAN_STEPS, MAX_PLAN_STEPS, verifyCycle } from "./cycle.mjs";
-import {
-  applyMigrations,
-  buildBareBundle,
-  buildCairnBundle,
-  findWorkerdPid,
-  memoryOf,
-  projectRoot,
-  readProjectConfig,
-  seedTenant,
-  startRuntime,
-} from "./harness.mjs";
-import { setupAllowanceS } from "./load.mjs";
-import { cycleTable, GOALS, fmt, loadTable, manyPlans, ratioRows, ratioTable, summarize, tokenTable } from "./report.mjs";
+import { buildBareBundle, buildCairnBundle, buildTemplateBundle, memoryOf, projectRoot, readProjectConfig } from "./harness.mjs";
+import { cycleTable, fmt, goalLines, loadTable, manyPlans, ratioRows, ratioTable, summarize, tokenTable } from "./report.mjs";
 import { CORE_PROFILE_GOAL, measureToolList, TOKENS_PER_TOOL_GOAL, TOKENS_PER_TOOL_PROPOSED } from "./tokens.mjs";
+import { countRoundTrips, roundTripLines } from "./round-trips.mjs";
+import { prepareRuntime, runChild } from "./setup.mjs";
+import { runSoak, SOAK_DEFAULT_S } from "./soak.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -53,6 +44,8 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     "plan-steps": { type: "string", default: String(DEFAULT_PLAN_STEPS) },
     "plans-conc": { type: "string", default: "1,32" },
+    soak: { type: "boolean", default: false },
+    "soak-seconds": { type: "string", default: String(SOAK_DEFAULT_S) },
   },
 });
 const positive = (text, name) => {
@@ -74,22 +67,6 @@ const settings = {
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 
-/** One load run in a child process. Rejects only if the child itself fails; request failures come back counted. */
-function runChild(spec) {
-  const budgetMs = (spec.warmupS + spec.durationS + setupAllowanceS(spec)) * 1000 + 40_000;
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [path.join(projectRoot, "bench", "load.mjs"), JSON.stringify(spec)],
-      { timeout: budgetMs, killSignal: "SIGKILL", maxBuffer: 1 << 20 },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`load.mjs failed: ${error.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout.trim().split("\n").pop()));
-      },
-    );
-  });
-}
-
 async function main() {
   const workDir = mkdtempSync(path.join(os.tmpdir(), "cairn-bench-"));
   const bundleDir = path.join(workDir, "bundle");
@@ -102,28 +79,21 @@ async function main() {
     if (cairnRoot !== projectRoot) log(`benching the Cairn project at ${cairnRoot}`);
     const config = await readProjectConfig(cairnRoot);
     log(`building (wrangler deploy --dry-run; esbuild) — compatibility ${config.compatibilityDate} [${config.compatibilityFlags.join(", ")}]`);
-    const [cairnBundle, bareCode] = await Promise.all([buildCairnBundle(bundleDir, cairnRoot), buildBareBundle()]);
+    const [cairnBundle, bareCode, templateCode] = await Promise.all([buildCairnBundle(bundleDir, cairnRoot), buildBareBundle(), buildTemplateBundle()]);
+    if (args.soak) {
+      const soakS = Math.round(positive(args["soak-seconds"], "soak-seconds"));
+      console.log(await runSoak({ cairnBundle, bareCode, config, workDir, soakS, concurrency: settings.concurrencies[0], log }));
+      return;
+    }
+    // Before the runtime starts: the test's own workerd must not be taken for the bench's.
+    log(`counting round trips (${"test/workers/round-trips.test.ts"})`);
+    const roundTrips = roundTripLines(await countRoundTrips());
 
-    runtime = await startRuntime({ cairnBundle, bareCode, config, persistDir });
-    const { mf, publicUrl, cairnPort, barePort } = runtime;
-    const workerdPid = findWorkerdPid();
-    log(`workerd pid ${workerdPid ?? "?"}; cairn ${publicUrl} (direct), bare http://localhost:${barePort} (direct)`);
-
-    const db = await mf.getD1Database("DB", "cairn");
-    const migrations = await applyMigrations(db, config.migrationsDir);
-    const tenant = await seedTenant(db);
-    log(`migrated (${migrations.join(", ")}); seeded org, admin and API key`);
-
-    // The real OAuth flow against the running Worker, over its direct socket.
-    const flow = await obtainTokens((request) => fetch(request), publicUrl, { email: tenant.email, password: tenant.password });
-    const accessToken = flow.tokens.access_token;
-    log(`OAuth token obtained (scope "${flow.tokens.scope}", resource ${flow.tokens.resource ?? "?"})`);
-    await seedExecutions(publicUrl, accessToken);
-
-    const urls = { cairn: publicUrl, bare: `http://localhost:${barePort}` };
+    runtime = await prepareRuntime({ cairnBundle, bareCode, templateCode, config, persistDir, log });
+    const { publicUrl, workerdPid, tenant, accessToken, templateToken, urls, ports } = runtime;
     // --only A,B: a subset of rows (A is always kept: every ratio needs it).
     const only = args.only ? new Set(["A", ...args.only.toUpperCase().split(",")]) : null;
-    const cases = [...loadCases({ accessToken, apiKey: tenant.apiKey }), ...cycleCases({ accessToken, planSteps: settings.planSteps })].filter(
+    const cases = [...loadCases({ accessToken, apiKey: tenant.apiKey, templateToken }), ...cycleCases({ accessToken, planSteps: settings.planSteps })].filter(
       (c) => !only || only.has(c.id),
     );
     for (const testCase of cases.filter((c) => c.mode !== "cycle")) {
@@ -156,7 +126,7 @@ async function main() {
     log(`load: ${total} runs × (${settings.warmupS} s warm-up + ${settings.durationS} s), about ${Math.ceil(etaS / 60)} min`);
     for (let rep = 1; rep <= settings.reps; rep++) {
       for (const { testCase, concurrency } of schedule) {
-        const port = testCase.target === "cairn" ? cairnPort : barePort;
+        const port = ports[testCase.target];
         const spec = {
           port,
           host: `localhost:${port}`,
@@ -193,8 +163,6 @@ async function main() {
     // ---- Report
     const summaries = summarize(runs);
     const ratios = ratioRows(summaries, runs);
-    const goalRows = ratios.filter((row) => row.caseId === "B");
-    const cycleGoalRows = ratios.filter((row) => row.caseId === "P");
     const cycleSummaries = summaries.filter((s) => s.cyclesPerS !== undefined);
     const plans = manyPlans(summaries);
     const failedRows = summaries.filter((s) => s.failures > 0);
@@ -230,18 +198,7 @@ async function main() {
     }
     out.push(ratioTable(ratios));
     out.push("");
-    for (const row of goalRows) {
-      out.push(
-        `Goal @${row.concurrency} connections: MCP call throughput ≥ ${GOALS.minThroughputRatio * 100} % of bare: ${fmt.verdict(row.throughputPass)} ` +
-          `(${fmt.fixed(row.throughput * 100, 1)} %); p99 ≤ ${GOALS.maxP99Ratio}× bare: ${fmt.verdict(row.p99Pass)} (${fmt.fixed(row.p99, 1)}×)`,
-      );
-    }
-    for (const row of cycleGoalRows) {
-      out.push(
-        `Goal @${row.concurrency} connections: plan step cycle throughput per call ≥ ${GOALS.minCycleThroughputRatio * 100} % of bare: ` +
-          `${fmt.verdict(row.throughputPass)} (${fmt.fixed(row.throughput * 100, 1)} %)`,
-      );
-    }
+    out.push(...goalLines(summaries, ratios));
     if (cycleSummaries.length) {
       out.push("");
       out.push(`### Plan step cycle (get_next_step + submit_step_result = 1 cycle = 2 calls; ${settings.planSteps}-step plans, each connection its own plans)`);
@@ -274,6 +231,9 @@ async function main() {
       "",
     );
     out.push(tokenTable(toolCost));
+    out.push("");
+    out.push(`### P6 round trips on the critical path (test/workers/round-trips.test.ts, wrapping the real bindings): ${fmt.verdict(roundTrips.pass)}`, "");
+    out.push(...roundTrips.lines);
     out.push("");
     const mb = (m) => (m ? `${fmt.int(m.rssMB)} MB (peak ${fmt.int(m.peakMB)} MB)` : "n/a");
     out.push(`workerd RSS: after setup ${mb(memoryAfterSetup)}; at end ${mb(memoryAtEnd)}. RSS only grows with requests served (perf-baseline.md): compare runs of equal length only.`);

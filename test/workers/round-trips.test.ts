@@ -1,6 +1,13 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+
+declare module "vitest" {
+  interface TaskMeta {
+    /** Round trips before the answer, per call: `npm run bench` reads them from the JSON reporter and prints them. */
+    roundTrips?: Record<string, number>;
+  }
+}
 import worker from "../../src/index";
 import type { Env } from "../../src/env";
 import { completeNextStep, createPlan, ok, REPORT } from "../support/plans";
@@ -131,7 +138,7 @@ function countingEnv() {
 const storage = (trips: string[], binding: string) => trips.filter((trip) => trip.startsWith(`${binding}:`));
 
 describe("round trips on the critical path", () => {
-  it("an OAuth token verified in the last 30 s costs nothing to check; a plan read or a step transition is one Durable Object call; a list one D1 query", async () => {
+  it("an OAuth token verified in the last 30 s costs nothing to check; a plan read or a step transition is one Durable Object call; a list one D1 query", async ({ task }) => {
     const { orgId, apiKey } = await seedTenant();
     const user = await seedUser(orgId, "admin");
     const { tokens } = await tokensFor({ email: user.email, password: user.password });
@@ -164,10 +171,16 @@ describe("round trips on the critical path", () => {
     const listed = await counting.call(tokens.access_token, "list_active_plans", {});
     expect(storage(listed.critical, "DB")).toHaveLength(1);
     expect(listed.critical).toHaveLength(1);
-    console.log(`round trips: get_plan_status ${again.critical.length}, get_next_step ${next.critical.length}, submit_step_result ${submitted.critical.length}, list_active_plans ${listed.critical.length}`);
+    task.meta.roundTrips = {
+      "OAuth token check, verified < 30 s": again.critical.filter((trip) => !trip.startsWith("PLAN:")).length,
+      get_plan_status: again.critical.length,
+      get_next_step: next.critical.length,
+      submit_step_result: submitted.critical.length,
+      list_active_plans: listed.critical.length,
+    };
   });
 
-  it("an API key verified in the last 30 s costs nothing to check either, and search is counted", async () => {
+  it("an API key verified in the last 30 s costs nothing to check either, and search is counted", async ({ task }) => {
     const { apiKey: setupKey, orgId, admin } = await seedTenant();
     const { planId } = await createPlan(setupKey);
     await completeNextStep(setupKey, planId);
@@ -187,7 +200,11 @@ describe("round trips on the critical path", () => {
     // A query none of whose results has every term asks once more for any term: a second round trip, only then.
     const loose = await counting.call(apiKey, "search_sources", { query: "heat pump zeppelin" });
     expect(loose.critical).toHaveLength(2);
-    console.log(`round trips: search_sources ${searched.critical.length} (${loose.critical.length} when no result has every term)`);
+    task.meta.roundTrips = {
+      "API key check, verified < 30 s": again.critical.filter((trip) => !trip.startsWith("PLAN:")).length,
+      search_sources: searched.critical.length,
+      "search_sources, no result with every term": loose.critical.length,
+    };
   });
 
   it("forgets within the bound what it must: a revoked API key and a removed member are refused", async () => {

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: plain ESM bench modules without type declarations
+import { goalLines, ratioRows } from "../../bench/report.mjs";
+// @ts-expect-error: plain ESM bench modules without type declarations
+import { roundTripLines } from "../../bench/round-trips.mjs";
+
+/** A summary as bench/report.mjs's summarize() makes it, with only the fields the goals read. */
+const summary = (caseId: string, concurrency: number, rps: number, cpuMs: number, p50 = 1) => ({
+  caseId,
+  concurrency,
+  rps,
+  p50,
+  p99: p50 * 3,
+  serverCpuMsPerRequest: cpuMs,
+});
+const runsOf = (summaries: ReturnType<typeof summary>[]) =>
+  summaries.map((s) => ({ caseId: s.caseId, concurrency: s.concurrency, rep: 1, result: { rps: s.rps, p50: s.p50, p99: s.p99, serverCpuMsPerRequest: s.serverCpuMsPerRequest } }));
+
+describe("the bench's goal lines", () => {
+  it("judges P1 against the bare row and the template row, and P2 against the bare row and one plan alone", () => {
+    const summaries = [
+      summary("A", 8, 10_000, 0.1),
+      summary("B", 8, 1_500, 0.9), // 15 % of A, 9× A's CPU
+      summary("T", 8, 1_000, 1.2), // B is 1.5× T
+      summary("P", 8, 500, 2.5), // 25× A's CPU
+      summary("M", 1, 400, 2.5, 2.4),
+    ];
+    const lines: string[] = goalLines(summaries, ratioRows(summaries, runsOf(summaries)));
+    expect(lines[0]).toContain("P1 MCP read @8");
+    expect(lines[0]).toMatch(/≤ 10× bare: PASS \(9\.0×\)/);
+    expect(lines[0]).toMatch(/≥ 10 % of bare req\/s: PASS \(15\.0 %\)/);
+    expect(lines[0]).toMatch(/1\.5× the template's req\/s: PASS \(1\.50×/);
+    expect(lines[1]).toMatch(/P2 step call @8.*≤ 20× bare: MISS \(25\.0×\)/);
+    expect(lines[2]).toMatch(/one plan alone.*≤ 2 ms: MISS \(2\.40 ms\)/);
+  });
+
+  it("says the template row was not run rather than passing without it", () => {
+    const summaries = [summary("A", 32, 10_000, 0.1), summary("B", 32, 2_000, 0.5)];
+    const [line] = goalLines(summaries, ratioRows(summaries, runsOf(summaries)));
+    expect(line).toContain("template row T not run");
+  });
+
+  it("passes the round trips only when every counted call is within its goal and the test passed", () => {
+    const counts = {
+      "OAuth token check, verified < 30 s": 0,
+      "API key check, verified < 30 s": 0,
+      get_plan_status: 1,
+      get_next_step: 1,
+      submit_step_result: 1,
+      list_active_plans: 1,
+      search_sources: 1,
+    };
+    expect(roundTripLines({ counts, failed: [] }).pass).toBe(true);
+    expect(roundTripLines({ counts: { ...counts, get_next_step: 2 }, failed: [] }).pass).toBe(false);
+    expect(roundTripLines({ counts, failed: ["a test"] }).pass).toBe(false);
+    const { get_plan_status: _omitted, ...missing } = counts;
+    const partial = roundTripLines({ counts: missing, failed: [] });
+    expect(partial.pass).toBe(false);
+    expect(partial.lines.join("\n")).toContain("not counted: get_plan_status");
+  });
+});
