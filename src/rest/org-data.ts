@@ -1,9 +1,9 @@
-import { insufficientScope, type OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { CairnError, forbidden, isCairnError, validationError } from "../domain/errors";
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import { isCairnError, validationError } from "../domain/errors";
 import { MAX_LINE_BYTES } from "../domain/org-data/format";
 import type { Principal } from "../domain/principal";
-import { hasScope } from "../domain/scopes";
 import type { Env } from "../env";
+import { adminGate } from "./admin-gate";
 import { eraseOrg } from "../platform/org-data/erase";
 import { exportOrg, exportStream } from "../platform/org-data/export";
 import { importOrg } from "../platform/org-data/import";
@@ -30,12 +30,12 @@ export async function orgDataRoute(
   const route = relativePath.replace(/\/$/, "");
   const expected = route === "/org/export" ? "GET" : route === "/org/import" ? "POST" : route === "/org" ? "DELETE" : null;
   if (!expected) return null;
-  if (request.method !== expected) {
-    return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use ${expected}.`, { allow: [expected] }), correlationId);
-  }
-  if (!hasScope(principal.scopes, "org:admin")) return insufficientScope(ctx.auth, ["org:admin"], "Moving or erasing an organization's data needs the org:admin scope");
+  const refused = adminGate(request, [expected], ctx, principal, correlationId, {
+    scope: "Moving or erasing an organization's data needs the org:admin scope",
+    role: "Only the organization's admins can export, import or erase its data.",
+  });
+  if (refused) return refused;
   try {
-    if (principal.role !== "admin") throw forbidden("Only the organization's admins can export, import or erase its data.");
     if (route === "/org/export") {
       const toolCalls = new URL(request.url).searchParams.get("toolCalls") === "true";
       const org = await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(principal.orgId).first<{ slug: string }>();

@@ -1,9 +1,9 @@
-import { insufficientScope, type OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { CairnError, forbidden, isCairnError, validationError } from "../domain/errors";
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import { isCairnError, validationError } from "../domain/errors";
 import { WEBHOOK_EVENT_TYPES } from "../domain/webhooks/events";
 import type { Principal } from "../domain/principal";
-import { hasScope } from "../domain/scopes";
 import type { Env } from "../env";
+import { adminGate } from "./admin-gate";
 import { readBoundedText } from "../platform/request-body";
 import {
   createWebhook,
@@ -67,15 +67,15 @@ export async function webhooksRoute(
   const path = relativePath.replace(/\/$/, "");
   const route = ROUTES.find((candidate) => candidate.pattern.test(path));
   if (!route) return null;
-  if (!route.methods.includes(request.method)) {
-    return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use ${route.methods.join(", ")}.`, { allow: route.methods }), correlationId);
-  }
-  if (!hasScope(principal.scopes, "org:admin")) return insufficientScope(ctx.auth, ["org:admin"], "Managing webhooks needs the org:admin scope");
+  const refused = adminGate(request, route.methods, ctx, principal, correlationId, {
+    scope: "Managing webhooks needs the org:admin scope",
+    role: "Only the organization's admins manage its webhooks.",
+  });
+  if (refused) return refused;
   const [, id, deliveryId] = route.pattern.exec(path) ?? [];
   const { orgId } = principal;
   const now = Date.now();
   try {
-    if (principal.role !== "admin") throw forbidden("Only the organization's admins manage its webhooks.");
     if (path === "/webhooks") {
       if (request.method === "GET") return Response.json({ subscriptions: await listWebhooks(env, orgId), eventTypes: WEBHOOK_EVENT_TYPES });
       const created = await createWebhook(env, orgId, principal.userId, env.PUBLIC_URL, await jsonObject(request), now);

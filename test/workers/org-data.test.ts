@@ -209,6 +209,25 @@ describe("org export, import and erasure", () => {
     expect((await api(a.apiKey, "/org/export")).status).toBe(403);
   });
 
+  it("answers a wrong method with 405 and Allow, and a credential without org:admin (a member's never has it) with the step-up challenge", async () => {
+    const { orgId, admin, apiKey } = await seedTenant();
+    const member = await seedUser(orgId, "member");
+    const adminKey = (await seedApiKey(orgId, admin.userId, [...ADMIN_SCOPES])).key;
+    const memberKey = (await seedApiKey(orgId, member.userId, [...ADMIN_SCOPES])).key;
+
+    const wrongMethod = await api(adminKey, "/org/export", { method: "POST" });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("GET");
+    const noScope = await api(apiKey, "/org/export");
+    expect(noScope.status).toBe(403);
+    expect(noScope.headers.get("www-authenticate")).toContain("insufficient_scope");
+    // A member's credential never carries org:admin, whatever the key row says: the role narrows the scopes.
+    const notAdmin = await api(memberKey, "/org/export");
+    expect(notAdmin.status).toBe(403);
+    expect(notAdmin.headers.get("www-authenticate")).toContain('scope="org:admin"');
+    expect((await api(adminKey, "/org/export")).status).toBe(200);
+  });
+
   it("lets an admin delete the org from the dashboard only by typing its slug; a member cannot", async () => {
     const { orgId, admin, apiKey } = await seedTenant();
     const { planId } = await createPlan(apiKey);
