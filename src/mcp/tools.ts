@@ -71,8 +71,8 @@ function toTool(operation: AnyOperation, profile: McpProfile): Tool {
  * changes things (MCP's tool annotations), so a read-only tool leaves it out;
  * readOnlyHint and destructiveHint stay on every tool, as connector directories require.
  */
-function listedAnnotations({ idempotentHint, ...hints }: AnyOperation["annotations"]): NonNullable<Tool["annotations"]> {
-  return hints.readOnlyHint ? hints : { ...hints, idempotentHint };
+function listedAnnotations({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint }: AnyOperation["annotations"]): NonNullable<Tool["annotations"]> {
+  return readOnlyHint ? { readOnlyHint, destructiveHint, openWorldHint } : { readOnlyHint, destructiveHint, idempotentHint, openWorldHint };
 }
 
 type JsonObject = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
