@@ -93,41 +93,32 @@ export function buildCairnBundle(outdir, root = projectRoot) {
   });
 }
 
-/** The bare Worker (row A), bundled the way wrangler would: ESM, workerd/browser export conditions. */
-export async function buildBareBundle() {
-  const result = await build({
-    entryPoints: [path.join(projectRoot, "bench", "bare-worker.mjs")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "browser"],
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles[0].text;
-}
-
-
 /**
- * Row T's Worker (bench/template-worker.mjs): the remote-MCP template pattern,
- * bundled as wrangler would bundle that template (ESM, workerd conditions; the
- * runtime's own `cloudflare:` and `node:` modules left to workerd).
+ * A bench-only Worker bundled the way wrangler would bundle it: ESM, workerd
+ * export conditions, the runtime's own `cloudflare:` and `node:` modules left
+ * to workerd. `loader` adds text imports (the search Worker's SQL and Markdown).
  */
-export async function buildTemplateBundle() {
+export async function bundleBenchWorker(entry, loader = {}) {
   const result = await build({
-    entryPoints: [path.join(projectRoot, "bench", "template-worker.mjs")],
+    entryPoints: [path.join(projectRoot, "bench", entry)],
     bundle: true,
     format: "esm",
     platform: "neutral",
     mainFields: ["module", "main"],
     conditions: ["workerd", "worker", "browser"],
     external: ["cloudflare:*", "node:*"],
+    loader,
     write: false,
     logLevel: "silent",
   });
   return result.outputFiles[0].text;
 }
+
+/** The bare Worker (row A). */
+export const buildBareBundle = () => bundleBenchWorker("bare-worker.mjs");
+
+/** Row T's Worker (bench/template-worker.mjs): the remote-MCP template pattern. */
+export const buildTemplateBundle = () => bundleBenchWorker("template-worker.mjs");
 
 /**
  * The modules of a `wrangler deploy --dry-run` bundle: `index.js` first, then the

@@ -28,7 +28,7 @@ import { buildBareBundle, buildCairnBundle, buildTemplateBundle, memoryOf, proje
 import { cycleTable, fmt, goalLines, loadTable, manyPlans, ratioRows, ratioTable, summarize, tokenTable } from "./report.mjs";
 import { CORE_PROFILE_GOAL, measureToolList, TOKENS_PER_TOOL_GOAL, TOKENS_PER_TOOL_PROPOSED } from "./tokens.mjs";
 import { countRoundTrips, roundTripLines } from "./round-trips.mjs";
-import { prepareRuntime, runChild } from "./setup.mjs";
+import { loadSpec, prepareRuntime, runChild } from "./setup.mjs";
 import { runSoak, SOAK_DEFAULT_S } from "./soak.mjs";
 
 const { values: args } = parseArgs({
@@ -90,7 +90,7 @@ async function main() {
     const roundTrips = roundTripLines(await countRoundTrips());
 
     runtime = await prepareRuntime({ cairnBundle, bareCode, templateCode, config, persistDir, log });
-    const { publicUrl, workerdPid, tenant, accessToken, templateToken, urls, ports } = runtime;
+    const { publicUrl, workerdPid, tenant, accessToken, templateToken, urls } = runtime;
     // --only A,B: a subset of rows (A is always kept: every ratio needs it).
     const only = args.only ? new Set(["A", ...args.only.toUpperCase().split(",")]) : null;
     const cases = [...loadCases({ accessToken, apiKey: tenant.apiKey, templateToken }), ...cycleCases({ accessToken, planSteps: settings.planSteps })].filter(
@@ -126,21 +126,12 @@ async function main() {
     log(`load: ${total} runs × (${settings.warmupS} s warm-up + ${settings.durationS} s), about ${Math.ceil(etaS / 60)} min`);
     for (let rep = 1; rep <= settings.reps; rep++) {
       for (const { testCase, concurrency } of schedule) {
-        const port = ports[testCase.target];
-        const spec = {
-          port,
-          host: `localhost:${port}`,
-          method: testCase.method,
-          path: testCase.path,
-          headers: testCase.headers,
-          body: testCase.body,
-          expect: testCase.expect,
-          ...(testCase.mode === "cycle" ? { mode: "cycle", cycle: testCase.cycle, setupBudgetS: settings.setupBudgetS } : {}),
+        const spec = loadSpec(testCase, runtime, {
           concurrency,
           durationS: settings.durationS,
           warmupS: settings.warmupS,
-          serverPid: workerdPid,
-        };
+          setupBudgetS: settings.setupBudgetS,
+        });
         const result = await runChild(spec);
         runs.push({ caseId: testCase.id, label: testCase.label, concurrency, rep, result });
         const failed = result.non2xx + result.bad + result.errors;

@@ -23,7 +23,6 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { build } from "esbuild";
 import { encode } from "gpt-tokenizer/encoding/cl100k_base";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { toFtsQuery } from "../src/domain/research/search-query.ts";
@@ -31,7 +30,7 @@ import { findFreePort } from "../scripts/lib/local.mjs";
 import { obtainTokens } from "../test/support/oauth-flow.ts";
 import { mcpCall } from "./cases.mjs";
 import { benchArtifact, prose, rng, TOPICS, VOCABULARY } from "./corpus.ts";
-import { applyMigrations, buildCairnBundle, bundleModules, findWorkerdPid, memoryOf, projectRoot, readProjectConfig, seedTenant } from "./harness.mjs";
+import { applyMigrations, buildCairnBundle, bundleBenchWorker, bundleModules, findWorkerdPid, memoryOf, projectRoot, readProjectConfig, seedTenant } from "./harness.mjs";
 import { table } from "./report.mjs";
 import { worstCaseDefaultResponses } from "./response-cases.ts";
 
@@ -75,21 +74,7 @@ export function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-async function buildSearchWorker() {
-  const result = await build({
-    entryPoints: [path.join(projectRoot, "bench", "search-worker.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "browser"],
-    external: ["cloudflare:*", "node:*"],
-    loader: { ".sql": "text", ".md": "text" },
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles[0].text;
-}
+const buildSearchWorker = () => bundleBenchWorker("search-worker.ts", { ".sql": "text", ".md": "text" });
 
 /** Cairn and the bench Worker in one workerd, both bound to the same D1 database (same id). */
 async function startRuntime({ cairnBundle, searchCode, config, persistDir }) {

@@ -45,6 +45,28 @@ export async function prepareRuntime({ cairnBundle, bareCode, templateCode, conf
   }
 }
 
+/**
+ * What bench/load.mjs is given for one run of `testCase` against `runtime`
+ * (prepareRuntime's answer): the request, the load, and the workerd to sample.
+ */
+export function loadSpec(testCase, runtime, { concurrency, durationS, warmupS, setupBudgetS }) {
+  const port = runtime.ports[testCase.target];
+  return {
+    port,
+    host: `localhost:${port}`,
+    method: testCase.method,
+    path: testCase.path,
+    headers: testCase.headers,
+    body: testCase.body,
+    expect: testCase.expect,
+    ...(testCase.mode === "cycle" ? { mode: "cycle", cycle: testCase.cycle, setupBudgetS } : {}),
+    concurrency,
+    durationS,
+    warmupS,
+    serverPid: runtime.workerdPid,
+  };
+}
+
 /** One load run in a child process. Rejects only if the child itself fails; request failures come back counted. */
 export function runChild(spec) {
   const budgetMs = (spec.warmupS + spec.durationS + setupAllowanceS(spec)) * 1000 + 40_000;

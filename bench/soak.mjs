@@ -11,7 +11,7 @@ import path from "node:path";
 import { loadCases, verifyCase } from "./cases.mjs";
 import { memoryOf } from "./harness.mjs";
 import { fmt } from "./report.mjs";
-import { prepareRuntime, runChild } from "./setup.mjs";
+import { loadSpec, prepareRuntime, runChild } from "./setup.mjs";
 
 export const SOAK_DEFAULT_S = 120;
 /** workerd RSS after Cairn's soak ≤ this × RSS after the bare route's soak of equal length. */
@@ -32,20 +32,7 @@ async function soakOne({ caseId, cairnBundle, bareCode, config, workDir, soakS, 
     log(`soak ${caseId}: ${soakS} s at ${concurrency} connections (${testCase.label})`);
     let result;
     try {
-      const port = runtime.ports[testCase.target];
-      result = await runChild({
-        port,
-        host: `localhost:${port}`,
-        method: testCase.method,
-        path: testCase.path,
-        headers: testCase.headers,
-        body: testCase.body,
-        expect: testCase.expect,
-        concurrency,
-        durationS: soakS,
-        warmupS: 2,
-        serverPid: runtime.workerdPid,
-      });
+      result = await runChild(loadSpec(testCase, runtime, { concurrency, durationS: soakS, warmupS: 2 }));
     } finally {
       clearInterval(sampler);
     }

@@ -345,7 +345,7 @@ describe("dashboard pages", () => {
     const detail = await (await visitor.get(`/dashboard/executions/${execution.executionId}`)).text();
     expect(detail).toContain("Two options, quick answer");
     expect(detail).toContain("decision_support");
-    expect(detail).toContain(`/dashboard/plans/${planId}`);
+    expect(detail).toContain(`/dashboard/plans/${planId}">[Scan] Vector databases</a>`);
     expect(detail).toContain("Spot on");
     expect(detail).toContain("satisfaction 5/5");
     expect(detail).toContain("<li>More sources</li>");

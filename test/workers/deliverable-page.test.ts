@@ -30,6 +30,7 @@ describe("the dashboard page of a deliverable (where ChatGPT's links lead)", () 
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("Heat pump report");
+    expect(html).toContain("← [Scan] Heat pumps</a>");
     expect(html).toContain("Choose ground-source. &lt;script&gt;alert(1)&lt;/script&gt;");
     expect(html).not.toContain("<script>alert(1)");
     expect(html).toContain('href="https://nrel.gov/x"');

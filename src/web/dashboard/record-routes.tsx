@@ -12,6 +12,13 @@ import { type App, notFoundPage, render } from "./page";
 import { ExecutionDetail, ExecutionsList } from "./pages";
 import { feedbackFor, listMembers, listPlans, routingAccuracy, stallStats, toolCallStats } from "./queries";
 
+/** The name of a record's plan, or null when it has none (or the plan is gone). */
+async function planNameOf(db: D1Database, orgId: string, planId: string | null): Promise<string | null> {
+  if (!planId) return null;
+  const [plan] = await listPlans(db, orgId, { status: "all", stalledOnly: false, query: "", planIds: [planId] }, 1);
+  return plan?.name ?? null;
+}
+
 export function registerRecordRoutes(app: Hono<App>): void {
   // ---------------------------------------------------------------------------
   // Skill executions
@@ -44,14 +51,14 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const { services } = webServices(c.env);
     const execution = await services.skillExecutions.get(orgId, executionId);
     if (!execution) return notFoundPage(c);
-    const [feedback, plans] = await Promise.all([
+    const [feedback, planName] = await Promise.all([
       feedbackFor(c.env.DB, orgId, executionId, execution.planId),
-      execution.planId ? listPlans(c.env.DB, orgId, { status: "all", stalledOnly: false, query: "", planIds: [execution.planId] }, 1) : Promise.resolve([]),
+      planNameOf(c.env.DB, orgId, execution.planId),
     ]);
     return render(c, {
       title: "Skill execution",
       section: "executions",
-      children: <ExecutionDetail execution={execution} feedback={feedback} planName={plans[0]?.name ?? null} />,
+      children: <ExecutionDetail execution={execution} feedback={feedback} planName={planName} />,
     });
   });
 
@@ -65,15 +72,15 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const { services } = webServices(c.env);
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
-    const [plans, members] = await Promise.all([
-      output.planId ? listPlans(c.env.DB, orgId, { status: "all", stalledOnly: false, query: "", planIds: [output.planId] }, 1) : Promise.resolve([]),
+    const [planName, members] = await Promise.all([
+      planNameOf(c.env.DB, orgId, output.planId),
       listMembers(c.env.DB, orgId),
     ]);
     const author = members.find((m) => m.userId === output.createdBy);
     return render(c, {
       title: output.title,
       section: "plans",
-      children: <DeliverablePage output={output} planName={plans[0]?.name ?? null} author={author ? author.email : "a former member"} />,
+      children: <DeliverablePage output={output} planName={planName} author={author ? author.email : "a former member"} />,
     });
   });
 
