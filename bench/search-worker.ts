@@ -62,12 +62,12 @@ function capturingDatabase(db: D1Database, buffer: D1PreparedStatement[]): D1Dat
   } as unknown as D1Database;
 }
 
-function contextFor(env: Env, executionCtx: ExecutionContext, principal: Principal): OperationContext {
+function contextFor(env: Env, executionCtx: ExecutionContext, principal: Principal): Promise<OperationContext> {
   return requestRuntime(env, executionCtx as never, principal).contextFor(crypto.randomUUID());
 }
 
 async function ingest(env: Env, executionCtx: ExecutionContext, request: IngestRequest) {
-  const base = contextFor(env, executionCtx, request.principal);
+  const base = await contextFor(env, executionCtx, request.principal);
   const buffer: D1PreparedStatement[] = [];
   const artifacts = d1ArtifactRepository(capturingDatabase(env.DB, buffer));
   let batches = 0;
@@ -93,7 +93,7 @@ async function ingest(env: Env, executionCtx: ExecutionContext, request: IngestR
 }
 
 async function search(env: Env, executionCtx: ExecutionContext, request: SearchRequest) {
-  const ctx = contextFor(env, executionCtx, request.principal);
+  const ctx = await contextFor(env, executionCtx, request.principal);
   const noRecord = () => {};
   const timings: Record<string, number[]> = {};
   const hits: Record<string, number> = {};

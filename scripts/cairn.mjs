@@ -58,6 +58,7 @@ const OPTIONS = {
   events: { type: "string" },
   description: { type: "string" },
   delivery: { type: "string" },
+  database: { type: "string" },
 };
 
 const GLOBAL_HELP = `Global flags:
@@ -71,19 +72,20 @@ const GLOBAL_HELP = `Global flags:
 /** @type {Record<string, { usage: string, summary: string, flags: string[], required: string[], details?: string, run: (o: Record<string, any>, t: object) => Promise<void> }>} */
 const COMMANDS = {
   "org create": {
-    usage: "org create --slug SLUG --name NAME",
+    usage: "org create --slug SLUG --name NAME [--database BINDING]",
     summary: "create an org (an existing slug is left as it is)",
-    flags: ["slug", "name"],
+    flags: ["slug", "name", "database"],
     required: ["slug", "name"],
-    details: "SLUG: 1–40 lower-case letters, digits and inner hyphens.",
+    details:
+      "SLUG: 1–40 lower-case letters, digits and inner hyphens.\nBINDING: the D1 binding to keep the org's research in (e.g. RESEARCH_DB_2; to move an org, create one there and import its export); unset: the Worker chooses among ORG_DATABASES at first use.",
     run: async (o, t) => {
-      const org = await lib.createOrg({ slug: o.slug, name: o.name }, t);
+      const org = await lib.createOrg({ slug: o.slug, name: o.name, ...(o.database ? { database: o.database } : {}) }, t);
       emit(o, org, () => (org.created ? `Created org "${org.slug}" (${org.name}), id ${org.id}.` : `Org "${org.slug}" already exists (${org.name}), id ${org.id}; nothing changed.`));
     },
   },
   "org list": {
     usage: "org list",
-    summary: "list orgs with member and active-key counts",
+    summary: "list orgs with their database and member and active-key counts",
     flags: [],
     required: [],
     run: async (o, t) => {
@@ -92,8 +94,8 @@ const COMMANDS = {
         orgs.length === 0
           ? "No orgs yet. Create one with: npm run cairn -- org create --slug SLUG --name NAME"
           : table(
-              ["SLUG", "NAME", "ID", "MEMBERS", "ADMINS", "ACTIVE KEYS", "CREATED"],
-              orgs.map((x) => [x.slug, x.name, x.id, x.members, x.admins, x.activeKeys, when(x.createdAt)]),
+              ["SLUG", "NAME", "ID", "DATABASE", "MEMBERS", "ADMINS", "ACTIVE KEYS", "CREATED"],
+              orgs.map((x) => [x.slug, x.name, x.id, x.database ?? "(first use)", x.members, x.admins, x.activeKeys, when(x.createdAt)]),
             ),
       );
     },

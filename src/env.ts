@@ -46,6 +46,11 @@ export interface Env {
   /** Days the tool-call log is kept (default 90), and ended webhook deliveries (default 30); removed by the daily cron. */
   TOOL_CALL_LOG_RETENTION_DAYS?: string;
   WEBHOOK_DELIVERY_RETENTION_DAYS?: string;
+  /**
+   * D1 bindings new orgs may be placed in, e.g. "DB,RESEARCH_DB_2" (default: DB alone). Each listed
+   * binding is declared in the configuration like DB and migrated like it; DB keeps the directory.
+   */
+  ORG_DATABASES?: string;
   /** "production" when deployed with `npm run deploy`; "development" locally. */
   CAIRN_ENV?: string;
   /** Injected by OAuthProvider into the default handler's env. */

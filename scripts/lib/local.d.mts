@@ -54,12 +54,14 @@ export interface OrgResult {
   slug: string;
   name: string;
   createdAt: number;
+  /** The D1 binding holding the org's research; null until the Worker places it at first use. */
+  database: string | null;
   created: boolean;
 }
-export declare function createOrg(input: { slug: string; name: string } & Target, options?: Target): Promise<OrgResult>;
+export declare function createOrg(input: { slug: string; name: string; database?: string } & Target, options?: Target): Promise<OrgResult>;
 export declare function listOrgs(
   options?: Target,
-): Promise<Array<{ id: string; slug: string; name: string; createdAt: number; members: number; admins: number; activeKeys: number }>>;
+): Promise<Array<{ id: string; slug: string; name: string; createdAt: number; database: string | null; members: number; admins: number; activeKeys: number }>>;
 
 export interface AddUserResult {
   userId: string;

@@ -117,34 +117,49 @@ function notFoundOrg(slug) {
 
 /**
  * Creates an org, or returns the existing one with that slug (its name is left as it is).
- * @param {{ slug: string, name: string }} input
+ * @param {{ slug: string, name: string, database?: string }} input
  * @param {{ remote?: boolean, persistTo?: string, config?: string }} [options]
- * @returns {Promise<{ id: string, slug: string, name: string, createdAt: number, created: boolean }>}
+ * @returns {Promise<{ id: string, slug: string, name: string, createdAt: number, database: string | null, created: boolean }>}
  */
 export async function createOrg(input, options = {}) {
-  const { slug, name } = input ?? {};
+  const { slug, name, database } = input ?? {};
   const target = targetOf(input, options);
   const s = normalizeSlug(slug);
   const n = requireText(name, "Org name", 100);
+  if (database !== undefined && !DATABASE_BINDING.test(String(database))) {
+    throw new UsageError(`--database must be a D1 binding name such as RESEARCH_DB_2 (got "${String(database).slice(0, 70)}").`);
+  }
   const id = newId("org");
   const now = Date.now();
+  // No database: the Worker places the org among ORG_DATABASES when it is first used.
+  const home = database === undefined ? "NULL" : sqlString(database);
   const [row] = await runSql(
-    `INSERT INTO orgs (id, slug, name, created_at) VALUES (${sqlString(id)}, ${sqlString(s)}, ${sqlString(n)}, ${sqlInt(now)})
+    `INSERT INTO orgs (id, slug, name, created_at, home_database) VALUES (${sqlString(id)}, ${sqlString(s)}, ${sqlString(n)}, ${sqlInt(now)}, ${home})
        ON CONFLICT(slug) DO NOTHING;
-     SELECT id, slug, name, created_at FROM orgs WHERE slug = ${sqlString(s)}`,
+     SELECT id, slug, name, created_at, home_database FROM orgs WHERE slug = ${sqlString(s)}`,
     target,
   );
   if (!row) throw new OperatorError(`Creating org "${s}" failed: the row is missing afterwards.`);
-  return { id: String(row.id), slug: String(row.slug), name: String(row.name), createdAt: Number(row.created_at), created: row.id === id };
+  return {
+    id: String(row.id),
+    slug: String(row.slug),
+    name: String(row.name),
+    createdAt: Number(row.created_at),
+    database: row.home_database === null ? null : String(row.home_database),
+    created: row.id === id,
+  };
 }
+
+/** A D1 binding name, as wrangler.toml declares them (ORG_DATABASES lists the same). */
+const DATABASE_BINDING = /^[A-Z][A-Z0-9_]{0,62}$/;
 
 /**
  * @param {{ remote?: boolean, persistTo?: string, config?: string }} [options]
- * @returns {Promise<Array<{ id: string, slug: string, name: string, createdAt: number, members: number, admins: number, activeKeys: number }>>}
+ * @returns {Promise<Array<{ id: string, slug: string, name: string, createdAt: number, database: string | null, members: number, admins: number, activeKeys: number }>>}
  */
 export async function listOrgs(options = {}) {
   const rows = await runSql(
-    `SELECT o.id, o.slug, o.name, o.created_at,
+    `SELECT o.id, o.slug, o.name, o.created_at, o.home_database,
             (SELECT COUNT(*) FROM memberships m WHERE m.org_id = o.id) AS members,
             (SELECT COUNT(*) FROM memberships m WHERE m.org_id = o.id AND m.role = 'admin') AS admins,
             (SELECT COUNT(*) FROM api_keys k WHERE k.org_id = o.id AND k.revoked_at IS NULL) AS active_keys
@@ -156,6 +171,7 @@ export async function listOrgs(options = {}) {
     slug: String(r.slug),
     name: String(r.name),
     createdAt: Number(r.created_at),
+    database: r.home_database === null ? null : String(r.home_database),
     members: Number(r.members),
     admins: Number(r.admins),
     activeKeys: Number(r.active_keys),

@@ -5,7 +5,7 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { CairnError, conflict, type ErrorCode, type ValidationIssue } from "../domain/errors";
 import { newId } from "../domain/ids";
 import { type CommandResult, type HistoryPage, NO_PLAN_HERE, type PlanCommand } from "../domain/plans/engine";
-import { indexEntryOf } from "../domain/plans/index-entry";
+import { indexEntryOf, type PlanIndexEntry } from "../domain/plans/index-entry";
 import {
   cancelPlan,
   createPlan,
@@ -23,6 +23,7 @@ import { nextStallDeadline } from "../domain/plans/status";
 import { nextBudgetAlarm } from "../domain/plans/budget-review";
 import type { TableDump } from "../domain/org-data/format";
 import type { Env } from "../env";
+import { homeDatabase } from "../platform/org-homes";
 import { upsertPlanIndex } from "../storage/plan-index";
 import migrations from "./migrations/migrations";
 import { dumpTables, restoreTables } from "./storage-dump";
@@ -332,7 +333,14 @@ export class PlanObject extends DurableObject<Env> {
       const latest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
       if (!latest) return;
       try {
-        await upsertPlanIndex(this.env.DB, { ...JSON.parse(latest.payload), seq: latest.seq });
+        const entry: PlanIndexEntry = JSON.parse(latest.payload);
+        // The index lives with the org's research, in its home database (remembered per isolate after the first read).
+        const home = await homeDatabase(this.env, entry.orgId).catch((error: unknown) => {
+          // An org the directory no longer holds was erased: nothing lists its plans, so there is nothing to index.
+          if (error instanceof CairnError && error.code === "not_found") return null;
+          throw error;
+        });
+        if (home) await upsertPlanIndex(home, { ...entry, seq: latest.seq });
       } catch (error) {
         this.#db.update(outboxRows).set({ attempts: latest.attempts + 1 }).where(eq(outboxRows.seq, latest.seq)).run();
         throw error;

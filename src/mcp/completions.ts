@@ -36,7 +36,7 @@ export function registerCompletions(server: Server, runtime: RequestRuntime): vo
       kind = template.kind;
     }
 
-    const { principal, services } = runtime.contextFor(newCorrelationId());
+    const { principal, services } = await runtime.contextFor(newCorrelationId());
     if (!hasScope(principal.scopes, "research:read")) return { completion: { values: [], hasMore: false } };
     let found: string[] = [];
     if (kind === "topic") {

@@ -23,7 +23,7 @@ const URI = /^cairn:\/\/(plans|artifacts|outputs)\/([A-Za-z0-9_-]{1,64})$/;
 async function run(runtime: RequestRuntime, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const operation = findOperation(name);
   if (!operation) throw new ProtocolError(ProtocolErrorCode.InternalError, `No operation ${name}`);
-  const result = await invoke(operation, args, runtime.contextFor(newCorrelationId()), "mcp", runtime.record);
+  const result = await invoke(operation, args, await runtime.contextFor(newCorrelationId()), "mcp", runtime.record);
   if (result.ok) return result.value as Record<string, unknown>;
   if (result.error.code === "not_found") throw new ResourceNotFoundError(String(Object.values(args)[0] ?? ""), result.error.message);
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${result.error.code}: ${result.error.message}`);

@@ -61,7 +61,7 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
     const operation = findOperation(name);
     if (!operation || !inProfile(profile, name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const correlationId = newCorrelationId();
-    const result = await invoke(operation, args, runtime.contextFor(correlationId), "mcp", runtime.record);
+    const result = await invoke(operation, args, await runtime.contextFor(correlationId), "mcp", runtime.record);
     const callResult: CallToolResult = result.ok
       ? {
           content: [{ type: "text", text: JSON.stringify(result.value) }],

@@ -170,7 +170,7 @@ describe("get_research_session", () => {
 describe("limits", () => {
   it("caps the active sessions of an org; completed and expired sessions free their slot", async () => {
     const { orgId, admin } = await seedTenant();
-    const ctx = contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 2, maxActivePerMember: 2, maxStepsPerSession: 100 }) });
+    const ctx = await contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 2, maxActivePerMember: 2, maxStepsPerSession: 100 }) });
     const start = () => run(sequentialSearch, { stepNumber: 1, searchStep: "s", nextStepNeeded: true }, ctx);
     const one = await start();
     const two = await start();
@@ -192,7 +192,7 @@ describe("limits", () => {
     const { orgId, admin } = await seedTenant();
     const colleague = await seedUser(orgId, "member");
     const sessions = durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 4, maxActivePerMember: 2, maxStepsPerSession: 100 });
-    const start = (userId: string) => run(sequentialSearch, { stepNumber: 1, searchStep: "s", nextStepNeeded: true }, contextWith(orgId, userId, { sessions }));
+    const start = async (userId: string) => run(sequentialSearch, { stepNumber: 1, searchStep: "s", nextStepNeeded: true }, await contextWith(orgId, userId, { sessions }));
     await start(admin.userId);
     await start(admin.userId);
     const refused = await start(admin.userId);
@@ -218,7 +218,7 @@ describe("limits", () => {
 
   it("lets concurrent starts take only the free slots", async () => {
     const { orgId, admin } = await seedTenant();
-    const ctx = contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 2, maxActivePerMember: 2, maxStepsPerSession: 100 }) });
+    const ctx = await contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 2, maxActivePerMember: 2, maxStepsPerSession: 100 }) });
     const results = await Promise.all(Array.from({ length: 6 }, () => run(sequentialSearch, { stepNumber: 1, searchStep: "s", nextStepNeeded: true }, ctx)));
     expect(results.filter((r) => typeof r.sessionId === "string")).toHaveLength(2);
     expect(results.filter((r) => (r.error as { code?: string } | undefined)?.code === "rate_limited")).toHaveLength(4);
@@ -228,7 +228,7 @@ describe("limits", () => {
 
   it("caps the steps of a session with a clear error", async () => {
     const { orgId, admin } = await seedTenant();
-    const ctx = contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 20, maxActivePerMember: 5, maxStepsPerSession: 3 }) });
+    const ctx = await contextWith(orgId, admin.userId, { sessions: durableSearchSessions(env as never, { ttlMinutes: 240, maxActivePerOrg: 20, maxActivePerMember: 5, maxStepsPerSession: 3 }) });
     const { sessionId } = await run(sequentialSearch, { stepNumber: 1, searchStep: "s", nextStepNeeded: true }, ctx);
     await run(sequentialSearch, { sessionId, stepNumber: 2, searchStep: "s", nextStepNeeded: true }, ctx);
     await run(sequentialSearch, { sessionId, stepNumber: 3, searchStep: "s", nextStepNeeded: true }, ctx);

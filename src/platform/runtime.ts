@@ -20,13 +20,14 @@ import { durableSearchSessions } from "../storage/search-sessions";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
 import { ToolCallLog } from "../storage/tool-call-log";
 import { platformExtraction } from "./extraction";
+import { homeDatabase } from "./org-homes";
 import { configuredSearchProviders } from "./search-providers";
 
 const now = () => Date.now();
 
+/** The repositories over one org home database (research), next to the directory's. */
 interface Wiring {
   services: Services;
-  toolCalls: ToolCallLog;
 }
 
 /** Where this deployment answers: parsed once per public URL rather than on every call. */
@@ -51,41 +52,55 @@ function placeOf(env: Env): Place {
   return place;
 }
 
-// One set of repositories per D1 binding object: building them per request is waste.
-const wiringByBinding = new WeakMap<D1Database, Wiring>();
+// One set of repositories per home database binding object: building them per request is waste.
+const wiringByHome = new WeakMap<D1Database, Wiring>();
+// One tool-call log per directory binding, so entries of every org batch together.
+const toolCallsByDirectory = new WeakMap<D1Database, ToolCallLog>();
 
-function wiringFor(env: Env): Wiring {
-  let wiring = wiringByBinding.get(env.DB);
+function wiringFor(env: Env, home: D1Database): Wiring {
+  let wiring = wiringByHome.get(home);
   if (!wiring) {
-    const db = openDatabase(env.DB);
+    const db = openDatabase(home);
     wiring = {
       services: {
-        artifacts: d1ArtifactRepository(env.DB),
-        ledger: d1EvidenceLedger(env.DB),
-        outputs: d1OutputRepository(env.DB),
-        feedback: d1FeedbackRepository(env.DB),
+        artifacts: d1ArtifactRepository(home),
+        ledger: d1EvidenceLedger(home),
+        outputs: d1OutputRepository(home),
+        feedback: d1FeedbackRepository(home),
         skillExecutions: d1SkillExecutionRepository(db),
         audit: d1AuditLog(db, now),
         plans: durablePlanEngine(env),
-        planIndex: d1PlanIndex(env.DB),
+        planIndex: d1PlanIndex(home),
         extraction: platformExtraction,
+        // The search-session index is in the directory (DB): it counts sessions per org and member.
         sessions: durableSearchSessions(env, sessionConfig(env)),
         searchProviders: configuredSearchProviders(env),
-        completions: d1Completions(env.DB),
+        completions: d1Completions(home),
         webhookEvents: queuePublisher(env.WEBHOOK_QUEUE),
-        researchSearch: d1ResearchSearch(env.DB),
+        researchSearch: d1ResearchSearch(home),
       },
-      toolCalls: new ToolCallLog(env.DB),
     };
-    wiringByBinding.set(env.DB, wiring);
+    wiringByHome.set(home, wiring);
   }
   return wiring;
 }
 
-/** The shared services, for the dashboard's pages that act as the signed-in person (same wiring as the API). */
-export function webServices(env: Env): { services: Services; origin: string; now: () => number } {
-  return { services: wiringFor(env).services, origin: placeOf(env).origin, now };
+function toolCallsFor(env: Env): ToolCallLog {
+  let log = toolCallsByDirectory.get(env.DB);
+  if (!log) {
+    log = new ToolCallLog(env.DB);
+    toolCallsByDirectory.set(env.DB, log);
+  }
+  return log;
 }
+
+/** The services of one org, for the dashboard's pages that act as the signed-in person (same wiring as the API). */
+export async function webServices(env: Env, orgId: string): Promise<{ services: Services; origin: string; now: () => number }> {
+  return { services: wiringFor(env, await homeDatabase(env, orgId)).services, origin: placeOf(env).origin, now };
+}
+
+/** This deployment's canonical public origin. */
+export const publicOrigin = (env: Env): string => placeOf(env).origin;
 
 /** Everything one protected request needs to run operations, built from the verified caller. */
 export interface RequestRuntime {
@@ -94,13 +109,14 @@ export interface RequestRuntime {
   hostname: string;
   /** Whether /mcp also accepts localhost (development only). */
   localHosts: boolean;
-  contextFor(correlationId: string): OperationContext;
+  /** The operation context, over the caller's org home database (found in the directory on first use). */
+  contextFor(correlationId: string): Promise<OperationContext>;
   /** Records a finished call after the response, never delaying it. */
   record(call: CallRecord): void;
 }
 
 export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, principal: Principal): RequestRuntime {
-  const { services, toolCalls } = wiringFor(env);
+  const toolCalls = toolCallsFor(env);
   const { origin, hostname, localHosts } = placeOf(env);
   if (principal.apiKeyId) ctx.waitUntil(touchApiKey(env.DB, principal.apiKeyId, now()).catch((error) => logBackgroundFailure(error, null)));
 
@@ -108,7 +124,10 @@ export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, pri
     principal,
     hostname,
     localHosts,
-    contextFor: (correlationId) => ({ principal, services, correlationId, origin, now }),
+    async contextFor(correlationId) {
+      const { services } = wiringFor(env, await homeDatabase(env, principal.orgId));
+      return { principal, services, correlationId, origin, now };
+    },
     record(call) {
       ctx.waitUntil(toolCalls.record(principal, call, now()).catch((error) => logBackgroundFailure(error, call.correlationId)));
     },

@@ -114,7 +114,7 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
     if (error instanceof CairnError) return problemResponse(error, correlationId);
     throw error;
   }
-  const result = await invoke(operation, input, runtime.contextFor(correlationId), "rest", runtime.record);
+  const result = await invoke(operation, input, await runtime.contextFor(correlationId), "rest", runtime.record);
   if (!result.ok) return problemResponse(result.error, correlationId);
   return json(result.value, operation.rest.status ?? 200);
 }

@@ -7,6 +7,11 @@ export const orgs = sqliteTable("orgs", {
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
   createdAt: integer("created_at").notNull(),
+  /**
+   * The directory: the D1 binding holding this org's research (src/platform/org-homes.ts). Null until
+   * the Worker places a new org; orgs that existed before placement were all in "DB".
+   */
+  homeDatabase: text("home_database"),
 });
 
 export const users = sqliteTable("users", {

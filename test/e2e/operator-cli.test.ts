@@ -44,6 +44,17 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ slug: "acme", name: "Acme's Lab", created: false });
 
+    // Placed by the Worker at first use unless --database names its home; a name that cannot be a binding is refused.
+    expect(JSON.parse(again.stdout).database).toBeNull();
+    const pinned = await cli("org", "create", "--slug", "annex", "--name", "Annex", "--database", "RESEARCH_DB_2", "--json");
+    expect(pinned.code, pinned.stderr).toBe(0);
+    expect(JSON.parse(pinned.stdout)).toMatchObject({ slug: "annex", database: "RESEARCH_DB_2", created: true });
+    const badBinding = await cli("org", "create", "--slug", "annex-2", "--name", "Annex", "--database", "research-2");
+    expect(badBinding.code).toBe(2);
+    expect(badBinding.stderr).toContain("--database must be a D1 binding name such as RESEARCH_DB_2");
+    expect(await runSql("SELECT COUNT(*) AS n FROM orgs WHERE slug = 'annex-2'", db)).toEqual([{ n: 0 }]);
+    await runSql("DELETE FROM orgs WHERE slug = 'annex'", db);
+
     const rows = await runSql(`SELECT id, slug, name, created_at FROM orgs WHERE slug = 'acme'`, db);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ slug: "acme", name: "Acme's Lab" });
@@ -207,7 +218,10 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
   it("lists orgs and members as tables and as JSON", async () => {
     const orgs = await cli("org", "list", "--json");
     expect(orgs.code, orgs.stderr).toBe(0);
-    expect(JSON.parse(orgs.stdout)).toEqual([expect.objectContaining({ slug: "acme", members: 2, admins: 1, activeKeys: 0 })]);
+    expect(JSON.parse(orgs.stdout)).toEqual([expect.objectContaining({ slug: "acme", database: null, members: 2, admins: 1, activeKeys: 0 })]);
+    const listed = await cli("org", "list");
+    expect(listed.stdout).toMatch(/DATABASE/);
+    expect(listed.stdout).toMatch(/acme\s+Acme's Lab\s+org_\w+\s+\(first use\)/);
 
     const users = await cli("user", "list", "--org", "acme");
     expect(users.code, users.stderr).toBe(0);

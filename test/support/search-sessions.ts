@@ -27,9 +27,9 @@ export const errorOf = (result: { body: Record<string, unknown> }) => result.bod
  * The real operation context of a caller, with some services replaced: settings
  * (limits) or a search provider whose HTTP endpoint is mocked.
  */
-export function contextWith(orgId: string, userId: string, overrides: Partial<Services>): OperationContext {
+export async function contextWith(orgId: string, userId: string, overrides: Partial<Services>): Promise<OperationContext> {
   const principal: Principal = { orgId, userId, role: "admin", scopes: ["research:read", "research:write"] };
-  const base = requestRuntime(env as never, { waitUntil() {} } as never, principal).contextFor(crypto.randomUUID());
+  const base = await requestRuntime(env as never, { waitUntil() {} } as never, principal).contextFor(crypto.randomUUID());
   return { ...base, services: { ...base.services, ...overrides } };
 }
 

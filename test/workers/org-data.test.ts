@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { exportOrg } from "../../src/platform/org-data/export";
+import { homeName } from "../../src/platform/org-homes";
 import { streamLines } from "../../src/platform/org-data/lines";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, REPORT, steps } from "../support/plans";
@@ -8,6 +9,8 @@ import { startSession } from "../support/search-sessions";
 import { fetchWorker, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
 
 const ADMIN_SCOPES = ["research:read", "research:write", "org:admin"] as const;
+/** The second home database the test configuration binds (vitest.workers.config.ts). */
+const secondDb = (env as unknown as { RESEARCH_DB_2: D1Database }).RESEARCH_DB_2;
 
 const api = (key: string, path: string, init: RequestInit = {}) => {
   const headers = new Headers(init.headers);
@@ -163,6 +166,59 @@ describe("org export, import and erasure", () => {
     const again = records(await exportText(bKey));
     expect(again.filter((r) => r.type === "row" && r.table === "artifact_versions")).toHaveLength(2);
     expect(again.filter((r) => r.type === "plan_state")).toHaveLength(1);
+  });
+
+  it("moves an org to another database: export, import into a new org placed there, erase the first; each database holds only its own", async () => {
+    const a = await richOrg();
+    const first = await exportText(a.adminKey);
+    // The new org is placed (first use) while the deployment lists only the second database for new orgs.
+    const bOrg = await seedOrg();
+    expect(await homeName({ ...env, ORG_DATABASES: "RESEARCH_DB_2" } as never, bOrg)).toBe("RESEARCH_DB_2");
+    expect(await homeName(env as never, a.orgId)).toBe("DB");
+    const bAdmin = await seedUser(bOrg, "admin");
+    const bKey = (await seedApiKey(bOrg, bAdmin.userId, [...ADMIN_SCOPES])).key;
+    const imported = await api(bKey, "/org/import", { method: "POST", body: first, headers: { "content-type": "application/x-ndjson" } });
+    expect(imported.status).toBe(200);
+    const second = await exportText(bKey);
+    expect(canonical(second)).toBe(canonical(first));
+
+    // Research rows of the moved org are in its home only; the directory keeps its people and credentials.
+    const counts = async (db: D1Database, orgId: string) => {
+      const out: Record<string, number> = {};
+      for (const table of await orgColumnsTables()) out[table] = Number(await db.prepare(`SELECT COUNT(*) AS n FROM "${table}" WHERE org_id = ?`).bind(orgId).first("n"));
+      return out;
+    };
+    const inHome = await counts(secondDb, bOrg);
+    const inDirectory = await counts(env.DB, bOrg);
+    for (const table of ["plans", "artifacts", "artifact_versions", "research_outputs", "research_output_versions", "research_feedback", "evidence_ledgers", "ledger_evidence", "ledger_claims", "ledger_verdicts", "skill_executions"]) {
+      expect(inHome[table], table).toBeGreaterThan(0);
+      expect(inDirectory[table], table).toBe(0);
+    }
+    expect(inDirectory.memberships).toBeGreaterThan(0);
+    expect(inDirectory.search_sessions).toBe(1);
+    expect(inHome.memberships).toBe(0);
+    expect(Object.values(await counts(secondDb, a.orgId)).every((n) => n === 0)).toBe(true);
+
+    // The moved plan resumes; search finds the moved research and nothing of the first org.
+    const bPlanId = ((await ok(bKey, "list_active_plans", {})) as { plans: { planId: string }[] }).plans[0]?.planId ?? "";
+    const status = (await ok(bKey, "get_plan_status", { planId: bPlanId })) as { pendingReviews: { stepId: string }[] };
+    await ok(bKey, "submit_review", { planId: bPlanId, stepId: status.pendingReviews[0]?.stepId, decision: "approve" });
+    expect(await ok(bKey, "get_next_step", { planId: bPlanId })).toMatchObject({ status: "step", step: { stepType: "synthesize" } });
+    expect(await secondDb.prepare("SELECT status FROM plans WHERE org_id = ? AND plan_id = ?").bind(bOrg, bPlanId).first("status")).toBe("active");
+    const hits = (await ok(bKey, "search_sources", { query: "electrolytes" })) as { results: { id: string }[] };
+    expect(hits.results.length).toBeGreaterThan(0);
+    expect(JSON.stringify(hits)).not.toContain(a.artifactId);
+
+    // Erasing the first org leaves the moved one whole; erasing the moved one empties its home, its copy of the org row included.
+    const slugOf = async (orgId: string) => (await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(orgId).first<{ slug: string }>())?.slug;
+    expect((await api(a.adminKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: await slugOf(a.orgId) }) })).status).toBe(200);
+    expect(records(await exportText(bKey)).filter((r) => r.type === "row" && r.table === "artifact_versions")).toHaveLength(2);
+    expect((await api(bKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: await slugOf(bOrg) }) })).status).toBe(200);
+    for (const db of [env.DB, secondDb]) expect(Object.values(await counts(db, bOrg)).every((n) => n === 0)).toBe(true);
+    expect(await secondDb.prepare("SELECT COUNT(*) AS n FROM orgs WHERE id = ?").bind(bOrg).first("n")).toBe(0);
+    for (const fts of ["artifacts_fts", "research_outputs_fts", "ledger_claims_fts"]) {
+      await expect(secondDb.prepare(`INSERT INTO ${fts}(${fts}) VALUES ('integrity-check')`).run(), fts).resolves.toBeDefined();
+    }
   });
 
   it("pages through D1: more rows than a page come out complete and in order", async () => {

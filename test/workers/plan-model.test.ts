@@ -1,4 +1,5 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { conflict } from "../../src/domain/errors";
@@ -440,6 +441,11 @@ const commandArbs = (w: Weights): fc.Arbitrary<Cmd>[] => {
 };
 
 // ---------------------------------------------------------------- setup and properties
+
+// The plans' org, as every plan has one: the directory routes its index to its home database (DB).
+beforeAll(async () => {
+  await env.DB.prepare("INSERT INTO orgs (id, slug, name, created_at) VALUES ('org_model', 'model', 'Model', 0) ON CONFLICT DO NOTHING").run();
+});
 
 let planCounter = 0;
 

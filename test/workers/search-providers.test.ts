@@ -93,7 +93,7 @@ describe("sequential_search depth=thorough with a web provider", () => {
       const q = new URL(request.url).searchParams.get("q") ?? "";
       return json({ web: { results: [1, 2].map((n) => ({ url: `https://r.example/${encodeURIComponent(q)}/${n}`, title: `${q} ${n}`, description: `about ${q}` })) } });
     });
-    const ctx = contextWith(orgId, admin.userId, { searchProviders: [braveProvider("k", { fetch: api.fetch })] });
+    const ctx = await contextWith(orgId, admin.userId, { searchProviders: [braveProvider("k", { fetch: api.fetch })] });
     const { sessionId } = await run(sequentialSearch, firstStep, ctx);
     const body = await run(sequentialSearch, { sessionId, stepNumber: 2, searchStep: "Unrelated detour", nextStepNeeded: true, depth: "thorough" }, ctx);
     const queries = ["licensing costs vector database", "mobile vector database", "apps vector database"];
@@ -116,7 +116,7 @@ describe("sequential_search depth=thorough with a web provider", () => {
   it("says when it bounded the run: more suggested queries than it ran", async () => {
     const { orgId, admin } = await seedTenant();
     const api = mockApi(() => json({ web: { results: [] } }));
-    const ctx = contextWith(orgId, admin.userId, { searchProviders: [braveProvider("k", { fetch: api.fetch })] });
+    const ctx = await contextWith(orgId, admin.userId, { searchProviders: [braveProvider("k", { fetch: api.fetch })] });
     const { sessionId } = await run(sequentialSearch, { ...firstStep, sources: [], researchGoal: "Battery drain, storage footprint and latency of embedded vector indexes" }, ctx);
     const body = await run(sequentialSearch, { sessionId, stepNumber: 2, searchStep: "x", nextStepNeeded: true, depth: "thorough" }, ctx);
     expect((body.refinementQueries as string[]).length).toBe(5);
@@ -133,7 +133,7 @@ describe("sequential_search depth=thorough with a web provider", () => {
       if (calls === 2) return new Response("upstream stack trace", { status: 500 });
       return json({ web: { results: [{ url: "https://ok.example", title: "OK", description: "fine" }] } });
     });
-    const ctx = contextWith(orgId, admin.userId, { searchProviders: [braveProvider("k", { fetch: api.fetch, timeoutMs: 50 })] });
+    const ctx = await contextWith(orgId, admin.userId, { searchProviders: [braveProvider("k", { fetch: api.fetch, timeoutMs: 50 })] });
     const { sessionId } = await run(sequentialSearch, firstStep, ctx);
     const body = await run(sequentialSearch, { sessionId, stepNumber: 2, searchStep: "Recorded despite failures", nextStepNeeded: true, depth: "thorough" }, ctx);
     expect(body.error).toBeUndefined();

@@ -1,9 +1,15 @@
 import { forgetOrg } from "../../auth/admission";
 import { ROW_TABLES } from "../../domain/org-data/format";
 
+import { DIRECTORY_DATABASE, livesInHome } from "../../domain/org-data/placement";
+import type { Env } from "../../env";
+import { forgetHome, homeDatabase } from "../org-homes";
+
 /** The research of an org; its API keys, audit trail and tool-call log go only with the org itself. */
 const RESEARCH_TABLES = ROW_TABLES.filter((table) => table !== "api_keys" && table !== "audit_log" && table !== "tool_call_log");
-import type { Env } from "../../env";
+/** Where each lives: the org's home database, or the directory (the search-session index). */
+const HOME_RESEARCH_TABLES = RESEARCH_TABLES.filter(livesInHome);
+const DIRECTORY_RESEARCH_TABLES = RESEARCH_TABLES.filter((table) => !livesInHome(table));
 
 const DASHBOARD_SESSION_PREFIX = "cairn:dash:session:";
 const PAGE = 200;
@@ -16,14 +22,16 @@ const PAGE = 200;
  * erasure is finished by running it again: the rows still name what is left.
  */
 export async function eraseResearch(env: Env, orgId: string): Promise<{ plans: number; sessions: number }> {
-  const plans = await eraseObjects(env.DB, "SELECT rowid AS r, plan_id AS id FROM plans WHERE org_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3", orgId, (id) =>
+  const home = await homeDatabase(env, orgId);
+  const plans = await eraseObjects(home, "SELECT rowid AS r, plan_id AS id FROM plans WHERE org_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3", orgId, (id) =>
     env.PLAN.get(env.PLAN.idFromName(`${orgId}:${id}`)).erase(),
   );
   const sessions = await eraseObjects(env.DB, "SELECT rowid AS r, session_id AS id FROM search_sessions WHERE org_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3", orgId, (id) =>
     env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${id}`)).erase(),
   );
-  // One batch: D1 runs it as a transaction, so no half-erased org is ever visible.
-  await env.DB.batch(RESEARCH_TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
+  // One batch per database: D1 runs each as a transaction, so no half-erased research is ever visible in it.
+  await home.batch(HOME_RESEARCH_TABLES.map((table) => home.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
+  await env.DB.batch(DIRECTORY_RESEARCH_TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
   return { plans, sessions };
 }
 
@@ -57,9 +65,15 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   )
     .bind(orgId)
     .all<{ user_id: string }>();
+  // The home's rows first (its audit trail, and its copy of the org row unless it is the directory itself), the directory last:
+  // an interrupted erasure still finds the org, and its home, when run again.
+  const home = await homeDatabase(env, orgId);
+  await home.batch([
+    home.prepare("DELETE FROM audit_log WHERE org_id = ?").bind(orgId),
+    ...(home === env.DB ? [] : [home.prepare("DELETE FROM orgs WHERE id = ? AND home_database <> ?").bind(orgId, DIRECTORY_DATABASE)]),
+  ]);
   // Memberships and keys before the users and the org they refer to (foreign keys).
   await env.DB.batch([
-    env.DB.prepare("DELETE FROM audit_log WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM webhook_deliveries WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM webhook_subscriptions WHERE org_id = ?").bind(orgId),
@@ -70,6 +84,7 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   ]);
   // Its members' tokens stop here at once; other isolates read the (now absent) membership within its 5 s bound.
   forgetOrg(orgId);
+  forgetHome(orgId);
   return { ...research, members: members.length };
 }
 

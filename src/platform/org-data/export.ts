@@ -1,5 +1,7 @@
 import { EXPORT_FORMAT, type ExportRecord, FORMAT_VERSION, OMITTED_COLUMNS, ROW_TABLES, type StoredRow } from "../../domain/org-data/format";
+import { livesInHome } from "../../domain/org-data/placement";
 import type { Env } from "../../env";
+import { homeDatabase } from "../org-homes";
 
 /** Rows read per D1 query: the export holds at most one page (or one plan's state) in memory at a time. */
 export const EXPORT_PAGE_ROWS = 200;
@@ -20,6 +22,7 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
   const page = options.pageRows ?? EXPORT_PAGE_ROWS;
   const org = await env.DB.prepare("SELECT id, slug, name, created_at FROM orgs WHERE id = ?").bind(orgId).first<{ id: string; slug: string; name: string; created_at: number }>();
   if (!org) return;
+  const home = await homeDatabase(env, orgId);
   const counts: Record<string, number> = {};
   const count = (kind: string) => {
     counts[kind] = (counts[kind] ?? 0) + 1;
@@ -48,7 +51,8 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
     if (table === "tool_call_log" && !options.toolCalls) continue;
     const omitted = new Set(OMITTED_COLUMNS[table] ?? []);
     // The table name is one of ROW_TABLES, a constant: never caller input.
-    for await (const raw of pages<StoredRow>(env.DB, `SELECT rowid AS cursor_rowid, * FROM ${table} WHERE org_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`, orgId, page)) {
+    const db = livesInHome(table) ? home : env.DB;
+    for await (const raw of pages<StoredRow>(db, `SELECT rowid AS cursor_rowid, * FROM ${table} WHERE org_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`, orgId, page)) {
       const row = Object.fromEntries(Object.entries(raw).filter(([column]) => !omitted.has(column))) as StoredRow;
       count(table);
       yield { type: "row", table, row };

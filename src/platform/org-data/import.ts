@@ -3,6 +3,8 @@ import { type ExportHeader, NOT_IMPORTED, parseRecord, type StoredRow, type Tabl
 import { IdRemapper } from "../../domain/org-data/id-remap";
 import { newId } from "../../domain/ids";
 import type { Env } from "../../env";
+import { livesInHome } from "../../domain/org-data/placement";
+import { homeDatabase } from "../org-homes";
 import { eraseResearch } from "./erase";
 
 /** Statements per D1 batch while importing rows. */
@@ -34,19 +36,20 @@ interface Undo {
  * the org is left as it was.
  */
 export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<string>, now = Date.now()): Promise<ImportSummary> {
-  await assertNoResearch(env.DB, orgId);
+  // Research rows go to the org's home database (an org moves by being imported into a new org placed elsewhere).
+  const home = await homeDatabase(env, orgId);
+  await assertNoResearch(env.DB, home, orgId);
   const undo: Undo = { memberships: [], users: [] };
   // The org's audit trail and tool-call log may hold rows already: a failed import takes back only the ones after these.
-  const before = await env.DB.prepare(
-    "SELECT (SELECT COALESCE(MAX(rowid), 0) FROM audit_log) AS audit, (SELECT COALESCE(MAX(rowid), 0) FROM tool_call_log) AS calls",
-  ).first<{ audit: number; calls: number }>();
+  const audit = await home.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM audit_log").first<number>("n");
+  const calls = await env.DB.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM tool_call_log").first<number>("n");
   try {
-    return await apply(env, orgId, lines, undo, now);
+    return await apply(env, home, orgId, lines, undo, now);
   } catch (error) {
     await eraseResearch(env, orgId);
+    await home.prepare("DELETE FROM audit_log WHERE org_id = ? AND rowid > ?").bind(orgId, audit ?? 0).run();
     const statements = [
-      env.DB.prepare("DELETE FROM audit_log WHERE org_id = ? AND rowid > ?").bind(orgId, before?.audit ?? 0),
-      env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ? AND rowid > ?").bind(orgId, before?.calls ?? 0),
+      env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ? AND rowid > ?").bind(orgId, calls ?? 0),
       ...undo.memberships.map((userId) => env.DB.prepare("DELETE FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, userId)),
       ...undo.users.map((userId) => env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(userId, userId)),
     ];
@@ -55,21 +58,30 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
   }
 }
 
-async function assertNoResearch(db: D1Database, orgId: string): Promise<void> {
-  const tables = ["plans", "artifacts", "research_outputs", "skill_executions", "evidence_ledgers", "search_sessions"];
-  const row = await db.prepare(`SELECT ${tables.map((t) => `(SELECT COUNT(*) FROM ${t} WHERE org_id = ?1)`).join(" + ")} AS n`).bind(orgId).first<{ n: number }>();
-  if ((row?.n ?? 0) > 0) throw conflict("This organization already holds research; import into a new, empty organization.");
+async function assertNoResearch(directory: D1Database, home: D1Database, orgId: string): Promise<void> {
+  const count = (db: D1Database, tables: string[]) =>
+    db.prepare(`SELECT ${tables.map((t) => `(SELECT COUNT(*) FROM ${t} WHERE org_id = ?1)`).join(" + ")} AS n`).bind(orgId).first<number>("n");
+  const held = (await count(home, ["plans", "artifacts", "research_outputs", "skill_executions", "evidence_ledgers"])) ?? 0;
+  const sessions = (await count(directory, ["search_sessions"])) ?? 0;
+  if (held + sessions > 0) throw conflict("This organization already holds research; import into a new, empty organization.");
 }
 
-async function apply(env: Env, orgId: string, lines: AsyncIterable<string>, undo: Undo, now: number): Promise<ImportSummary> {
+async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIterable<string>, undo: Undo, now: number): Promise<ImportSummary> {
   const summary: ImportSummary = { members: { matched: 0, created: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {} };
   const columnsOf = new Map<string, Set<string>>();
   let header: ExportHeader | null = null;
   let remap: IdRemapper | null = null;
   let ended = false;
-  let pending: D1PreparedStatement[] = [];
+  // Rows wait in file order; each run of rows bound for one database goes in one batch.
+  let pending: { db: D1Database; statement: D1PreparedStatement }[] = [];
   const flush = async () => {
-    if (pending.length) await env.DB.batch(pending);
+    for (let start = 0; start < pending.length; ) {
+      const db = pending[start]?.db as D1Database;
+      let end = start;
+      while (end < pending.length && pending[end]?.db === db) end++;
+      await db.batch(pending.slice(start, end).map((entry) => entry.statement));
+      start = end;
+    }
     pending = [];
   };
   let lineNumber = 0;
@@ -98,13 +110,17 @@ async function apply(env: Env, orgId: string, lines: AsyncIterable<string>, undo
           summary.skipped[record.table] = (summary.skipped[record.table] ?? 0) + 1;
           break;
         }
-        const columns = columnsOf.get(record.table) ?? (await tableColumns(env.DB, record.table));
+        const db = livesInHome(record.table) ? home : env.DB;
+        const columns = columnsOf.get(record.table) ?? (await tableColumns(db, record.table));
         columnsOf.set(record.table, columns);
         const row: StoredRow = { ...remap.row(record.row), org_id: orgId };
+        // The plan's new object numbers its index updates from 1: a row keeping an older export's
+        // number would refuse them (the index takes only newer updates) and stay stale.
+        if (record.table === "plans") row.index_seq = 0;
         const names = Object.keys(row);
         const unknown = names.find((name) => !columns.has(name));
         if (unknown) throw validationError(`Line ${lineNumber}: table ${record.table} has no column ${unknown}.`);
-        pending.push(env.DB.prepare(`INSERT INTO ${record.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).bind(...names.map((n) => row[n] ?? null)));
+        pending.push({ db, statement: db.prepare(`INSERT INTO ${record.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).bind(...names.map((n) => row[n] ?? null)) });
         summary.rows[record.table] = (summary.rows[record.table] ?? 0) + 1;
         if (pending.length >= BATCH) await flush();
         break;

@@ -12,6 +12,7 @@ import type { Env } from "../../env";
 import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
 import { submitReview } from "../../operations/submit-review";
+import { homeDatabase } from "../../platform/org-homes";
 import { newCorrelationId, webServices } from "../../platform/runtime";
 import { membershipsOf } from "../../storage/accounts";
 import { type InboxItem, ReviewInbox, SignIn } from "./pages";
@@ -193,7 +194,8 @@ dashboardApp.post("/org", async (c) => {
 dashboardApp.get("/live", async (c) => {
   const plan = c.req.query("plan");
   if (plan !== undefined && !ID_PATTERN.test(plan)) return c.json({ error: "not_found" }, 404);
-  return c.json({ fingerprint: await liveFingerprint(c.env.DB, c.get("session").orgId, plan ?? null) });
+  const { orgId } = c.get("session");
+  return c.json({ fingerprint: await liveFingerprint(await homeDatabase(c.env, orgId), orgId, plan ?? null) });
 });
 
 // ---------------------------------------------------------------------------
@@ -207,8 +209,9 @@ dashboardApp.get("/plans", async (c) => {
     stalledOnly: c.req.query("stalled") === "1",
     query: (c.req.query("q") ?? "").trim().slice(0, 200),
   };
-  const fingerprint = await liveFingerprint(c.env.DB, orgId, null);
-  const rows = await listPlans(c.env.DB, orgId, filters, PLANS_PAGE + 1);
+  const home = await homeDatabase(c.env, orgId);
+  const fingerprint = await liveFingerprint(home, orgId, null);
+  const rows = await listPlans(home, orgId, filters, PLANS_PAGE + 1);
   return render(c, {
     title: "Plans",
     section: "plans",
@@ -234,8 +237,8 @@ dashboardApp.get("/plans/:planId", async (c) => {
   const planId = c.req.param("planId");
   if (!ID_PATTERN.test(planId)) return notFoundPage(c);
   const { orgId } = c.get("session");
-  const { services, now } = webServices(c.env);
-  const fingerprint = await liveFingerprint(c.env.DB, orgId, planId);
+  const { services, now } = await webServices(c.env, orgId);
+  const fingerprint = await liveFingerprint(await homeDatabase(c.env, orgId), orgId, planId);
   const [state, history, members, ledger] = await Promise.all([
     services.plans.read(orgId, planId, true),
     services.plans.history(orgId, planId, null, 100),
@@ -299,7 +302,7 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
     ...(followUps.length && decision === "revise" ? { followUpSteps: followUps } : {}),
   };
   const review = validInput(submitReview, input, "The review is not valid.");
-  const { services, origin, now } = webServices(c.env);
+  const { services, origin, now } = await webServices(c.env, session.orgId);
   const ctx: OperationContext = { principal: principalOf(session), services, correlationId: crypto.randomUUID(), origin, now };
   // The very operation the submit_review tool runs: same command, same audit, with this person as the actor.
   await submitReview.handler(review, ctx);
@@ -313,9 +316,10 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
 
 dashboardApp.get("/reviews", async (c) => {
   const { orgId, csrf } = c.get("session");
-  const { services } = webServices(c.env);
-  const fingerprint = await liveFingerprint(c.env.DB, orgId, null);
-  const plans = await plansAwaitingReview(c.env.DB, orgId);
+  const { services } = await webServices(c.env, orgId);
+  const home = await homeDatabase(c.env, orgId);
+  const fingerprint = await liveFingerprint(home, orgId, null);
+  const plans = await plansAwaitingReview(home, orgId);
   const states = await Promise.all(
     plans.map((plan) =>
       services.plans.read(orgId, plan.planId, false).catch((error: unknown) => {

@@ -12,7 +12,7 @@ export const DASHBOARD_CLIENT = "dashboard";
 /** An org audit entry for what the signed-in person did through the dashboard. */
 export async function recordAudit(c: DashContext, action: string, targetType: string, targetId: string, detail: Record<string, unknown> = {}): Promise<void> {
   const session = c.get("session");
-  await webServices(c.env).services.audit.record({
+  await (await webServices(c.env, session.orgId)).services.audit.record({
     orgId: session.orgId,
     actorUserId: session.userId,
     actorClientId: DASHBOARD_CLIENT,

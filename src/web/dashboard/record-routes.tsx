@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import { ID_PATTERN } from "../../domain/ids";
 import { decodeCursor, toPage } from "../../domain/pagination";
 import { SKILL_EXECUTION_STATUSES, type SkillExecutionStatus } from "../../domain/skill-executions";
+import { homeDatabase } from "../../platform/org-homes";
 import { webServices } from "../../platform/runtime";
 import { Analytics, WINDOWS, type WindowKey } from "./analytics";
 import { budgetStats, callsPerDay, plansPerDay } from "./analytics-series";
@@ -27,7 +28,7 @@ export function registerRecordRoutes(app: Hono<App>): void {
 
   app.get("/executions", async (c) => {
     const { orgId } = c.get("session");
-    const { services } = webServices(c.env);
+    const { services } = await webServices(c.env, orgId);
     const requested = c.req.query("status") ?? "all";
     const status = (SKILL_EXECUTION_STATUSES as readonly string[]).includes(requested) ? (requested as SkillExecutionStatus) : undefined;
     const cursor = c.req.query("cursor");
@@ -48,12 +49,13 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const executionId = c.req.param("executionId");
     if (!ID_PATTERN.test(executionId)) return notFoundPage(c);
     const { orgId } = c.get("session");
-    const { services } = webServices(c.env);
+    const { services } = await webServices(c.env, orgId);
     const execution = await services.skillExecutions.get(orgId, executionId);
     if (!execution) return notFoundPage(c);
+    const home = await homeDatabase(c.env, orgId);
     const [feedback, planName] = await Promise.all([
-      feedbackFor(c.env.DB, orgId, executionId, execution.planId),
-      planNameOf(c.env.DB, orgId, execution.planId),
+      feedbackFor(home, orgId, executionId, execution.planId),
+      planNameOf(home, orgId, execution.planId),
     ]);
     return render(c, {
       title: "Skill execution",
@@ -69,11 +71,11 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const outputId = c.req.param("outputId");
     if (!ID_PATTERN.test(outputId)) return notFoundPage(c);
     const { orgId } = c.get("session");
-    const { services } = webServices(c.env);
+    const { services } = await webServices(c.env, orgId);
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
     const [planName, members] = await Promise.all([
-      planNameOf(c.env.DB, orgId, output.planId),
+      planNameOf(await homeDatabase(c.env, orgId), orgId, output.planId),
       listMembers(c.env.DB, orgId),
     ]);
     const author = members.find((m) => m.userId === output.createdBy);
@@ -94,13 +96,15 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const window: WindowKey = Object.hasOwn(WINDOWS, requested) ? (requested as WindowKey) : "7d";
     const now = Date.now();
     const since = now - WINDOWS[window] * 86_400_000;
+    // Research figures come from the org's home database; tool calls from the directory's log.
+    const home = await homeDatabase(c.env, orgId);
     const [routing, stalls, calls, callDays, planDays, budgets] = await Promise.all([
-      routingAccuracy(c.env.DB, orgId, since),
-      stallStats(c.env.DB, orgId, since),
+      routingAccuracy(home, orgId, since),
+      stallStats(home, orgId, since),
       toolCallStats(c.env.DB, orgId, since),
       callsPerDay(c.env.DB, orgId, since),
-      plansPerDay(c.env.DB, orgId, since),
-      budgetStats(c.env.DB, orgId, since),
+      plansPerDay(home, orgId, since),
+      budgetStats(home, orgId, since),
     ]);
     return render(c, {
       title: "Analytics",

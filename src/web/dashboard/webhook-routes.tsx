@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import { isCairnError } from "../../domain/errors";
 import { ID_PATTERN } from "../../domain/ids";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, redeliverWebhook, rotateWebhookSecret, updateWebhook, webhookDeliveries } from "../../platform/webhooks/admin";
-import { webServices } from "../../platform/runtime";
+import { publicOrigin } from "../../platform/runtime";
 import { type App, type DashContext, flashFor, notFoundPage, recordAudit, render } from "./page";
 import { WebhookDeliveriesPage, WebhooksPage } from "./webhooks";
 
@@ -41,7 +41,7 @@ export function registerWebhookRoutes(dashboardApp: Hono<App>): void {
     attempt(c, async () => {
       const session = c.get("session");
       const form = c.get("form");
-      const { origin } = webServices(c.env);
+      const origin = publicOrigin(c.env);
       const description = String(form.get("description") ?? "").trim();
       const created = await createWebhook(
         c.env,
