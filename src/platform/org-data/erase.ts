@@ -1,6 +1,5 @@
 import { forgetOrg } from "../../auth/admission";
 import { ROW_TABLES } from "../../domain/org-data/format";
-
 import { DIRECTORY_DATABASE, livesInHome } from "../../domain/org-data/placement";
 import type { Env } from "../../env";
 import { forgetHome, homeDatabase } from "../org-homes";
