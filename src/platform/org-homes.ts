@@ -20,18 +20,23 @@ interface DirectoryRow {
 
 /** The D1 database holding `orgId`'s research, placing the org first if it is new. */
 export async function homeDatabase(env: Env, orgId: string): Promise<D1Database> {
+  return bindingOf(env, await homeOf(env, orgId));
+}
+
+/** The binding name of `orgId`'s home, placing the org first if it is new; a name this deployment does not bind throws. */
+export async function homeName(env: Env, orgId: string): Promise<string> {
+  const name = await homeOf(env, orgId);
+  bindingOf(env, name);
+  return name;
+}
+
+async function homeOf(env: Env, orgId: string): Promise<string> {
   const known = homes.get(orgId);
-  if (known !== undefined) return bindingOf(env, known);
+  if (known !== undefined) return known;
   const name = await resolveHome(env, orgId);
   if (homes.size >= REMEMBERED_HOMES) homes.clear();
   homes.set(orgId, name);
-  return bindingOf(env, name);
-}
-
-/** The binding name of `orgId`'s home (placing it if new): what the operator CLI and `org list` show. */
-export async function homeName(env: Env, orgId: string): Promise<string> {
-  await homeDatabase(env, orgId);
-  return homes.get(orgId) ?? DIRECTORY_DATABASE;
+  return name;
 }
 
 /** An org erased: its id is never resolved from memory again. */

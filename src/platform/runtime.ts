@@ -25,11 +25,6 @@ import { configuredSearchProviders } from "./search-providers";
 
 const now = () => Date.now();
 
-/** The repositories over one org home database (research), next to the directory's. */
-interface Wiring {
-  services: Services;
-}
-
 /** Where this deployment answers: parsed once per public URL rather than on every call. */
 interface Place {
   origin: string;
@@ -52,37 +47,35 @@ function placeOf(env: Env): Place {
   return place;
 }
 
-// One set of repositories per home database binding object: building them per request is waste.
-const wiringByHome = new WeakMap<D1Database, Wiring>();
+// One set of services per home database binding object (research there, the rest in the directory): building them per request is waste.
+const servicesByHome = new WeakMap<D1Database, Services>();
 // One tool-call log per directory binding, so entries of every org batch together.
 const toolCallsByDirectory = new WeakMap<D1Database, ToolCallLog>();
 
-function wiringFor(env: Env, home: D1Database): Wiring {
-  let wiring = wiringByHome.get(home);
-  if (!wiring) {
+function servicesFor(env: Env, home: D1Database): Services {
+  let services = servicesByHome.get(home);
+  if (!services) {
     const db = openDatabase(home);
-    wiring = {
-      services: {
-        artifacts: d1ArtifactRepository(home),
-        ledger: d1EvidenceLedger(home),
-        outputs: d1OutputRepository(home),
-        feedback: d1FeedbackRepository(home),
-        skillExecutions: d1SkillExecutionRepository(db),
-        audit: d1AuditLog(db, now),
-        plans: durablePlanEngine(env),
-        planIndex: d1PlanIndex(home),
-        extraction: platformExtraction,
-        // The search-session index is in the directory (DB): it counts sessions per org and member.
-        sessions: durableSearchSessions(env, sessionConfig(env)),
-        searchProviders: configuredSearchProviders(env),
-        completions: d1Completions(home),
-        webhookEvents: queuePublisher(env.WEBHOOK_QUEUE),
-        researchSearch: d1ResearchSearch(home),
-      },
+    services = {
+      artifacts: d1ArtifactRepository(home),
+      ledger: d1EvidenceLedger(home),
+      outputs: d1OutputRepository(home),
+      feedback: d1FeedbackRepository(home),
+      skillExecutions: d1SkillExecutionRepository(db),
+      audit: d1AuditLog(db, now),
+      plans: durablePlanEngine(env),
+      planIndex: d1PlanIndex(home),
+      extraction: platformExtraction,
+      // The search-session index is in the directory (DB): it counts sessions per org and member.
+      sessions: durableSearchSessions(env, sessionConfig(env)),
+      searchProviders: configuredSearchProviders(env),
+      completions: d1Completions(home),
+      webhookEvents: queuePublisher(env.WEBHOOK_QUEUE),
+      researchSearch: d1ResearchSearch(home),
     };
-    wiringByHome.set(home, wiring);
+    servicesByHome.set(home, services);
   }
-  return wiring;
+  return services;
 }
 
 function toolCallsFor(env: Env): ToolCallLog {
@@ -94,9 +87,13 @@ function toolCallsFor(env: Env): ToolCallLog {
   return log;
 }
 
-/** The services of one org, for the dashboard's pages that act as the signed-in person (same wiring as the API). */
-export async function webServices(env: Env, orgId: string): Promise<{ services: Services; origin: string; now: () => number }> {
-  return { services: wiringFor(env, await homeDatabase(env, orgId)).services, origin: placeOf(env).origin, now };
+/**
+ * The services of one org, for the dashboard's pages that act as the signed-in person (same wiring as the API),
+ * with the org's home database for the pages' own research queries.
+ */
+export async function webServices(env: Env, orgId: string): Promise<{ services: Services; home: D1Database; origin: string; now: () => number }> {
+  const home = await homeDatabase(env, orgId);
+  return { services: servicesFor(env, home), home, origin: placeOf(env).origin, now };
 }
 
 /** This deployment's canonical public origin. */
@@ -125,8 +122,7 @@ export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, pri
     hostname,
     localHosts,
     async contextFor(correlationId) {
-      const { services } = wiringFor(env, await homeDatabase(env, principal.orgId));
-      return { principal, services, correlationId, origin, now };
+      return { principal, services: servicesFor(env, await homeDatabase(env, principal.orgId)), correlationId, origin, now };
     },
     record(call) {
       ctx.waitUntil(toolCalls.record(principal, call, now()).catch((error) => logBackgroundFailure(error, call.correlationId)));

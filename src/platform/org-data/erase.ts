@@ -1,6 +1,6 @@
 import { forgetOrg } from "../../auth/admission";
 import { ROW_TABLES } from "../../domain/org-data/format";
-import { DIRECTORY_DATABASE, livesInHome } from "../../domain/org-data/placement";
+import { livesInHome } from "../../domain/org-data/placement";
 import type { Env } from "../../env";
 import { forgetHome, homeDatabase } from "../org-homes";
 
@@ -69,7 +69,7 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   const home = await homeDatabase(env, orgId);
   await home.batch([
     home.prepare("DELETE FROM audit_log WHERE org_id = ?").bind(orgId),
-    ...(home === env.DB ? [] : [home.prepare("DELETE FROM orgs WHERE id = ? AND home_database <> ?").bind(orgId, DIRECTORY_DATABASE)]),
+    ...(home === env.DB ? [] : [home.prepare("DELETE FROM orgs WHERE id = ?").bind(orgId)]),
   ]);
   // Memberships and keys before the users and the org they refer to (foreign keys).
   await env.DB.batch([

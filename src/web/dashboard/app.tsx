@@ -237,8 +237,8 @@ dashboardApp.get("/plans/:planId", async (c) => {
   const planId = c.req.param("planId");
   if (!ID_PATTERN.test(planId)) return notFoundPage(c);
   const { orgId } = c.get("session");
-  const { services, now } = await webServices(c.env, orgId);
-  const fingerprint = await liveFingerprint(await homeDatabase(c.env, orgId), orgId, planId);
+  const { services, home, now } = await webServices(c.env, orgId);
+  const fingerprint = await liveFingerprint(home, orgId, planId);
   const [state, history, members, ledger] = await Promise.all([
     services.plans.read(orgId, planId, true),
     services.plans.history(orgId, planId, null, 100),
@@ -316,8 +316,7 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
 
 dashboardApp.get("/reviews", async (c) => {
   const { orgId, csrf } = c.get("session");
-  const { services } = await webServices(c.env, orgId);
-  const home = await homeDatabase(c.env, orgId);
+  const { services, home } = await webServices(c.env, orgId);
   const fingerprint = await liveFingerprint(home, orgId, null);
   const plans = await plansAwaitingReview(home, orgId);
   const states = await Promise.all(

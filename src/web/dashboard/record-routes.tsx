@@ -49,10 +49,9 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const executionId = c.req.param("executionId");
     if (!ID_PATTERN.test(executionId)) return notFoundPage(c);
     const { orgId } = c.get("session");
-    const { services } = await webServices(c.env, orgId);
+    const { services, home } = await webServices(c.env, orgId);
     const execution = await services.skillExecutions.get(orgId, executionId);
     if (!execution) return notFoundPage(c);
-    const home = await homeDatabase(c.env, orgId);
     const [feedback, planName] = await Promise.all([
       feedbackFor(home, orgId, executionId, execution.planId),
       planNameOf(home, orgId, execution.planId),
@@ -71,11 +70,11 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const outputId = c.req.param("outputId");
     if (!ID_PATTERN.test(outputId)) return notFoundPage(c);
     const { orgId } = c.get("session");
-    const { services } = await webServices(c.env, orgId);
+    const { services, home } = await webServices(c.env, orgId);
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
     const [planName, members] = await Promise.all([
-      planNameOf(await homeDatabase(c.env, orgId), orgId, output.planId),
+      planNameOf(home, orgId, output.planId),
       listMembers(c.env.DB, orgId),
     ]);
     const author = members.find((m) => m.userId === output.createdBy);
