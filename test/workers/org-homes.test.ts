@@ -1,6 +1,8 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
+import type { PlanObject } from "../../src/durable-objects/plan-object";
 import { forgetHome, homeName } from "../../src/platform/org-homes";
 import { completeNextStep, createPlan, ok } from "../support/plans";
 import { callTool, seedOrg, seedTenant } from "../support/worker";
@@ -85,6 +87,17 @@ describe("org → database routing", () => {
     const again = JSON.stringify(await ok(b.apiKey, "search_sources", { query: "perovskite" }));
     expect(again).toContain(ofB.artifactId);
     expect(again).not.toContain(ofA.artifactId);
+  });
+
+  it("lets a plan object of an org the directory no longer holds answer, and drops its index update rather than retrying it for ever", async () => {
+    const orgId = "org_gone";
+    const planId = `plan_gone_${crypto.randomUUID().slice(0, 8)}`;
+    const stub = env.PLAN.getByName(`${orgId}:${planId}`);
+    const input = { planId, orgId, name: "[Scan] Gone", researchQuestion: "q", steps: [{ stepType: "search" as const, instructions: "look" }], branchingConditions: [], planDesignRationale: "r", outputFormattingNotes: null, sessionId: null, executionId: null };
+    expect(await stub.run({ kind: "create", input }, { userId: "usr_gone", clientId: "cli_gone" }, Date.now())).toMatchObject({ ok: true });
+    const waiting = await runInDurableObject(stub, (_instance: PlanObject, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM outbox").one().n);
+    expect(waiting).toBe(0);
+    for (const db of [env.DB, secondDb]) expect(await rowsOf(db, "plans", orgId)).toBe(0);
   });
 
   it("answers a clear error, and changes nothing, when the directory names a database this deployment does not bind", async () => {
