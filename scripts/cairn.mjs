@@ -265,12 +265,12 @@ Export it first if you may need it. --yes is required.`,
   ...webhookCommands(emit),
   migrate: {
     usage: "migrate",
-    summary: "apply pending D1 migrations (migrations/)",
+    summary: "apply pending D1 migrations (migrations/) to every database of the configuration",
     flags: [],
     required: [],
     run: async (o, t) => {
-      const output = await lib.applyMigrations(t);
-      emit(o, { ok: true, output }, () => output.trimEnd());
+      const { output, databases } = await lib.applyMigrations(t);
+      emit(o, { ok: true, databases: databases.map(({ binding, upToDate }) => ({ binding, upToDate })), output }, () => output.trimEnd());
     },
   },
 };

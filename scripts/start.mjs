@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm start`: local development only.
- *   1. apply the D1 migrations to the local database,
+ *   1. apply the D1 migrations to each local database wrangler.toml declares,
  *   2. seed the demo org, admin and API key (kept in .wrangler/cairn-demo.json),
  *   3. run `wrangler dev` in the foreground on PORT (default 8787) and, once
  *      GET /health answers, print the URLs and demo credentials.
@@ -72,9 +72,9 @@ const persistTo = values["persist-to"];
 const lib = await import("./lib/local.mjs");
 
 try {
-  console.log("› Applying D1 migrations to the local database…");
+  console.log("› Applying D1 migrations to the local databases…");
   const migrated = await lib.applyMigrations({ persistTo });
-  console.log(/No migrations to apply/.test(migrated) ? "  (already up to date)" : "  done.");
+  for (const db of migrated.databases) console.log(`  ${db.binding}: ${db.upToDate ? "already up to date" : "migrated"}`);
   console.log("› Seeding the demo org, user and API key…");
   const demo = await lib.seedDemo({ persistTo });
   console.log(demo.changed.length > 0 ? `  updated: ${demo.changed.join(", ")}` : "  (already in place)");

@@ -10,6 +10,8 @@
  * `wrangler.toml` reaches the deployment without anyone merging files by hand.
  * Both files are gitignored: they describe one deployment, not the project.
  */
+import { isBindingName, MAX_HOME_DATABASES } from "../../src/domain/org-data/placement.ts";
+import { d1BindingsOf } from "./d1-bindings.mjs";
 
 /** Where the deployment's settings and the rendered configuration live (project root). */
 export const SETTINGS_FILE = "cairn.deploy.json";
@@ -24,6 +26,7 @@ export function defaultSettings(workerName) {
     routes: [],
     vars: {},
     d1: { name: workerName, id: null },
+    databases: [],
     kv: { title: `${workerName}-oauth`, id: null },
     firstOrg: { slug: "research", name: "Research", adminEmail: null },
     url: null,
@@ -33,6 +36,10 @@ export function defaultSettings(workerName) {
 const WORKER_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 const VAR_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+const RESOURCE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const D1_ID = /^[0-9a-f-]{36}$/;
+/** As many as the Worker places orgs in, the directory included. */
+const MAX_EXTRA_DATABASES = MAX_HOME_DATABASES - 1;
 /** Set by the deploy itself: an override would undo a production default or break the OAuth origin. */
 const RESERVED_VARS = new Set(["CAIRN_ENV", "PUBLIC_URL"]);
 
@@ -56,6 +63,7 @@ export function validateSettings(raw, workerNameFallback) {
     firstOrg: { ...base.firstOrg, ...(raw.firstOrg ?? {}) },
     vars: { ...(raw.vars ?? {}) },
     routes: raw.routes ?? [],
+    databases: raw.databases ?? [],
   };
   if (settings.accountId !== null && !/^[0-9a-f]{32}$/.test(String(settings.accountId))) {
     throw new Error(`${SETTINGS_FILE}: accountId must be the 32-hex-digit Cloudflare account id.`);
@@ -89,11 +97,44 @@ export function validateSettings(raw, workerNameFallback) {
     ["d1.name", settings.d1.name],
     ["kv.title", settings.kv.title],
   ]) {
-    if (typeof value !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw new Error(`${SETTINGS_FILE}: ${field} must be 1–64 letters, digits, _ or -.`);
+    if (typeof value !== "string" || !RESOURCE_NAME.test(value)) throw new Error(`${SETTINGS_FILE}: ${field} must be 1–64 letters, digits, _ or -.`);
   }
-  if (settings.d1.id !== null && !/^[0-9a-f-]{36}$/.test(String(settings.d1.id))) throw new Error(`${SETTINGS_FILE}: d1.id is not a D1 database id.`);
+  if (settings.d1.id !== null && !D1_ID.test(String(settings.d1.id))) throw new Error(`${SETTINGS_FILE}: d1.id is not a D1 database id.`);
+  settings.databases = validateDatabases(settings.databases, settings.d1.name);
+  if (settings.vars.ORG_DATABASES !== undefined) {
+    const bound = new Set(["DB", ...settings.databases.map((db) => db.binding)]);
+    const unbound = settings.vars.ORG_DATABASES.split(/[\s,]+/).filter((name) => name && !bound.has(name));
+    if (unbound.length > 0) {
+      throw new Error(`${SETTINGS_FILE}: vars.ORG_DATABASES names ${unbound.join(", ")}, which "databases" does not list (the deployment binds ${[...bound].join(", ")}).`);
+    }
+  }
   if (settings.kv.id !== null && !/^[0-9a-f]{32}$/.test(String(settings.kv.id))) throw new Error(`${SETTINGS_FILE}: kv.id is not a KV namespace id.`);
   return settings;
+}
+
+/**
+ * The deployment's research databases besides `DB`: `[{ binding, name, id }]`,
+ * each a D1 database of the account (found by name or created; `id` recorded
+ * by the deploy), bound to the Worker under `binding` with the same migrations.
+ */
+function validateDatabases(databases, directoryName) {
+  if (!Array.isArray(databases)) throw new Error(`${SETTINGS_FILE}: databases must be a list of { "binding", "name" }.`);
+  if (databases.length > MAX_EXTRA_DATABASES) throw new Error(`${SETTINGS_FILE}: databases lists ${databases.length}; at most ${MAX_EXTRA_DATABASES} besides DB.`);
+  const bindings = new Set(["DB"]);
+  const names = new Set([directoryName]);
+  return databases.map((db, index) => {
+    const where = `${SETTINGS_FILE}: databases[${index}]`;
+    if (db === null || typeof db !== "object" || Array.isArray(db)) throw new Error(`${where} must be an object { "binding", "name" }.`);
+    const { binding, name, id = null } = db;
+    if (typeof binding !== "string" || !isBindingName(binding)) throw new Error(`${where}.binding must be a binding name such as RESEARCH_DB_2 (upper-case letters, digits, _).`);
+    if (bindings.has(binding)) throw new Error(`${where}.binding "${binding}" is ${binding === "DB" ? "the directory database's" : "listed twice"}.`);
+    if (typeof name !== "string" || !RESOURCE_NAME.test(name)) throw new Error(`${where}.name must be 1–64 letters, digits, _ or -.`);
+    if (names.has(name)) throw new Error(`${where}.name "${name}" is already ${name === directoryName ? "the directory database's (d1.name)" : "used above"}.`);
+    if (id !== null && !D1_ID.test(String(id))) throw new Error(`${where}.id is not a D1 database id.`);
+    bindings.add(binding);
+    names.add(name);
+    return { binding, name, id };
+  });
 }
 
 /** An https origin (no path) for PUBLIC_URL; throws on anything else. */
@@ -144,6 +185,15 @@ function replaceOnce(text, pattern, replacement, what) {
  */
 export function renderProductionConfig(baseToml, settings) {
   if (!settings.d1.id || !settings.kv.id) throw new Error("The D1 database and KV namespace ids must be known before the configuration is rendered.");
+  const missing = settings.databases.filter((db) => !db.id).map((db) => db.binding);
+  if (missing.length > 0) throw new Error(`The ids of the databases ${missing.join(", ")} must be known before the configuration is rendered.`);
+  const declared = d1BindingsOf(baseToml).filter((binding) => binding !== "DB");
+  if (declared.length > 0) {
+    throw new Error(
+      `wrangler.toml declares the D1 database ${declared.join(", ")} besides DB. A deployment lists its databases in ${SETTINGS_FILE} ` +
+        '("databases": [{ "binding": "RESEARCH_DB_2", "name": "cairn-research-2" }]), so its ids never mix with local ones: move it there.',
+    );
+  }
   let [head, toml] = splitTopLevel(baseToml);
   head = replaceOnce(head, /^name\s*=\s*"[^"]*"\s*$/m, `name = ${tomlString(settings.workerName)}`, "top-level name");
   toml = replaceOnce(toml, /^database_name\s*=\s*"[^"]*"\s*$/m, `database_name = ${tomlString(settings.d1.name)}`, "D1 database_name");
@@ -170,7 +220,23 @@ export function renderProductionConfig(baseToml, settings) {
       : "# PUBLIC_URL unset: the Worker's public origin is the hostname each request arrives on.",
     "PUBLIC_URL variable",
   );
-  for (const [name, value] of Object.entries(settings.vars).sort(([a], [b]) => a.localeCompare(b))) {
+  if (settings.databases.length > 0) {
+    const blocks = settings.databases.map((db) =>
+      [
+        "[[d1_databases]]",
+        `binding = ${tomlString(db.binding)}`,
+        `database_name = ${tomlString(db.name)}`,
+        `database_id = ${tomlString(db.id)}`,
+        `migrations_dir = "migrations"`,
+      ].join("\n"),
+    );
+    // Right after DB's table (its last key), each with the same migrations.
+    toml = replaceOnce(toml, /^migrations_dir\s*=\s*"[^"]*"[ \t]*$/m, `$&\n\n${blocks.join("\n\n")}`, "D1 migrations_dir");
+  }
+  // New orgs may be placed in every database unless the operator lists fewer.
+  const vars = { ...settings.vars };
+  if (vars.ORG_DATABASES === undefined && settings.databases.length > 0) vars.ORG_DATABASES = ["DB", ...settings.databases.map((db) => db.binding)].join(",");
+  for (const [name, value] of Object.entries(vars).sort(([a], [b]) => a.localeCompare(b))) {
     const line = new RegExp(`^${name}\\s*=\\s*"[^"]*"\\s*$`, "m");
     toml = line.test(toml) ? toml.replace(line, `${name} = ${tomlString(value)}`) : replaceOnce(toml, /^\[vars\]\s*$/m, `[vars]\n${name} = ${tomlString(value)}`, "[vars] table");
   }

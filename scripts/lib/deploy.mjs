@@ -3,10 +3,12 @@
  * the same command again to upgrade in place.
  *
  *   1. check the wrangler login (and which account),
- *   2. find the D1 database and KV namespace by name, or create them,
+ *   2. find the D1 databases (DB and any research databases the settings list)
+ *      and the KV namespace by name, or create them,
  *   3. record their ids in cairn.deploy.json and render wrangler.production.toml,
- *   4. apply D1 migrations remotely BEFORE the new code goes up (forward-only:
- *      a failed migration stops the deploy and the running version stays),
+ *   4. apply D1 migrations remotely to every database BEFORE the new code goes
+ *      up (forward-only: a failed migration stops the deploy and the running
+ *      version stays), and refuse to drop a database that orgs still live in,
  *   5. upload the Worker,
  *   6. on the first deploy only, create the first org and its admin,
  *   7. print the MCP and dashboard URLs and how to connect Claude and ChatGPT.
@@ -106,8 +108,10 @@ export async function dryRun({ root, baseToml, stored, settings, wrangler, log }
   const rendered = renderProductionConfig(baseToml, {
     ...settings,
     d1: { ...settings.d1, id: settings.d1.id ?? PLACEHOLDER_IDS.d1 },
+    databases: settings.databases.map((db) => ({ ...db, id: db.id ?? PLACEHOLDER_IDS.d1 })),
     kv: { ...settings.kv, id: settings.kv.id ?? PLACEHOLDER_IDS.kv },
   });
+  const bindings = ["DB", ...settings.databases.map((db) => db.binding)];
   const known = (id) => (id ? `id ${id}` : "found by name, or created");
   const admin = settings.firstOrg.adminEmail ?? "the e-mail of the wrangler login";
   log(`Deploy plan (dry run: nothing is created, migrated or uploaded)
@@ -115,14 +119,15 @@ export async function dryRun({ root, baseToml, stored, settings, wrangler, log }
   Settings         ${stored ? SETTINGS_FILE : `${SETTINGS_FILE} not found: first deploy, defaults below`}
   Worker           ${settings.workerName}${settings.accountId ? ` (account ${settings.accountId})` : ""}
   D1 database      "${settings.d1.name}" (${known(settings.d1.id)})
-  KV namespace     "${settings.kv.title}" (${known(settings.kv.id)})
+${settings.databases.map((db) => `  D1 database      "${db.name}" as ${db.binding}, for org research (${known(db.id)})\n`).join("")}  KV namespace     "${settings.kv.title}" (${known(settings.kv.id)})
   Public URL       ${settings.publicUrl ?? "the hostname each request arrives on (workers.dev or your custom domain)"}
 
   1. check the wrangler login                           wrangler whoami
   2. find or create the D1 database and KV namespace    wrangler d1 list / create, kv namespace list / create
      and the webhook queues "${webhookQueueNames(settings.workerName).main}" (+ -dlq)     wrangler queues info / create
   3. write ${SETTINGS_FILE} and ${PRODUCTION_CONFIG_FILE}
-  4. apply D1 migrations remotely, forward-only         wrangler d1 migrations apply DB --remote (${migrationFiles(root).length} files); a failure stops here
+  4. apply D1 migrations remotely, forward-only         wrangler d1 migrations apply ${bindings.join(", ")} --remote (${migrationFiles(root).length} files); a failure stops here
+     and check that every org's database is still bound
   5. upload the Worker                                   wrangler deploy --config ${PRODUCTION_CONFIG_FILE}
   6. if the database has no org yet: create org "${settings.firstOrg.slug}" with admin ${admin} (password shown once)
   7. print the MCP URL, the dashboard URL and how to connect Claude and ChatGPT`);
@@ -238,6 +243,18 @@ export async function deploy({ root, dryRun: planOnly = false, overrides = {}, w
   });
   settings.d1.id = d1.id;
   settings.kv.id = kv.id;
+  for (const db of settings.databases) {
+    const found = await ensureResource({
+      what: `D1 database "${db.name}" (${db.binding})`,
+      recordedId: db.id,
+      list: async () => parseJsonOutput(await call(["d1", "list", "--json"], "wrangler d1 list"), "wrangler d1 list"),
+      matchesName: (candidate) => candidate.name === db.name,
+      idOf: (candidate) => candidate.uuid,
+      create: () => call(["d1", "create", db.name], "wrangler d1 create"),
+      log,
+    });
+    db.id = found.id;
+  }
 
   log("› Finding or creating the webhook queues…");
   const queues = webhookQueueNames(settings.workerName);
@@ -258,19 +275,34 @@ export async function deploy({ root, dryRun: planOnly = false, overrides = {}, w
   writeFileSync(configFile, renderProductionConfig(baseToml, settings));
   log(`  recorded in ${SETTINGS_FILE}; configuration written to ${PRODUCTION_CONFIG_FILE}`);
 
-  log("› Applying D1 migrations to the deployed database (before the new code)…");
-  const migrated = await wrangler(["d1", "migrations", "apply", "DB", "--remote", "--config", configFile], inAccount());
-  if (migrated.code !== 0) {
+  const bindings = ["DB", ...settings.databases.map((db) => db.binding)];
+  log(`› Applying D1 migrations to the deployed ${bindings.length === 1 ? "database" : "databases"} (before the new code)…`);
+  for (const binding of bindings) {
+    const migrated = await wrangler(["d1", "migrations", "apply", binding, "--remote", "--config", configFile], inAccount());
+    if (migrated.code !== 0) {
+      throw new DeployError(
+        `D1 migrations of ${binding} failed, so nothing was uploaded: the running version is unchanged.\n${outputOf(migrated)}\n\n` +
+          "Migrations are forward-only: fix the cause (see the message above) and run `npm run deploy` again; " +
+          "migrations that were applied before the failure stay applied and are skipped next time.",
+      );
+    }
+    log(`  ${binding}: ${/No migrations to apply/i.test(outputOf(migrated)) ? "already up to date" : "applied"}`);
+  }
+
+  const counted = await call(
+    ["d1", "execute", "DB", "--remote", "--config", configFile, "--json", "--command", "SELECT home_database AS home, COUNT(*) AS n FROM orgs GROUP BY home_database"],
+    "Counting orgs",
+  );
+  const homes = parseJsonOutput(counted, "wrangler d1 execute")?.[0]?.results ?? [];
+  const firstDeploy = homes.reduce((sum, row) => sum + Number(row.n ?? 0), 0) === 0;
+  // An org whose database the new version would not bind could no longer be served: refuse before uploading.
+  const stranded = homes.filter((row) => row.home !== null && row.home !== undefined && !bindings.includes(String(row.home)));
+  if (stranded.length > 0) {
     throw new DeployError(
-      `D1 migrations failed, so nothing was uploaded: the running version is unchanged.\n${outputOf(migrated)}\n\n` +
-        "Migrations are forward-only: fix the cause (see the message above) and run `npm run deploy` again; " +
-        "migrations that were applied before the failure stay applied and are skipped next time.",
+      `${stranded.map((row) => `${row.n} org(s) live in ${row.home}`).join(", ")}, which ${SETTINGS_FILE} no longer lists in "databases": ` +
+        "nothing was uploaded. Put the database back (their research is there), or move those orgs out first (export, import, delete).",
     );
   }
-  log(/No migrations to apply/i.test(outputOf(migrated)) ? "  (already up to date)" : "  applied.");
-
-  const counted = await call(["d1", "execute", "DB", "--remote", "--config", configFile, "--json", "--command", "SELECT COUNT(*) AS n FROM orgs"], "Counting orgs");
-  const firstDeploy = Number(parseJsonOutput(counted, "wrangler d1 execute")?.[0]?.results?.[0]?.n ?? 0) === 0;
   const adminEmail = settings.firstOrg.adminEmail ?? (identity.email ? String(identity.email).toLowerCase() : null);
   if (firstDeploy && !adminEmail) {
     throw new DeployError("The first deploy creates the first admin, and this login has no e-mail: pass --admin-email you@example.com.");

@@ -36,12 +36,20 @@ export declare function runWrangler(
 export type Row = Record<string, unknown>;
 export declare function sqlString(value: unknown): string;
 export declare function sqlInt(value: unknown): string;
+/** Which D1 database a statement runs in: the directory (`DB`, default) or another binding of the configuration. */
+export interface SqlTarget extends Target {
+  database?: string;
+}
 /** Rows of every statement, in order. */
-export declare function runSqlAll(sql: string, options?: Target): Promise<Row[][]>;
+export declare function runSqlAll(sql: string, options?: SqlTarget): Promise<Row[][]>;
 /** Rows of the last statement. */
-export declare function runSql(sql: string, options?: Target): Promise<Row[]>;
-/** Applies pending migrations; returns wrangler's output. */
-export declare function applyMigrations(options?: Target): Promise<string>;
+export declare function runSql(sql: string, options?: SqlTarget): Promise<Row[]>;
+/** Applies pending migrations to every D1 database the configuration declares; wrangler's output, per database. */
+export declare function applyMigrations(
+  options?: Target,
+): Promise<{ output: string; databases: Array<{ binding: string; output: string; upToDate: boolean }> }>;
+/** The D1 bindings a configuration declares (default: the project's wrangler.toml), `DB` first. */
+export declare function configuredDatabases(config?: string): string[];
 
 export declare function normalizeSlug(slug: unknown): string;
 export declare function normalizeEmail(email: unknown): string;

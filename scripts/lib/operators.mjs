@@ -9,7 +9,8 @@ import { randomInt } from "node:crypto";
 import { generateApiKey } from "../../src/auth/api-keys.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "../../src/auth/password.ts";
 import { newId } from "../../src/domain/ids.ts";
-import { OperatorError, runSql, runSqlAll, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
+import { isBindingName } from "../../src/domain/org-data/placement.ts";
+import { configuredDatabases, OperatorError, runSql, runSqlAll, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
 
 /** Must match `SCOPES` in src/domain/scopes.ts (the e2e test checks that they agree). */
 export const SCOPES = Object.freeze(["research:read", "research:write", "org:admin"]);
@@ -126,8 +127,11 @@ export async function createOrg(input, options = {}) {
   const target = targetOf(input, options);
   const s = normalizeSlug(slug);
   const n = requireText(name, "Org name", 100);
-  if (database !== undefined && !DATABASE_BINDING.test(String(database))) {
-    throw new UsageError(`--database must be a D1 binding name such as RESEARCH_DB_2 (got "${String(database).slice(0, 70)}").`);
+  if (database !== undefined) {
+    if (!isBindingName(String(database))) throw new UsageError(`--database must be a D1 binding name such as RESEARCH_DB_2 (got "${String(database).slice(0, 70)}").`);
+    // An org placed in a database the Worker does not bind could not be used at all.
+    const bound = configuredDatabases(target.config);
+    if (!bound.includes(database)) throw new UsageError(`--database ${database}: the configuration binds ${bound.join(", ")}; declare the database there first.`);
   }
   const id = newId("org");
   const now = Date.now();
@@ -149,9 +153,6 @@ export async function createOrg(input, options = {}) {
     created: row.id === id,
   };
 }
-
-/** A D1 binding name, as wrangler.toml declares them (ORG_DATABASES lists the same). */
-const DATABASE_BINDING = /^[A-Z][A-Z0-9_]{0,62}$/;
 
 /**
  * @param {{ remote?: boolean, persistTo?: string, config?: string }} [options]

@@ -14,11 +14,13 @@
  */
 import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import { isBindingName } from "../../src/domain/org-data/placement.ts";
+import { d1BindingsOf } from "./d1-bindings.mjs";
 import { wranglerCommand } from "./wrangler-command.mjs";
 
 /** Absolute path of the project (the directory holding wrangler.toml). */
@@ -174,13 +176,15 @@ function wranglerFailure(what, { code, signal, stdout, stderr }) {
  * --json` and returns one array of row objects per statement, in order.
  * Locally the statements run as one batch (D1 `batch()`, i.e. a transaction:
  * if one fails, none is applied). Throws an `OperatorError` carrying wrangler's
- * message on failure.
+ * message on failure. `database` names another D1 binding than the directory's.
  * @param {string} sql
- * @param {{ remote?: boolean, persistTo?: string, config?: string }} [options]
+ * @param {{ remote?: boolean, persistTo?: string, config?: string, database?: string }} [options]
  * @returns {Promise<Array<Array<Record<string, unknown>>>>}
  */
 export async function runSqlAll(sql, options = {}) {
-  const args = ["d1", "execute", D1_BINDING, ...targetArgs(options), "--json", "--yes"];
+  const database = options.database ?? D1_BINDING;
+  if (!isBindingName(database)) throw new UsageError(`"${database}" is not a D1 binding name.`);
+  const args = ["d1", "execute", database, ...targetArgs(options), "--json", "--yes"];
   let tempDir;
   if (Buffer.byteLength(sql) > MAX_COMMAND_BYTES) {
     // Note: remotely, `--file` goes through D1's import API, which returns no rows.
@@ -218,7 +222,7 @@ export async function runSqlAll(sql, options = {}) {
  * Like `runSqlAll`, but returns only the rows of the LAST statement
  * (convenient for "write …; SELECT …" batches and for plain SELECTs).
  * @param {string} sql
- * @param {{ remote?: boolean, persistTo?: string, config?: string }} [options]
+ * @param {{ remote?: boolean, persistTo?: string, config?: string, database?: string }} [options]
  * @returns {Promise<Array<Record<string, unknown>>>}
  */
 export async function runSql(sql, options = {}) {
@@ -227,14 +231,31 @@ export async function runSql(sql, options = {}) {
 }
 
 /**
- * `wrangler d1 migrations apply DB --local|--remote [--persist-to DIR]`. It
- * asks for confirmation only on a TTY; stdin is closed here, so wrangler takes
- * its non-interactive default ("yes") and never waits. Returns wrangler's output.
+ * `wrangler d1 migrations apply BINDING --local|--remote [--persist-to DIR]`
+ * for every D1 database the configuration declares (`DB` first, then each
+ * research database: they all have the same tables). It asks for
+ * confirmation only on a TTY; stdin is closed here, so wrangler takes its
+ * non-interactive default ("yes") and never waits. A failure stops at that
+ * database, naming it; those before it stay migrated (migrations are forward-only).
  * @param {{ remote?: boolean, persistTo?: string, config?: string }} [options]
- * @returns {Promise<string>}
+ * @returns {Promise<{ output: string, databases: Array<{ binding: string, output: string, upToDate: boolean }> }>}
  */
 export async function applyMigrations(options = {}) {
-  const result = await runWrangler(["d1", "migrations", "apply", D1_BINDING, ...targetArgs(options)]);
-  if (result.code !== 0) throw wranglerFailure("wrangler d1 migrations apply", result);
-  return `${result.stdout}${result.stderr}`;
+  const databases = [];
+  for (const binding of configuredDatabases(options.config)) {
+    const result = await runWrangler(["d1", "migrations", "apply", binding, ...targetArgs(options)]);
+    if (result.code !== 0) throw wranglerFailure(`wrangler d1 migrations apply ${binding}`, result);
+    const output = `${result.stdout}${result.stderr}`;
+    databases.push({ binding, output, upToDate: /No migrations to apply/.test(output) });
+  }
+  const output = databases.length === 1 ? (databases[0]?.output ?? "") : databases.map((db) => `${db.binding}:\n${db.output.trimEnd()}\n`).join("\n");
+  return { output, databases };
+}
+
+/** The D1 bindings of a wrangler configuration (default: the project's wrangler.toml); `DB` when it declares none. */
+export function configuredDatabases(config) {
+  const file = config ? path.resolve(config) : path.join(projectRoot, "wrangler.toml");
+  if (!existsSync(file)) throw new OperatorError(`The configuration ${file} does not exist.`);
+  const bindings = d1BindingsOf(readFileSync(file, "utf8"));
+  return bindings.length > 0 ? bindings : [D1_BINDING];
 }

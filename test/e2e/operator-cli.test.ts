@@ -44,15 +44,18 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ slug: "acme", name: "Acme's Lab", created: false });
 
-    // Placed by the Worker at first use unless --database names its home; a name that cannot be a binding is refused.
+    // Placed by the Worker at first use unless --database names its home, among the databases the configuration binds.
     expect(JSON.parse(again.stdout).database).toBeNull();
-    const pinned = await cli("org", "create", "--slug", "annex", "--name", "Annex", "--database", "RESEARCH_DB_2", "--json");
+    const pinned = await cli("org", "create", "--slug", "annex", "--name", "Annex", "--database", "DB", "--json");
     expect(pinned.code, pinned.stderr).toBe(0);
-    expect(JSON.parse(pinned.stdout)).toMatchObject({ slug: "annex", database: "RESEARCH_DB_2", created: true });
+    expect(JSON.parse(pinned.stdout)).toMatchObject({ slug: "annex", database: "DB", created: true });
     const badBinding = await cli("org", "create", "--slug", "annex-2", "--name", "Annex", "--database", "research-2");
     expect(badBinding.code).toBe(2);
     expect(badBinding.stderr).toContain("--database must be a D1 binding name such as RESEARCH_DB_2");
-    expect(await runSql("SELECT COUNT(*) AS n FROM orgs WHERE slug = 'annex-2'", db)).toEqual([{ n: 0 }]);
+    const unbound = await cli("org", "create", "--slug", "annex-3", "--name", "Annex", "--database", "RESEARCH_DB_2");
+    expect(unbound.code).toBe(2);
+    expect(unbound.stderr).toContain("--database RESEARCH_DB_2: the configuration binds DB; declare the database there first");
+    expect(await runSql("SELECT COUNT(*) AS n FROM orgs WHERE slug IN ('annex-2', 'annex-3')", db)).toEqual([{ n: 0 }]);
     await runSql("DELETE FROM orgs WHERE slug = 'annex'", db);
 
     const rows = await runSql(`SELECT id, slug, name, created_at FROM orgs WHERE slug = 'acme'`, db);

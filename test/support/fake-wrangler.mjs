@@ -5,7 +5,7 @@
  * call (argv, account env, and for `deploy` the configuration it was given) to
  * FAKE_WRANGLER_LOG and keeps the account in FAKE_WRANGLER_STATE (JSON):
  *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}], queues: [name],
- *     orgs, appliedMigrations, failMigrations, workersDev }
+ *     orgs, orgHomes, appliedMigrations (DB; "appliedMigrations:BINDING" for the others), failMigrations, workersDev }
  * Anything it does not know answers exit 1, so an unexpected call fails the test.
  */
 import { randomBytes } from "node:crypto";
@@ -69,16 +69,23 @@ if (args[0] === "whoami") {
   save();
   out(`🌀 Creating queue '${name}'\n✅ Created queue '${name}'`);
 } else if (command === "d1 migrations apply") {
-  if (state.failMigrations) fail("Migration 0007_search_sessions.sql failed with the following errors: table search_sessions already exists");
+  // failMigrations: true fails every database; a binding name fails only that one.
+  const binding = args[3];
+  if (state.failMigrations === true || state.failMigrations === binding) {
+    fail("Migration 0007_search_sessions.sql failed with the following errors: table search_sessions already exists");
+  }
   const total = readdirSync(path.join(process.cwd(), "migrations")).filter((name) => name.endsWith(".sql")).length;
-  const pending = Math.max(0, total - (state.appliedMigrations ?? 0));
-  state.appliedMigrations = total;
+  const key = binding === "DB" ? "appliedMigrations" : `appliedMigrations:${binding}`;
+  const pending = Math.max(0, total - (state[key] ?? 0));
+  state[key] = total;
   save();
   out(pending === 0 ? "✅ No migrations to apply!" : `Migrations to be applied: ${pending}\n✅ Applied ${pending} migrations.`);
 } else if (command.startsWith("d1 execute")) {
   const sql = flag("--command") ?? "";
-  if (/COUNT\(\*\) AS n FROM orgs/.test(sql)) {
-    out(JSON.stringify([{ results: [{ n: state.orgs }], success: true }]));
+  if (/COUNT\(\*\) AS n FROM orgs GROUP BY home_database/.test(sql)) {
+    // orgHomes: { BINDING: count } where the account's orgs live; else all of them in DB.
+    const homes = state.orgHomes ?? (state.orgs > 0 ? { DB: state.orgs } : {});
+    out(JSON.stringify([{ results: Object.entries(homes).map(([home, n]) => ({ home, n })), success: true }]));
   } else if (/INSERT INTO orgs/.test(sql)) {
     const created = state.orgs === 0;
     if (created) state.orgs = 1;

@@ -22,8 +22,10 @@ interface Account {
   namespaces: Array<{ id: string; title: string }>;
   queues?: string[];
   orgs: number;
+  orgHomes?: Record<string, number>;
   appliedMigrations?: number;
-  failMigrations?: boolean;
+  "appliedMigrations:RESEARCH_DB_2"?: number;
+  failMigrations?: boolean | string;
   deploys?: number;
 }
 interface Call {
@@ -74,6 +76,7 @@ function sandbox() {
     deploy: (options: { dryRun?: boolean; overrides?: Record<string, string> } = {}) =>
       deploy({ root, env, wrangler: wranglerRunner({ env, cwd: root }), log: (line: string) => lines.push(line), ...options }),
     file: (name: string) => readFileSync(path.join(root, name), "utf8"),
+    settle: (settings: Record<string, unknown>) => writeFileSync(path.join(root, "cairn.deploy.json"), JSON.stringify(settings)),
   };
 }
 
@@ -171,7 +174,7 @@ describe("npm run deploy against a fake wrangler", () => {
 
   it("a failed migration stops the deploy before any code is uploaded", async () => {
     box.account({ failMigrations: true });
-    await expect(box.deploy()).rejects.toThrow(/D1 migrations failed, so nothing was uploaded: the running version is unchanged[\s\S]*search_sessions already exists[\s\S]*forward-only/);
+    await expect(box.deploy()).rejects.toThrow(/D1 migrations of DB failed, so nothing was uploaded: the running version is unchanged[\s\S]*search_sessions already exists[\s\S]*forward-only/);
     const commands = box.calls().map(commandOf);
     expect(commands).toContain("d1 migrations apply");
     expect(commands).not.toContain("deploy");
@@ -222,6 +225,52 @@ describe("npm run deploy against a fake wrangler", () => {
     expect(output).toContain("Bundle check");
   });
 
+  const RESEARCH_DB_2 = { binding: "RESEARCH_DB_2", name: "cairn-research-2" };
+
+  it("several databases: each is found or created, bound with the same migrations, and migrated before the upload; new orgs may go to any", async () => {
+    box.settle({ databases: [RESEARCH_DB_2] });
+    await box.deploy();
+    const calls = box.calls();
+    const commands = calls.map((call) => call.args.filter((arg) => !arg.startsWith("-") && !arg.includes("/")).slice(0, 4).join(" "));
+    expect(commands).toContain("d1 create cairn-research-2");
+    const upload = commands.indexOf("deploy");
+    expect(commands.indexOf("d1 migrations apply DB")).toBeGreaterThan(-1);
+    expect(commands.indexOf("d1 migrations apply DB")).toBeLessThan(commands.indexOf("d1 migrations apply RESEARCH_DB_2"));
+    expect(commands.indexOf("d1 migrations apply RESEARCH_DB_2")).toBeLessThan(upload);
+
+    const state = box.state();
+    const created = state.databases.find((db) => db.name === "cairn-research-2");
+    expect(state["appliedMigrations:RESEARCH_DB_2"]).toBe(state.appliedMigrations);
+    expect(JSON.parse(box.file("cairn.deploy.json")).databases).toEqual([{ ...RESEARCH_DB_2, id: created?.uuid }]);
+    const uploaded = calls[upload]?.config ?? "";
+    expect(uploaded).toContain(`[[d1_databases]]\nbinding = "RESEARCH_DB_2"\ndatabase_name = "cairn-research-2"\ndatabase_id = "${created?.uuid}"\nmigrations_dir = "migrations"`);
+    expect(uploaded).toMatch(/^ORG_DATABASES = "DB,RESEARCH_DB_2"$/m);
+
+    box.clearCalls();
+    await box.deploy();
+    expect(box.calls().map(commandOf).filter((command) => command.includes("create"))).toEqual([]);
+    expect(box.file("wrangler.production.toml")).toBe(uploaded);
+  });
+
+  it("a failed migration of a research database stops the deploy before any code is uploaded, naming the database", async () => {
+    box.settle({ databases: [RESEARCH_DB_2] });
+    box.account({ failMigrations: "RESEARCH_DB_2" });
+    await expect(box.deploy()).rejects.toThrow(/D1 migrations of RESEARCH_DB_2 failed, so nothing was uploaded/);
+    expect(box.calls().map(commandOf)).not.toContain("deploy");
+    expect(box.state().appliedMigrations).toBeGreaterThan(0);
+  });
+
+  it("refuses to upload a version that no longer binds a database orgs live in", async () => {
+    box.settle({ databases: [RESEARCH_DB_2] });
+    await box.deploy();
+    box.account({ ...box.state(), orgs: 3, orgHomes: { DB: 1, RESEARCH_DB_2: 2 }, deploys: 0 });
+    box.settle({ ...JSON.parse(box.file("cairn.deploy.json")), databases: [] });
+    box.clearCalls();
+    await expect(box.deploy()).rejects.toThrow(/2 org\(s\) live in RESEARCH_DB_2, which cairn.deploy.json no longer lists in "databases": nothing was uploaded/);
+    expect(box.calls().map(commandOf)).not.toContain("deploy");
+    expect(box.state().deploys).toBe(0);
+  });
+
   it("the command line runs from a fresh checkout: --dry-run exits 0, a bad flag exits 2", async () => {
     const script = path.join(projectRoot, "scripts/deploy.mjs");
     const ok = await run(process.execPath, [script, "--dry-run"], { env: box.env, cwd: projectRoot });
@@ -233,17 +282,18 @@ describe("npm run deploy against a fake wrangler", () => {
 });
 
 describe("the operator CLI against a deployment", () => {
-  it("--remote uses the deployment's configuration, through the same wrangler seam as the deploy", async () => {
+  it("--remote uses the deployment's configuration, through the same wrangler seam as the deploy; migrate reaches every database", async () => {
     const box = sandbox();
     try {
+      box.settle({ databases: [{ binding: "RESEARCH_DB_2", name: "cairn-research-2" }] });
       await box.deploy();
       box.clearCalls();
       const cli = path.join(projectRoot, "scripts/cairn.mjs");
       const config = path.join(box.root, "wrangler.production.toml");
       const migrated = await run(process.execPath, [cli, "migrate", "--remote", "--config", config], { env: box.env, cwd: box.root });
       expect(migrated.stderr).toContain("remote");
+      expect(box.calls().map((call) => call.args.slice(0, 4).join(" "))).toEqual(["d1 migrations apply DB", "d1 migrations apply RESEARCH_DB_2"]);
       const [call] = box.calls();
-      expect(call?.args.slice(0, 4)).toEqual(["d1", "migrations", "apply", "DB"]);
       expect(call?.args).toContain("--remote");
       expect(call?.args[call.args.indexOf("--config") + 1]).toBe(config);
 
@@ -285,6 +335,21 @@ describe("production configuration", () => {
     expect(() => settings({ vars: { CAIRN_ENV: "development" } })).toThrow(/set by the deploy/);
     expect(() => settings({ publicUrl: "http://research.example.org" })).toThrow(/https/);
     expect(() => settings({ routes: [{ pattern: 'x"; evil = "' }] })).toThrow(/hostname pattern/);
+  });
+
+  it("checks the research databases of the settings, and keeps local databases of wrangler.toml out of a deployment", () => {
+    const id = "21111111-2222-4333-8444-555555555555";
+    expect(() => settings({ databases: [{ binding: "DB", name: "x" }] })).toThrow(/databases\[0\]\.binding "DB" is the directory database's/);
+    expect(() => settings({ databases: [{ binding: "research", name: "x" }] })).toThrow(/databases\[0\]\.binding must be a binding name/);
+    expect(() => settings({ databases: [{ binding: "R2", name: "a" }, { binding: "R2", name: "b" }] })).toThrow(/databases\[1\]\.binding "R2" is listed twice/);
+    expect(() => settings({ databases: [{ binding: "R2", name: "cairn" }] })).toThrow(/already the directory database's/);
+    expect(() => settings({ databases: [{ binding: "R2", name: "x", id: "nope" }] })).toThrow(/databases\[0\]\.id is not a D1 database id/);
+    expect(() => settings({ databases: [{ binding: "R2", name: "x" }], vars: { ORG_DATABASES: "DB,R3" } })).toThrow(/vars.ORG_DATABASES names R3, which "databases" does not list/);
+    const chosen = renderProductionConfig(base, settings({ databases: [{ binding: "R2", name: "x", id }], vars: { ORG_DATABASES: "R2" } }));
+    expect(chosen).toMatch(/^ORG_DATABASES = "R2"$/m);
+    expect(() => renderProductionConfig(base, settings({ databases: [{ binding: "R2", name: "x" }] }))).toThrow(/ids of the databases R2 must be known/);
+    const withLocal = base.replace('migrations_dir = "migrations"', 'migrations_dir = "migrations"\n\n[[d1_databases]]\nbinding = "RESEARCH_DB_2"\ndatabase_name = "local-2"\ndatabase_id = "00000000-0000-4000-8000-000000000002"');
+    expect(() => renderProductionConfig(withLocal, settings())).toThrow(/wrangler.toml declares the D1 database RESEARCH_DB_2 besides DB[\s\S]*cairn.deploy.json/);
   });
 
   it("names the webhook queues after the Worker, so two deployments in one account do not share them", () => {
