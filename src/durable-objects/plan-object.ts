@@ -5,7 +5,7 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { CairnError, conflict, type ErrorCode, type ValidationIssue } from "../domain/errors";
 import { newId } from "../domain/ids";
 import { type CommandResult, type HistoryPage, NO_PLAN_HERE, type PlanCommand } from "../domain/plans/engine";
-import { indexEntryOf, type PlanIndexEntry } from "../domain/plans/index-entry";
+import { changesListing, indexEntryOf, type PlanIndexEntry } from "../domain/plans/index-entry";
 import {
   cancelPlan,
   createPlan,
@@ -55,6 +55,8 @@ const toRpcError = (error: CairnError): RpcResult<never> => ({
 export class PlanObject extends DurableObject<Env> {
   readonly #db: DrizzleSqliteDODatabase;
   #flushing: Promise<void> | null = null;
+  /** Transitions persisted by this instance: tells a flush that ran after an answer whether its state is still the newest. */
+  #writes = 0;
   /** The alarm as last set by this instance; undefined when unknown (a fresh instance, or after the alarm fired). */
   #armedAt: number | null | undefined = undefined;
 
@@ -67,15 +69,15 @@ export class PlanObject extends DurableObject<Env> {
   }
 
   async run(command: PlanCommand, actor: Actor, now = Date.now()): Promise<RpcResult<CommandResult>> {
-    let result: CommandResult;
+    let applied: { result: CommandResult; changesListing: boolean };
     try {
-      result = this.#apply(command, actor, now);
+      applied = this.#apply(command, actor, now);
     } catch (error) {
       if (error instanceof CairnError) return toRpcError(error);
       throw error;
     }
-    await this.#afterWrite(result.state);
-    return { ok: true, value: result };
+    await this.#afterWrite(applied.result.state, applied.changesListing);
+    return { ok: true, value: applied.result };
   }
 
   /** The plan as stored, with results and reports of the named steps (or of all steps). */
@@ -163,13 +165,14 @@ export class PlanObject extends DurableObject<Env> {
 
   // ------------------------------------------------------------ internals
 
-  #apply(command: PlanCommand, actor: Actor, now: number): CommandResult {
+  /** Applies a command and persists it; `changesListing` says whether the caller waits for the plan index (see changesListing). */
+  #apply(command: PlanCommand, actor: Actor, now: number): { result: CommandResult; changesListing: boolean } {
     const id = (prefix: string) => newId(prefix);
     if (command.kind === "create") {
       if (this.#load(false)) throw conflict(`Plan ${command.input.planId} already exists.`);
       const transition = createPlan(command.input, actor, now, id);
       this.#persist(null, transition, actor, now);
-      return { state: transition.state, modifications: transition.modifications };
+      return { result: { state: transition.state, modifications: transition.modifications }, changesListing: true };
     }
     const state = this.#load(false);
     if (!state) throw new CairnError("not_found", NO_PLAN_HERE);
@@ -205,12 +208,16 @@ export class PlanObject extends DurableObject<Env> {
         transition = { state, events: [{ action: "session_resumed", stepId: null, detail: { sessionId: command.sessionId } }], modifications: [] };
         break;
     }
-    if (transition.state !== state || transition.events.length > 0) this.#persist(state, transition, actor, now);
+    const written = transition.state !== state || transition.events.length > 0;
+    if (written) this.#persist(state, transition, actor, now);
     return {
-      state: transition.state,
-      modifications: transition.modifications,
-      ...(outcome ? { outcome } : {}),
-      ...(replayed !== undefined ? { replayed } : {}),
+      result: {
+        state: transition.state,
+        modifications: transition.modifications,
+        ...(outcome ? { outcome } : {}),
+        ...(replayed !== undefined ? { replayed } : {}),
+      },
+      changesListing: written && changesListing(indexEntryOf(state, now, 0), indexEntryOf(transition.state, now, 0)),
     };
   }
 
@@ -232,6 +239,7 @@ export class PlanObject extends DurableObject<Env> {
   #persist(previous: PlanState | null, transition: Transition, actor: Actor, now: number): void {
     const { state } = transition;
     const before = new Map(previous?.steps.map((step) => [step.stepId, step]) ?? []);
+    this.#writes++;
     this.ctx.storage.transactionSync(() => {
       this.#db
         .insert(planRow)
@@ -286,17 +294,39 @@ export class PlanObject extends DurableObject<Env> {
     });
   }
 
-  async #afterWrite(state: PlanState): Promise<void> {
+  /**
+   * Sends the outbox on after a command. The caller waits for it only when the command changed how
+   * the plan is listed (created, renamed, cancelled, finished, stalled…): then `list_active_plans`
+   * shows it as soon as the call answers. Progress, the current step and timestamps leave right after
+   * the answer instead, so a step transition costs the caller no D1 write; the alarm armed first
+   * retries within a second if that flush is lost or fails.
+   */
+  async #afterWrite(state: PlanState, waitForIndex: boolean): Promise<void> {
     // Armed before the flush, so an update left in the outbox by a crash mid-flush is still retried;
     // re-armed after, so a flush that worked leaves only the stall deadline.
     await this.#scheduleAlarm(state);
+    if (!waitForIndex) {
+      this.ctx.waitUntil(this.#flushAfterAnswer(state));
+      return;
+    }
+    await this.#flushOrDefer();
+    await this.#scheduleAlarm(state);
+  }
+
+  async #flushAfterAnswer(state: PlanState): Promise<void> {
+    const writes = this.#writes;
+    await this.#flushOrDefer();
+    // The alarm follows the newest state: read back only if another command committed meanwhile.
+    await this.#scheduleAlarm(this.#writes === writes ? state : this.#load(false));
+  }
+
+  async #flushOrDefer(): Promise<void> {
     try {
       await this.#flushOutbox();
     } catch (error) {
       // The outbox keeps the update and the alarm retries it; the caller's command has succeeded.
       console.error(JSON.stringify({ level: "warn", message: "plan outbox deferred", error: String(error) }));
     }
-    await this.#scheduleAlarm(state);
   }
 
   /** Sends the newest index entry to D1 and the webhook events to their queue, clearing what was taken. One flush at a time. */

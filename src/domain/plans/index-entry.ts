@@ -55,3 +55,15 @@ export function indexEntryOf(state: PlanState, now: number, seq: number): PlanIn
     seq,
   };
 }
+
+/**
+ * What decides whether and how a plan is listed: a caller who has just created, renamed, cancelled,
+ * finished or unblocked a plan sees it so in the plan list as soon as the call answers. Progress,
+ * the current step and timestamps are not among them: they reach the index right after the answer.
+ */
+const LISTED_AS = ["name", "status", "stalled", "budgetExhausted", "sessionId", "executionId"] as const satisfies readonly (keyof PlanIndexEntry)[];
+
+/** Whether a caller waits for this index update (read-your-writes) or it follows the answer. */
+export function changesListing(before: PlanIndexEntry | null, after: PlanIndexEntry): boolean {
+  return before === null || LISTED_AS.some((field) => before[field] !== after[field]);
+}
