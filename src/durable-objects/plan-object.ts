@@ -1,11 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
-import { asc, desc, eq, inArray, lt, lte } from "drizzle-orm";
+import { asc, desc, inArray, lt } from "drizzle-orm";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { CairnError, conflict, type ErrorCode, type ValidationIssue } from "../domain/errors";
 import { newId } from "../domain/ids";
 import { type CommandResult, type HistoryPage, NO_PLAN_HERE, type PlanCommand } from "../domain/plans/engine";
-import { changesListing, indexEntryOf, type PlanIndexEntry } from "../domain/plans/index-entry";
+import { changesListing, indexEntryOf } from "../domain/plans/index-entry";
 import {
   cancelPlan,
   createPlan,
@@ -23,18 +23,15 @@ import { nextStallDeadline } from "../domain/plans/status";
 import { nextBudgetAlarm } from "../domain/plans/budget-review";
 import type { TableDump } from "../domain/org-data/format";
 import type { Env } from "../env";
-import { homeDatabase } from "../platform/org-homes";
-import { upsertPlanIndex } from "../storage/plan-index";
 import migrations from "./migrations/migrations";
 import { dumpTables, restoreTables } from "./storage-dump";
-import { auditRows, outboxRows, planRow, stepRows, versionRows, webhookOutboxRows } from "./plan-schema";
+import { PlanOutbox } from "./plan-outbox";
+import { auditRows, planRow, stepRows, versionRows } from "./plan-schema";
 import { planWebhookEvents } from "../domain/webhooks/plan-events";
-import type { WebhookMessage } from "../domain/webhooks/model";
 
 /** What crosses the RPC boundary instead of a thrown error (RPC keeps only an error's message). */
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; issues?: ValidationIssue[] } };
 
-const OUTBOX_RETRY_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
 /** The tables an export carries (not the outbox: index updates in flight). */
 const PLAN_TABLES = ["plan", "steps", "versions", "audit"] as const;
 const MAX_ALARM_RETRIES = 5;
@@ -54,8 +51,8 @@ const toRpcError = (error: CairnError): RpcResult<never> => ({
  */
 export class PlanObject extends DurableObject<Env> {
   readonly #db: DrizzleSqliteDODatabase;
-  #flushing: Promise<void> | null = null;
-  /** Transitions persisted by this instance: tells a flush that ran after an answer whether its state is still the newest. */
+  readonly #outbox: PlanOutbox;
+  /** Transitions persisted by this instance: tells a finished flush whether the state it began with is still the newest. */
   #writes = 0;
   /** The alarm as last set by this instance; undefined when unknown (a fresh instance, or after the alarm fired). */
   #armedAt: number | null | undefined = undefined;
@@ -63,6 +60,7 @@ export class PlanObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#db = drizzle(ctx.storage);
+    this.#outbox = new PlanOutbox(this.#db);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(this.#db, migrations);
     });
@@ -153,7 +151,7 @@ export class PlanObject extends DurableObject<Env> {
         if (transition.events.length > 0) this.#persist(state, transition, { userId: "system", clientId: "plan-alarm" }, now);
         state = transition.state;
       }
-      await this.#flushOutbox();
+      await this.#outbox.flush(this.env);
     } catch (error) {
       // Let the platform retry with backoff; after repeated failure, stop relying on it and re-arm ourselves.
       if ((info?.retryCount ?? 0) < MAX_ALARM_RETRIES) throw error;
@@ -285,12 +283,8 @@ export class PlanObject extends DurableObject<Env> {
           .values({ action: event.action, stepId: event.stepId, detail: JSON.stringify(event.detail), actorUserId: actor.userId, actorClientId: actor.clientId, createdAt: now })
           .run();
       }
-      // The entry's own seq is the outbox row's, filled in when it is sent (see #drainOutbox).
-      this.#db.insert(outboxRows).values({ payload: JSON.stringify(indexEntryOf(state, now, 0)), createdAt: now }).run();
-      // Webhook events are decided here, with the state they describe, and leave only through this outbox.
-      for (const event of planWebhookEvents(state, transition.events, now, () => newId("msg"))) {
-        this.#db.insert(webhookOutboxRows).values({ payload: JSON.stringify(event), createdAt: now }).run();
-      }
+      // Webhook events are decided here, with the state they describe, and leave only through the outbox.
+      this.#outbox.record(indexEntryOf(state, now, 0), planWebhookEvents(state, transition.events, now, () => newId("msg")), now);
     });
   }
 
@@ -298,85 +292,27 @@ export class PlanObject extends DurableObject<Env> {
    * Sends the outbox on after a command. The caller waits for it only when the command changed how
    * the plan is listed (created, renamed, cancelled, finished, stalled…): then `list_active_plans`
    * shows it as soon as the call answers. Progress, the current step and timestamps leave right after
-   * the answer instead, so a step transition costs the caller no D1 write; the alarm armed first
-   * retries within a second if that flush is lost or fails.
+   * the answer instead, so a step transition costs the caller no D1 write. The alarm is armed before
+   * the flush: an update the flush loses is retried within a second, one that fails on its schedule.
    */
   async #afterWrite(state: PlanState, waitForIndex: boolean): Promise<void> {
-    // Armed before the flush, so an update left in the outbox by a crash mid-flush is still retried;
-    // re-armed after, so a flush that worked leaves only the stall deadline.
     await this.#scheduleAlarm(state);
-    if (!waitForIndex) {
-      this.ctx.waitUntil(this.#flushAfterAnswer(state));
-      return;
-    }
-    await this.#flushOrDefer();
-    await this.#scheduleAlarm(state);
+    const flushed = this.#flushAndRearm(state);
+    if (waitForIndex) await flushed;
+    else this.ctx.waitUntil(flushed);
   }
 
-  async #flushAfterAnswer(state: PlanState): Promise<void> {
+  /** Flushes, then re-arms so a flush that worked leaves only the plan's own deadlines. */
+  async #flushAndRearm(state: PlanState): Promise<void> {
     const writes = this.#writes;
-    await this.#flushOrDefer();
-    // The alarm follows the newest state: read back only if another command committed meanwhile.
-    await this.#scheduleAlarm(this.#writes === writes ? state : this.#load(false));
-  }
-
-  async #flushOrDefer(): Promise<void> {
     try {
-      await this.#flushOutbox();
+      await this.#outbox.flush(this.env);
     } catch (error) {
       // The outbox keeps the update and the alarm retries it; the caller's command has succeeded.
       console.error(JSON.stringify({ level: "warn", message: "plan outbox deferred", error: String(error) }));
     }
-  }
-
-  /** Sends the newest index entry to D1 and the webhook events to their queue, clearing what was taken. One flush at a time. */
-  #flushOutbox(): Promise<void> {
-    if (!this.#flushing) {
-      // Each outbox on its own: the index is not held up by the queue, nor the queue by D1.
-      this.#flushing = Promise.allSettled([this.#drainOutbox(), this.#drainWebhookOutbox()])
-        .then(([index, webhooks]) => {
-          if (index.status === "rejected") throw new Error(`plan index update: ${String(index.reason)}`);
-          if (webhooks.status === "rejected") throw new Error(`webhook events to the queue: ${String(webhooks.reason)}`);
-        })
-        .finally(() => (this.#flushing = null));
-    }
-    return this.#flushing;
-  }
-
-  /** Hands the webhook events to the queue in order, oldest first; a failure keeps them for the alarm's retry. */
-  async #drainWebhookOutbox(): Promise<void> {
-    const rows = this.#db.select().from(webhookOutboxRows).orderBy(asc(webhookOutboxRows.seq)).limit(100).all();
-    if (rows.length === 0) return;
-    try {
-      await this.env.WEBHOOK_QUEUE.sendBatch(rows.map((row) => ({ body: { kind: "event", event: JSON.parse(row.payload) } satisfies WebhookMessage })));
-    } catch (error) {
-      const first = rows[0] as (typeof rows)[number];
-      this.#db.update(webhookOutboxRows).set({ attempts: first.attempts + 1 }).where(lte(webhookOutboxRows.seq, (rows[rows.length - 1] as (typeof rows)[number]).seq)).run();
-      throw error;
-    }
-    this.#db.delete(webhookOutboxRows).where(lte(webhookOutboxRows.seq, (rows[rows.length - 1] as (typeof rows)[number]).seq)).run();
-  }
-
-  async #drainOutbox(): Promise<void> {
-    // Commands that commit while a write is in flight add newer entries: keep going until none is left.
-    for (let round = 0; round < 5; round++) {
-      const latest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
-      if (!latest) return;
-      try {
-        const entry: PlanIndexEntry = JSON.parse(latest.payload);
-        // The index lives with the org's research, in its home database (remembered per isolate after the first read).
-        const home = await homeDatabase(this.env, entry.orgId).catch((error: unknown) => {
-          // An org the directory no longer holds was erased: nothing lists its plans, so there is nothing to index.
-          if (error instanceof CairnError && error.code === "not_found") return null;
-          throw error;
-        });
-        if (home) await upsertPlanIndex(home, { ...entry, seq: latest.seq });
-      } catch (error) {
-        this.#db.update(outboxRows).set({ attempts: latest.attempts + 1 }).where(eq(outboxRows.seq, latest.seq)).run();
-        throw error;
-      }
-      this.#db.delete(outboxRows).where(lte(outboxRows.seq, latest.seq)).run();
-    }
+    // Other commands may have committed while the flush waited on D1: the alarm follows the newest state.
+    await this.#scheduleAlarm(this.#writes === writes ? state : this.#load(false));
   }
 
   /**
@@ -393,10 +329,8 @@ export class PlanObject extends DurableObject<Env> {
     }
     const budgetDeadline = state ? nextBudgetAlarm(state, now) : null;
     if (budgetDeadline !== null) candidates.push(budgetDeadline);
-    const newest = this.#db.select().from(outboxRows).orderBy(desc(outboxRows.seq)).limit(1).get();
-    if (newest) candidates.push(now + (OUTBOX_RETRY_MS[Math.min(newest.attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000));
-    const oldestEvent = this.#db.select().from(webhookOutboxRows).orderBy(asc(webhookOutboxRows.seq)).limit(1).get();
-    if (oldestEvent) candidates.push(now + (OUTBOX_RETRY_MS[Math.min(oldestEvent.attempts, OUTBOX_RETRY_MS.length - 1)] ?? 600_000));
+    const retry = this.#outbox.retryAt(now);
+    if (retry !== null) candidates.push(retry);
     const at = candidates.length ? Math.min(...candidates) : null;
     if (at === this.#armedAt) return;
     if (at === null) await this.ctx.storage.deleteAlarm();

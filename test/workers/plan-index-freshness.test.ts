@@ -94,7 +94,7 @@ describe("the plan index and the caller", () => {
 
     await runInDurableObject(stub, async (instance: PlanObject) => {
       const gated = gatedIndex(env.DB);
-      Object.defineProperty(instance, "env", { value: { ...(env as Env), DB: gated.db } });
+      Object.defineProperty(instance, "env", { value: { ...(env as unknown as Env), DB: gated.db } });
 
       // Creating: listed when the call answers, so the caller waits for the index.
       const creating = instance.run({ kind: "create", input }, actor, Date.now());
@@ -138,7 +138,7 @@ describe("the plan index and the caller", () => {
       const gated = gatedIndex(env.DB);
       gated.fail();
       gated.open();
-      Object.defineProperty(instance, "env", { value: { ...(env as Env), DB: gated.db } });
+      Object.defineProperty(instance, "env", { value: { ...(env as unknown as Env), DB: gated.db } });
       expect(await instance.run({ kind: "next", workerId: "w1" }, actor, Date.now())).toMatchObject({ ok: true, value: { outcome: { status: "step" } } });
       const attempts = () => Promise.resolve(state.storage.sql.exec<{ attempts: number }>("SELECT attempts FROM outbox").toArray()[0]?.attempts ?? 0);
       expect(await until(attempts, (n) => n === 1)).toBe(1);
