@@ -5,7 +5,7 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { CairnError, conflict, type ErrorCode, type ValidationIssue } from "../domain/errors";
 import { newId } from "../domain/ids";
 import { type CommandResult, type HistoryPage, NO_PLAN_HERE, type PlanCommand } from "../domain/plans/engine";
-import { changesListing, indexEntryOf } from "../domain/plans/index-entry";
+import { changesListing, indexEntryOf, type PlanIndexEntry } from "../domain/plans/index-entry";
 import {
   cancelPlan,
   createPlan,
@@ -206,8 +206,7 @@ export class PlanObject extends DurableObject<Env> {
         transition = { state, events: [{ action: "session_resumed", stepId: null, detail: { sessionId: command.sessionId } }], modifications: [] };
         break;
     }
-    const written = transition.state !== state || transition.events.length > 0;
-    if (written) this.#persist(state, transition, actor, now);
+    const queued = transition.state !== state || transition.events.length > 0 ? this.#persist(state, transition, actor, now) : null;
     return {
       result: {
         state: transition.state,
@@ -215,7 +214,7 @@ export class PlanObject extends DurableObject<Env> {
         ...(outcome ? { outcome } : {}),
         ...(replayed !== undefined ? { replayed } : {}),
       },
-      changesListing: written && changesListing(indexEntryOf(state, now, 0), indexEntryOf(transition.state, now, 0)),
+      changesListing: queued !== null && changesListing(indexEntryOf(state, now, 0), queued),
     };
   }
 
@@ -233,9 +232,10 @@ export class PlanObject extends DurableObject<Env> {
     return { plan: JSON.parse(row.data), steps };
   }
 
-  /** Writes a transition in one synchronous transaction: state, versions, audit and the index outbox. */
-  #persist(previous: PlanState | null, transition: Transition, actor: Actor, now: number): void {
+  /** Writes a transition in one synchronous transaction: state, versions, audit and the outbox; returns the index entry it queued. */
+  #persist(previous: PlanState | null, transition: Transition, actor: Actor, now: number): PlanIndexEntry {
     const { state } = transition;
+    const entry = indexEntryOf(state, now, 0);
     const before = new Map(previous?.steps.map((step) => [step.stepId, step]) ?? []);
     this.#writes++;
     this.ctx.storage.transactionSync(() => {
@@ -284,8 +284,9 @@ export class PlanObject extends DurableObject<Env> {
           .run();
       }
       // Webhook events are decided here, with the state they describe, and leave only through the outbox.
-      this.#outbox.record(indexEntryOf(state, now, 0), planWebhookEvents(state, transition.events, now, () => newId("msg")), now);
+      this.#outbox.record(entry, planWebhookEvents(state, transition.events, now, () => newId("msg")), now);
     });
+    return entry;
   }
 
   /**
