@@ -25,3 +25,36 @@ export function d1BindingsOf(toml) {
   }
   return bindings;
 }
+
+/**
+ * `toml` without the `[[d1_databases]]` tables of bindings other than `keep`
+ * (the table's lines up to the next table), and the bindings it left out.
+ * @param {string} toml
+ * @param {string} keep
+ * @returns {{ toml: string, removed: string[] }}
+ */
+export function withoutOtherDatabases(toml, keep) {
+  const lines = toml.split("\n");
+  const out = [];
+  const removed = [];
+  for (let i = 0; i < lines.length; ) {
+    if (!/^\s*\[\[\s*d1_databases\s*\]\]\s*(#.*)?$/.test(lines[i] ?? "")) {
+      out.push(lines[i] ?? "");
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < lines.length && !/^\s*\[/.test(lines[end] ?? "")) end++;
+    const table = lines.slice(i, end);
+    const binding = d1BindingsOf(table.join("\n"))[0];
+    if (binding === keep) out.push(...table);
+    else {
+      removed.push(binding ?? "(no binding)");
+      // The blank line that separated the table from the previous one goes with it.
+      while (out.length > 0 && (out.at(-1) ?? "").trim() === "") out.pop();
+      out.push("");
+    }
+    i = end;
+  }
+  return { toml: out.join("\n"), removed };
+}

@@ -11,7 +11,7 @@
  * Both files are gitignored: they describe one deployment, not the project.
  */
 import { isBindingName, MAX_HOME_DATABASES } from "../../src/domain/org-data/placement.ts";
-import { d1BindingsOf } from "./d1-bindings.mjs";
+import { withoutOtherDatabases } from "./d1-bindings.mjs";
 
 /** Where the deployment's settings and the rendered configuration live (project root). */
 export const SETTINGS_FILE = "cairn.deploy.json";
@@ -187,14 +187,8 @@ export function renderProductionConfig(baseToml, settings) {
   if (!settings.d1.id || !settings.kv.id) throw new Error("The D1 database and KV namespace ids must be known before the configuration is rendered.");
   const missing = settings.databases.filter((db) => !db.id).map((db) => db.binding);
   if (missing.length > 0) throw new Error(`The ids of the databases ${missing.join(", ")} must be known before the configuration is rendered.`);
-  const declared = d1BindingsOf(baseToml).filter((binding) => binding !== "DB");
-  if (declared.length > 0) {
-    throw new Error(
-      `wrangler.toml declares the D1 database ${declared.join(", ")} besides DB. A deployment lists its databases in ${SETTINGS_FILE} ` +
-        '("databases": [{ "binding": "RESEARCH_DB_2", "name": "cairn-research-2" }]), so its ids never mix with local ones: move it there.',
-    );
-  }
-  let [head, toml] = splitTopLevel(baseToml);
+  // Databases wrangler.toml declares besides DB are local ones: a deployment's come from its settings.
+  let [head, toml] = splitTopLevel(localDatabasesLeftOut(baseToml).toml);
   head = replaceOnce(head, /^name\s*=\s*"[^"]*"\s*$/m, `name = ${tomlString(settings.workerName)}`, "top-level name");
   toml = replaceOnce(toml, /^database_name\s*=\s*"[^"]*"\s*$/m, `database_name = ${tomlString(settings.d1.name)}`, "D1 database_name");
   toml = replaceOnce(toml, /^database_id\s*=\s*"[^"]*"\s*$/m, `database_id = ${tomlString(settings.d1.id)}`, "D1 database_id");
@@ -233,9 +227,9 @@ export function renderProductionConfig(baseToml, settings) {
     // Right after DB's table (its last key), each with the same migrations.
     toml = replaceOnce(toml, /^migrations_dir\s*=\s*"[^"]*"[ \t]*$/m, `$&\n\n${blocks.join("\n\n")}`, "D1 migrations_dir");
   }
-  // New orgs may be placed in every database unless the operator lists fewer.
-  const vars = { ...settings.vars };
-  if (vars.ORG_DATABASES === undefined && settings.databases.length > 0) vars.ORG_DATABASES = ["DB", ...settings.databases.map((db) => db.binding)].join(",");
+  // New orgs may be placed in every database of the deployment unless the operator lists fewer;
+  // always said, so a local setting in wrangler.toml never names a database the deployment lacks.
+  const vars = { ORG_DATABASES: ["DB", ...settings.databases.map((db) => db.binding)].join(","), ...settings.vars };
   for (const [name, value] of Object.entries(vars).sort(([a], [b]) => a.localeCompare(b))) {
     const line = new RegExp(`^${name}\\s*=\\s*"[^"]*"\\s*$`, "m");
     toml = line.test(toml) ? toml.replace(line, `${name} = ${tomlString(value)}`) : replaceOnce(toml, /^\[vars\]\s*$/m, `[vars]\n${name} = ${tomlString(value)}`, "[vars] table");
@@ -259,6 +253,11 @@ export function renderProductionConfig(baseToml, settings) {
     "",
   ].join("\n");
   return `${header}${head}${toml}`;
+}
+
+/** wrangler.toml without the D1 databases it declares besides DB (local development's), and their bindings. */
+export function localDatabasesLeftOut(baseToml) {
+  return withoutOtherDatabases(baseToml, "DB");
 }
 
 /** The webhook queue and its dead-letter queue for a Worker of this name (wrangler.toml's are for the name "cairn"). */

@@ -26,6 +26,7 @@ import { newId } from "../../src/domain/ids.ts";
 import {
   connectorOrigin,
   defaultSettings,
+  localDatabasesLeftOut,
   PRODUCTION_CONFIG_FILE,
   renderProductionConfig,
   SETTINGS_FILE,
@@ -194,6 +195,10 @@ async function ensureResource({ what, recordedId, list, matchesName, idOf, creat
  */
 export async function deploy({ root, dryRun: planOnly = false, overrides = {}, wrangler, env = process.env, log = console.log, now = Date.now }) {
   const { baseToml, stored, settings } = loadSettings(root, overrides);
+  const local = localDatabasesLeftOut(baseToml).removed;
+  if (local.length > 0) {
+    log(`Note: wrangler.toml declares ${local.join(", ")} for local development; a deployment binds only DB and the databases ${SETTINGS_FILE} lists ("databases").`);
+  }
   if (planOnly) return dryRun({ root, baseToml, stored, settings, wrangler, log });
 
   // Once the account is known, every call names it: wrangler would otherwise ask which one.

@@ -271,6 +271,16 @@ describe("npm run deploy against a fake wrangler", () => {
     expect(box.state().deploys).toBe(0);
   });
 
+  it("says so when wrangler.toml declares a local database, and deploys without it", async () => {
+    const toml = path.join(box.root, "wrangler.toml");
+    writeFileSync(toml, readFileSync(toml, "utf8").replace('migrations_dir = "migrations"', 'migrations_dir = "migrations"\n\n[[d1_databases]]\nbinding = "RESEARCH_DB_2"\ndatabase_name = "local-2"\ndatabase_id = "00000000-0000-4000-8000-000000000002"'));
+    await box.deploy();
+    expect(box.lines.join("\n")).toContain("Note: wrangler.toml declares RESEARCH_DB_2 for local development");
+    const upload = box.calls().find((call) => call.args[0] === "deploy");
+    expect(upload?.config).not.toContain("RESEARCH_DB_2");
+    expect(box.calls().map((call) => call.args.slice(0, 4).join(" "))).not.toContain("d1 migrations apply RESEARCH_DB_2");
+  });
+
   it("the command line runs from a fresh checkout: --dry-run exits 0, a bad flag exits 2", async () => {
     const script = path.join(projectRoot, "scripts/deploy.mjs");
     const ok = await run(process.execPath, [script, "--dry-run"], { env: box.env, cwd: projectRoot });
@@ -348,8 +358,23 @@ describe("production configuration", () => {
     const chosen = renderProductionConfig(base, settings({ databases: [{ binding: "R2", name: "x", id }], vars: { ORG_DATABASES: "R2" } }));
     expect(chosen).toMatch(/^ORG_DATABASES = "R2"$/m);
     expect(() => renderProductionConfig(base, settings({ databases: [{ binding: "R2", name: "x" }] }))).toThrow(/ids of the databases R2 must be known/);
-    const withLocal = base.replace('migrations_dir = "migrations"', 'migrations_dir = "migrations"\n\n[[d1_databases]]\nbinding = "RESEARCH_DB_2"\ndatabase_name = "local-2"\ndatabase_id = "00000000-0000-4000-8000-000000000002"');
-    expect(() => renderProductionConfig(withLocal, settings())).toThrow(/wrangler.toml declares the D1 database RESEARCH_DB_2 besides DB[\s\S]*cairn.deploy.json/);
+  });
+
+  it("leaves the databases wrangler.toml declares for local development out of a deployment, and its local ORG_DATABASES too", () => {
+    const local = base
+      .replace('migrations_dir = "migrations"', 'migrations_dir = "migrations"\n\n[[d1_databases]]\nbinding = "RESEARCH_DB_2"\ndatabase_name = "local-2"\ndatabase_id = "00000000-0000-4000-8000-000000000002"\nmigrations_dir = "migrations"')
+      .replace("[vars]\n", '[vars]\nORG_DATABASES = "DB,RESEARCH_DB_2"\n');
+    const alone: string = renderProductionConfig(local, settings());
+    expect(alone).not.toContain("RESEARCH_DB_2");
+    expect(alone).not.toContain("local-2");
+    expect(alone).toMatch(/^ORG_DATABASES = "DB"$/m);
+    expect(alone.match(/^\[\[d1_databases\]\]$/gm)).toHaveLength(1);
+    expect(alone).toMatch(/migrations_dir = "migrations"\n\n\[\[kv_namespaces\]\]/);
+    const id = "21111111-2222-4333-8444-555555555555";
+    const deployed: string = renderProductionConfig(local, settings({ databases: [{ binding: "RESEARCH_DB_2", name: "cairn-research-2", id }] }));
+    expect(deployed).toContain(`binding = "RESEARCH_DB_2"\ndatabase_name = "cairn-research-2"\ndatabase_id = "${id}"`);
+    expect(deployed).not.toContain("local-2");
+    expect(deployed.match(/^ORG_DATABASES = .*$/gm)).toEqual(['ORG_DATABASES = "DB,RESEARCH_DB_2"']);
   });
 
   it("names the webhook queues after the Worker, so two deployments in one account do not share them", () => {
