@@ -28,7 +28,8 @@ export function d1BindingsOf(toml) {
 
 /**
  * `toml` without the `[[d1_databases]]` tables of bindings other than `keep`
- * (the table's lines up to the next table), and the bindings it left out.
+ * (a table's keys up to the next table; the comments before that table stay),
+ * and the bindings it left out.
  * @param {string} toml
  * @param {string} keep
  * @returns {{ toml: string, removed: string[] }}
@@ -45,15 +46,18 @@ export function withoutOtherDatabases(toml, keep) {
     }
     let end = i + 1;
     while (end < lines.length && !/^\s*\[/.test(lines[end] ?? "")) end++;
-    const table = lines.slice(i, end);
+    // Blank and comment lines before the next table belong to it (they usually describe it).
+    let tail = end;
+    while (tail > i + 1 && /^\s*(#.*)?$/.test(lines[tail - 1] ?? "")) tail--;
+    const table = lines.slice(i, tail);
     const binding = d1BindingsOf(table.join("\n"))[0];
     if (binding === keep) out.push(...table);
     else {
       removed.push(binding ?? "(no binding)");
-      // The blank line that separated the table from the previous one goes with it.
+      // The blank lines that separated the table from the previous one go with it.
       while (out.length > 0 && (out.at(-1) ?? "").trim() === "") out.pop();
-      out.push("");
     }
+    out.push(...lines.slice(tail, end));
     i = end;
   }
   return { toml: out.join("\n"), removed };
