@@ -82,7 +82,7 @@ function sandbox() {
 
 const commandOf = (call: Call) => call.args.filter((arg) => !arg.startsWith("-") && !arg.includes("/")).slice(0, 3).join(" ");
 
-describe("npm run deploy against a fake wrangler", () => {
+describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
   let box: ReturnType<typeof sandbox>;
   beforeEach(() => {
     box = sandbox();
@@ -291,7 +291,7 @@ describe("npm run deploy against a fake wrangler", () => {
   });
 });
 
-describe("the operator CLI against a deployment", () => {
+describe("the operator CLI against a deployment", { timeout: 30_000 }, () => {
   it("--remote uses the deployment's configuration, through the same wrangler seam as the deploy; migrate reaches every database", async () => {
     const box = sandbox();
     try {
