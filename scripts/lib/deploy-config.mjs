@@ -10,7 +10,7 @@
  * `wrangler.toml` reaches the deployment without anyone merging files by hand.
  * Both files are gitignored: they describe one deployment, not the project.
  */
-import { isBindingName, MAX_HOME_DATABASES } from "../../src/domain/org-data/placement.ts";
+import { DIRECTORY_DATABASE, isBindingName, MAX_HOME_DATABASES, placementCandidates } from "../../src/domain/org-data/placement.ts";
 import { withoutOtherDatabases } from "./d1-bindings.mjs";
 
 /** Where the deployment's settings and the rendered configuration live (project root). */
@@ -102,10 +102,17 @@ export function validateSettings(raw, workerNameFallback) {
   if (settings.d1.id !== null && !D1_ID.test(String(settings.d1.id))) throw new Error(`${SETTINGS_FILE}: d1.id is not a D1 database id.`);
   settings.databases = validateDatabases(settings.databases, settings.d1.name);
   if (settings.vars.ORG_DATABASES !== undefined) {
-    const bound = new Set(["DB", ...settings.databases.map((db) => db.binding)]);
-    const unbound = settings.vars.ORG_DATABASES.split(/[\s,]+/).filter((name) => name && !bound.has(name));
+    // Read as the Worker reads it, so what passes here is what it will place orgs in.
+    let listed;
+    try {
+      listed = placementCandidates(settings.vars.ORG_DATABASES);
+    } catch (error) {
+      throw new Error(`${SETTINGS_FILE}: vars.${error instanceof Error ? error.message : String(error)}`);
+    }
+    const bound = deploymentBindings(settings);
+    const unbound = listed.filter((name) => !bound.includes(name));
     if (unbound.length > 0) {
-      throw new Error(`${SETTINGS_FILE}: vars.ORG_DATABASES names ${unbound.join(", ")}, which "databases" does not list (the deployment binds ${[...bound].join(", ")}).`);
+      throw new Error(`${SETTINGS_FILE}: vars.ORG_DATABASES names ${unbound.join(", ")}, which "databases" does not list (the deployment binds ${bound.join(", ")}).`);
     }
   }
   if (settings.kv.id !== null && !/^[0-9a-f]{32}$/.test(String(settings.kv.id))) throw new Error(`${SETTINGS_FILE}: kv.id is not a KV namespace id.`);
@@ -135,6 +142,11 @@ function validateDatabases(databases, directoryName) {
     names.add(name);
     return { binding, name, id };
   });
+}
+
+/** The D1 bindings a deployment has: the directory, then the research databases its settings list. */
+export function deploymentBindings(settings) {
+  return [DIRECTORY_DATABASE, ...settings.databases.map((db) => db.binding)];
 }
 
 /** An https origin (no path) for PUBLIC_URL; throws on anything else. */
@@ -229,7 +241,7 @@ export function renderProductionConfig(baseToml, settings) {
   }
   // New orgs may be placed in every database of the deployment unless the operator lists fewer;
   // always said, so a local setting in wrangler.toml never names a database the deployment lacks.
-  const vars = { ORG_DATABASES: ["DB", ...settings.databases.map((db) => db.binding)].join(","), ...settings.vars };
+  const vars = { ORG_DATABASES: deploymentBindings(settings).join(","), ...settings.vars };
   for (const [name, value] of Object.entries(vars).sort(([a], [b]) => a.localeCompare(b))) {
     const line = new RegExp(`^${name}\\s*=\\s*"[^"]*"\\s*$`, "m");
     toml = line.test(toml) ? toml.replace(line, `${name} = ${tomlString(value)}`) : replaceOnce(toml, /^\[vars\]\s*$/m, `[vars]\n${name} = ${tomlString(value)}`, "[vars] table");

@@ -26,6 +26,7 @@ import { newId } from "../../src/domain/ids.ts";
 import {
   connectorOrigin,
   defaultSettings,
+  deploymentBindings,
   localDatabasesLeftOut,
   PRODUCTION_CONFIG_FILE,
   renderProductionConfig,
@@ -112,7 +113,7 @@ export async function dryRun({ root, baseToml, stored, settings, wrangler, log }
     databases: settings.databases.map((db) => ({ ...db, id: db.id ?? PLACEHOLDER_IDS.d1 })),
     kv: { ...settings.kv, id: settings.kv.id ?? PLACEHOLDER_IDS.kv },
   });
-  const bindings = ["DB", ...settings.databases.map((db) => db.binding)];
+  const bindings = deploymentBindings(settings);
   const known = (id) => (id ? `id ${id}` : "found by name, or created");
   const admin = settings.firstOrg.adminEmail ?? "the e-mail of the wrangler login";
   log(`Deploy plan (dry run: nothing is created, migrated or uploaded)
@@ -280,7 +281,7 @@ export async function deploy({ root, dryRun: planOnly = false, overrides = {}, w
   writeFileSync(configFile, renderProductionConfig(baseToml, settings));
   log(`  recorded in ${SETTINGS_FILE}; configuration written to ${PRODUCTION_CONFIG_FILE}`);
 
-  const bindings = ["DB", ...settings.databases.map((db) => db.binding)];
+  const bindings = deploymentBindings(settings);
   log(`› Applying D1 migrations to the deployed ${bindings.length === 1 ? "database" : "databases"} (before the new code)…`);
   for (const binding of bindings) {
     const migrated = await wrangler(["d1", "migrations", "apply", binding, "--remote", "--config", configFile], inAccount());

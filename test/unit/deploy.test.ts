@@ -355,6 +355,7 @@ describe("production configuration", () => {
     expect(() => settings({ databases: [{ binding: "R2", name: "cairn" }] })).toThrow(/already the directory database's/);
     expect(() => settings({ databases: [{ binding: "R2", name: "x", id: "nope" }] })).toThrow(/databases\[0\]\.id is not a D1 database id/);
     expect(() => settings({ databases: [{ binding: "R2", name: "x" }], vars: { ORG_DATABASES: "DB,R3" } })).toThrow(/vars.ORG_DATABASES names R3, which "databases" does not list/);
+    expect(() => settings({ vars: { ORG_DATABASES: "DB,research-2" } })).toThrow(/cairn.deploy.json: vars.ORG_DATABASES lists "research-2": each entry must be a D1 binding name/);
     const chosen = renderProductionConfig(base, settings({ databases: [{ binding: "R2", name: "x", id }], vars: { ORG_DATABASES: "R2" } }));
     expect(chosen).toMatch(/^ORG_DATABASES = "R2"$/m);
     expect(() => renderProductionConfig(base, settings({ databases: [{ binding: "R2", name: "x" }] }))).toThrow(/ids of the databases R2 must be known/);
