@@ -17,6 +17,7 @@ export const ROUND_TRIP_GOALS = {
   get_next_step: 1,
   submit_step_result: 1,
   list_active_plans: 1,
+  "list_active_plans over REST (D1 session)": 1,
   search_sources: 1,
 };
 

@@ -30,7 +30,7 @@ import { auditRows, planRow, stepRows, versionRows } from "./plan-schema";
 import { planWebhookEvents } from "../domain/webhooks/plan-events";
 
 /** What crosses the RPC boundary instead of a thrown error (RPC keeps only an error's message). */
-export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; issues?: ValidationIssue[] } };
+export type RpcResult<T> = { ok: true; value: T; bookmark?: string } | { ok: false; error: { code: ErrorCode; message: string; issues?: ValidationIssue[] } };
 
 /** The tables an export carries (not the outbox: index updates in flight). */
 const PLAN_TABLES = ["plan", "steps", "versions", "audit"] as const;
@@ -75,7 +75,9 @@ export class PlanObject extends DurableObject<Env> {
       throw error;
     }
     await this.#afterWrite(applied.result.state, applied.changesListing);
-    return { ok: true, value: applied.result };
+    // The index write the caller waited for, as a D1 position: its next list, even from a replica, shows it.
+    const bookmark = applied.changesListing ? this.#outbox.indexBookmark : null;
+    return { ok: true, value: applied.result, ...(bookmark ? { bookmark } : {}) };
   }
 
   /** The plan as stored, with results and reports of the named steps (or of all steps). */

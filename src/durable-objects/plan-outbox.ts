@@ -1,6 +1,7 @@
 import { asc, desc, eq, lte } from "drizzle-orm";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import { CairnError } from "../domain/errors";
+import { FROM_PRIMARY, newerBookmark } from "../domain/read-position";
 import type { PlanIndexEntry } from "../domain/plans/index-entry";
 import type { WebhookEvent } from "../domain/webhooks/events";
 import type { WebhookMessage } from "../domain/webhooks/model";
@@ -23,6 +24,7 @@ const retryDelay = (attempts: number): number => RETRY_MS[Math.min(attempts, RET
 export class PlanOutbox {
   readonly #db: DrizzleSqliteDODatabase;
   #flushing: Promise<void> | null = null;
+  #indexBookmark: string | null = null;
 
   constructor(db: DrizzleSqliteDODatabase) {
     this.#db = db;
@@ -46,6 +48,14 @@ export class PlanOutbox {
         .finally(() => (this.#flushing = null));
     }
     return this.#flushing;
+  }
+
+  /**
+   * The D1 bookmark of the newest index write this instance made (in the org's home database), or null:
+   * a REST caller given it reads the plan in its list even from a replica.
+   */
+  get indexBookmark(): string | null {
+    return this.#indexBookmark;
   }
 
   /** When the alarm should try again for what is still here, or null when nothing waits. */
@@ -84,7 +94,12 @@ export class PlanOutbox {
           if (error instanceof CairnError && error.code === "not_found") return null;
           throw error;
         });
-        if (home) await upsertPlanIndex(home, { ...entry, seq: latest.seq });
+        if (home) {
+          // Through a session only to learn the write's bookmark: writes always go to the primary.
+          const session = home.withSession(FROM_PRIMARY);
+          await upsertPlanIndex(session, { ...entry, seq: latest.seq });
+          this.#indexBookmark = newerBookmark(this.#indexBookmark, session.getBookmark());
+        }
       } catch (error) {
         this.#db.update(outboxRows).set({ attempts: latest.attempts + 1 }).where(eq(outboxRows.seq, latest.seq)).run();
         throw error;

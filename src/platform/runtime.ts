@@ -5,6 +5,7 @@ import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
 import type { Principal } from "../domain/principal";
 import type { Services } from "../domain/ports";
+import { newerBookmark, type ReadPosition, sessionStart } from "../domain/read-position";
 import { sessionConfig } from "../domain/sessions/config";
 import type { Env } from "../env";
 import type { CallRecord } from "../operations/invoke";
@@ -14,13 +15,13 @@ import { d1AuditLog } from "../storage/audit-log";
 import { d1Completions } from "../storage/completion-repository";
 import { d1EvidenceLedger } from "../storage/ledger-repository";
 import { d1FeedbackRepository, d1OutputRepository } from "../storage/output-repository";
-import { openDatabase } from "../storage/database";
+import { type D1Queries, openDatabase } from "../storage/database";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
 import { durableSearchSessions } from "../storage/search-sessions";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
 import { ToolCallLog } from "../storage/tool-call-log";
 import { platformExtraction } from "./extraction";
-import { homeDatabase } from "./org-homes";
+import { bindingOf, homeDatabase, homeName } from "./org-homes";
 import { configuredSearchProviders } from "./search-providers";
 
 const now = () => Date.now();
@@ -55,27 +56,34 @@ const toolCallsByDirectory = new WeakMap<D1Database, ToolCallLog>();
 function servicesFor(env: Env, home: D1Database): Services {
   let services = servicesByHome.get(home);
   if (!services) {
-    const db = openDatabase(home);
     services = {
-      artifacts: d1ArtifactRepository(home),
-      ledger: d1EvidenceLedger(home),
-      outputs: d1OutputRepository(home),
-      feedback: d1FeedbackRepository(home),
-      skillExecutions: d1SkillExecutionRepository(db),
-      audit: d1AuditLog(db, now),
+      ...homeRepositories(home),
       plans: durablePlanEngine(env),
-      planIndex: d1PlanIndex(home),
       extraction: platformExtraction,
       // The search-session index is in the directory (DB): it counts sessions per org and member.
       sessions: durableSearchSessions(env, sessionConfig(env)),
       searchProviders: configuredSearchProviders(env),
-      completions: d1Completions(home),
       webhookEvents: queuePublisher(env.WEBHOOK_QUEUE),
-      researchSearch: d1ResearchSearch(home),
     };
     servicesByHome.set(home, services);
   }
   return services;
+}
+
+/** The services that read and write the org's home database: over its binding, or over one request's session of it. */
+function homeRepositories(home: D1Queries) {
+  const db = openDatabase(home);
+  return {
+    artifacts: d1ArtifactRepository(home),
+    ledger: d1EvidenceLedger(home),
+    outputs: d1OutputRepository(home),
+    feedback: d1FeedbackRepository(home),
+    skillExecutions: d1SkillExecutionRepository(db),
+    audit: d1AuditLog(db, now),
+    planIndex: d1PlanIndex(home),
+    completions: d1Completions(home),
+    researchSearch: d1ResearchSearch(home),
+  } satisfies Partial<Services>;
 }
 
 function toolCallsFor(env: Env): ToolCallLog {
@@ -108,6 +116,11 @@ export interface RequestRuntime {
   localHosts: boolean;
   /** The operation context, over the caller's org home database (found in the directory on first use). */
   contextFor(correlationId: string): Promise<OperationContext>;
+  /**
+   * As contextFor, but over a D1 session of the home database that starts at the caller's position
+   * (or on the primary), so replicas may serve its reads; `position()` is where the caller stands after.
+   */
+  sessionContextFor(correlationId: string, from: ReadPosition | null): Promise<{ context: OperationContext; position(): ReadPosition | null }>;
   /** Records a finished call after the response, never delaying it. */
   record(call: CallRecord): void;
 }
@@ -123,6 +136,23 @@ export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, pri
     localHosts,
     async contextFor(correlationId) {
       return { principal, services: servicesFor(env, await homeDatabase(env, principal.orgId)), correlationId, origin, now };
+    },
+    async sessionContextFor(correlationId, from) {
+      const database = await homeName(env, principal.orgId);
+      const home = bindingOf(env, database);
+      const session = home.withSession(sessionStart(from, database));
+      // A plan command that waited for its index write reports that write's bookmark: the position must cover it.
+      let indexWrite: string | null = null;
+      const plans = durablePlanEngine(env, (bookmark) => (indexWrite = newerBookmark(indexWrite, bookmark)));
+      const services: Services = { ...servicesFor(env, home), ...homeRepositories(session), plans };
+      const context = { principal, services, correlationId, origin, now };
+      return {
+        context,
+        position() {
+          const bookmark = newerBookmark(session.getBookmark(), indexWrite);
+          return bookmark ? { database, bookmark } : null;
+        },
+      };
     },
     record(call) {
       ctx.waitUntil(toolCalls.record(principal, call, now()).catch((error) => logBackgroundFailure(error, call.correlationId)));

@@ -3,6 +3,7 @@ import { admitCaller } from "../auth/admission";
 import { protectedContext } from "../auth/credentials";
 import { REQUEST_LIMIT_RETRY_AFTER_SECONDS } from "../domain/auth/request-limits";
 import { CairnError, INTERNAL_MESSAGE, rateLimited } from "../domain/errors";
+import { formatReadPosition, parseReadPosition, READ_POSITION_HEADER, type ReadPosition } from "../domain/read-position";
 import { hasScope } from "../domain/scopes";
 import type { Env } from "../env";
 import { invoke } from "../operations/invoke";
@@ -103,7 +104,9 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   }
   const runtime = requestRuntime(env, ctx, principal);
   let input: Record<string, unknown>;
+  let from: ReadPosition | null;
   try {
+    from = parseReadPosition(request.headers.get(READ_POSITION_HEADER));
     const body = request.method === "GET" || request.method === "DELETE" ? {} : await jsonBody(request);
     input = { ...queryInput(operation.input, url), ...body };
     const match = route.pattern.exec(url.pathname);
@@ -114,7 +117,16 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
     if (error instanceof CairnError) return problemResponse(error, correlationId);
     throw error;
   }
-  const result = await invoke(operation, input, await runtime.contextFor(correlationId), "rest", runtime.record);
-  if (!result.ok) return problemResponse(result.error, correlationId);
-  return json(result.value, operation.rest.status ?? 200);
+  const { context, position } = await runtime.sessionContextFor(correlationId, from);
+  const result = await invoke(operation, input, context, "rest", runtime.record);
+  const response = result.ok ? json(result.value, operation.rest.status ?? 200) : problemResponse(result.error, correlationId);
+  return withReadPosition(response, position());
+}
+
+/** Hands the caller its read position: sent back on the next request, its reads may come from a replica and still show its writes. */
+function withReadPosition(response: Response, position: ReadPosition | null): Response {
+  if (!position) return response;
+  response.headers.set(READ_POSITION_HEADER, formatReadPosition(position));
+  response.headers.set("Access-Control-Expose-Headers", READ_POSITION_HEADER);
+  return response;
 }

@@ -2,6 +2,7 @@ import { ERROR_CODES } from "../domain/errors";
 import { SCOPE_DESCRIPTIONS } from "../domain/scopes";
 import { jsonSchemaOf } from "../operations/json-schema";
 import type { AnyOperation } from "../operations/operation";
+import { READ_POSITION_HEADER } from "../domain/read-position";
 import { OPERATIONS } from "../operations/registry";
 import { REST_BASE } from "./app";
 import { orgDataOpenApiPaths } from "./org-data";
@@ -57,11 +58,12 @@ function pathItem(operation: AnyOperation) {
     description: operation.description,
     security: [{ oauth2: [operation.scope] }, { apiKey: [] }],
     "x-required-scope": operation.scope,
-    ...(parameters.length ? { parameters } : {}),
+    parameters: [...parameters, { $ref: "#/components/parameters/ReadPosition" }],
     ...(bodySchema ? { requestBody: { required: true, content: { "application/json": { schema: bodySchema } } } } : {}),
     responses: {
       [String(operation.rest.status ?? 200)]: {
         description: "Success",
+        headers: { [READ_POSITION_HEADER]: { $ref: "#/components/headers/ReadPosition" } },
         content: { "application/json": { schema: jsonSchemaOf(operation.output, "output") } },
       },
       "400": problem("The input is not valid"),
@@ -93,6 +95,21 @@ export function openApiDocument(origin: string) {
     paths,
     components: {
       schemas: { Problem: PROBLEM },
+      parameters: {
+        ReadPosition: {
+          name: READ_POSITION_HEADER,
+          in: "header",
+          required: false,
+          description: `The ${READ_POSITION_HEADER} header of your previous response, unchanged: the database's read replicas may then answer, and you still read your own writes. Without it, the primary answers.`,
+          schema: { type: "string", maxLength: 128 },
+        },
+      },
+      headers: {
+        ReadPosition: {
+          description: "Your read position in the organization's database after this call: send it back with the next request.",
+          schema: { type: "string" },
+        },
+      },
       securitySchemes: {
         oauth2: {
           type: "oauth2",

@@ -9,8 +9,8 @@ describe("the OpenAPI document", () => {
     expect(response.status).toBe(200);
     const document = (await response.json()) as {
       openapi: string;
-      paths: Record<string, Record<string, { operationId: string; "x-required-scope": string; responses: Record<string, unknown> }>>;
-      components: { securitySchemes: Record<string, unknown> };
+      paths: Record<string, Record<string, { operationId: string; "x-required-scope": string; parameters: { $ref?: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+      components: { securitySchemes: Record<string, unknown>; parameters: Record<string, { name: string; in: string }> };
     };
     expect(document.openapi).toBe("3.1.0");
     for (const operation of OPERATIONS) {
@@ -19,7 +19,11 @@ describe("the OpenAPI document", () => {
       expect(item?.operationId).toBe(operation.name);
       expect(item?.["x-required-scope"]).toBe(operation.scope);
       expect(item?.responses).toHaveProperty(String(operation.rest.status ?? 200));
+      // The read position (read replicas): accepted by every operation and handed back on success.
+      expect(item?.parameters).toContainEqual({ $ref: "#/components/parameters/ReadPosition" });
+      expect(item?.responses[String(operation.rest.status ?? 200)]?.headers).toHaveProperty("Cairn-Bookmark");
     }
+    expect(document.components.parameters.ReadPosition).toMatchObject({ name: "Cairn-Bookmark", in: "header" });
     expect(Object.keys(document.components.securitySchemes)).toEqual(["oauth2", "apiKey"]);
   });
 });

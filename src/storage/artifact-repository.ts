@@ -1,3 +1,4 @@
+import type { D1Queries } from "./database";
 import type { Query } from "./query";
 import { batchUnlessRaceLost } from "./versioned";
 import type { ArtifactFilters, ArtifactRepository } from "../domain/ports";
@@ -66,7 +67,7 @@ function filterSql(orgId: string, filters: ArtifactFilters, matching = false): {
   return { sql: clauses.join(" AND "), params };
 }
 
-export function d1ArtifactRepository(db: D1Database): ArtifactRepository {
+export function d1ArtifactRepository(db: D1Queries): ArtifactRepository {
   return {
     async save(artifact, expectedVersion) {
       const tagIndex = ` ${artifact.tags.join(" ")} `;
@@ -178,14 +179,14 @@ function candidates(orgId: string, ftsQuery: string, filters: ArtifactFilters): 
 }
 
 /** Whether a search had more candidates than its window (so only the newest were ranked). */
-export function artifactMatchesBeyondWindow(db: D1Database, orgId: string, ftsQuery: string, filters: ArtifactFilters): Query<boolean> {
+export function artifactMatchesBeyondWindow(db: D1Queries, orgId: string, ftsQuery: string, filters: ArtifactFilters): Query<boolean> {
   const c = candidates(orgId, ftsQuery, filters);
   const statement = db.prepare(`SELECT COUNT(*) AS n FROM (${c.sql})`).bind(...c.params, c.window + 1);
   return { statement, read: (rows) => ((rows[0] as { n?: number } | undefined)?.n ?? 0) > c.window };
 }
 
 /** Full-text search of the org's artifacts, best first (sent alone or in a batch with the other searches). */
-export function artifactSearch(db: D1Database, orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number): Query<SearchHit[]> {
+export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number): Query<SearchHit[]> {
   const c = candidates(orgId, ftsQuery, filters);
   // bm25 weights: title 4×, text 1×, tags 2×. The plan index and the skill execution supply
   // what a prior-research check shows beside each hit: the question and the original request.

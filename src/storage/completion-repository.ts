@@ -1,3 +1,4 @@
+import type { D1Queries } from "./database";
 import type { CompletableKind, CompletionPort } from "../domain/completion";
 import { topicOfPlanName } from "../domain/completion";
 
@@ -13,7 +14,7 @@ const SOURCES: Record<CompletableKind, { table: string; id: string }> = {
  * id < p || U+FFFF`), so `_` and `%` in ids need no escaping; the org filter
  * comes first in every query, and the newest records are suggested first.
  */
-export function d1Completions(db: D1Database): CompletionPort {
+export function d1Completions(db: D1Queries): CompletionPort {
   return {
     async ids(kind, orgId, prefix, limit) {
       const { table, id } = SOURCES[kind];

@@ -1,3 +1,4 @@
+import type { D1Queries } from "./database";
 import type { Query } from "./query";
 import type { ClaimSearchHit, EvidenceLedgerRepository, LedgerHeader } from "../domain/ports";
 import type { CitationPolicy, Claim, CriticVerdict, Evidence, ReviewerVerdict, Verdict } from "../domain/research/ledger";
@@ -124,7 +125,7 @@ const MERGE_JSON_SET = (column: string) =>
   `(SELECT json_group_array(value) FROM (SELECT value FROM (SELECT value FROM json_each(ledger_claims.${column}) UNION SELECT value FROM json_each(excluded.${column}))
      ORDER BY length(value), value))`;
 
-export function d1EvidenceLedger(db: D1Database): EvidenceLedgerRepository {
+export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
   async function header(orgId: string, planId: string): Promise<LedgerHeader | null> {
     const row = await db
       .prepare("SELECT citation_policy, subtopics FROM evidence_ledgers WHERE org_id = ? AND plan_id = ?")
@@ -311,7 +312,7 @@ export function d1EvidenceLedger(db: D1Database): EvidenceLedgerRepository {
 }
 
 /** Full-text search of every plan's claims in the org, best first (sent alone or in a batch with the other searches). */
-export function claimSearch(db: D1Database, orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Query<ClaimSearchHit[]> {
+export function claimSearch(db: D1Queries, orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Query<ClaimSearchHit[]> {
   const statement = db
     .prepare(
       `SELECT ${CLAIM_COLUMNS}, snippet(ledger_claims_fts, 0, '«', '»', '…', 24) AS snippet, bm25(ledger_claims_fts, 2.0, 1.0) AS rank,

@@ -1,3 +1,4 @@
+import type { D1Queries } from "./database";
 import type { Query } from "./query";
 import { batchUnlessRaceLost } from "./versioned";
 import type { FeedbackRepository, OutputRepository } from "../domain/ports";
@@ -37,7 +38,7 @@ const toSummary = (row: Row): ResearchOutputSummary => ({
   updatedAt: row.updated_at,
 });
 
-export function d1OutputRepository(db: D1Database): OutputRepository {
+export function d1OutputRepository(db: D1Queries): OutputRepository {
   return {
     async save(output, expectedVersion) {
       const citations = JSON.stringify(output.citations);
@@ -108,7 +109,7 @@ export function d1OutputRepository(db: D1Database): OutputRepository {
   };
 }
 
-export function d1FeedbackRepository(db: D1Database): FeedbackRepository {
+export function d1FeedbackRepository(db: D1Queries): FeedbackRepository {
   return {
     async insert(feedback) {
       await db
@@ -136,7 +137,7 @@ export function d1FeedbackRepository(db: D1Database): FeedbackRepository {
 }
 
 /** Full-text search of the org's deliverables, best first (sent alone or in a batch with the other searches). */
-export function outputSearch(db: D1Database, orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Query<SearchHit[]> {
+export function outputSearch(db: D1Queries, orgId: string, ftsQuery: string, filters: { planId?: string; since?: number }, limit: number): Query<SearchHit[]> {
   // The match drives (unary +: no walking an index of deliverables, testing the match row by row).
   const clauses = ["+o.org_id = ?"];
   const params: unknown[] = [orgId];

@@ -1,3 +1,4 @@
+import type { D1Queries } from "./database";
 import { CairnError, notFound } from "../domain/errors";
 import { NO_PLAN_HERE, type PlanEngine, type PlanIndex } from "../domain/plans/engine";
 import type { PlanIndexEntry } from "../domain/plans/index-entry";
@@ -14,10 +15,16 @@ function unwrap<T>(result: RpcResult<T>, planId: string): T {
   throw new CairnError(result.error.code, result.error.message, result.error.issues ? { issues: result.error.issues } : {});
 }
 
-export function durablePlanEngine(env: Env): PlanEngine {
+/**
+ * The plan engine over plans' Durable Objects. `onIndexWritten` hears the D1 bookmark of a plan index
+ * write a command waited for, so a REST response can hand the caller a position that covers it.
+ */
+export function durablePlanEngine(env: Env, onIndexWritten?: (bookmark: string) => void): PlanEngine {
   return {
     async run(orgId, planId, command, actor, now) {
-      return unwrap(await stubFor(env.PLAN, orgId, planId).run(command, actor, now), planId);
+      const result = await stubFor(env.PLAN, orgId, planId).run(command, actor, now);
+      if ("bookmark" in result && typeof result.bookmark === "string") onIndexWritten?.(result.bookmark);
+      return unwrap(result, planId);
     },
     async read(orgId, planId, withResults) {
       return unwrap(await stubFor(env.PLAN, orgId, planId).read({ withResults }), planId);
@@ -55,7 +62,7 @@ export interface PlanIndexRow {
   budget_exhausted: number;
 }
 
-export function d1PlanIndex(db: D1Database): PlanIndex {
+export function d1PlanIndex(db: D1Queries): PlanIndex {
   return {
     async listActive(orgId, page) {
       const after = page.after;

@@ -1,3 +1,4 @@
+import type { D1Queries } from "./database";
 import type { PlanIndexEntry } from "../domain/plans/index-entry";
 
 /**
@@ -5,7 +6,7 @@ import type { PlanIndexEntry } from "../domain/plans/index-entry";
  * Objects (through their outboxes); a write with an older `seq` than the row
  * holds changes nothing, so retries and reordering are harmless.
  */
-export async function upsertPlanIndex(db: D1Database, entry: PlanIndexEntry): Promise<void> {
+export async function upsertPlanIndex(db: D1Queries, entry: PlanIndexEntry): Promise<void> {
   await db
     .prepare(
       `INSERT INTO plans (plan_id, org_id, name, research_question, status, derived_status, progress, stalled, total_steps,

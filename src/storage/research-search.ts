@@ -1,3 +1,4 @@
+import type { D1Queries } from "./database";
 import type { ResearchSearch } from "../domain/ports";
 import { artifactMatchesBeyondWindow, artifactSearch } from "./artifact-repository";
 import { claimSearch } from "./ledger-repository";
@@ -9,7 +10,7 @@ import type { Query } from "./query";
  * trip where three parallel ones were, with the count that says whether artifacts
  * were ranked among their newest matches only. A limit of 0 leaves that kind out.
  */
-export function d1ResearchSearch(db: D1Database): ResearchSearch {
+export function d1ResearchSearch(db: D1Queries): ResearchSearch {
   return {
     async search(orgId, ftsQuery, filters, limits) {
       const scope = { ...(filters.planId ? { planId: filters.planId } : {}), ...(filters.since !== undefined ? { since: filters.since } : {}) };

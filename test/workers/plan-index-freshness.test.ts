@@ -23,25 +23,32 @@ function gatedIndex(db: D1Database) {
     open = resolve;
   });
   let waiting = 0;
-  const wrapped = new Proxy(db, {
-    get(target, property) {
-      if (property !== "prepare") return Reflect.get(target, property, target)?.bind?.(target) ?? Reflect.get(target, property, target);
-      return (sql: string) => {
-        const statement = target.prepare(sql);
-        if (!/^\s*INSERT INTO plans\b/i.test(sql)) return statement;
-        return {
-          bind: (...values: unknown[]) => ({
-            run: async () => {
-              waiting++;
-              await gate;
-              if (failing) throw new Error("D1_ERROR: the index database is unavailable");
-              return statement.bind(...values).run();
-            },
-          }),
+  // The object writes the index through a session of the binding (to learn the write's bookmark): the gate holds both.
+  const gated = <T extends D1Database | D1DatabaseSession>(db: T): T =>
+    new Proxy(db, {
+      get(target, property) {
+        if (property === "withSession") return (constraint: string) => gated((target as D1Database).withSession(constraint));
+        if (property !== "prepare") {
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return (sql: string) => {
+          const statement = target.prepare(sql);
+          if (!/^\s*INSERT INTO plans\b/i.test(sql)) return statement;
+          return {
+            bind: (...values: unknown[]) => ({
+              run: async () => {
+                waiting++;
+                await gate;
+                if (failing) throw new Error("D1_ERROR: the index database is unavailable");
+                return statement.bind(...values).run();
+              },
+            }),
+          };
         };
-      };
-    },
-  });
+      },
+    });
+  const wrapped = gated(db);
   return {
     db: wrapped,
     waiting: () => waiting,

@@ -49,6 +49,8 @@ function countingD1(db: D1Database, trips: Trip[]): D1Database {
   };
   return new Proxy(db, {
     get(target, property) {
+      // A REST call reads through a session of the binding (read replicas): its statements count the same.
+      if (property === "withSession") return (constraint: string) => countingD1(target.withSession(constraint) as unknown as D1Database, trips);
       if (property === "prepare") return (sql: string) => wrap(target.prepare(sql), sql);
       if (property === "batch") {
         return (statements: D1PreparedStatement[]) => {
@@ -132,6 +134,18 @@ function countingEnv() {
       const background = trips.filter((trip) => !beforeAnswer.includes(trip));
       return { critical: beforeAnswer.map((t) => `${t.binding}: ${t.what}`), background: background.map((t) => `${t.binding}: ${t.what}`), result: body.result };
     },
+    /** GETs a REST path and returns the trips it took before answering. */
+    async get(token: string, path: string) {
+      trips.length = 0;
+      const ctx = createExecutionContext();
+      const request = new Request(`http://localhost:8787/api/v1${path}`, { headers: { authorization: `Bearer ${token}`, host: "localhost:8787" } });
+      const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, wrapped, ctx);
+      if (!response.ok) throw new Error(`GET ${path} failed: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+      const beforeAnswer = trips.filter((trip) => !(trip.binding === "DB" && BACKGROUND.some((pattern) => pattern.test(trip.what))));
+      await waitOnExecutionContext(ctx);
+      return { critical: beforeAnswer.map((t) => `${t.binding}: ${t.what}`), position: response.headers.get("Cairn-Bookmark") };
+    },
   };
 }
 
@@ -171,12 +185,18 @@ describe("round trips on the critical path", () => {
     const listed = await counting.call(tokens.access_token, "list_active_plans", {});
     expect(storage(listed.critical, "DB")).toHaveLength(1);
     expect(listed.critical).toHaveLength(1);
+    // The same list over REST reads through a D1 session (so replicas may answer): still one query.
+    const overRest = await counting.get(tokens.access_token, "/plans");
+    expect(overRest.critical).toHaveLength(1);
+    expect(overRest.critical[0]).toMatch(/^DB: SELECT \* FROM plans/);
+    expect(overRest.position).toMatch(/^DB:/);
     task.meta.roundTrips = {
       "OAuth token check, verified < 30 s": again.critical.filter((trip) => !trip.startsWith("PLAN:")).length,
       get_plan_status: again.critical.length,
       get_next_step: next.critical.length,
       submit_step_result: submitted.critical.length,
       list_active_plans: listed.critical.length,
+      "list_active_plans over REST (D1 session)": overRest.critical.length,
     };
   });
 

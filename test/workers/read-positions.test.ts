@@ -1,0 +1,199 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { newId } from "../../src/domain/ids";
+import type { CreatePlanInput } from "../../src/domain/plans/machine";
+import type { Env } from "../../src/env";
+import worker from "../../src/index";
+import { durablePlanEngine } from "../../src/storage/plan-engine";
+import { countRows, mcpRequest, ORIGIN, readJsonRpc, seedTenant } from "../support/worker";
+import { steps } from "../support/plans";
+
+/**
+ * REST callers and D1 read replicas: a response carries the caller's read
+ * position (`Cairn-Bookmark`), and a request that sends it back reads through
+ * a D1 session starting there. Locally D1 has no replicas, so what is tested is
+ * what the Worker asks of D1 (the session's starting point, recorded on the
+ * real binding) and the positions it hands out.
+ */
+
+const POSITION = /^DB:[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+
+/** The Worker over the real bindings, with every `withSession` asked of the directory database recorded. */
+function recordingEnv() {
+  const sessions: string[] = [];
+  const base = env as unknown as Env;
+  const DB = new Proxy(base.DB, {
+    get(target, property) {
+      if (property === "withSession") {
+        return (constraint: string) => {
+          sessions.push(constraint);
+          return target.withSession(constraint);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const wrapped: Env = { ...base, DB };
+  return {
+    sessions,
+    async fetch(request: Request): Promise<Response> {
+      const headers = new Headers(request.headers);
+      headers.set("host", new URL(request.url).host);
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(new Request(request, { headers }) as Request<unknown, IncomingRequestCfProperties>, wrapped, ctx);
+      const body = await response.arrayBuffer();
+      await waitOnExecutionContext(ctx);
+      return new Response(body, response);
+    },
+    rest(key: string, path: string, init: RequestInit & { position?: string | null } = {}) {
+      const headers = new Headers(init.headers);
+      headers.set("authorization", `Bearer ${key}`);
+      if (init.body) headers.set("content-type", "application/json");
+      if (init.position) headers.set("Cairn-Bookmark", init.position);
+      return this.fetch(new Request(`${ORIGIN}/api/v1${path}`, { ...init, headers }));
+    },
+  };
+}
+
+/** A tenant whose research lives in the directory database (the binding recorded here). */
+async function tenantAtDirectory() {
+  const tenant = await seedTenant();
+  await env.DB.prepare("UPDATE orgs SET home_database = 'DB' WHERE id = ?").bind(tenant.orgId).run();
+  return tenant;
+}
+
+const bookmarkOf = (position: string | null) => position?.slice("DB:".length) ?? "";
+
+const ARTIFACT = { artifactType: "note", title: "Replica lag in D1", content: { text: "Sessions" }, contentText: "Sessions give sequential consistency across replicas." };
+
+describe("read positions for REST callers", () => {
+  it("hands out a position, starts the next call's session there, and moves it forward with each write", async () => {
+    const { apiKey } = await tenantAtDirectory();
+    const worker = recordingEnv();
+
+    const first = await worker.rest(apiKey, "/plans");
+    expect(first.status).toBe(200);
+    // No position sent: the session starts on the primary, never stale.
+    expect(worker.sessions).toEqual(["first-primary"]);
+    const p1 = first.headers.get("Cairn-Bookmark");
+    expect(p1).toMatch(POSITION);
+
+    const stored = await worker.rest(apiKey, "/artifacts", { method: "POST", body: JSON.stringify(ARTIFACT), position: p1 });
+    expect(stored.status).toBe(201);
+    expect(worker.sessions[1]).toBe(bookmarkOf(p1));
+    const p2 = stored.headers.get("Cairn-Bookmark");
+    expect(p2).toMatch(POSITION);
+    expect(bookmarkOf(p2) > bookmarkOf(p1)).toBe(true);
+
+    const { artifactId } = (await stored.json()) as { artifactId: string };
+    const read = await worker.rest(apiKey, `/artifacts/${artifactId}`, { position: p2 });
+    expect(read.status).toBe(200);
+    expect(worker.sessions[2]).toBe(bookmarkOf(p2));
+    expect(bookmarkOf(read.headers.get("Cairn-Bookmark")) >= bookmarkOf(p2)).toBe(true);
+  });
+
+  it("a new plan's position covers its index entry, written by the plan's own object", async () => {
+    const { apiKey } = await tenantAtDirectory();
+    const worker = recordingEnv();
+    const before = (await worker.rest(apiKey, "/plans")).headers.get("Cairn-Bookmark");
+    const created = await worker.rest(apiKey, "/plans", {
+      method: "POST",
+      position: before,
+      body: JSON.stringify({ name: "[Scan] Replicas", researchQuestion: "Do replicas help?", steps: steps("search", "synthesize"), planDesignRationale: "Search, then write" }),
+    });
+    expect(created.status).toBe(201);
+    const after = created.headers.get("Cairn-Bookmark");
+    expect(bookmarkOf(after) > bookmarkOf(before)).toBe(true);
+    const { planId } = (await created.json()) as { planId: string };
+    const listed = await worker.rest(apiKey, "/plans", { position: after });
+    expect(((await listed.json()) as { plans: { planId: string }[] }).plans.map((p) => p.planId)).toContain(planId);
+  });
+
+  it("the plan engine reports the bookmark of an index write the command waited for, and only then", async () => {
+    const { orgId, admin } = await tenantAtDirectory();
+    const heard: string[] = [];
+    const engine = durablePlanEngine(env as unknown as Env, (bookmark) => heard.push(bookmark));
+    const actor = { userId: admin.userId, clientId: "cli_positions" };
+    const primary = env.DB.withSession("first-primary");
+    await primary.prepare("SELECT 1").first();
+    const start = primary.getBookmark() ?? "";
+
+    const planId = newId("pln");
+    const input: CreatePlanInput = {
+      planId,
+      orgId,
+      name: "[Scan] Positions",
+      researchQuestion: "Does the position cover the index?",
+      steps: [
+        { stepType: "search", instructions: "Search" },
+        { stepType: "synthesize", instructions: "Write" },
+      ],
+      branchingConditions: [],
+      planDesignRationale: "Search, then write",
+      outputFormattingNotes: null,
+      sessionId: null,
+      executionId: null,
+    };
+    const created = await engine.run(orgId, planId, { kind: "create", input }, actor, Date.now());
+    expect(created.state.plan.planId).toBe(planId);
+    // Create waits for its index entry: the position is of that write, after everything before it.
+    expect(heard).toHaveLength(1);
+    expect((heard[0] ?? "") > start).toBe(true);
+
+    // A claim answers before its index update: nothing to report (the update follows at once).
+    const claimed = await engine.run(orgId, planId, { kind: "next", workerId: "wrk_positions" }, actor, Date.now());
+    expect(claimed.outcome?.status).toBe("step");
+    expect(heard).toHaveLength(1);
+
+    const cancelled = await engine.run(orgId, planId, { kind: "cancel", reason: "done with it" }, actor, Date.now());
+    expect(cancelled.state.plan.status).toBe("cancelled");
+    expect(heard).toHaveLength(2);
+    expect((heard[1] ?? "") > (heard[0] ?? "")).toBe(true);
+  });
+
+  it("refuses a position it did not hand out, with what to send instead, and writes nothing", async () => {
+    const { apiKey } = await tenantAtDirectory();
+    const worker = recordingEnv();
+    const artifacts = await countRows("artifacts");
+    for (const position of ["garbage", "DB:first-unconstrained", `DB:${"f".repeat(8)}-0-0-0`, `DB:${"0".repeat(300)}`]) {
+      const response = await worker.rest(apiKey, "/artifacts", { method: "POST", body: JSON.stringify(ARTIFACT), position });
+      expect(response.status, position).toBe(400);
+      const problem = (await response.json()) as { code: string; detail: string; issues: { path: string }[] };
+      expect(problem.code).toBe("validation");
+      expect(problem.detail).toContain("Cairn-Bookmark");
+      expect(problem.issues[0]?.path).toBe("Cairn-Bookmark");
+    }
+    expect(await countRows("artifacts")).toBe(artifacts);
+    expect(worker.sessions).toEqual([]);
+  });
+
+  it("a position of another database (the org has moved) starts on the primary of the org's own", async () => {
+    const { apiKey } = await tenantAtDirectory();
+    const worker = recordingEnv();
+    const response = await worker.rest(apiKey, "/plans", { position: `RESEARCH_DB_2:${"0".repeat(8)}-${"f".repeat(8)}-${"0".repeat(8)}-${"0".repeat(32)}` });
+    expect(response.status).toBe(200);
+    expect(worker.sessions).toEqual(["first-primary"]);
+    expect(response.headers.get("Cairn-Bookmark")).toMatch(POSITION);
+  });
+
+  it("a browser client may read the position (exposed to CORS)", async () => {
+    const { apiKey } = await tenantAtDirectory();
+    const worker = recordingEnv();
+    const response = await worker.rest(apiKey, "/plans", { headers: { Origin: "https://app.example" } });
+    expect(response.status).toBe(200);
+    const exposed = (response.headers.get("Access-Control-Expose-Headers") ?? "").split(",").map((h) => h.trim().toLowerCase());
+    expect(exposed).toContain("cairn-bookmark");
+  });
+
+  it("MCP calls carry no position and read the primary", async () => {
+    const { apiKey } = await tenantAtDirectory();
+    const worker = recordingEnv();
+    const response = await worker.fetch(mcpRequest(apiKey, "tools/call", { name: "list_active_plans", arguments: {} }));
+    const message = await readJsonRpc(response);
+    expect(message.error).toBeUndefined();
+    expect(response.headers.get("Cairn-Bookmark")).toBeNull();
+    expect(worker.sessions).toEqual([]);
+  });
+});
