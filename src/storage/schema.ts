@@ -12,6 +12,8 @@ export const orgs = sqliteTable("orgs", {
    * the Worker places a new org; orgs that existed before placement were all in "DB".
    */
   homeDatabase: text("home_database"),
+  /** When the import running into this org began (ms), or null: one import at a time (src/platform/org-data/import.ts). */
+  importingSince: integer("importing_since"),
 });
 
 export const users = sqliteTable("users", {

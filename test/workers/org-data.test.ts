@@ -265,6 +265,73 @@ describe("org export, import and erasure", () => {
     expect((await api(a.apiKey, "/org/export")).status).toBe(403);
   });
 
+  it("runs one import into an org at a time: a second one meanwhile is refused and cannot undo the first", async () => {
+    const a = await richOrg();
+    const lines = (await exportText(a.adminKey)).split("\n").filter(Boolean);
+    const target = await seedOrg();
+    const targetAdmin = await seedUser(target, "admin");
+    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
+    const count = (table: string) => env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE org_id = ?`).bind(target).first<number>("n");
+
+    // The first import stops after its header, as a slow upload would, until the test lets it go on.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const reading = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const encoder = new TextEncoder();
+        controller.enqueue(encoder.encode(`${lines[0]}\n`));
+        started();
+        await held;
+        controller.enqueue(encoder.encode(`${lines.slice(1).join("\n")}\n`));
+        controller.close();
+      },
+    });
+    const first = api(key, "/org/import", { method: "POST", body, duplex: "half" } as RequestInit);
+    await reading;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    // A second import meanwhile, and a bad one at that: refused before it reads a line, so its undo never runs.
+    const second = await api(key, "/org/import", { method: "POST", body: lines.slice(0, -1).join("\n") });
+    expect(second.status).toBe(409);
+    expect(second.headers.get("retry-after")).toBe("30");
+    expect(await second.text()).toContain("Another import into this organization is running");
+
+    release();
+    const done = await first;
+    expect(done.status).toBe(200);
+    expect(await count("plans")).toBe(1);
+    expect(await count("artifacts")).toBe(1);
+    // Finished: the org is free again (and now holds research, which is the next import's refusal).
+    expect(await env.DB.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(target).first("importing_since")).toBeNull();
+    const again = await api(key, "/org/import", { method: "POST", body: lines.join("\n") });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("already holds research");
+  });
+
+  it("frees the org after a failed import, and takes over an import lock left by a Worker that died an hour ago", async () => {
+    const a = await richOrg();
+    const lines = (await exportText(a.adminKey)).split("\n").filter(Boolean);
+    const target = await seedOrg();
+    const targetAdmin = await seedUser(target, "admin");
+    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
+    const post = (text: string) => api(key, "/org/import", { method: "POST", body: text });
+
+    expect((await post(lines.slice(0, -1).join("\n"))).status).toBe(400);
+    expect(await env.DB.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(target).first("importing_since")).toBeNull();
+
+    // A lock younger than an hour holds; an older one is an import whose Worker is gone.
+    await env.DB.prepare("UPDATE orgs SET importing_since = ? WHERE id = ?").bind(Date.now() - 10 * 60_000, target).run();
+    expect((await post(lines.join("\n"))).status).toBe(409);
+    await env.DB.prepare("UPDATE orgs SET importing_since = ? WHERE id = ?").bind(Date.now() - 61 * 60_000, target).run();
+    expect((await post(lines.join("\n"))).status).toBe(200);
+  });
+
   it("answers a wrong method with 405 and Allow, and a credential without org:admin (a member's never has it) with the step-up challenge", async () => {
     const { orgId, admin, apiKey } = await seedTenant();
     const member = await seedUser(orgId, "member");

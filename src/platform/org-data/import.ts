@@ -1,4 +1,4 @@
-import { conflict, validationError } from "../../domain/errors";
+import { CairnError, conflict, notFound, validationError } from "../../domain/errors";
 import { type ExportHeader, NOT_IMPORTED, parseRecord, type StoredRow, type TableDump } from "../../domain/org-data/format";
 import { IdRemapper } from "../../domain/org-data/id-remap";
 import { newId } from "../../domain/ids";
@@ -9,6 +9,8 @@ import { eraseResearch } from "./erase";
 
 /** Statements per D1 batch while importing rows. */
 const BATCH = 50;
+/** An import lock older than this is one whose Worker died mid-import: the next import may take it over. */
+const IMPORT_LOCK_STALE_MS = 60 * 60_000;
 /** A member whose e-mail is new here gets an account without a usable password (set one with the operator CLI). */
 const NO_PASSWORD = "disabled$imported";
 
@@ -33,9 +35,36 @@ interface Undo {
  * triggers, and each plan and search session is recreated in its own object
  * (a pending review stays pending; stall and expiry alarms are armed again).
  * Any bad line, or a file that stops before its end line, undoes the import:
- * the org is left as it was.
+ * the org is left as it was. One import runs into an org at a time: a second
+ * one meanwhile would pass the emptiness check too, mix its rows with the
+ * first's, and its undo would erase what the first imported.
  */
 export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<string>, now = Date.now()): Promise<ImportSummary> {
+  const lock = await claimImport(env.DB, orgId);
+  try {
+    return await importUnlocked(env, orgId, lines, now);
+  } finally {
+    await env.DB.prepare("UPDATE orgs SET importing_since = NULL WHERE id = ? AND importing_since = ?").bind(orgId, lock).run();
+  }
+}
+
+/** Marks the org as being imported into (the directory's row is the one writer), or refuses while another import runs. */
+async function claimImport(directory: D1Database, orgId: string): Promise<number> {
+  const since = Date.now();
+  const claimed = await directory
+    .prepare("UPDATE orgs SET importing_since = ?1 WHERE id = ?2 AND (importing_since IS NULL OR importing_since < ?3) RETURNING id")
+    .bind(since, orgId, since - IMPORT_LOCK_STALE_MS)
+    .first();
+  if (claimed) return since;
+  const row = await directory.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(orgId).first<{ importing_since: number | null }>();
+  if (!row) throw notFound("organization", orgId);
+  const started = new Date(row.importing_since ?? since).toISOString();
+  throw new CairnError("conflict", `Another import into this organization is running (started ${started}); wait for it to finish. An import that never finishes stops blocking others an hour after it started.`, {
+    retryAfterSeconds: 30,
+  });
+}
+
+async function importUnlocked(env: Env, orgId: string, lines: AsyncIterable<string>, now: number): Promise<ImportSummary> {
   // Research rows go to the org's home database (an org moves by being imported into a new org placed elsewhere).
   const home = await homeDatabase(env, orgId);
   await assertNoResearch(env.DB, home, orgId);

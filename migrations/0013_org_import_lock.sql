@@ -1,0 +1,1 @@
+ALTER TABLE `orgs` ADD `importing_since` integer;
