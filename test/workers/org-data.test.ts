@@ -301,6 +301,12 @@ describe("org export, import and erasure", () => {
     expect(second.status).toBe(409);
     expect(second.headers.get("retry-after")).toBe("30");
     expect(await second.text()).toContain("Another import into this organization is running");
+    // Nor may the org be erased under the import (its rows written after the erasure would be left behind).
+    const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(target).first("slug"));
+    const erase = await api(key, "/org", { method: "DELETE", body: JSON.stringify({ confirm: slug }) });
+    expect(erase.status).toBe(409);
+    expect(erase.headers.get("retry-after")).toBe("30");
+    expect(await erase.text()).toContain("An import into this organization is running");
 
     release();
     const done = await first;
@@ -371,6 +377,14 @@ describe("org export, import and erasure", () => {
     expect(await wrong.text()).toContain("Nothing was deleted");
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM plans WHERE org_id = ?").bind(orgId).first("n")).toBe(1);
     expect((await visitor.post("/dashboard/admin/org/delete", { confirm: slug })).status).toBe(403);
+
+    // While an import runs into the org, deleting it waits, and says why.
+    await env.DB.prepare("UPDATE orgs SET importing_since = ? WHERE id = ?").bind(Date.now(), orgId).run();
+    const busy = await visitor.post("/dashboard/admin/org/delete", { csrf, confirm: slug });
+    expect(busy.status).toBe(409);
+    expect(await busy.text()).toContain("An import into this organization is running");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM plans WHERE org_id = ?").bind(orgId).first("n")).toBe(1);
+    await env.DB.prepare("UPDATE orgs SET importing_since = NULL WHERE id = ?").bind(orgId).run();
 
     const done = await visitor.post("/dashboard/admin/org/delete", { csrf, confirm: slug });
     expect(done.status).toBe(200);

@@ -1,5 +1,6 @@
 import { forgetOrg } from "../../auth/admission";
 import { ROW_TABLES } from "../../domain/org-data/format";
+import { importHolds, importRunning } from "../../domain/org-data/import-lock";
 import { livesInHome } from "../../domain/org-data/placement";
 import type { Env } from "../../env";
 import { forgetHome, homeDatabase } from "../org-homes";
@@ -55,6 +56,9 @@ async function eraseObjects(db: D1Database, sql: string, orgId: string, erase: (
  * orgs are untouched. Safe to run again after an interruption.
  */
 export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number; sessions: number; members: number }> {
+  // Not under a running import: the rows it writes after the erasure would be left behind in the home database.
+  const since = await env.DB.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(orgId).first<number | null>("importing_since");
+  if (since !== null && importHolds(since, Date.now())) throw importRunning(since, "An import into this organization is running");
   const research = await eraseResearch(env, orgId);
   const { results: members } = await env.DB.prepare("SELECT user_id FROM memberships WHERE org_id = ?").bind(orgId).all<{ user_id: string }>();
   for (const { user_id } of members) await revokeGrantsFor(env, orgId, user_id);

@@ -1,4 +1,5 @@
-import { CairnError, conflict, notFound, validationError } from "../../domain/errors";
+import { conflict, notFound, validationError } from "../../domain/errors";
+import { IMPORT_LOCK_STALE_MS, importRunning } from "../../domain/org-data/import-lock";
 import { type ExportHeader, NOT_IMPORTED, parseRecord, type StoredRow, type TableDump } from "../../domain/org-data/format";
 import { IdRemapper } from "../../domain/org-data/id-remap";
 import { newId } from "../../domain/ids";
@@ -9,8 +10,6 @@ import { eraseResearch } from "./erase";
 
 /** Statements per D1 batch while importing rows. */
 const BATCH = 50;
-/** An import lock older than this is one whose Worker died mid-import: the next import may take it over. */
-const IMPORT_LOCK_STALE_MS = 60 * 60_000;
 /** A member whose e-mail is new here gets an account without a usable password (set one with the operator CLI). */
 const NO_PASSWORD = "disabled$imported";
 
@@ -44,7 +43,11 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
   try {
     return await importUnlocked(env, orgId, lines, now);
   } finally {
-    await env.DB.prepare("UPDATE orgs SET importing_since = NULL WHERE id = ? AND importing_since = ?").bind(orgId, lock).run();
+    // A release that fails must not hide how the import ended: the lock then lapses after the hour.
+    await env.DB.prepare("UPDATE orgs SET importing_since = NULL WHERE id = ? AND importing_since = ?")
+      .bind(orgId, lock)
+      .run()
+      .catch((error: unknown) => console.error(JSON.stringify({ level: "error", message: "org import lock not released", orgId, error: String(error) })));
   }
 }
 
@@ -58,10 +61,7 @@ async function claimImport(directory: D1Database, orgId: string): Promise<number
   if (claimed) return since;
   const row = await directory.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(orgId).first<{ importing_since: number | null }>();
   if (!row) throw notFound("organization", orgId);
-  const started = new Date(row.importing_since ?? since).toISOString();
-  throw new CairnError("conflict", `Another import into this organization is running (started ${started}); wait for it to finish. An import that never finishes stops blocking others an hour after it started.`, {
-    retryAfterSeconds: 30,
-  });
+  throw importRunning(row.importing_since ?? since, "Another import into this organization is running");
 }
 
 async function importUnlocked(env: Env, orgId: string, lines: AsyncIterable<string>, now: number): Promise<ImportSummary> {

@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import { generateApiKey } from "../../auth/api-keys";
 import { forgetMembership } from "../../auth/admission";
 import { forgetVerifiedApiKey } from "../../auth/verified-callers";
+import { isCairnError } from "../../domain/errors";
 import { ID_PATTERN, newId } from "../../domain/ids";
 import { isScope, ROLES, type Role, scopesAllowedForRole } from "../../domain/scopes";
 import { eraseOrg, revokeGrantsFor } from "../../platform/org-data/erase";
@@ -82,7 +83,13 @@ export function registerAdminRoutes(dashboardApp: Hono<App>): void {
     if (!org || typed !== org.slug) {
       return adminPage(c, { error: `Nothing was deleted: type the organization's slug, ${org?.slug ?? ""}, to confirm.`, status: 400 });
     }
-    const erased = await eraseOrg(c.env, session.orgId);
+    let erased: Awaited<ReturnType<typeof eraseOrg>>;
+    try {
+      erased = await eraseOrg(c.env, session.orgId);
+    } catch (error) {
+      if (isCairnError(error) && error.code === "conflict") return adminPage(c, { error: `Nothing was deleted: ${error.message}`, status: 409 });
+      throw error;
+    }
     console.log(JSON.stringify({ level: "info", message: "org erased from the dashboard", orgId: session.orgId, by: session.userId, ...erased }));
     // The session named this org: it ends with it.
     c.header("set-cookie", await endSession(c.env, session), { append: true });

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { IMPORT_LOCK_STALE_MS, importHolds, importRunning } from "./import-lock";
+
+describe("the org import lock", () => {
+  const now = Date.UTC(2026, 10, 25, 12);
+
+  it("holds from its start until an hour has passed, and not at all when no import began", () => {
+    expect(importHolds(null, now)).toBe(false);
+    expect(importHolds(now, now)).toBe(true);
+    expect(importHolds(now - 10 * 60_000, now)).toBe(true);
+    expect(importHolds(now - IMPORT_LOCK_STALE_MS, now)).toBe(true);
+    expect(importHolds(now - IMPORT_LOCK_STALE_MS - 1, now)).toBe(false);
+  });
+
+  it("refuses with a conflict that says when the import began and when to retry", () => {
+    const error = importRunning(now - 60_000, "Another import into this organization is running");
+    expect(error.code).toBe("conflict");
+    expect(error.message).toContain("Another import into this organization is running (started 2026-11-25T11:59:00.000Z)");
+    expect(error.details.retryAfterSeconds).toBe(30);
+  });
+});
