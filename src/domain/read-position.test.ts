@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CairnError } from "./errors";
-import { FROM_PRIMARY, formatReadPosition, newerBookmark, parseReadPosition, sessionStart } from "./read-position";
+import { FROM_PRIMARY, formatReadPosition, newerBookmark, parseReadPosition, READ_POSITION_META_KEY, sessionStart } from "./read-position";
 
 const OLD = "00000000-0000000f-00000000-00000000000000000000000000000000";
 const NEW = "00000000-00000011-00000000-00000000000000000000000000000000";
@@ -36,6 +36,22 @@ describe("read positions", () => {
       expect(error, value).toBeInstanceOf(CairnError);
       expect((error as CairnError).code).toBe("validation");
       expect((error as CairnError).message).toContain("Cairn-Bookmark");
+    }
+  });
+
+  it("reads the same value from MCP's _meta, refusing anything but a string it handed out and naming the key", () => {
+    expect(parseReadPosition(`DB:${NEW}`, READ_POSITION_META_KEY)).toEqual({ database: "DB", bookmark: NEW });
+    expect(parseReadPosition(undefined, READ_POSITION_META_KEY)).toBeNull();
+    for (const value of [42, { database: "DB", bookmark: NEW }, [`DB:${NEW}`], true, "DB:garbage"]) {
+      let error: unknown;
+      try {
+        parseReadPosition(value, READ_POSITION_META_KEY);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, JSON.stringify(value)).toBeInstanceOf(CairnError);
+      expect((error as CairnError).message).toContain(READ_POSITION_META_KEY);
+      expect((error as CairnError).details.issues?.[0]?.path).toBe(READ_POSITION_META_KEY);
     }
   });
 

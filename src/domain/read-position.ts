@@ -2,7 +2,7 @@ import { validationError } from "./errors";
 import { isBindingName } from "./org-data/placement";
 
 /**
- * Where a REST caller's reads may start: a D1 bookmark of the database its
+ * Where a caller's reads may start: a D1 bookmark of the database its
  * org lives in. D1 serves a session's reads from any replica at least as new
  * as its bookmark, so a caller that sends back the last position it was given
  * reads its own writes (sequential consistency) while replicas near it answer.
@@ -16,8 +16,14 @@ export interface ReadPosition {
   bookmark: string;
 }
 
-/** The request and response header carrying a position: `<database>:<bookmark>`. */
+/** The REST request and response header carrying a position: `<database>:<bookmark>`. */
 export const READ_POSITION_HEADER = "Cairn-Bookmark";
+
+/**
+ * The same position in MCP: a `tools/call` request's `_meta` key, and its result's. MCP has no
+ * sessions, so a client that wants replicas carries the value itself, exactly as a REST caller does.
+ */
+export const READ_POSITION_META_KEY = "cairn/bookmark";
 
 /** Where a session starts when the caller sends no position (or one of another database): the primary, never stale. */
 export const FROM_PRIMARY = "first-primary";
@@ -29,19 +35,19 @@ const MAX_HEADER = 128;
 export const isD1Bookmark = (value: string): boolean => D1_BOOKMARK.test(value);
 
 /**
- * The position a request's header asks for, or null when it has none. A value this API
- * did not hand out is refused with what to send instead: a made-up bookmark would make D1
- * wait for a point the database has not reached, or read older data than the caller saw.
+ * The position a request asks for (its header, or its `_meta` value: `carrier` names which), or null
+ * when it has none. A value this API did not hand out is refused with what to send instead: a made-up
+ * bookmark would make D1 wait for a point the database has not reached, or read older data than the caller saw.
  */
-export function parseReadPosition(header: string | null): ReadPosition | null {
-  if (header === null || header.trim() === "") return null;
-  const value = header.trim();
+export function parseReadPosition(carried: unknown, carrier: string = READ_POSITION_HEADER): ReadPosition | null {
+  if (carried === null || carried === undefined || (typeof carried === "string" && carried.trim() === "")) return null;
+  const value = typeof carried === "string" ? carried.trim() : "";
   const colon = value.indexOf(":");
   const database = value.slice(0, colon);
   const bookmark = value.slice(colon + 1);
   if (value.length > MAX_HEADER || colon < 1 || !isBindingName(database) || !isD1Bookmark(bookmark)) {
-    throw validationError(`The ${READ_POSITION_HEADER} header must be a value an earlier response of this API carried in it, sent back unchanged (or left out).`, [
-      { path: READ_POSITION_HEADER, message: "Not a position this API hands out" },
+    throw validationError(`${carrier} must be a value an earlier response of this API carried in it, sent back unchanged (or left out).`, [
+      { path: carrier, message: "Not a position this API hands out" },
     ]);
   }
   return { database, bookmark };

@@ -1,5 +1,6 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import type { CairnError } from "../domain/errors";
+import { CairnError } from "../domain/errors";
+import { formatReadPosition, parseReadPosition, READ_POSITION_META_KEY, type ReadPosition } from "../domain/read-position";
 import { invoke } from "../operations/invoke";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
@@ -32,6 +33,11 @@ export function toolError(error: CairnError, correlationId: string): CallToolRes
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
+/** The caller's read position after the call, in the result's `_meta` (clients keep it; it is not shown to the model). */
+function withReadPosition(result: CallToolResult, position: ReadPosition | null): CallToolResult {
+  return position ? { ...result, _meta: { ...result._meta, [READ_POSITION_META_KEY]: formatReadPosition(position) } } : result;
+}
+
 /**
  * A fresh low-level MCP server for one request. The tool list is precomputed
  * (see tools.ts); `tools/call` goes through the same `invoke` as REST.
@@ -61,14 +67,23 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
     const operation = findOperation(name);
     if (!operation || !inProfile(profile, name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const correlationId = newCorrelationId();
-    const result = await invoke(operation, args, await runtime.contextFor(correlationId), "mcp", runtime.record);
+    let from: ReadPosition | null;
+    try {
+      from = parseReadPosition(request.params._meta?.[READ_POSITION_META_KEY], `_meta["${READ_POSITION_META_KEY}"]`);
+    } catch (error) {
+      if (error instanceof CairnError) return toolError(error, correlationId);
+      throw error;
+    }
+    // Reads go through a D1 session from the caller's position (or the primary); the result hands back the new one.
+    const { context, position } = await runtime.sessionContextFor(correlationId, from);
+    const result = await invoke(operation, args, context, "mcp", runtime.record);
     const callResult: CallToolResult = result.ok
       ? {
           content: [{ type: "text", text: JSON.stringify(result.value) }],
           structuredContent: result.value as Record<string, unknown>,
         }
       : toolError(result.error, correlationId);
-    return server.projectCallToolResult(callResult, undefined);
+    return server.projectCallToolResult(withReadPosition(callResult, position()), undefined);
   });
   registerResources(server, runtime);
   registerPrompts(server);

@@ -11,6 +11,12 @@ const mcpUrl = new URL(`${server.url}/mcp`);
 const person = { email: server.email, password: server.password };
 const browserFetch = (request: Request) => fetch(request);
 
+// The caller's read position (D1 read replicas): `<database binding>:<D1 bookmark>` in a result's _meta.
+const POSITION_KEY = "cairn/bookmark";
+const POSITION = /^[A-Z][A-Z0-9_]*:[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+const positionOf = (result: { _meta?: Record<string, unknown> }): string => String(result._meta?.[POSITION_KEY] ?? "");
+const bookmarkOf = (position: string): string => position.slice(position.indexOf(":") + 1);
+
 async function expectUnauthorized(connect: Promise<unknown>, errorClass: new (...args: never[]) => Error) {
   const error = await connect.then(
     () => null,
@@ -43,9 +49,14 @@ describe("a 2025-era client (@modelcontextprotocol/sdk v1)", () => {
     const executionId = (created.structuredContent as { executionId: string }).executionId;
     expect(executionId).toMatch(/^exec_/);
 
+    // The read position rides in _meta; sent back, the next call reads at least that recent a state.
+    const position = positionOf(created);
+    expect(position).toMatch(POSITION);
+
     provider.spoilAccessToken();
-    const read = await client.callTool({ name: "get_skill_execution", arguments: { executionId } });
+    const read = await client.callTool({ name: "get_skill_execution", arguments: { executionId }, _meta: { [POSITION_KEY]: position } });
     expect((read.structuredContent as { metadata: { topic: string } }).metadata.topic).toBe("v1 client");
+    expect(bookmarkOf(positionOf(read)) >= bookmarkOf(position)).toBe(true);
     expect(provider.savedTokens.length).toBeGreaterThan(1);
     expect(provider.savedTokens.at(-1)?.refresh_token).not.toBe(provider.savedTokens[0]?.refresh_token);
     await client.close();
@@ -71,8 +82,13 @@ describe("a 2026-07-28 client (@modelcontextprotocol/client v2)", () => {
     });
     expect(created.isError).toBeFalsy();
     const executionId = (created.structuredContent as { executionId: string }).executionId;
-    const completed = await client.callTool({ name: "log_skill_execution", arguments: { executionId, status: "completed", closedReason: "done" } });
+    const completed = await client.callTool({
+      name: "log_skill_execution",
+      arguments: { executionId, status: "completed", closedReason: "done" },
+      _meta: { [POSITION_KEY]: positionOf(created) },
+    });
     expect(completed.structuredContent).toMatchObject({ status: "completed", closedReason: "done" });
+    expect(bookmarkOf(positionOf(completed)) > bookmarkOf(positionOf(created))).toBe(true);
 
     provider.spoilAccessToken();
     const listed = await client.callTool({ name: "list_skill_executions", arguments: { sessionId: "e2e-session" } });

@@ -10,9 +10,9 @@ import { countRows, mcpRequest, ORIGIN, readJsonRpc, seedTenant } from "../suppo
 import { steps } from "../support/plans";
 
 /**
- * REST callers and D1 read replicas: a response carries the caller's read
- * position (`Cairn-Bookmark`), and a request that sends it back reads through
- * a D1 session starting there. Locally D1 has no replicas, so what is tested is
+ * REST and MCP callers and D1 read replicas: a response carries the caller's
+ * read position (REST: `Cairn-Bookmark`; MCP: the result's `_meta`), and a
+ * request that sends it back reads through a D1 session starting there. Locally D1 has no replicas, so what is tested is
  * what the Worker asks of D1 (the session's starting point, recorded on the
  * real binding) and the positions it hands out.
  */
@@ -187,13 +187,54 @@ describe("read positions for REST callers", () => {
     expect(exposed).toContain("cairn-bookmark");
   });
 
-  it("MCP calls carry no position and read the primary", async () => {
+  it("MCP calls carry the same position in _meta: handed out on every result, and a session from it when sent back", async () => {
     const { apiKey } = await tenantAtDirectory();
     const worker = recordingEnv();
-    const response = await worker.fetch(mcpRequest(apiKey, "tools/call", { name: "list_active_plans", arguments: {} }));
-    const message = await readJsonRpc(response);
-    expect(message.error).toBeUndefined();
-    expect(response.headers.get("Cairn-Bookmark")).toBeNull();
+    const call = async (name: string, args: Record<string, unknown>, position?: unknown) => {
+      const response = await worker.fetch(mcpRequest(apiKey, "tools/call", { name, arguments: args, ...(position === undefined ? {} : { _meta: { "cairn/bookmark": position } }) }));
+      const message = await readJsonRpc(response);
+      expect(message.error).toBeUndefined();
+      expect(response.headers.get("Cairn-Bookmark")).toBeNull();
+      const result = message.result as { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text: string }[]; _meta?: Record<string, unknown> };
+      return { result, position: result._meta?.["cairn/bookmark"] as string | undefined };
+    };
+
+    const first = await call("list_active_plans", {});
+    expect(worker.sessions).toEqual(["first-primary"]);
+    expect(first.position).toMatch(POSITION);
+
+    const stored = await call("store_research", ARTIFACT, first.position);
+    expect(stored.result.isError).toBeFalsy();
+    expect(worker.sessions[1]).toBe(bookmarkOf(first.position ?? null));
+    expect(bookmarkOf(stored.position ?? null) > bookmarkOf(first.position ?? null)).toBe(true);
+
+    // A plan made over MCP: the position it hands back covers its entry in the list.
+    const created = await call(
+      "create_research_plan",
+      { name: "[Scan] Replicas over MCP", researchQuestion: "Do replicas help?", steps: steps("search", "synthesize"), planDesignRationale: "Search, then write" },
+      stored.position,
+    );
+    expect(created.result.isError).toBeFalsy();
+    expect(bookmarkOf(created.position ?? null) > bookmarkOf(stored.position ?? null)).toBe(true);
+    const listed = await call("list_active_plans", {}, created.position);
+    expect(worker.sessions.at(-1)).toBe(bookmarkOf(created.position ?? null));
+    expect((listed.result.structuredContent as { plans: { planId: string }[] }).plans.map((p) => p.planId)).toContain(created.result.structuredContent?.planId);
+  });
+
+  it("MCP: a position it did not hand out is a tool error naming the _meta key, and nothing is written", async () => {
+    const { apiKey } = await tenantAtDirectory();
+    const worker = recordingEnv();
+    const artifacts = await countRows("artifacts");
+    for (const position of ["garbage", 42, { database: "DB" }, `DB:${"0".repeat(300)}`]) {
+      const response = await worker.fetch(mcpRequest(apiKey, "tools/call", { name: "store_research", arguments: ARTIFACT, _meta: { "cairn/bookmark": position } }));
+      const message = await readJsonRpc(response);
+      const result = message.result as { isError?: boolean; content: { text: string }[] };
+      expect(result.isError, JSON.stringify(position)).toBe(true);
+      const { error } = JSON.parse(result.content[0]?.text ?? "{}") as { error: { code: string; message: string } };
+      expect(error.code).toBe("validation");
+      expect(error.message).toContain("cairn/bookmark");
+    }
+    expect(await countRows("artifacts")).toBe(artifacts);
     expect(worker.sessions).toEqual([]);
   });
 });

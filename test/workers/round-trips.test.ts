@@ -49,7 +49,7 @@ function countingD1(db: D1Database, trips: Trip[]): D1Database {
   };
   return new Proxy(db, {
     get(target, property) {
-      // A REST call reads through a session of the binding (read replicas): its statements count the same.
+      // REST and MCP calls read through a session of the binding (read replicas): its statements count the same.
       if (property === "withSession") return (constraint: string) => countingD1(target.withSession(constraint) as unknown as D1Database, trips);
       if (property === "prepare") return (sql: string) => wrap(target.prepare(sql), sql);
       if (property === "batch") {
