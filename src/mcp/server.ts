@@ -2,6 +2,7 @@ import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from "@
 import { CairnError } from "../domain/errors";
 import { formatReadPosition, parseReadPosition, READ_POSITION_META_KEY, type ReadPosition } from "../domain/read-position";
 import { invoke } from "../operations/invoke";
+import { PAGING_GUIDE } from "../operations/operation";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
 import { MCP_APP_MIME_TYPE } from "./app/plan-view";
@@ -16,8 +17,8 @@ export const SERVER_INFO = { name: "cairn", title: "Cairn", version: "0.1.0" } a
 const INSTRUCTIONS =
   "Cairn keeps durable, org-scoped research state: skill executions (log_skill_execution), and their plans, " +
   "evidence and deliverables. Handles (executionId, planId) are scoped to your organization. To run research, " +
-  "follow the prompt research; it leads to research-scan or research-deep, then research-output. Lists are paged: " +
-  "pass nextCursor back as cursor. Clipped text reads on with offset = nextOffset.";
+  "follow the prompt research; it leads to research-scan or research-deep, then research-output. " +
+  PAGING_GUIDE;
 
 /** A tool error as the model reads it: the code, a message written by us, and a correlation id. */
 export function toolError(error: CairnError, correlationId: string): CallToolResult {

@@ -1,7 +1,7 @@
 import { ERROR_CODES } from "../domain/errors";
 import { SCOPE_DESCRIPTIONS } from "../domain/scopes";
 import { jsonSchemaOf } from "../operations/json-schema";
-import type { AnyOperation } from "../operations/operation";
+import { type AnyOperation, PAGING_GUIDE } from "../operations/operation";
 import { READ_POSITION_HEADER } from "../domain/read-position";
 import { OPERATIONS } from "../operations/registry";
 import { REST_BASE } from "./app";
@@ -89,7 +89,7 @@ export function openApiDocument(origin: string) {
     info: {
       title: "Cairn REST API",
       version: "1.0.0",
-      description: "Durable, org-scoped research plans. Every operation is also an MCP tool at /mcp.",
+      description: `Durable, org-scoped research plans. Every operation is also an MCP tool at /mcp. ${PAGING_GUIDE}`,
     },
     servers: [{ url: origin }],
     paths,

@@ -9,10 +9,13 @@ describe("the OpenAPI document", () => {
     expect(response.status).toBe(200);
     const document = (await response.json()) as {
       openapi: string;
+      info: { description: string };
       paths: Record<string, Record<string, { operationId: string; "x-required-scope": string; parameters: { $ref?: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> }>>;
       components: { securitySchemes: Record<string, unknown>; parameters: Record<string, { name: string; in: string }> };
     };
     expect(document.openapi).toBe("3.1.0");
+    // How lists page and clipped text reads on is said once for the whole API, as in the MCP server's instructions.
+    expect(document.info.description).toContain("pass nextCursor back as cursor");
     for (const operation of OPERATIONS) {
       expect(operation.rest.path).toMatch(/^[a-z0-9\-/{}A-Z]+$/);
       const item = document.paths[`/api/v1${operation.rest.path}`]?.[operation.rest.method];
