@@ -3,10 +3,10 @@ import type { Principal } from "../domain/principal";
 import type { Scope } from "../domain/scopes";
 import type { Services } from "../domain/ports";
 
-/** MCP tool annotations. Every operation states all four, so no client falls back to a default. */
 /** How every list and clipped text reads on, said once for all operations (MCP: the server's instructions; REST: the API's description). */
 export const PAGING_GUIDE = "Lists are paged: pass nextCursor back as cursor. Clipped text reads on with offset = nextOffset.";
 
+/** MCP tool annotations. Every operation states all four, so no client falls back to a default. */
 export interface OperationAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;

@@ -14,6 +14,8 @@ export const orgs = sqliteTable("orgs", {
   homeDatabase: text("home_database"),
   /** When the import running into this org began (ms), or null: one import at a time (src/platform/org-data/import.ts). */
   importingSince: integer("importing_since"),
+  /** When the erasure of this org began (ms), or null: from then on nothing is imported into it (src/platform/org-data/erase.ts). */
+  erasingSince: integer("erasing_since"),
 });
 
 export const users = sqliteTable("users", {

@@ -1,6 +1,11 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { CairnError } from "../../src/domain/errors";
+import type { Env } from "../../src/env";
+import worker from "../../src/index";
 import { exportOrg } from "../../src/platform/org-data/export";
+import { importOrg } from "../../src/platform/org-data/import";
 import { homeName } from "../../src/platform/org-homes";
 import { streamLines } from "../../src/platform/org-data/lines";
 import { Visitor } from "../support/dashboard";
@@ -17,6 +22,16 @@ const api = (key: string, path: string, init: RequestInit = {}) => {
   headers.set("authorization", `Bearer ${key}`);
   return fetchWorker(new Request(`${ORIGIN}/api/v1${path}`, { ...init, headers }));
 };
+/** The Worker over `bindings` instead of the test's own (to step in between two of its steps). */
+async function workerWith(bindings: Env, request: Request): Promise<Response> {
+  const headers = new Headers(request.headers);
+  headers.set("host", new URL(request.url).host);
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(request, { headers }) as Request<unknown, IncomingRequestCfProperties>, bindings, ctx);
+  const body = await response.arrayBuffer();
+  await waitOnExecutionContext(ctx);
+  return new Response(body, response);
+}
 const exportText = async (key: string) => {
   const response = await api(key, "/org/export");
   expect(response.status).toBe(200);
@@ -318,6 +333,72 @@ describe("org export, import and erasure", () => {
     const again = await api(key, "/org/import", { method: "POST", body: lines.join("\n") });
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("already holds research");
+  });
+
+  it("refuses an import that starts while the org is being erased, so nothing it writes outlives the erasure", async () => {
+    const a = await richOrg();
+    const lines = (await exportText(a.adminKey)).split("\n").filter(Boolean);
+    const target = await seedOrg();
+    const targetAdmin = await seedUser(target, "admin");
+    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
+    const home = await homeName(env as never, target);
+    const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(target).first("slug"));
+
+    // The import starts at the worst moment: the erasure has deleted the research (so the org looks empty) and is
+    // revoking access (listing in OAUTH_KV), with the org row and its memberships still there.
+    let importing: Promise<unknown> | null = null;
+    const kv = new Proxy(env.OAUTH_KV, {
+      get(target_, property) {
+        if (property === "list") {
+          return (...args: Parameters<KVNamespace["list"]>) => {
+            importing ??= importOrg(env as never, target, (async function* () {
+              yield* lines;
+            })()).then(
+              (summary) => ({ imported: summary }),
+              (error: unknown) => error,
+            );
+            return importing.then(() => target_.list(...args));
+          };
+        }
+        const value: unknown = Reflect.get(target_, property, target_);
+        return typeof value === "function" ? value.bind(target_) : value;
+      },
+    });
+    const erased = await workerWith({ ...(env as unknown as Env), OAUTH_KV: kv }, new Request(`${ORIGIN}/api/v1/org`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ confirm: slug }),
+    }));
+    expect(erased.status).toBe(200);
+    expect(importing).not.toBeNull();
+    // Assigned inside the proxy, which TypeScript does not follow.
+    const outcome: unknown = await (importing as Promise<unknown> | null);
+    expect(outcome).toBeInstanceOf(CairnError);
+    expect((outcome as CairnError).code).toBe("conflict");
+    expect((outcome as CairnError).message).toContain("being erased");
+    // Nothing of the org is left in either database.
+    const homeDb = home === "DB" ? env.DB : secondDb;
+    for (const db of [env.DB, homeDb]) {
+      for (const table of await orgColumnsTables()) {
+        expect(Number(await db.prepare(`SELECT COUNT(*) AS n FROM "${table}" WHERE org_id = ?`).bind(target).first("n")), table).toBe(0);
+      }
+    }
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM orgs WHERE id = ?").bind(target).first("n")).toBe(0);
+  });
+
+  it("an erasure that stopped half-way keeps imports out until it is run again", async () => {
+    const target = await seedOrg();
+    const targetAdmin = await seedUser(target, "admin");
+    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
+    const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(target).first("slug"));
+    // As an erasure whose Worker died after marking the org: a rerun takes over, an import is refused.
+    await env.DB.prepare("UPDATE orgs SET erasing_since = ? WHERE id = ?").bind(Date.now() - 5 * 60_000, target).run();
+    const refused = await api(key, "/org/import", { method: "POST", body: "{}" });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("retry-after")).toBeNull();
+    expect(await refused.text()).toContain("being erased");
+    expect((await api(key, "/org", { method: "DELETE", body: JSON.stringify({ confirm: slug }) })).status).toBe(200);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM orgs WHERE id = ?").bind(target).first("n")).toBe(0);
   });
 
   it("frees the org after a failed import, and takes over an import lock left by a Worker that died an hour ago", async () => {

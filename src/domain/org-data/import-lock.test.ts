@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IMPORT_LOCK_STALE_MS, importHolds, importRunning } from "./import-lock";
+import { erasureBegun, IMPORT_LOCK_STALE_MS, importHolds, importRunning } from "./import-lock";
 
 describe("the org import lock", () => {
   const now = Date.UTC(2026, 10, 25, 12);
@@ -17,5 +17,13 @@ describe("the org import lock", () => {
     expect(error.code).toBe("conflict");
     expect(error.message).toContain("Another import into this organization is running (started 2026-11-25T11:59:00.000Z)");
     expect(error.details.retryAfterSeconds).toBe(30);
+  });
+
+  it("refuses an import into an org being erased for good, with how to finish the erasure, and no retry hint", () => {
+    const error = erasureBegun(now - 60_000);
+    expect(error.code).toBe("conflict");
+    expect(error.message).toContain("being erased (started 2026-11-25T11:59:00.000Z)");
+    expect(error.message).toContain("run it again");
+    expect(error.details.retryAfterSeconds).toBeUndefined();
   });
 });

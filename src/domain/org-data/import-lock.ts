@@ -9,6 +9,17 @@ export const IMPORT_RETRY_AFTER_SECONDS = 30;
 /** Whether an import that began at `since` (ms, null: none) still holds the org at `now`. */
 export const importHolds = (since: number | null, now: number): boolean => since !== null && since >= now - IMPORT_LOCK_STALE_MS;
 
+/**
+ * The refusal of an import into an org whose erasure has begun. No retry will help: the erasure, once
+ * begun, is finished by running it again (it is safe to), and the org is gone after it.
+ */
+export function erasureBegun(since: number): CairnError {
+  return new CairnError(
+    "conflict",
+    `This organization is being erased (started ${new Date(since).toISOString()}); nothing can be imported into it. If the erasure stopped half-way, run it again to finish it.`,
+  );
+}
+
 /** The refusal of what must not run beside an import (another import, an erasure), with when the import began. */
 export function importRunning(since: number, refused: string): CairnError {
   return new CairnError(

@@ -1,6 +1,6 @@
 import { forgetOrg } from "../../auth/admission";
 import { ROW_TABLES } from "../../domain/org-data/format";
-import { importHolds, importRunning } from "../../domain/org-data/import-lock";
+import { IMPORT_LOCK_STALE_MS, importHolds, importRunning } from "../../domain/org-data/import-lock";
 import { livesInHome } from "../../domain/org-data/placement";
 import type { Env } from "../../env";
 import { forgetHome, homeDatabase } from "../org-homes";
@@ -56,9 +56,7 @@ async function eraseObjects(db: D1Database, sql: string, orgId: string, erase: (
  * orgs are untouched. Safe to run again after an interruption.
  */
 export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number; sessions: number; members: number }> {
-  // Not under a running import: the rows it writes after the erasure would be left behind in the home database.
-  const since = await env.DB.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(orgId).first<number | null>("importing_since");
-  if (since !== null && importHolds(since, Date.now())) throw importRunning(since, "An import into this organization is running");
+  await markErasing(env.DB, orgId);
   const research = await eraseResearch(env, orgId);
   const { results: members } = await env.DB.prepare("SELECT user_id FROM memberships WHERE org_id = ?").bind(orgId).all<{ user_id: string }>();
   for (const { user_id } of members) await revokeGrantsFor(env, orgId, user_id);
@@ -89,6 +87,27 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   forgetOrg(orgId);
   forgetHome(orgId);
   return { ...research, members: members.length };
+}
+
+/**
+ * Marks the org as being erased, in the same statement that checks no import holds it: an import
+ * then refuses to start (its rows, written after the erasure's, would be left behind), while a rerun
+ * of a stopped erasure carries on under the first mark. Refused while an import runs.
+ */
+async function markErasing(directory: D1Database, orgId: string): Promise<void> {
+  const now = Date.now();
+  // Twice at most: an import that ends between the mark and the look that follows is no reason to refuse.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const marked = await directory
+      .prepare("UPDATE orgs SET erasing_since = COALESCE(erasing_since, ?1) WHERE id = ?2 AND (importing_since IS NULL OR importing_since < ?3) RETURNING id")
+      .bind(now, orgId, now - IMPORT_LOCK_STALE_MS)
+      .first();
+    if (marked) return;
+    const row = await directory.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(orgId).first<{ importing_since: number | null }>();
+    // No org row: an erasure that got that far; running the rest again is harmless.
+    if (!row) return;
+    if (importHolds(row.importing_since, now)) throw importRunning(row.importing_since ?? now, "An import into this organization is running");
+  }
 }
 
 /** Revokes a person's OAuth grants that were consented for one org (grants for their other orgs stay). */

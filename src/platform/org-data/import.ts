@@ -1,5 +1,5 @@
 import { conflict, notFound, validationError } from "../../domain/errors";
-import { IMPORT_LOCK_STALE_MS, importRunning } from "../../domain/org-data/import-lock";
+import { erasureBegun, IMPORT_LOCK_STALE_MS, importRunning } from "../../domain/org-data/import-lock";
 import { type ExportHeader, NOT_IMPORTED, parseRecord, type StoredRow, type TableDump } from "../../domain/org-data/format";
 import { IdRemapper } from "../../domain/org-data/id-remap";
 import { newId } from "../../domain/ids";
@@ -51,16 +51,17 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
   }
 }
 
-/** Marks the org as being imported into (the directory's row is the one writer), or refuses while another import runs. */
+/** Marks the org as being imported into (the directory's row is the one writer), or refuses while another import or its erasure runs. */
 async function claimImport(directory: D1Database, orgId: string): Promise<number> {
   const since = Date.now();
   const claimed = await directory
-    .prepare("UPDATE orgs SET importing_since = ?1 WHERE id = ?2 AND (importing_since IS NULL OR importing_since < ?3) RETURNING id")
+    .prepare("UPDATE orgs SET importing_since = ?1 WHERE id = ?2 AND erasing_since IS NULL AND (importing_since IS NULL OR importing_since < ?3) RETURNING id")
     .bind(since, orgId, since - IMPORT_LOCK_STALE_MS)
     .first();
   if (claimed) return since;
-  const row = await directory.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(orgId).first<{ importing_since: number | null }>();
+  const row = await directory.prepare("SELECT importing_since, erasing_since FROM orgs WHERE id = ?").bind(orgId).first<{ importing_since: number | null; erasing_since: number | null }>();
   if (!row) throw notFound("organization", orgId);
+  if (row.erasing_since !== null) throw erasureBegun(row.erasing_since);
   throw importRunning(row.importing_since ?? since, "Another import into this organization is running");
 }
 

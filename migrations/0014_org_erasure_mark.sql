@@ -1,0 +1,1 @@
+ALTER TABLE `orgs` ADD `erasing_since` integer;
