@@ -52,7 +52,7 @@ export class PlanOutbox {
 
   /**
    * The D1 bookmark of the newest index write this instance made (in the org's home database), or null:
-   * a REST caller given it reads the plan in its list even from a replica.
+   * a caller given it (REST or MCP) reads the plan in its list even from a replica.
    */
   get indexBookmark(): string | null {
     return this.#indexBookmark;

@@ -17,7 +17,7 @@ function unwrap<T>(result: RpcResult<T>, planId: string): T {
 
 /**
  * The plan engine over plans' Durable Objects. `onIndexWritten` hears the D1 bookmark of a plan index
- * write a command waited for, so a REST response can hand the caller a position that covers it.
+ * write a command waited for, so a response (REST or MCP) can hand the caller a position that covers it.
  */
 export function durablePlanEngine(env: Env, onIndexWritten?: (bookmark: string) => void): PlanEngine {
   return {

@@ -10,18 +10,24 @@ import { type FetchLike, obtainTokens, type FlowOptions } from "./oauth-flow";
 export const ORIGIN = "http://localhost:8787";
 
 /**
- * Calls the real Worker entry (OAuth provider and all) and waits for the work it
- * deferred with waitUntil, after reading the body, so tests can see the tool-call log.
+ * Calls the real Worker entry (OAuth provider and all) over `bindings` and waits for the work it
+ * deferred with waitUntil, after reading the body, so tests can see the tool-call log. Tests that
+ * step in between the Worker's own steps pass bindings they wrap; the rest use fetchWorker.
  */
-export const fetchWorker: FetchLike = async (request) => {
-  const headers = new Headers(request.headers);
-  if (!headers.has("host")) headers.set("host", new URL(request.url).host);
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(request, { headers }), env as never, ctx);
-  const body = await response.arrayBuffer();
-  await waitOnExecutionContext(ctx);
-  return new Response(response.status === 101 || response.status === 204 || response.status === 304 ? null : body, response);
-};
+export const fetchWorkerOver =
+  (bindings: unknown): FetchLike =>
+  async (request) => {
+    const headers = new Headers(request.headers);
+    if (!headers.has("host")) headers.set("host", new URL(request.url).host);
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(request, { headers }), bindings as never, ctx);
+    const body = await response.arrayBuffer();
+    await waitOnExecutionContext(ctx);
+    return new Response(response.status === 101 || response.status === 204 || response.status === 304 ? null : body, response);
+  };
+
+/** The real Worker over the test's own bindings. */
+export const fetchWorker: FetchLike = fetchWorkerOver(env);
 
 export interface SeededUser {
   userId: string;

@@ -1,9 +1,7 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CairnError } from "../../src/domain/errors";
 import type { Env } from "../../src/env";
-import worker from "../../src/index";
 import { exportOrg } from "../../src/platform/org-data/export";
 import { importOrg } from "../../src/platform/org-data/import";
 import { homeName } from "../../src/platform/org-homes";
@@ -11,7 +9,7 @@ import { streamLines } from "../../src/platform/org-data/lines";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, REPORT, steps } from "../support/plans";
 import { startSession } from "../support/search-sessions";
-import { fetchWorker, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
+import { fetchWorker, fetchWorkerOver, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
 
 const ADMIN_SCOPES = ["research:read", "research:write", "org:admin"] as const;
 /** The second home database the test configuration binds (vitest.workers.config.ts). */
@@ -22,16 +20,13 @@ const api = (key: string, path: string, init: RequestInit = {}) => {
   headers.set("authorization", `Bearer ${key}`);
   return fetchWorker(new Request(`${ORIGIN}/api/v1${path}`, { ...init, headers }));
 };
-/** The Worker over `bindings` instead of the test's own (to step in between two of its steps). */
-async function workerWith(bindings: Env, request: Request): Promise<Response> {
-  const headers = new Headers(request.headers);
-  headers.set("host", new URL(request.url).host);
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(request, { headers }) as Request<unknown, IncomingRequestCfProperties>, bindings, ctx);
-  const body = await response.arrayBuffer();
-  await waitOnExecutionContext(ctx);
-  return new Response(body, response);
+/** An org with no research yet and an API key of its admin with every admin scope: where imports go. */
+async function emptyOrg(): Promise<{ orgId: string; key: string }> {
+  const orgId = await seedOrg();
+  const admin = await seedUser(orgId, "admin");
+  return { orgId, key: (await seedApiKey(orgId, admin.userId, [...ADMIN_SCOPES])).key };
 }
+const slugOf = async (orgId: string) => String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(orgId).first("slug"));
 const exportText = async (key: string) => {
   const response = await api(key, "/org/export");
   expect(response.status).toBe(200);
@@ -225,7 +220,6 @@ describe("org export, import and erasure", () => {
     expect(JSON.stringify(hits)).not.toContain(a.artifactId);
 
     // Erasing the first org leaves the moved one whole; erasing the moved one empties its home, its copy of the org row included.
-    const slugOf = async (orgId: string) => (await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(orgId).first<{ slug: string }>())?.slug;
     expect((await api(a.adminKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: await slugOf(a.orgId) }) })).status).toBe(200);
     expect(records(await exportText(bKey)).filter((r) => r.type === "row" && r.table === "artifact_versions")).toHaveLength(2);
     expect((await api(bKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: await slugOf(bOrg) }) })).status).toBe(200);
@@ -249,9 +243,7 @@ describe("org export, import and erasure", () => {
   it("refuses bad imports with a clear error and leaves the org as it was", async () => {
     const a = await richOrg();
     const good = await exportText(a.adminKey);
-    const target = await seedOrg();
-    const targetAdmin = await seedUser(target, "admin");
-    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
+    const { orgId: target, key } = await emptyOrg();
     const post = (body: string) => api(key, "/org/import", { method: "POST", body });
     const memberships = async () => env.DB.prepare("SELECT COUNT(*) AS n FROM memberships WHERE org_id = ?").bind(target).first("n");
 
@@ -283,9 +275,7 @@ describe("org export, import and erasure", () => {
   it("runs one import into an org at a time: a second one meanwhile is refused and cannot undo the first", async () => {
     const a = await richOrg();
     const lines = (await exportText(a.adminKey)).split("\n").filter(Boolean);
-    const target = await seedOrg();
-    const targetAdmin = await seedUser(target, "admin");
-    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
+    const { orgId: target, key } = await emptyOrg();
     const count = (table: string) => env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE org_id = ?`).bind(target).first<number>("n");
 
     // The first import stops after its header, as a slow upload would, until the test lets it go on.
@@ -317,7 +307,7 @@ describe("org export, import and erasure", () => {
     expect(second.headers.get("retry-after")).toBe("30");
     expect(await second.text()).toContain("Another import into this organization is running");
     // Nor may the org be erased under the import (its rows written after the erasure would be left behind).
-    const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(target).first("slug"));
+    const slug = await slugOf(target);
     const erase = await api(key, "/org", { method: "DELETE", body: JSON.stringify({ confirm: slug }) });
     expect(erase.status).toBe(409);
     expect(erase.headers.get("retry-after")).toBe("30");
@@ -338,11 +328,9 @@ describe("org export, import and erasure", () => {
   it("refuses an import that starts while the org is being erased, so nothing it writes outlives the erasure", async () => {
     const a = await richOrg();
     const lines = (await exportText(a.adminKey)).split("\n").filter(Boolean);
-    const target = await seedOrg();
-    const targetAdmin = await seedUser(target, "admin");
-    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
+    const { orgId: target, key } = await emptyOrg();
     const home = await homeName(env as never, target);
-    const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(target).first("slug"));
+    const slug = await slugOf(target);
 
     // The import starts at the worst moment: the erasure has deleted the research (so the org looks empty) and is
     // revoking access (listing in OAUTH_KV), with the org row and its memberships still there.
@@ -364,7 +352,7 @@ describe("org export, import and erasure", () => {
         return typeof value === "function" ? value.bind(target_) : value;
       },
     });
-    const erased = await workerWith({ ...(env as unknown as Env), OAUTH_KV: kv }, new Request(`${ORIGIN}/api/v1/org`, {
+    const erased = await fetchWorkerOver({ ...(env as unknown as Env), OAUTH_KV: kv })(new Request(`${ORIGIN}/api/v1/org`, {
       method: "DELETE",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ confirm: slug }),
@@ -387,10 +375,8 @@ describe("org export, import and erasure", () => {
   });
 
   it("an erasure that stopped half-way keeps imports out until it is run again", async () => {
-    const target = await seedOrg();
-    const targetAdmin = await seedUser(target, "admin");
-    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
-    const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(target).first("slug"));
+    const { orgId: target, key } = await emptyOrg();
+    const slug = await slugOf(target);
     // As an erasure whose Worker died after marking the org: a rerun takes over, an import is refused.
     await env.DB.prepare("UPDATE orgs SET erasing_since = ? WHERE id = ?").bind(Date.now() - 5 * 60_000, target).run();
     const refused = await api(key, "/org/import", { method: "POST", body: "{}" });
@@ -404,9 +390,7 @@ describe("org export, import and erasure", () => {
   it("frees the org after a failed import, and takes over an import lock left by a Worker that died an hour ago", async () => {
     const a = await richOrg();
     const lines = (await exportText(a.adminKey)).split("\n").filter(Boolean);
-    const target = await seedOrg();
-    const targetAdmin = await seedUser(target, "admin");
-    const key = (await seedApiKey(target, targetAdmin.userId, [...ADMIN_SCOPES])).key;
+    const { orgId: target, key } = await emptyOrg();
     const post = (text: string) => api(key, "/org/import", { method: "POST", body: text });
 
     expect((await post(lines.slice(0, -1).join("\n"))).status).toBe(400);
@@ -442,7 +426,7 @@ describe("org export, import and erasure", () => {
     const { orgId, admin, apiKey } = await seedTenant();
     const { planId } = await createPlan(apiKey);
     const member = await seedUser(orgId, "member");
-    const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(orgId).first("slug"));
+    const slug = await slugOf(orgId);
 
     const memberVisitor = new Visitor();
     await memberVisitor.signIn(member.email, member.password);

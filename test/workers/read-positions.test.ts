@@ -1,12 +1,10 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/domain/ids";
 import type { CreatePlanInput } from "../../src/domain/plans/machine";
 import type { Env } from "../../src/env";
-import worker from "../../src/index";
 import { durablePlanEngine } from "../../src/storage/plan-engine";
-import { countRows, mcpRequest, ORIGIN, readJsonRpc, seedTenant } from "../support/worker";
+import { countRows, fetchWorkerOver, mcpRequest, ORIGIN, readJsonRpc, seedTenant } from "../support/worker";
 import { steps } from "../support/plans";
 
 /**
@@ -38,15 +36,7 @@ function recordingEnv() {
   const wrapped: Env = { ...base, DB };
   return {
     sessions,
-    async fetch(request: Request): Promise<Response> {
-      const headers = new Headers(request.headers);
-      headers.set("host", new URL(request.url).host);
-      const ctx = createExecutionContext();
-      const response = await worker.fetch(new Request(request, { headers }) as Request<unknown, IncomingRequestCfProperties>, wrapped, ctx);
-      const body = await response.arrayBuffer();
-      await waitOnExecutionContext(ctx);
-      return new Response(body, response);
-    },
+    fetch: fetchWorkerOver(wrapped),
     rest(key: string, path: string, init: RequestInit & { position?: string | null } = {}) {
       const headers = new Headers(init.headers);
       headers.set("authorization", `Bearer ${key}`);
