@@ -5,7 +5,9 @@ import { OPERATIONS } from "../../src/operations/registry";
 const START = "<!-- tool-catalog:start -->";
 const END = "<!-- tool-catalog:end -->";
 
-/** The README's tool catalog, rendered from the registry (UPDATE_README=1 rewrites it). */
+/** The tool catalog of the research protocol page, rendered from the registry (UPDATE_README=1 rewrites it). */
+const CATALOG_PAGE = "docs/research-protocol.md";
+
 function catalog(): string {
   const rows = OPERATIONS.map((operation) => {
     const { readOnlyHint, destructiveHint, idempotentHint } = operation.annotations;
@@ -17,11 +19,11 @@ function catalog(): string {
 }
 
 describe("README", () => {
-  it("lists exactly the registry's operations in its tool catalog", () => {
-    const readme = readFileSync("README.md", "utf8");
-    const current = readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
+  it("lists exactly the registry's operations in the tool catalog", () => {
+    const page = readFileSync(CATALOG_PAGE, "utf8");
+    const current = page.slice(page.indexOf(START), page.indexOf(END) + END.length);
     if (process.env.UPDATE_README) {
-      writeFileSync("README.md", readme.replace(current, catalog()));
+      writeFileSync(CATALOG_PAGE, page.replace(current, catalog()));
       return;
     }
     expect(current, "run `UPDATE_README=1 npm run test:unit` to regenerate").toBe(catalog());
