@@ -62,10 +62,25 @@ describe("the MCP protocol surface", () => {
       await fetchWorker(mcpRequest(apiKey, "server/discover", { _meta: meta }, { ...headers, "mcp-method": "server/discover" })),
     );
     expect(discover.error).toBeUndefined();
-    expect(JSON.stringify(discover.result)).toContain("2026-07-28");
+    // Every version served, the 2025 era through initialize included, newest first.
+    expect(discover.result?.supportedVersions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"]);
     const list = await readJsonRpc(await fetchWorker(mcpRequest(apiKey, "tools/list", { _meta: meta }, { ...headers, "mcp-method": "tools/list" })));
     expect(list.result).toMatchObject({ cacheScope: "private" });
     expect(((list.result?.tools ?? []) as unknown[]).length).toBe(OPERATIONS.length);
+  });
+
+  it("answers an unsupported protocol version with -32022 listing every version served", async () => {
+    const { apiKey } = await seedTenant();
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2099-01-01",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
+    };
+    const response = await fetchWorker(mcpRequest(apiKey, "tools/list", { _meta: meta }, { "mcp-protocol-version": "2099-01-01", "mcp-method": "tools/list" }));
+    expect(response.status).toBe(400);
+    const message = await readJsonRpc(response);
+    expect(message.error?.code).toBe(-32022);
+    expect(message.error?.data).toEqual({ supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"], requested: "2099-01-01" });
   });
 
   it("answers an unknown tool with JSON-RPC invalid params", async () => {

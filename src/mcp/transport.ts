@@ -8,8 +8,18 @@ import {
   localhostAllowedOrigins,
   type McpServerFactory,
   originValidationResponse,
+  SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+
+/** The stateless revision served through `createMcpHandler`. */
+const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/**
+ * Every protocol version this endpoint serves, newest first: the modern revision and
+ * the 2025-era ones the legacy lane negotiates through `initialize`.
+ */
+export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== MODERN_PROTOCOL_VERSION)];
 
 const jsonRpcError = (code: number, message: string, status: number) =>
   new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
@@ -67,7 +77,39 @@ export function createMcpTransport(factory: McpServerFactory): McpTransport {
       const rejectedOrigin = originValidationResponse(request, localHosts ? [...localhostAllowedOrigins(), hostname] : [hostname]);
       if (rejectedOrigin) return rejectedOrigin;
       if (await isLegacyRequest(request, parsedBody)) return serveLegacy(request, authInfo, parsedBody);
-      return modern.fetch(request, { authInfo, parsedBody });
+      return listServedVersions(await modern.fetch(request, { authInfo, parsedBody }), parsedBody);
     },
   };
+}
+
+/**
+ * The SDK's modern handler names only modern revisions in `server/discover` and in
+ * `-32022` UnsupportedProtocolVersion errors, though this endpoint also serves the
+ * 2025 era through `initialize`. The specification's own example lists both
+ * (`"supported": ["2026-07-28", "2025-11-25"]`): a client that speaks only a 2025
+ * revision learns from either answer that it can fall back. Only those two answers
+ * are read and rewritten; every other response passes through untouched.
+ */
+async function listServedVersions(response: Response, parsedBody: unknown): Promise<Response> {
+  const discover = typeof parsedBody === "object" && parsedBody !== null && (parsedBody as { method?: unknown }).method === "server/discover";
+  if (!(discover || response.status === 400) || !response.headers.get("content-type")?.includes("application/json")) return response;
+  const text = await response.text();
+  let message: { result?: { supportedVersions?: unknown }; error?: { code?: unknown; data?: { supported?: unknown } } };
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return new Response(text, response);
+  }
+  let changed = false;
+  if (discover && Array.isArray(message.result?.supportedVersions)) {
+    message.result.supportedVersions = [...SERVED_PROTOCOL_VERSIONS];
+    changed = true;
+  }
+  if (message.error?.code === -32022 && message.error.data && Array.isArray(message.error.data.supported)) {
+    message.error.data.supported = [...SERVED_PROTOCOL_VERSIONS];
+    changed = true;
+  }
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(changed ? JSON.stringify(message) : text, { status: response.status, statusText: response.statusText, headers });
 }

@@ -23,7 +23,7 @@ type SourceField = (typeof SOURCES)[number];
 /** Listed as a bare description: spelling out "any object" costs tokens and tells the model nothing. */
 const JsonSchemaObject = z
   .custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "Expected a JSON Schema object")
-  .describe("JSON Schema (2020-12) object for records");
+  .meta({ type: "object", description: "JSON Schema (2020-12) for records" });
 
 const Issue = z.object({ path: z.string(), message: z.string() });
 

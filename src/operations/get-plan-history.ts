@@ -29,8 +29,7 @@ export const getPlanHistory = defineOperation({
   name: "get_plan_history",
   title: "Get plan history",
   description:
-    "A plan's versions (change, rationale, steps before/after, clipped; version N: one whole) and audit trail " +
-    "(who, client, when), newest first.",
+    "A plan's versions (change, rationale, steps before/after, clipped; version N: one whole) and audit trail, newest first.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

@@ -6,7 +6,7 @@ export const getPlanStatus = defineOperation({
   name: "get_plan_status",
   title: "Get plan status",
   description:
-    "Where a plan stands: status, derivedStatus, stalled, progress % ((completed + skipped) / total), the current " +
+    "Where a plan stands: status, derivedStatus, stalled, progress % (completed and skipped of all), the current " +
     "step and the steps by state, with result summaries and confidence.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -10,5 +10,23 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<
     string,
     unknown
   >;
-  return rest;
+  return singleTyped(rest) as Record<string, unknown>;
+}
+
+/**
+ * zod writes a union of plain types as a `type` array (`["object", "array", "string"]`):
+ * legal JSON Schema, but clients that map tool schemas onto a single-`type` dialect
+ * (Gemini's function declarations among them) reject the tool or drop the constraint.
+ * Each such node becomes `anyOf` branches of one type each, which every dialect reads.
+ */
+function singleTyped(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(singleTyped);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = key === "enum" || key === "const" || key === "default" || key === "examples" ? value : singleTyped(value);
+  if (Array.isArray(out.type) && out.type.length > 1 && out.anyOf === undefined) {
+    const { type, ...others } = out;
+    return { anyOf: (type as string[]).map((t) => ({ type: t })), ...others };
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ export const listSkillExecutions = defineOperation({
   name: "list_skill_executions",
   title: "List skill executions",
   description:
-    "List your organization's skill executions, newest first, optionally filtered; get_skill_execution has the metadata.",
+    "List your organization's skill executions, newest first; get_skill_execution has the metadata.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

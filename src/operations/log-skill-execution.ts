@@ -78,7 +78,7 @@ export const logSkillExecution = defineOperation({
   name: "log_skill_execution",
   title: "Log skill execution",
   description:
-    "Track a research skill run. Without executionId: create it (status started) from skillName and interview " +
+    "Track a research skill run. Without executionId: create it from skillName and interview " +
     "metadata. With executionId: move it to executing, completed (closedReason) or failed (errorMessage), merging " +
     "metadata.",
   scope: "research:write",

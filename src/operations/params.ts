@@ -17,5 +17,21 @@ export const ParamLimit = z.number().int().min(1).max(MAX_PAGE_SIZE).describe(`D
 
 export const ParamCursor = z.string().min(1).max(200);
 
+/**
+ * Structured data the caller shapes as it likes (a step's result, an artifact's content):
+ * an object, a list or text. The published schema says so instead of an empty `{}`,
+ * which schema linters rightly read as "constrains nothing" (published as `anyOf`
+ * branches of one type each: see jsonSchemaOf).
+ */
+export const ParamStructured = z
+  .unknown()
+  .refine((value) => typeof value === "string" || (typeof value === "object" && value !== null), "Required: an object, a list or text")
+  .meta({ type: ["object", "array", "string"] });
+
+/** A JSON object the caller shapes as it likes (an artifact's structured content). */
+export const ParamJsonObject = z
+  .custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "Required: a JSON object")
+  .meta({ type: "object" });
+
 /** ISO 8601 timestamps in responses; epoch milliseconds inside. */
 export const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -54,6 +54,11 @@ describe("a research plan, end to end through the tools", () => {
     expect(missing.body).toMatchObject({ error: { code: "validation", issues: [{ path: "stepExecutionReport.subagents" }] } });
     const huge = await callTool(apiKey, "submit_step_result", { planId, stepId, claimId: next.claimId, result: "x".repeat(300_000), confidence: 0.5, stepExecutionReport: REPORT });
     expect(huge.body).toMatchObject({ error: { code: "payload_too_large" } });
+    // A result is structured data (an object, a list or text), as its published schema says.
+    for (const result of [42, true, null]) {
+      const bare = await callTool(apiKey, "submit_step_result", { planId, stepId, claimId: next.claimId, result, confidence: 0.5, stepExecutionReport: REPORT });
+      expect(bare.body).toMatchObject({ error: { code: "validation", issues: [{ path: "result" }] } });
+    }
     expect(await ok(apiKey, "get_plan_status", { planId })).toMatchObject({ progress: 0, currentStep: { status: "in_progress" } });
   });
 

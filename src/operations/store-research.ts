@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ARTIFACT_LIMITS } from "../domain/research/artifacts";
 import { defineOperation } from "./operation";
 import { ParamArtifactId, ParamArtifactType } from "./artifact-views";
-import { ParamId } from "./params";
+import { ParamId, ParamJsonObject } from "./params";
 import { saveArtifact } from "./save-artifact";
 
 export const storeResearch = defineOperation({
@@ -17,7 +17,7 @@ export const storeResearch = defineOperation({
     artifactId: ParamArtifactId.optional(),
     artifactType: ParamArtifactType,
     title: z.string().min(1).max(ARTIFACT_LIMITS.titleChars),
-    content: z.unknown().refine((value) => value !== undefined, "Required"),
+    content: ParamJsonObject,
     contentText: z.string().min(1).max(ARTIFACT_LIMITS.contentTextChars),
     confidence: z.number().min(0).max(1).optional(),
     planId: ParamId("plan").optional(),

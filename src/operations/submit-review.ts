@@ -7,8 +7,8 @@ export const submitReview = defineOperation({
   name: "submit_review",
   title: "Submit review",
   description:
-    "Answer a step awaiting review: approve, revise with feedback (follow-up custom steps " +
-    "are added: yours, or one carrying the feedback), or reject with feedback (the plan fails). A budget review: approve " +
+    "Answer a step awaiting review: approve, revise with feedback (adds your follow-up steps, or one carrying " +
+    "the feedback), or reject with feedback (the plan fails). A budget review: approve " +
     "with a raised budget, or reject to end the plan with what it has.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -4,6 +4,7 @@ import { LIMITS } from "../domain/plans/model";
 import { progressOf } from "../domain/plans/status";
 import { defineOperation } from "./operation";
 import { budgetWarningOf, UsageInput } from "./budget-views";
+import { ParamStructured } from "./params";
 import { actorOf, ParamPlanId, ParamStepId, StepRef, summarize } from "./plan-views";
 
 const entries = z.array(z.unknown()).max(200);
@@ -28,7 +29,7 @@ export const submitStepResult = defineOperation({
   name: "submit_step_result",
   title: "Submit step result",
   description:
-    "Submit your claimed step's result (structured), confidence 0–1 and stepExecutionReport (all five fields; " +
+    "Submit your claimed step's result, confidence 0–1 and stepExecutionReport (all five fields; " +
     "empty arrays allowed). The same submission twice is harmless; a different one for a finished step conflicts.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -36,7 +37,7 @@ export const submitStepResult = defineOperation({
     planId: ParamPlanId,
     stepId: ParamStepId,
     claimId: z.string().min(1).max(64),
-    result: z.unknown().refine((value) => value !== undefined, "Required"),
+    result: ParamStructured,
     confidence: z.number().min(0).max(1),
     stepExecutionReport: StepExecutionReport,
     outputFormattingNotes: z.string().max(4000).optional(),
