@@ -11,10 +11,10 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 
-const jsonRpcError = (code: number, message: string, status: number) =>
+const jsonRpcError = (code: number, message: string, status: number, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
     status,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
   });
 
 export interface McpTransport {
@@ -39,7 +39,8 @@ export function createMcpTransport(factory: McpServerFactory): McpTransport {
   const modern = createMcpHandler(factory, { legacy: "reject", responseMode: "auto" });
 
   async function serveLegacy(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
-    if (request.method !== "POST") return jsonRpcError(-32000, "Method not allowed.", 405);
+    // Stateless: no session to open a stream on (GET) or to end (DELETE). The modern lane answers the same.
+    if (request.method !== "POST") return jsonRpcError(-32000, "Method not allowed: /mcp takes POST only.", 405, { allow: "POST" });
     const server = await factory({ era: "legacy", authInfo, requestInfo: request });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // No session means no channel back to the client: a server-to-client request fails at once

@@ -109,6 +109,28 @@ describe("transport", () => {
     expect((await fetchWorker(mcpRequest(apiKey, "tools/list"))).status).toBe(200);
   });
 
+  it("answers a method other than POST on /mcp with 405 and Allow: POST (both profiles, both eras)", async () => {
+    const { apiKey } = await seedTenant();
+    for (const path of ["/mcp", "/mcp/core"]) {
+      for (const method of ["GET", "DELETE", "PUT", "PATCH"]) {
+        for (const version of ["2025-11-25", "2026-07-28"]) {
+          const response = await fetchWorker(
+            new Request(`${ORIGIN}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, accept: "application/json, text/event-stream", "mcp-protocol-version": version } }),
+          );
+          expect(response.status, `${method} ${path} ${version}`).toBe(405);
+          expect(response.headers.get("allow"), `${method} ${path} ${version}`).toBe("POST");
+        }
+      }
+    }
+    // The REST face's 405s name the allowed methods too.
+    const wrongRest = await rest(apiKey, "/skill-executions", { method: "DELETE" });
+    expect(wrongRest.status).toBe(405);
+    expect(wrongRest.headers.get("allow")?.split(", ").sort()).toEqual(["GET", "POST"]);
+    const wrongPrompts = await rest(apiKey, "/prompts", { method: "POST", body: "{}" });
+    expect(wrongPrompts.status).toBe(405);
+    expect(wrongPrompts.headers.get("allow")).toBe("GET");
+  });
+
   it("refuses a token presented at another origin than the one it was issued for", async () => {
     const { admin } = await seedTenant();
     const { tokens } = await tokensFor({ email: admin.email, password: admin.password });
