@@ -2,12 +2,15 @@ import {
   type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
+  isJSONRPCErrorResponse,
   isJSONRPCRequest,
+  type JSONRPCMessage,
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServerFactory,
   originValidationResponse,
+  ProtocolErrorCode,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 
@@ -16,6 +19,18 @@ const jsonRpcError = (code: number, message: string, status: number, headers: Re
     status,
     headers: { "content-type": "application/json", ...headers },
   });
+
+/**
+ * Resource not found is `-32002` in every 2025-era revision (and 2024-11-05); 2026-07-28 made it
+ * `-32602`. The SDK answers `-32602` on both eras, marking the miss by `data` that is exactly
+ * `{ uri }`; on the 2025 lane that answer gets the code its clients expect.
+ */
+function asLegacyResourceNotFound(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCErrorResponse(message) || message.error.code !== ProtocolErrorCode.InvalidParams) return message;
+  const data = message.error.data as Record<string, unknown> | undefined;
+  const onlyUri = typeof data === "object" && data !== null && typeof data.uri === "string" && Object.keys(data).length === 1;
+  return onlyUri ? { ...message, error: { ...message.error, code: ProtocolErrorCode.ResourceNotFound } } : message;
+}
 
 export interface McpTransport {
   /**
@@ -51,7 +66,7 @@ export function createMcpTransport(factory: McpServerFactory): McpTransport {
         transport.onmessage?.({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: "Server-to-client requests need the 2026-07-28 protocol." } });
         return;
       }
-      await send(message, options);
+      await send(asLegacyResourceNotFound(message), options);
     };
     await server.connect(transport);
     try {
