@@ -60,4 +60,58 @@ describe("outbound address guard", () => {
     expect(allowed("http://127.0.0.1:8788/hook", development)).toBe(true);
     expect(allowed("http://10.0.0.1/hook", development)).toBe(false);
   });
+
+  /**
+   * Every IPv6 form that carries an IPv4 address is judged by that address (and Teredo by both of
+   * its own: the server's, and the client's, stored inverted), so no spelling reaches 127.0.0.1,
+   * 169.254.169.254 or a private network; plus the IPv6 ranges that are never a public host.
+   */
+  it.each([
+    // IPv4-mapped ::ffff:0:0/96
+    ["https://[::ffff:7f00:1]/", "loopback"],
+    ["https://[::ffff:169.254.169.254]/", "link-local"],
+    // IPv4-compatible ::/96 (deprecated)
+    ["https://[::127.0.0.1]/", "loopback"],
+    ["https://[::a9fe:a9fe]/", "link-local"],
+    // SIIT, IPv4-translated ::ffff:0:0:0/96
+    ["https://[::ffff:0:7f00:1]/", "loopback"],
+    ["https://[::ffff:0:a9fe:a9fe]/", "link-local"],
+    ["https://[::ffff:0:10.1.2.3]/", "private"],
+    // 6to4 2002::/16: the IPv4 address is the next 32 bits
+    ["https://[2002:7f00:1::]/", "loopback"],
+    ["https://[2002:a9fe:a9fe::]/", "link-local"],
+    ["https://[2002:c0a8:101::1]/", "private"],
+    // NAT64 well-known prefix 64:ff9b::/96 and the local-use 64:ff9b:1::/48 (never a public host)
+    ["https://[64:ff9b::127.0.0.1]/", "loopback"],
+    ["https://[64:ff9b::a9fe:a9fe]/", "link-local"],
+    ["https://[64:ff9b:1::7f00:1]/", "reserved"],
+    ["https://[64:ff9b:1:a9fe:a9fe::]/", "reserved"],
+    // Teredo 2001::/32: server at bits 32-63, client (inverted) at bits 96-127
+    ["https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "loopback"], // client 127.0.0.1
+    ["https://[2001:0:4136:e378:8000:63bf:5601:5601]/", "link-local"], // client 169.254.169.254
+    ["https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/", "private"], // client 10.0.0.1
+    ["https://[2001:0:a00:1::f7f7:f7f7]/", "private"], // server 10.0.0.1
+    // Site-local fec0::/10 (deprecated, still routed inside some networks) and other non-public ranges
+    ["https://[fec0::1]/", "private"],
+    ["https://[feff::1]/", "private"],
+    ["https://[100::1]/", "reserved"],
+    ["https://[2001:2::1]/", "reserved"],
+    ["https://[2001:db8::1]/", "reserved"],
+    ["https://[3fff::1]/", "reserved"],
+  ])("refuses %s (embedded or non-public IPv6: %s)", (url, reason) => {
+    const verdict = checkOutboundUrl(url, production);
+    expect(verdict.allowed).toBe(false);
+    if (!verdict.allowed) expect(verdict.reason).toContain(reason);
+  });
+
+  it.each([
+    "https://[::ffff:8.8.8.8]/",
+    "https://[::ffff:0:808:808]/",
+    "https://[2002:808:808::1]/",
+    "https://[64:ff9b::808:808]/",
+    "https://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/", // Teredo: public server, client 8.8.8.8
+    "https://[2001:4860:4860::8888]/",
+  ])("allows %s, whose embedded IPv4 address (if any) is public", (url) => {
+    expect(allowed(url)).toBe(true);
+  });
 });

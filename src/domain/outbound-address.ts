@@ -5,7 +5,8 @@
  * metadata address 169.254.169.254 among them), multicast and reserved
  * addresses are refused, in every spelling the URL parser accepts
  * (`0x7f000001`, `2130706433` and `127.1` all parse to 127.0.0.1; IPv6 forms
- * that embed an IPv4 address are checked as that address). Development may
+ * that embed an IPv4 address (mapped, compatible, SIIT, 6to4, NAT64, Teredo)
+ * are checked as that address). Development may
  * allow loopback (plain http included) for local receivers.
  *
  * Names are checked as written: a public-looking name that resolves to a
@@ -83,19 +84,61 @@ function parseIpv6(host: string): number[] | null {
   return [...front, ...Array.from({ length: missing }, () => 0), ...back];
 }
 
+/** The 32-bit IPv4 address in two 16-bit groups. */
+const v4Of = (high: number, low: number): number => ((high << 16) >>> 0) + low;
+
+/** The most restrictive class of several (an address is public only if every address it names is). */
+function strictest(classes: AddressClass[]): AddressClass {
+  const order: AddressClass[] = ["loopback", "link-local", "private", "reserved"];
+  return order.find((kind) => classes.includes(kind)) ?? "public";
+}
+
+/** True when the first `bits` bits of `groups` equal those of `prefix` (groups of 16 bits). */
+function inPrefix(groups: number[], prefix: number[], bits: number): boolean {
+  for (let i = 0; bits > 0; i++, bits -= 16) {
+    const mask = bits >= 16 ? 0xffff : (0xffff << (16 - bits)) & 0xffff;
+    if (((groups[i] ?? 0) & mask) !== ((prefix[i] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+/**
+ * IPv6 forms that carry IPv4 addresses, and where: a request to one of them
+ * reaches (through a translator or relay, or the host's own stack) the IPv4
+ * address, so that address decides. Teredo carries two: the relay server's,
+ * and the client's, stored inverted.
+ */
+const EMBEDDED_IPV4: { prefix: number[]; bits: number; ipv4: (g: number[]) => number[] }[] = [
+  { prefix: [0, 0, 0, 0, 0, 0xffff], bits: 96, ipv4: (g) => [v4Of(g[6] ?? 0, g[7] ?? 0)] }, // IPv4-mapped
+  { prefix: [0, 0, 0, 0, 0xffff, 0], bits: 96, ipv4: (g) => [v4Of(g[6] ?? 0, g[7] ?? 0)] }, // SIIT (IPv4-translated)
+  { prefix: [0, 0, 0, 0, 0, 0], bits: 96, ipv4: (g) => [v4Of(g[6] ?? 0, g[7] ?? 0)] }, // IPv4-compatible
+  { prefix: [0x64, 0xff9b, 0, 0, 0, 0], bits: 96, ipv4: (g) => [v4Of(g[6] ?? 0, g[7] ?? 0)] }, // NAT64 well-known prefix
+  { prefix: [0x2002], bits: 16, ipv4: (g) => [v4Of(g[1] ?? 0, g[2] ?? 0)] }, // 6to4
+  { prefix: [0x2001, 0], bits: 32, ipv4: (g) => [v4Of(g[2] ?? 0, g[3] ?? 0), v4Of(~(g[6] ?? 0) & 0xffff, ~(g[7] ?? 0) & 0xffff)] }, // Teredo
+];
+
+/** IPv6 ranges that are never a public host (RFC 6890 and the IANA special-purpose registry). */
+const IPV6_RANGES: { prefix: number[]; bits: number; kind: AddressClass }[] = [
+  { prefix: [0x64, 0xff9b, 1], bits: 48, kind: "reserved" }, // NAT64 local use (RFC 8215): the embedding depends on the operator's prefix length
+  { prefix: [0x100, 0, 0, 0], bits: 64, kind: "reserved" }, // discard only
+  { prefix: [0x2001, 0x2, 0], bits: 48, kind: "reserved" }, // benchmarking
+  { prefix: [0x2001, 0x10], bits: 28, kind: "reserved" }, // ORCHID
+  { prefix: [0x2001, 0x20], bits: 28, kind: "reserved" }, // ORCHIDv2
+  { prefix: [0x2001, 0x0db8], bits: 32, kind: "reserved" }, // documentation
+  { prefix: [0x3fff], bits: 20, kind: "reserved" }, // documentation
+  { prefix: [0x5f00], bits: 16, kind: "reserved" }, // segment routing
+  { prefix: [0xfc00], bits: 7, kind: "private" }, // unique local
+  { prefix: [0xfe80], bits: 10, kind: "link-local" },
+  { prefix: [0xfec0], bits: 10, kind: "private" }, // site-local (deprecated, still routed inside some networks)
+  { prefix: [0xff00], bits: 8, kind: "reserved" }, // multicast
+];
+
 function classifyIpv6(groups: number[]): AddressClass {
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;
-  const embeddedV4 = ((g6 << 16) >>> 0) + g7;
   if (groups.every((group) => group === 0)) return "reserved"; // ::
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0 && g6 === 0 && g7 === 1) return "loopback"; // ::1
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d): the IPv4 address decides.
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && (g5 === 0xffff || g5 === 0)) return classifyIpv4(embeddedV4);
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return classifyIpv4(embeddedV4);
-  if ((g0 & 0xfe00) === 0xfc00) return "private"; // fc00::/7 unique local
-  if ((g0 & 0xffc0) === 0xfe80) return "link-local"; // fe80::/10
-  if ((g0 & 0xff00) === 0xff00) return "reserved"; // multicast
-  if (g0 === 0x2001 && g1 === 0x0db8) return "reserved"; // documentation
-  return "public";
+  if (inPrefix(groups, [0, 0, 0, 0, 0, 0, 0, 1], 128)) return "loopback"; // ::1
+  for (const { prefix, bits, kind } of IPV6_RANGES) if (inPrefix(groups, prefix, bits)) return kind;
+  const embedded = EMBEDDED_IPV4.find(({ prefix, bits }) => inPrefix(groups, prefix, bits));
+  return embedded ? strictest(embedded.ipv4(groups).map(classifyIpv4)) : "public";
 }
 
 function classifyHost(hostname: string): AddressClass | "name" {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CairnError } from "./errors";
-import { FROM_PRIMARY, formatReadPosition, newerBookmark, parseReadPosition, READ_POSITION_META_KEY, sessionStart } from "./read-position";
+import { FROM_PRIMARY, formatReadPosition, isAheadOf, newerBookmark, parseReadPosition, positionAheadError, READ_POSITION_META_KEY, sessionStart } from "./read-position";
 
 const OLD = "00000000-0000000f-00000000-00000000000000000000000000000000";
 const NEW = "00000000-00000011-00000000-00000000000000000000000000000000";
@@ -69,5 +69,16 @@ describe("read positions", () => {
     expect(newerBookmark(undefined, null)).toBeNull();
     // workerd keeps the text-wise greatest bookmark a session has seen, so a stray value must never win here.
     expect(newerBookmark("zzz", OLD)).toBe(OLD);
+  });
+
+  it("tells a bookmark past the database's known position, and refuses it naming where it came from", () => {
+    expect(isAheadOf(NEW, OLD)).toBe(true);
+    expect(isAheadOf(OLD, NEW)).toBe(false);
+    expect(isAheadOf(NEW, NEW)).toBe(false);
+    expect(isAheadOf(OLD, null)).toBe(true); // nothing known: it has to be checked
+    const error = positionAheadError(`_meta["${READ_POSITION_META_KEY}"]`);
+    expect(error.code).toBe("validation");
+    expect(error.message).toContain(READ_POSITION_META_KEY);
+    expect(error.details.issues?.[0]?.path).toBe(`_meta["${READ_POSITION_META_KEY}"]`);
   });
 });

@@ -53,6 +53,22 @@ export function parseReadPosition(carried: unknown, carrier: string = READ_POSIT
   return { database, bookmark };
 }
 
+/**
+ * Whether `bookmark` is past `reached`, the newest position known for its database (null: none known).
+ * Text order is log order for D1's fixed-width bookmarks.
+ */
+export const isAheadOf = (bookmark: string, reached: string | null): boolean => reached === null || bookmark > reached;
+
+/**
+ * A well-formed position the database has not reached: made up, or kept from before a restore. D1 would
+ * take it and hand it back on every later call (its sessions keep the greatest bookmark they saw), so it
+ * is refused like any other value this API did not hand out.
+ */
+export const positionAheadError = (carrier: string) =>
+  validationError(`${carrier} is newer than anything the database has recorded: send back a value an earlier response carried, unchanged (or leave it out).`, [
+    { path: carrier, message: "Newer than the database's own position" },
+  ]);
+
 export const formatReadPosition = (position: ReadPosition): string => `${position.database}:${position.bookmark}`;
 
 /** The session constraint for a request on `home`: the caller's bookmark when it is of that database, else the primary. */

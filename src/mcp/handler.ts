@@ -29,6 +29,8 @@ const jsonRpcError = (code: number, message: string, status: number, retryAfterS
     headers: { "content-type": "application/json", ...(retryAfterSeconds ? { "retry-after": String(retryAfterSeconds) } : {}) },
   });
 
+const BATCH_REFUSED = "Invalid Request: JSON-RPC batches are not supported on any protocol version; send one message per HTTP request.";
+
 /** The name of the tool a JSON-RPC body calls, if it is a `tools/call`. */
 function calledTool(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
@@ -67,6 +69,12 @@ export const mcpApiHandler = {
       } catch {
         return jsonRpcError(-32700, "Parse error: the request body is not valid JSON.", 400);
       }
+      // One HTTP request is one MCP message, on every protocol version. 2025-06-18 removed JSON-RPC
+      // batches; 2025-03-26 defined them, but a stateless request's version is only its header, and a
+      // request without one counts as 2025-03-26, so honouring them there would let any caller batch.
+      // A batch would run many calls for one unit of the per-credential limit, and could not answer
+      // the HTTP 403 step-up for one call among others. The SDK clients send one message per POST.
+      if (Array.isArray(parsedBody)) return jsonRpcError(-32600, BATCH_REFUSED, 400);
       const operation = findOperation(calledTool(parsedBody) ?? "");
       if (operation && inProfile(profile, operation.name) && !hasScope(principal.scopes, operation.scope)) {
         return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);

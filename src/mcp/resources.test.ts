@@ -2,7 +2,24 @@ import { describe, expect, it } from "vitest";
 import { createPlan, ok } from "../../test/support/plans";
 import { fetchWorker, mcpRequest, readJsonRpc, seedTenant } from "../../test/support/worker";
 
-const rpc = async (key: string, method: string, params: Record<string, unknown> = {}) => readJsonRpc(await fetchWorker(mcpRequest(key, method, params)));
+const rpc = async (key: string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  readJsonRpc(await fetchWorker(mcpRequest(key, method, params, headers)));
+
+/** `resources/read` on the 2026-07-28 protocol (the `_meta` envelope and routing headers it requires). */
+const readModern = (key: string, uri: string) =>
+  rpc(
+    key,
+    "resources/read",
+    {
+      uri,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
+      },
+    },
+    { "mcp-protocol-version": "2026-07-28", "mcp-method": "resources/read", "mcp-name": uri },
+  );
 
 describe("MCP resources", () => {
   it("offers URI templates, lists the org's plans, artifacts and deliverables, and reads each", async () => {
@@ -50,5 +67,20 @@ describe("MCP resources", () => {
     // Nothing of org A: b sees only the plan view, which holds no data.
     const listedForB = ((await rpc(b.apiKey, "resources/list")).result?.resources ?? []) as { uri: string }[];
     expect(listedForB.map((r) => r.uri)).toEqual(["ui://cairn/plan-view.html"]);
+  });
+
+  // Resource not found is -32002 up to 2025-11-25 and -32602 from 2026-07-28; both carry the requested URI in data.uri.
+  it("answers a missing resource with the era's not-found code and the URI it was asked for", async () => {
+    const { apiKey } = await seedTenant();
+    for (const uri of ["cairn://artifacts/art_0000000000000000000000000", "cairn://plans/pln_0000000000000000000000000", "cairn://outputs/out_0000000000000000000000000", "file:///etc/passwd"]) {
+      for (const version of ["2025-11-25", "2025-06-18", "2025-03-26"]) {
+        const legacy = await rpc(apiKey, "resources/read", { uri }, { "mcp-protocol-version": version });
+        expect(legacy.error?.code, `${uri} ${version}`).toBe(-32002);
+        expect(legacy.error?.data, `${uri} ${version}`).toEqual({ uri });
+      }
+      const modern = await readModern(apiKey, uri);
+      expect(modern.error?.code, uri).toBe(-32602);
+      expect(modern.error?.data, uri).toEqual({ uri });
+    }
   });
 });

@@ -20,12 +20,13 @@ export const RESOURCE_TEMPLATES = KINDS.map(({ kind, param }) => ({ kind, variab
 
 const URI = /^cairn:\/\/(plans|artifacts|outputs)\/([A-Za-z0-9_-]{1,64})$/;
 
-async function run(runtime: RequestRuntime, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+/** Runs a read operation; `uri` is the resource it serves (a not-found names it), absent for the lists. */
+async function run(runtime: RequestRuntime, name: string, args: Record<string, unknown>, uri?: string): Promise<Record<string, unknown>> {
   const operation = findOperation(name);
   if (!operation) throw new ProtocolError(ProtocolErrorCode.InternalError, `No operation ${name}`);
   const result = await invoke(operation, args, await runtime.contextFor(newCorrelationId()), "mcp", runtime.record);
   if (result.ok) return result.value as Record<string, unknown>;
-  if (result.error.code === "not_found") throw new ResourceNotFoundError(String(Object.values(args)[0] ?? ""), result.error.message);
+  if (result.error.code === "not_found" && uri !== undefined) throw new ResourceNotFoundError(uri, result.error.message);
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${result.error.code}: ${result.error.message}`);
 }
 
@@ -59,7 +60,7 @@ export function registerResources(server: Server, runtime: RequestRuntime): void
     const match = URI.exec(uri);
     const spec = match && KINDS.find((candidate) => candidate.kind === match[1]);
     if (!match || !spec) throw new ResourceNotFoundError(uri, `Not a Cairn resource URI: use cairn://plans|artifacts|outputs/<id>`);
-    const body = await run(runtime, spec.operation, { [spec.param]: match[2] });
+    const body = await run(runtime, spec.operation, { [spec.param]: match[2] }, uri);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(body) }] };
   });
 }

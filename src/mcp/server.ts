@@ -4,7 +4,7 @@ import { formatReadPosition, parseReadPosition, READ_POSITION_META_KEY, type Rea
 import { invoke } from "../operations/invoke";
 import { PAGING_GUIDE } from "../operations/operation";
 import { findOperation } from "../operations/registry";
-import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
+import { newCorrelationId, type RequestRuntime, type RequestSession } from "../platform/runtime";
 import { MCP_APP_MIME_TYPE } from "./app/plan-view";
 import { registerCompletions } from "./completions";
 import { inProfile, type McpProfile } from "./profiles";
@@ -68,15 +68,16 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
     const operation = findOperation(name);
     if (!operation || !inProfile(profile, name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const correlationId = newCorrelationId();
-    let from: ReadPosition | null;
+    const carrier = `_meta["${READ_POSITION_META_KEY}"]`;
+    let session: RequestSession;
     try {
-      from = parseReadPosition(request.params._meta?.[READ_POSITION_META_KEY], `_meta["${READ_POSITION_META_KEY}"]`);
+      // Reads go through a D1 session from the caller's position (or the primary); the result hands back the new one.
+      session = await runtime.sessionContextFor(correlationId, parseReadPosition(request.params._meta?.[READ_POSITION_META_KEY], carrier), carrier);
     } catch (error) {
       if (error instanceof CairnError) return toolError(error, correlationId);
       throw error;
     }
-    // Reads go through a D1 session from the caller's position (or the primary); the result hands back the new one.
-    const { context, position } = await runtime.sessionContextFor(correlationId, from);
+    const { context, position } = session;
     const result = await invoke(operation, args, context, "mcp", runtime.record);
     const callResult: CallToolResult = result.ok
       ? {

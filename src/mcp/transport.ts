@@ -2,12 +2,15 @@ import {
   type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
+  isJSONRPCErrorResponse,
   isJSONRPCRequest,
+  type JSONRPCMessage,
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServerFactory,
   originValidationResponse,
+  ProtocolErrorCode,
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
@@ -21,11 +24,23 @@ const MODERN_PROTOCOL_VERSION = "2026-07-28";
  */
 export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== MODERN_PROTOCOL_VERSION)];
 
-const jsonRpcError = (code: number, message: string, status: number) =>
+const jsonRpcError = (code: number, message: string, status: number, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
     status,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
   });
+
+/**
+ * Resource not found is `-32002` in every 2025-era revision (and 2024-11-05); 2026-07-28 made it
+ * `-32602`. The SDK answers `-32602` on both eras, marking the miss by `data` that is exactly
+ * `{ uri }`; on the 2025 lane that answer gets the code its clients expect.
+ */
+function asLegacyResourceNotFound(message: JSONRPCMessage): JSONRPCMessage {
+  if (!isJSONRPCErrorResponse(message) || message.error.code !== ProtocolErrorCode.InvalidParams) return message;
+  const data = message.error.data as Record<string, unknown> | undefined;
+  const onlyUri = typeof data === "object" && data !== null && typeof data.uri === "string" && Object.keys(data).length === 1;
+  return onlyUri ? { ...message, error: { ...message.error, code: ProtocolErrorCode.ResourceNotFound } } : message;
+}
 
 export interface McpTransport {
   /**
@@ -49,7 +64,8 @@ export function createMcpTransport(factory: McpServerFactory): McpTransport {
   const modern = createMcpHandler(factory, { legacy: "reject", responseMode: "auto" });
 
   async function serveLegacy(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
-    if (request.method !== "POST") return jsonRpcError(-32000, "Method not allowed.", 405);
+    // Stateless: no session to open a stream on (GET) or to end (DELETE). The modern lane answers the same.
+    if (request.method !== "POST") return jsonRpcError(-32000, "Method not allowed: /mcp takes POST only.", 405, { allow: "POST" });
     const server = await factory({ era: "legacy", authInfo, requestInfo: request });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // No session means no channel back to the client: a server-to-client request fails at once
@@ -60,7 +76,7 @@ export function createMcpTransport(factory: McpServerFactory): McpTransport {
         transport.onmessage?.({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: "Server-to-client requests need the 2026-07-28 protocol." } });
         return;
       }
-      await send(message, options);
+      await send(asLegacyResourceNotFound(message), options);
     };
     await server.connect(transport);
     try {

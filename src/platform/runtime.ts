@@ -5,7 +5,7 @@ import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
 import type { Principal } from "../domain/principal";
 import type { Services } from "../domain/ports";
-import { newerBookmark, type ReadPosition, sessionStart } from "../domain/read-position";
+import { newerBookmark, type ReadPosition } from "../domain/read-position";
 import { sessionConfig } from "../domain/sessions/config";
 import type { Env } from "../env";
 import type { CallRecord } from "../operations/invoke";
@@ -21,6 +21,7 @@ import { durableSearchSessions } from "../storage/search-sessions";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
 import { ToolCallLog } from "../storage/tool-call-log";
 import { platformExtraction } from "./extraction";
+import { learnPosition, sessionFrom } from "./database-positions";
 import { bindingOf, homeDatabase, homeName } from "./org-homes";
 import { configuredSearchProviders } from "./search-providers";
 
@@ -107,6 +108,12 @@ export async function webServices(env: Env, orgId: string): Promise<{ services: 
 /** This deployment's canonical public origin. */
 export const publicOrigin = (env: Env): string => placeOf(env).origin;
 
+/** A request's operation context over a D1 session, and where the caller stands after it. */
+export interface RequestSession {
+  context: OperationContext;
+  position(): ReadPosition | null;
+}
+
 /** Everything one protected request needs to run operations, built from the verified caller. */
 export interface RequestRuntime {
   principal: Principal;
@@ -119,8 +126,10 @@ export interface RequestRuntime {
   /**
    * As contextFor, but over a D1 session of the home database that starts at the caller's position
    * (or on the primary), so replicas may serve its reads; `position()` is where the caller stands after.
+   * Throws a validation error naming `carrier` (where the position came from) for a position newer
+   * than the database has reached.
    */
-  sessionContextFor(correlationId: string, from: ReadPosition | null): Promise<{ context: OperationContext; position(): ReadPosition | null }>;
+  sessionContextFor(correlationId: string, from: ReadPosition | null, carrier: string): Promise<RequestSession>;
   /** Records a finished call after the response, never delaying it. */
   record(call: CallRecord): void;
 }
@@ -137,10 +146,10 @@ export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, pri
     async contextFor(correlationId) {
       return { principal, services: servicesFor(env, await homeDatabase(env, principal.orgId)), correlationId, origin, now };
     },
-    async sessionContextFor(correlationId, from) {
+    async sessionContextFor(correlationId, from, carrier) {
       const database = await homeName(env, principal.orgId);
       const home = bindingOf(env, database);
-      const session = home.withSession(sessionStart(from, database));
+      const session = await sessionFrom(home, database, from, carrier);
       // A plan command that waited for its index write reports that write's bookmark: the position must cover it.
       let indexWrite: string | null = null;
       const plans = durablePlanEngine(env, (bookmark) => (indexWrite = newerBookmark(indexWrite, bookmark)));
@@ -150,6 +159,8 @@ export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, pri
         context,
         position() {
           const bookmark = newerBookmark(session.getBookmark(), indexWrite);
+          // The session started at a checked position (or the primary): where it ended is real.
+          learnPosition(database, bookmark);
           return bookmark ? { database, bookmark } : null;
         },
       };

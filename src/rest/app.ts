@@ -9,7 +9,7 @@ import type { Env } from "../env";
 import { invoke } from "../operations/invoke";
 import type { AnyOperation } from "../operations/operation";
 import { OPERATIONS } from "../operations/registry";
-import { newCorrelationId, requestRuntime } from "../platform/runtime";
+import { newCorrelationId, type RequestSession, requestRuntime } from "../platform/runtime";
 import { jsonBody, queryInput } from "./input";
 import { problemResponse } from "./problem";
 import { orgDataRoute } from "./org-data";
@@ -104,20 +104,22 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   }
   const runtime = requestRuntime(env, ctx, principal);
   let input: Record<string, unknown>;
-  let from: ReadPosition | null;
+  let session: RequestSession;
   try {
-    from = parseReadPosition(request.headers.get(READ_POSITION_HEADER));
+    const from = parseReadPosition(request.headers.get(READ_POSITION_HEADER));
     const body = request.method === "GET" || request.method === "DELETE" ? {} : await jsonBody(request);
     input = { ...queryInput(operation.input, url), ...body };
     const match = route.pattern.exec(url.pathname);
     route.params.forEach((name, index) => {
       input[name] = decodePathSegment(name, match?.[index + 1] ?? "");
     });
+    // Reads go through a D1 session from the caller's position; a position the database has not reached is refused here.
+    session = await runtime.sessionContextFor(correlationId, from, READ_POSITION_HEADER);
   } catch (error) {
     if (error instanceof CairnError) return problemResponse(error, correlationId);
     throw error;
   }
-  const { context, position } = await runtime.sessionContextFor(correlationId, from);
+  const { context, position } = session;
   const result = await invoke(operation, input, context, "rest", runtime.record);
   const response = result.ok ? json(result.value, operation.rest.status ?? 200) : problemResponse(result.error, correlationId);
   return withReadPosition(response, position());

@@ -227,4 +227,71 @@ describe("read positions for REST callers", () => {
     expect(await countRows("artifacts")).toBe(artifacts);
     expect(worker.sessions).toEqual([]);
   });
+
+  it("MCP: a position newer than the database has reached is a tool error naming the _meta key, nothing is written, and it does not stick", async () => {
+    const { apiKey } = await tenantAtDirectory();
+    const worker = recordingEnv();
+    const artifacts = await countRows("artifacts");
+    const response = await worker.fetch(mcpRequest(apiKey, "tools/call", { name: "store_research", arguments: ARTIFACT, _meta: { "cairn/bookmark": `DB:${FUTURE}` } }));
+    const result = (await readJsonRpc(response)).result as { isError?: boolean; content: { text: string }[]; _meta?: Record<string, unknown> };
+    expect(result.isError).toBe(true);
+    const { error } = JSON.parse(result.content[0]?.text ?? "{}") as { error: { code: string; message: string } };
+    expect(error.code).toBe("validation");
+    expect(error.message).toContain("cairn/bookmark");
+    expect(result._meta?.["cairn/bookmark"]).toBeUndefined();
+    expect(await countRows("artifacts")).toBe(artifacts);
+    // Only the primary was asked where it stands; no session ever started from the forged value.
+    expect(worker.sessions).not.toContain(FUTURE);
+  });
+});
+
+/** A well-formed D1 bookmark no database has reached. */
+const FUTURE = `ffffffff-ffffffff-ffffffff-${"f".repeat(32)}`;
+
+/** `bookmark` moved `ahead` commits past where it is (the second field counts commits). */
+function aheadOf(bookmark: string, ahead: number): string {
+  const [term = "", count = "", ...rest] = bookmark.split("-");
+  return [term, (Number.parseInt(count, 16) + ahead).toString(16).padStart(8, "0"), ...rest].join("-");
+}
+
+describe("read positions from the future", () => {
+  it("REST: refuses one newer than the database has reached with 400 naming the header, writes nothing, and hands out no position", async () => {
+    const { apiKey } = await tenantAtDirectory();
+    const worker = recordingEnv();
+    const now = bookmarkOf((await worker.rest(apiKey, "/plans")).headers.get("Cairn-Bookmark"));
+    const artifacts = await countRows("artifacts");
+    for (const bookmark of [FUTURE, aheadOf(now, 1000)]) {
+      const response = await worker.rest(apiKey, "/artifacts", { method: "POST", body: JSON.stringify(ARTIFACT), position: `DB:${bookmark}` });
+      expect(response.status, bookmark).toBe(400);
+      const problem = (await response.json()) as { code: string; detail: string; issues: { path: string }[] };
+      expect(problem.code).toBe("validation");
+      expect(problem.detail).toContain("Cairn-Bookmark");
+      expect(problem.issues[0]?.path).toBe("Cairn-Bookmark");
+      expect(response.headers.get("Cairn-Bookmark")).toBeNull();
+      expect(worker.sessions).not.toContain(bookmark);
+    }
+    expect(await countRows("artifacts")).toBe(artifacts);
+    // It did not stick: the next call, without it, is handed a position the database really reached.
+    const next = await worker.rest(apiKey, "/plans");
+    expect(bookmarkOf(next.headers.get("Cairn-Bookmark")) < FUTURE).toBe(true);
+    expect(bookmarkOf(next.headers.get("Cairn-Bookmark")) < aheadOf(now, 1000)).toBe(true);
+  });
+
+  it("accepts a real position this Worker has not handed out itself (written elsewhere), checking it once against the primary", async () => {
+    const { apiKey, orgId } = await tenantAtDirectory();
+    const worker = recordingEnv();
+    // A write through another path (another isolate, the CLI): its position is newer than any this Worker has seen.
+    const elsewhere = env.DB.withSession("first-primary");
+    await elsewhere.prepare("UPDATE orgs SET name = name WHERE id = ?").bind(orgId).run();
+    const written = elsewhere.getBookmark() ?? "";
+    const response = await worker.rest(apiKey, "/plans", { position: `DB:${written}` });
+    expect(response.status).toBe(200);
+    expect(worker.sessions).toEqual(["first-primary", written]);
+    const handedOut = bookmarkOf(response.headers.get("Cairn-Bookmark"));
+    expect(handedOut >= written).toBe(true);
+    // Now known: sending it (or what came back) again asks the primary nothing.
+    const again = await worker.rest(apiKey, "/plans", { position: `DB:${handedOut}` });
+    expect(again.status).toBe(200);
+    expect(worker.sessions).toEqual(["first-primary", written, handedOut]);
+  });
 });

@@ -5,6 +5,7 @@ import { Visitor } from "../support/dashboard";
 import { authorizeInBrowser, pkcePair, registerClient } from "../support/oauth-flow";
 import {
   callTool,
+  countRows,
   fetchWorker,
   mcpRequest,
   ORIGIN,
@@ -108,12 +109,88 @@ describe("transport", () => {
     expect((await fetchWorker(mcpRequest(apiKey, "tools/list"))).status).toBe(200);
   });
 
+  it("answers a method other than POST on /mcp with 405 and Allow: POST (both profiles, both eras)", async () => {
+    const { apiKey } = await seedTenant();
+    for (const path of ["/mcp", "/mcp/core"]) {
+      for (const method of ["GET", "DELETE", "PUT", "PATCH"]) {
+        for (const version of ["2025-11-25", "2026-07-28"]) {
+          const response = await fetchWorker(
+            new Request(`${ORIGIN}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, accept: "application/json, text/event-stream", "mcp-protocol-version": version } }),
+          );
+          expect(response.status, `${method} ${path} ${version}`).toBe(405);
+          expect(response.headers.get("allow"), `${method} ${path} ${version}`).toBe("POST");
+        }
+      }
+    }
+    // The REST face's 405s name the allowed methods too.
+    const wrongRest = await rest(apiKey, "/skill-executions", { method: "DELETE" });
+    expect(wrongRest.status).toBe(405);
+    expect(wrongRest.headers.get("allow")?.split(", ").sort()).toEqual(["GET", "POST"]);
+    const wrongPrompts = await rest(apiKey, "/prompts", { method: "POST", body: "{}" });
+    expect(wrongPrompts.status).toBe(405);
+    expect(wrongPrompts.headers.get("allow")).toBe("GET");
+  });
+
   it("refuses a token presented at another origin than the one it was issued for", async () => {
     const { admin } = await seedTenant();
     const { tokens } = await tokensFor({ email: admin.email, password: admin.password });
     const elsewhere = mcpRequest(tokens.access_token, "tools/list", {}, { host: "127.0.0.1:8787" });
     const response = await fetchWorker(new Request(elsewhere.url.replace("localhost", "127.0.0.1"), elsewhere));
     expect(response.status).toBe(401);
+  });
+});
+
+describe("one HTTP request is one MCP call", () => {
+  const ARTIFACT = { artifactType: "note", title: "Batched", content: { text: "x" }, contentText: "batched call" };
+
+  /** A JSON-RPC batch (an array) to /mcp, as a 2025-era client would send it, under the given protocol version header. */
+  function batchRequest(token: string, messages: unknown[], protocolVersion?: string) {
+    return new Request(`${ORIGIN}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${token}`,
+        ...(protocolVersion ? { "mcp-protocol-version": protocolVersion } : {}),
+      },
+      body: JSON.stringify(messages),
+    });
+  }
+  const calls = (count: number, name: string, args: unknown) =>
+    Array.from({ length: count }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name, arguments: args } }));
+
+  // No header means 2025-03-26 to the SDK, a version that defined batches: refused all the same.
+  it.each(["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", undefined])("refuses a batch of 25 tool calls (protocol version %s) with 400 and -32600, and runs none of them", async (version) => {
+    const { apiKey } = await seedTenant();
+    const before = await countRows("artifacts");
+    const response = await fetchWorker(batchRequest(apiKey, calls(25, "store_research", ARTIFACT), version));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { jsonrpc: string; id: null; error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toContain("batch");
+    expect(await countRows("artifacts")).toBe(before);
+  });
+
+  it("refuses a batch with a lone initialize, notifications only, or an empty array", async () => {
+    const { apiKey } = await seedTenant();
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    for (const messages of [[initialize], [{ jsonrpc: "2.0", method: "notifications/initialized" }], []]) {
+      const response = await fetchWorker(batchRequest(apiKey, messages, "2025-03-26"));
+      expect(response.status, JSON.stringify(messages)).toBe(400);
+      expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    }
+  });
+
+  it("gives a read-only key no way around the step-up challenge: a batched write is refused, the single call challenged", async () => {
+    const { orgId, admin } = await seedTenant();
+    const readOnly = await seedApiKey(orgId, admin.userId, ["research:read"]);
+    const before = await countRows("artifacts");
+    const batched = await fetchWorker(batchRequest(readOnly.key, [...calls(1, "list_skill_executions", {}), ...calls(1, "store_research", ARTIFACT)], "2025-03-26"));
+    expect(batched.status).toBe(400);
+    const single = await fetchWorker(mcpRequest(readOnly.key, "tools/call", { name: "store_research", arguments: ARTIFACT }));
+    expect(single.status).toBe(403);
+    expect(single.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+    expect(await countRows("artifacts")).toBe(before);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_THROTTLE, afterFailure, afterSuccess, INITIAL_THROTTLE_STATE, lockRemainingMs, retryAfterSeconds, type ThrottleState } from "./sign-in-throttle";
+import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, afterFailure, afterSuccess, INITIAL_THROTTLE_STATE, lockRemainingMs, retryAfterSeconds, type ThrottleState } from "./sign-in-throttle";
 
 const failTimes = (count: number, at: number, state: ThrottleState = INITIAL_THROTTLE_STATE) => {
   let next = state;
@@ -8,17 +8,29 @@ const failTimes = (count: number, at: number, state: ThrottleState = INITIAL_THR
 };
 
 describe("sign-in throttle policy", () => {
-  it("lets the free failures through, then locks for a window that doubles up to the cap", () => {
-    const free = failTimes(ACCOUNT_THROTTLE.freeFailures, 0);
-    expect(lockRemainingMs(free, ACCOUNT_THROTTLE, 0)).toBe(0);
-    const first = afterFailure(free, ACCOUNT_THROTTLE, 0);
+  // The README promises these numbers: "after 5 wrong passwords for an account, or 20 from one address".
+  it.each([
+    { name: "an account", policy: ACCOUNT_THROTTLE, lockAt: 5 },
+    { name: "a client address", policy: ADDRESS_THROTTLE, lockAt: 20 },
+  ])("locks $name at exactly failure $lockAt, not one later", ({ policy, lockAt }) => {
+    let state = INITIAL_THROTTLE_STATE;
+    for (let i = 1; i < lockAt; i++) {
+      state = afterFailure(state, policy, 0);
+      expect(lockRemainingMs(state, policy, 0), `after failure ${i}`).toBe(0);
+    }
+    state = afterFailure(state, policy, 0);
+    expect(lockRemainingMs(state, policy, 0), `after failure ${lockAt}`).toBe(policy.baseLockMs);
+  });
+
+  it("locks for a window that doubles with each further failure, up to the cap", () => {
+    const first = failTimes(ACCOUNT_THROTTLE.lockAfterFailures, 0);
     expect(lockRemainingMs(first, ACCOUNT_THROTTLE, 0)).toBe(30_000);
     expect(lockRemainingMs(afterFailure(first, ACCOUNT_THROTTLE, 0), ACCOUNT_THROTTLE, 0)).toBe(60_000);
     expect(lockRemainingMs(failTimes(40, 0), ACCOUNT_THROTTLE, 0)).toBe(ACCOUNT_THROTTLE.maxLockMs);
   });
 
   it("unlocks when the window has passed, but the next failure locks again, longer", () => {
-    const locked = failTimes(ACCOUNT_THROTTLE.freeFailures + 1, 0);
+    const locked = failTimes(ACCOUNT_THROTTLE.lockAfterFailures, 0);
     expect(lockRemainingMs(locked, ACCOUNT_THROTTLE, 30_000)).toBe(0);
     const again = afterFailure(locked, ACCOUNT_THROTTLE, 30_000);
     expect(lockRemainingMs(again, ACCOUNT_THROTTLE, 30_000)).toBe(60_000);

@@ -1,13 +1,14 @@
 /**
  * Anti-automation for password sign-in, as a pure policy over one counter
- * (an account, or a client address). A few failures are free; after that each
- * failure locks the counter for a window that doubles, up to a cap. During a
+ * (an account, or a client address). The failure that reaches the policy's
+ * count locks the counter; each further failure locks it for a window that
+ * doubles, up to a cap. During a
  * lock every attempt is refused before the password is even checked, so a
  * correct guess cannot be confirmed. Counters forget after a quiet day.
  */
 export interface ThrottlePolicy {
-  /** Failures allowed before the first lock. */
-  freeFailures: number;
+  /** The failure that starts the first lock: this many wrong passwords, and the next attempt is refused. */
+  lockAfterFailures: number;
   /** The first lock; each further failure doubles it. */
   baseLockMs: number;
   maxLockMs: number;
@@ -16,10 +17,10 @@ export interface ThrottlePolicy {
 }
 
 /** Per account (normalized e-mail): a person mistyping gets five tries, a guesser 30 s, 1 min, 2 min, … 15 min. */
-export const ACCOUNT_THROTTLE: ThrottlePolicy = { freeFailures: 5, baseLockMs: 30_000, maxLockMs: 15 * 60_000, forgetAfterMs: 24 * 3_600_000 };
+export const ACCOUNT_THROTTLE: ThrottlePolicy = { lockAfterFailures: 5, baseLockMs: 30_000, maxLockMs: 15 * 60_000, forgetAfterMs: 24 * 3_600_000 };
 
 /** Per client address: many people may share one (an office), so more failures are free across all its accounts. */
-export const ADDRESS_THROTTLE: ThrottlePolicy = { freeFailures: 20, baseLockMs: 30_000, maxLockMs: 15 * 60_000, forgetAfterMs: 24 * 3_600_000 };
+export const ADDRESS_THROTTLE: ThrottlePolicy = { lockAfterFailures: 20, baseLockMs: 30_000, maxLockMs: 15 * 60_000, forgetAfterMs: 24 * 3_600_000 };
 
 export interface ThrottleState {
   failures: number;
@@ -42,8 +43,9 @@ export function lockRemainingMs(state: ThrottleState, policy: ThrottlePolicy, no
 
 export function afterFailure(state: ThrottleState, policy: ThrottlePolicy, now: number): ThrottleState {
   const failures = current(state, policy, now).failures + 1;
-  const over = failures - policy.freeFailures;
-  const lockedUntil = over > 0 ? now + Math.min(policy.maxLockMs, policy.baseLockMs * 2 ** Math.min(over - 1, 30)) : null;
+  // 0 for the failure that reaches the count (the first lock), 1 for the next (twice as long), …
+  const beyond = failures - policy.lockAfterFailures;
+  const lockedUntil = beyond >= 0 ? now + Math.min(policy.maxLockMs, policy.baseLockMs * 2 ** Math.min(beyond, 30)) : null;
   return { failures, lastFailureAt: now, lockedUntil };
 }
 
