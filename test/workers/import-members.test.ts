@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { OPERATOR_ACCOUNT_PASSWORD } from "../../src/domain/org-data/members";
 import { Visitor } from "../support/dashboard";
 import { openConsentPage, pkcePair, registerClient } from "../support/oauth-flow";
 import { addMembership, fetchWorker, ORIGIN, seedApiKey, seedOrg, seedUser, tokensFor } from "../support/worker";
@@ -156,5 +157,26 @@ describe("the org a person signs in to is the last one they used, else their cho
     const otherPage = await (await other.signIn(person.email, person.password)).text();
     expect((await other.post("/dashboard/choose-org", { csrf: Visitor.csrfOf(otherPage), choice: "not-a-token", orgId: stranger })).status).toBe(400);
     expect((await other.get("/dashboard/plans")).status).toBe(303);
+  });
+});
+
+describe("the operator CLI's own account", () => {
+  it("is left out of an export, with its temporary key: they are the CLI's, not the org's", async () => {
+    const orgId = await seedOrg();
+    const admin = await seedUser(orgId, "admin");
+    const key = await seedApiKey(orgId, admin.userId, [...ADMIN_SCOPES]);
+    // What `npm run cairn -- export` adds for the length of one command (scripts/lib/org-data.mjs).
+    const operator = await seedUser(orgId, "admin", `operator-${crypto.randomUUID().slice(0, 6)}@operator-cli.invalid`);
+    await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(OPERATOR_ACCOUNT_PASSWORD, operator.userId).run();
+    const temporary = await seedApiKey(orgId, operator.userId, [...ADMIN_SCOPES]);
+    const response = await fetchWorker(new Request(`${ORIGIN}/api/v1/org/export`, { headers: { authorization: `Bearer ${temporary.key}` } }));
+    expect(response.status).toBe(200);
+    const lines = (await response.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((r) => r.type === "member").map((r) => r.email)).toEqual([admin.email]);
+    expect(lines.filter((r) => r.type === "row" && r.table === "api_keys").map((r) => (r.row as { id: string }).id)).toEqual([key.id]);
+    expect(lines.at(-1)).toMatchObject({ type: "end", counts: { member: 1, api_keys: 1 } });
   });
 });
