@@ -37,9 +37,17 @@ export async function membershipsOf(db: D1Database, userId: string): Promise<Mem
   return results.map((row) => ({ orgId: row.org_id, orgName: row.name, orgSlug: row.slug, role: row.role, lastUsedAt: row.last_used_at }));
 }
 
-/** Remembers that the person chose this org (approved a consent for it, or opened it in the dashboard): their next sign-in opens there. */
+/**
+ * Remembers that the person chose this org (approved a consent for it, or opened it in the dashboard):
+ * their next sign-in opens there. A convenience: a failed write is logged and never fails the sign-in
+ * (the person is then asked, or offered the org they used before).
+ */
 export async function markOrgUsed(db: D1Database, userId: string, orgId: string, now: number): Promise<void> {
-  await db.prepare("UPDATE memberships SET last_used_at = ? WHERE org_id = ? AND user_id = ?").bind(now, orgId, userId).run();
+  try {
+    await db.prepare("UPDATE memberships SET last_used_at = ? WHERE org_id = ? AND user_id = ?").bind(now, orgId, userId).run();
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", message: "last-used org not remembered", orgId, error: String(error) }));
+  }
 }
 
 export async function roleIn(db: D1Database, orgId: string, userId: string): Promise<Role | null> {
