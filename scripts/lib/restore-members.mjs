@@ -16,8 +16,8 @@ import { OperatorError, runSql, runSqlAll, sqlInt, sqlString } from "./wrangler.
 /** As the Worker's format check (src/domain/org-data/format.ts). */
 const EMAIL = /^[^\s@]{1,200}@[^\s@]{1,200}$/;
 const ROLES = ["member", "admin"];
-/** E-mails per lookup, statements per write: each wrangler call stays well under its command size. */
-const CHUNK = 50;
+/** E-mails per lookup and members per write: each wrangler call stays well under its command size (100 kB). */
+const CHUNK = 40;
 
 /**
  * The member records of an export file (they follow its header), checked as
@@ -73,7 +73,8 @@ export async function placeMembers(orgId, members, target, now = Date.now()) {
     for (const row of rows) found.set(row.email, row);
   }
   const result = { matched: [], created: [], alreadyMembers: [], undo: { users: [], memberships: [] } };
-  const statements = [];
+  /** Per member to place: its statements, and the account it creates (if any). */
+  const writes = [];
   for (const member of members) {
     const row = found.get(member.email);
     const placement = placeForOperator(member.role, row ? { userId: row.id } : null, row?.role ? { role: row.role } : null);
@@ -82,23 +83,32 @@ export async function placeMembers(orgId, members, target, now = Date.now()) {
       result.alreadyMembers.push(member.email);
       continue;
     }
+    const statements = [];
     let userId;
+    let created = null;
     if (placement.kind === "created") {
-      userId = newId("usr");
+      userId = created = newId("usr");
       statements.push(
         `INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (${sqlString(userId)}, ${sqlString(member.email)}, ${sqlString(member.displayName)}, ${sqlString(IMPORTED_ACCOUNT_PASSWORD)}, ${sqlInt(now)})`,
       );
-      result.undo.users.push(userId);
       result.created.push({ email: member.email, role: placement.role });
     } else {
       userId = placement.userId;
       result.matched.push({ email: member.email, role: placement.role });
     }
-    statements.push(`INSERT INTO memberships (org_id, user_id, role, created_at) VALUES (${sqlString(orgId)}, ${sqlString(userId)}, ${sqlString(placement.role)}, ${joined}) ON CONFLICT (org_id, user_id) DO NOTHING`);
-    result.undo.memberships.push(userId);
+    // RETURNING names only the memberships this run added, so an undo never takes one placed by someone else meanwhile.
+    statements.push(
+      `INSERT INTO memberships (org_id, user_id, role, created_at) VALUES (${sqlString(orgId)}, ${sqlString(userId)}, ${sqlString(placement.role)}, ${joined}) ON CONFLICT (org_id, user_id) DO NOTHING RETURNING user_id`,
+    );
+    writes.push({ statements, created });
   }
   try {
-    for (const part of chunks(statements)) await runSqlAll(part.join(";\n"), target);
+    // Each chunk is one batch: all of it is written, or none.
+    for (const part of chunks(writes)) {
+      const results = await runSqlAll(part.flatMap((w) => w.statements).join(";\n"), target);
+      for (const rows of results) for (const row of rows) if (typeof row.user_id === "string") result.undo.memberships.push(row.user_id);
+      for (const w of part) if (w.created) result.undo.users.push(w.created);
+    }
   } catch (error) {
     await undoPlacement(orgId, result.undo, target);
     throw error;

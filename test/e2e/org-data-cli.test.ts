@@ -122,6 +122,15 @@ describe("org export, import and delete from the operator CLI", { timeout: 240_0
       { email: "team-admin@cairn.test", role: "admin" },
       { email: "team-member@cairn.test", role: "member" },
     ]);
+    // An import that fails (the org holds research now) takes back whom it placed.
+    const { key: restoredKey } = await createApiKey({ org: "cli-restored", userEmail: "team-admin@cairn.test", name: "r", scopes: ["research:read", "research:write"] }, state);
+    expect((await api(restoredKey, "POST", "/artifacts", { artifactType: "note", title: "Held", content: { a: 1 }, contentText: "held" })).status).toBe(201);
+    const late = path.join(work, "late.ndjson");
+    writeFileSync(late, `${[records[0], { type: "member", userId: "usr_latecomer0000000000000000", email: "latecomer@cairn.test", displayName: "Late", role: "admin", joinedAt: 1 }, records.at(-1)].map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const refused = await cli(server.persistTo, "import", "--org", "cli-restored", "--in", late, "--restore-members", "--url", server.url);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("already holds research");
+    expect(await runSql("SELECT COUNT(*) AS n FROM users WHERE email = 'latecomer@cairn.test'", state)).toEqual([{ n: 0 }]);
     // Nothing of the CLI's own account is left behind.
     expect(await runSql("SELECT COUNT(*) AS n FROM users WHERE email LIKE '%@operator-cli.invalid'", state)).toEqual([{ n: 0 }]);
     expect(await runSql("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'cairn CLI (temporary)'", state)).toEqual([{ n: 0 }]);
