@@ -121,7 +121,7 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
       case "header":
         throw validationError(`Line ${lineNumber}: a second header.`);
       case "member": {
-        // A person not restored keeps the file's id in the rows: it names no one of this org.
+        // Only a restored person is mapped; for anyone else the rows keep the id the file gives them.
         const placement = await placeImportedMember(env.DB, orgId, record.email);
         if (placement.kind === "restored") remap.set(record.userId, placement.userId);
         summary.members = countPlacement(summary.members, placement);
