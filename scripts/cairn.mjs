@@ -52,6 +52,7 @@ const OPTIONS = {
   out: { type: "string" },
   in: { type: "string" },
   "tool-calls": { type: "boolean" },
+  "restore-members": { type: "boolean" },
   url: { type: "string" },
   yes: { type: "boolean" },
   endpoint: { type: "string" },
@@ -225,25 +226,19 @@ Worker: locally a wrangler dev on the same state is started (or --url a running 
     },
   },
   import: {
-    usage: "import --org SLUG --in FILE [--url URL]",
-    summary: "load an export into an org that has an admin and no research yet",
-    flags: ["org", "in", "url"],
+    usage: "import --org SLUG --in FILE [--restore-members] [--url URL]",
+    summary: "load an export into an org with no research yet",
+    flags: ["org", "in", "restore-members", "url"],
     required: ["org", "in"],
-    details: `Create the org and its admin first (org create, user add --role admin). Ids are renewed
-consistently, versions and timestamps kept, plans resume where they were. Members are matched by
-e-mail; new ones get an account without a password (set one with user add --reset-password).
-API keys are not recreated. A bad or incomplete file changes nothing.`,
+    details: `Create the org first (org create); it needs no admin. Ids are renewed consistently, versions
+and timestamps kept, plans resume where they were. The export's members who already belong to the
+org get their records back, with the role they have. Everyone else in the file is added only with
+--restore-members: by e-mail, with the file's role (admins included); an e-mail with no account here
+gets one without a password (set one with user add --reset-password). The output lists whom it
+matched and whom it created. API keys are not recreated. A bad or incomplete file changes nothing.`,
     run: async (o, t) => {
-      const r = await orgData.importOrgFromFile({ org: o.org, input: o.in, url: o.url, ...t });
-      emit(o, r, () =>
-        [
-          `Imported into "${o.org}": ${r.plans} plans, ${r.searchSessions} search sessions, ${Object.entries(r.rows).map(([k, n]) => `${n} ${k}`).join(", ") || "no rows"}.`,
-          `Members: ${r.members.matched} matched by e-mail, ${r.members.created} new (no password yet).`,
-          Object.keys(r.skipped).length ? `Not recreated: ${Object.entries(r.skipped).map(([k, n]) => `${n} ${k}`).join(", ")}.` : "",
-        ]
-          .filter(Boolean)
-          .join("\n"),
-      );
+      const r = await orgData.importOrgFromFile({ org: o.org, input: o.in, url: o.url, restoreMembers: Boolean(o["restore-members"]), ...t });
+      emit(o, r, () => importReport(o.org, r));
     },
   },
   "org delete": {
@@ -274,6 +269,24 @@ Export it first if you may need it. --yes is required.`,
     },
   },
 };
+
+/** The import's answer for a person: what came in, whom it placed, what to do next. */
+function importReport(slug, r) {
+  const people = (list) => list.map((m) => `${m.email} (${m.role})`).join(", ");
+  const lines = [`Imported into "${slug}": ${r.plans} plans, ${r.searchSessions} search sessions, ${Object.entries(r.rows).map(([k, n]) => `${n} ${k}`).join(", ") || "no rows"}.`];
+  const placed = r.restoredByEmail;
+  if (placed) {
+    lines.push(`Members restored: ${r.members.restored}.`);
+    if (placed.matched.length) lines.push(`  Matched by e-mail: ${people(placed.matched)}.`);
+    if (placed.created.length) lines.push(`  Created without a password (set one with user add --reset-password): ${people(placed.created)}.`);
+    if (placed.alreadyMembers.length) lines.push(`  Already in the org, role kept: ${placed.alreadyMembers.join(", ")}.`);
+  } else {
+    lines.push(`Members: ${r.members.restored} already in the org restored, ${r.members.notRestored} not restored${r.members.notRestored ? " (add them by e-mail with --restore-members, or with user add)" : ""}.`);
+  }
+  if (Object.keys(r.skipped).length) lines.push(`Not recreated: ${Object.entries(r.skipped).map(([k, n]) => `${n} ${k}`).join(", ")}.`);
+  if (!r.orgHasAdmin) lines.push(`"${slug}" has no admin yet: add one with user add --org ${slug} --email EMAIL --role admin.`);
+  return lines.join("\n");
+}
 
 function article(word) {
   return /^[aeiou]/.test(word) ? "an" : "a";

@@ -5,17 +5,21 @@
  *   - locally, against a `wrangler dev` started on the same local state (or a
  *     running one given with --url),
  *   - with --remote, against the deployment (its URL from cairn.deploy.json, or --url).
- * The credential is a short-lived org:admin API key made for one of the org's
- * admins directly in D1 and deleted afterwards, whatever happened.
+ * The credential is a short-lived org:admin API key of an account made for the
+ * one command (an admin of the org meanwhile, so an org with no admin yet can
+ * be imported into), written directly to D1 and removed afterwards, whatever
+ * happened. An export leaves that account and its key out.
  */
 import { createReadStream, createWriteStream, existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { generateApiKey } from "../../src/auth/api-keys.ts";
 import { newId } from "../../src/domain/ids.ts";
+import { OPERATOR_ACCOUNT_PASSWORD } from "../../src/domain/org-data/members.ts";
 import { startDevServer } from "./dev-server.mjs";
 import { normalizeSlug } from "./operators.mjs";
-import { OperatorError, projectRoot, runSql, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
+import { placeMembers, readMembers, undoPlacement } from "./restore-members.mjs";
+import { OperatorError, projectRoot, runSql, runSqlAll, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
 
 const KEY_SCOPES = ["research:read", "research:write", "org:admin"];
 
@@ -32,7 +36,10 @@ export async function workerFor(target, url) {
   return { url: server.url, stop: () => server.stop() };
 }
 
-/** Runs `fn(key)` with a temporary org:admin key of one of the org's admins, deleted afterwards. */
+/**
+ * Runs `fn(key)` with a temporary org:admin key of one of the org's admins, deleted afterwards (webhook
+ * commands: what they create names that admin). Export, import and erasure use `withOperatorKey`.
+ */
 export async function withAdminKey(slug, target, fn) {
   const [admin] = await runSql(
     `SELECT o.id AS org_id, m.user_id FROM orgs o JOIN memberships m ON m.org_id = o.id AND m.role = 'admin'
@@ -57,6 +64,38 @@ export async function withAdminKey(slug, target, fn) {
   }
 }
 
+/**
+ * Runs `fn(key, orgId)` with a temporary org:admin key of an account made for this command (no one can
+ * sign in to it), which is an admin of the org meanwhile; the key, the membership and the account are
+ * removed afterwards.
+ */
+export async function withOperatorKey(slug, target, fn) {
+  const [org] = await runSql(`SELECT id FROM orgs WHERE slug = ${sqlString(slug)}`, target);
+  if (!org) throw new OperatorError(`No org with slug "${slug}".`, { code: "not_found" });
+  const { key, prefix, hash } = await generateApiKey();
+  const keyId = newId("key");
+  const userId = newId("usr");
+  const now = Date.now();
+  await runSqlAll(
+    `INSERT INTO users (id, email, display_name, password_hash, created_at)
+       VALUES (${sqlString(userId)}, ${sqlString(`${userId}@operator-cli.invalid`)}, 'Cairn operator CLI (temporary)', ${sqlString(OPERATOR_ACCOUNT_PASSWORD)}, ${sqlInt(now)});
+     INSERT INTO memberships (org_id, user_id, role, created_at) VALUES (${sqlString(org.id)}, ${sqlString(userId)}, 'admin', ${sqlInt(now)});
+     INSERT INTO api_keys (id, org_id, user_id, name, prefix, key_hash, scopes, created_at)
+       VALUES (${sqlString(keyId)}, ${sqlString(org.id)}, ${sqlString(userId)}, 'cairn CLI (temporary)', ${sqlString(prefix)}, ${sqlString(hash)}, ${sqlString(JSON.stringify(KEY_SCOPES))}, ${sqlInt(now)})`,
+    target,
+  );
+  try {
+    return await fn(key, org.id);
+  } finally {
+    await runSqlAll(
+      `DELETE FROM api_keys WHERE id = ${sqlString(keyId)};
+       DELETE FROM memberships WHERE user_id = ${sqlString(userId)};
+       DELETE FROM users WHERE id = ${sqlString(userId)}`,
+      target,
+    ).catch(() => {});
+  }
+}
+
 export async function failure(response, what) {
   const text = await response.text();
   let detail = text.slice(0, 500);
@@ -77,7 +116,7 @@ export async function exportOrgToFile({ org, out, toolCalls = false, url, ...tar
   if (!out) throw new UsageError("--out FILE is required.");
   const worker = await workerFor(target, url);
   try {
-    return await withAdminKey(slug, target, async (key) => {
+    return await withOperatorKey(slug, target, async (key) => {
       const response = await fetch(`${worker.url}/api/v1/org/export${toolCalls ? "?toolCalls=true" : ""}`, { headers: { authorization: `Bearer ${key}` } });
       if (!response.ok || !response.body) throw await failure(response, "Export");
       const file = path.resolve(out);
@@ -106,22 +145,45 @@ export async function exportOrgToFile({ org, out, toolCalls = false, url, ...tar
   }
 }
 
-/** Imports an export file into an existing org that has an admin and no research yet. */
-export async function importOrgFromFile({ org, input, url, ...target }) {
+/**
+ * Imports an export file into an existing org with no research yet (it needs no admin). The Worker
+ * restores the memberships of people already in the org; with `restoreMembers`, the file's members are
+ * first placed in the org by e-mail (see restore-members.mjs), and the answer lists whom that matched
+ * and whom it created. `orgHasAdmin` says whether the org has an admin afterwards.
+ */
+export async function importOrgFromFile({ org, input, url, restoreMembers = false, ...target }) {
   const slug = normalizeSlug(org);
   if (!input || !existsSync(input) || !statSync(input).isFile()) throw new UsageError(`--in must name an export file (${input ?? "missing"}).`);
+  const members = restoreMembers ? await readMembers(input) : [];
   const worker = await workerFor(target, url);
+  let orgId = "";
   try {
-    return await withAdminKey(slug, target, async (key) => {
-      const response = await fetch(`${worker.url}/api/v1/org/import`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/x-ndjson" },
-        body: Readable.toWeb(createReadStream(path.resolve(input))),
-        duplex: "half",
-      });
-      if (!response.ok) throw await failure(response, "Import");
-      return (await response.json()).imported;
+    const result = await withOperatorKey(slug, target, async (key, id) => {
+      orgId = id;
+      const placed = restoreMembers ? await placeMembers(id, members, target) : null;
+      try {
+        const response = await fetch(`${worker.url}/api/v1/org/import`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/x-ndjson" },
+          body: Readable.toWeb(createReadStream(path.resolve(input))),
+          duplex: "half",
+        });
+        if (!response.ok) throw await failure(response, "Import");
+        const imported = (await response.json()).imported;
+        if (!placed) return imported;
+        return { ...imported, restoredByEmail: { matched: placed.matched, created: placed.created, alreadyMembers: placed.alreadyMembers } };
+      } catch (error) {
+        // The import changed nothing: neither does the placement.
+        if (placed) await undoPlacement(id, placed.undo, target);
+        throw error;
+      }
     });
+    const [admins] = await runSql(
+      `SELECT COUNT(*) AS n FROM memberships m JOIN users u ON u.id = m.user_id
+        WHERE m.org_id = ${sqlString(orgId)} AND m.role = 'admin' AND u.password_hash <> ${sqlString(OPERATOR_ACCOUNT_PASSWORD)}`,
+      target,
+    );
+    return { ...result, orgHasAdmin: Number(admins?.n ?? 0) > 0 };
   } finally {
     await worker.stop();
   }
@@ -132,7 +194,7 @@ export async function deleteOrg({ org, url, ...target }) {
   const slug = normalizeSlug(org);
   const worker = await workerFor(target, url);
   try {
-    return await withAdminKey(slug, target, async (key) => {
+    return await withOperatorKey(slug, target, async (key) => {
       const response = await fetch(`${worker.url}/api/v1/org`, {
         method: "DELETE",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

@@ -94,7 +94,7 @@ export function orgDataOpenApiPaths(base: string, problem: (description: string)
       post: {
         operationId: "import_org",
         summary: "Import an export into this organization",
-        description: "The organization must hold no research yet. Ids are renewed consistently; members are matched by e-mail; API keys are not recreated. A bad or incomplete file changes nothing.",
+        description: "The organization must hold no research yet. Ids are renewed consistently. Member records are restored only for people already in the organization, whose roles stay as they are; the others are counted as not restored (members: {restored, notRestored}), and no one is added. API keys are not recreated. A bad or incomplete file changes nothing.",
         ...common,
         requestBody: { required: true, content: { "application/x-ndjson": { schema: { type: "string" } } } },
         responses: {

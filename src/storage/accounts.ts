@@ -14,6 +14,8 @@ export interface MembershipRecord {
   orgName: string;
   orgSlug: string;
   role: Role;
+  /** When the person last chose this org (consent, dashboard), or null. */
+  lastUsedAt: number | null;
 }
 
 export async function findUserByEmail(db: D1Database, email: string): Promise<UserRecord | null> {
@@ -27,12 +29,25 @@ export async function findUserByEmail(db: D1Database, email: string): Promise<Us
 export async function membershipsOf(db: D1Database, userId: string): Promise<MembershipRecord[]> {
   const { results } = await db
     .prepare(
-      `SELECT m.org_id, o.name, o.slug, m.role FROM memberships m JOIN orgs o ON o.id = m.org_id
+      `SELECT m.org_id, o.name, o.slug, m.role, m.last_used_at FROM memberships m JOIN orgs o ON o.id = m.org_id
         WHERE m.user_id = ? ORDER BY o.name`,
     )
     .bind(userId)
-    .all<{ org_id: string; name: string; slug: string; role: Role }>();
-  return results.map((row) => ({ orgId: row.org_id, orgName: row.name, orgSlug: row.slug, role: row.role }));
+    .all<{ org_id: string; name: string; slug: string; role: Role; last_used_at: number | null }>();
+  return results.map((row) => ({ orgId: row.org_id, orgName: row.name, orgSlug: row.slug, role: row.role, lastUsedAt: row.last_used_at }));
+}
+
+/**
+ * Remembers that the person chose this org (approved a consent for it, or opened it in the dashboard):
+ * their next sign-in opens there. A convenience: a failed write is logged and never fails the sign-in
+ * (the person is then asked, or offered the org they used before).
+ */
+export async function markOrgUsed(db: D1Database, userId: string, orgId: string, now: number): Promise<void> {
+  try {
+    await db.prepare("UPDATE memberships SET last_used_at = ? WHERE org_id = ? AND user_id = ?").bind(now, orgId, userId).run();
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", message: "last-used org not remembered", orgId, error: String(error) }));
+  }
 }
 
 export async function roleIn(db: D1Database, orgId: string, userId: string): Promise<Role | null> {

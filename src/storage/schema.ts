@@ -39,6 +39,8 @@ export const memberships = sqliteTable(
       .references(() => users.id),
     role: text("role", { enum: ["member", "admin"] }).notNull(),
     createdAt: integer("created_at").notNull(),
+    /** When the person last chose this org (consent, dashboard), or null: where their next sign-in opens (src/domain/auth/org-choice.ts). */
+    lastUsedAt: integer("last_used_at"),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.userId] }), index("memberships_user").on(t.userId)],
 );

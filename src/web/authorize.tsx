@@ -5,7 +5,8 @@ import { checkPassword, waitInWords } from "../auth/sign-in";
 import type { GrantProps } from "../auth/credentials";
 import { DEFAULT_SCOPES, isScope, type Role, type Scope, scopesAllowedForRole } from "../domain/scopes";
 import type { Env } from "../env";
-import { membershipsOf } from "../storage/accounts";
+import { defaultOrg } from "../domain/auth/org-choice";
+import { markOrgUsed, membershipsOf } from "../storage/accounts";
 import { ConsentPage, MessagePage, SignInPage } from "./pages";
 
 type WebContext = Context<{ Bindings: Env }>;
@@ -172,6 +173,7 @@ async function submitSignIn(c: WebContext, form: FormData): Promise<Response> {
       redirectIsLoopback={details.redirectIsLoopback}
       scopes={offered}
       orgs={signIn.orgs}
+      chosenOrgId={defaultOrg(orgs)}
       email={user.email}
     />
   );
@@ -211,6 +213,7 @@ async function submitConsent(c: WebContext, form: FormData): Promise<Response> {
       scope,
       props,
     });
+    await markOrgUsed(c.env.DB, signIn.userId, org.orgId, Date.now());
     await c.env.OAUTH_KV.delete(signinKey(handle));
     const headers = new Headers(approved.headers);
     headers.set("location", redirectTo);

@@ -73,6 +73,8 @@ export function ConsentPage(props: {
   redirectIsLoopback: boolean;
   scopes: Scope[];
   orgs: ConsentOrg[];
+  /** The org to preselect (the one last used), or null: the person must choose (never the first by name). */
+  chosenOrgId: string | null;
   email: string;
 }) {
   const [onlyOrg] = props.orgs;
@@ -100,9 +102,14 @@ export function ConsentPage(props: {
         {props.orgs.length > 1 ? (
           <>
             <label for="org">Organization</label>
-            <select id="org" name="orgId">
+            <select id="org" name="orgId" required>
+              {props.chosenOrgId ? null : (
+                <option value="" disabled selected>
+                  Choose an organization
+                </option>
+              )}
               {props.orgs.map((org) => (
-                <option value={org.orgId}>
+                <option value={org.orgId} selected={org.orgId === props.chosenOrgId}>
                   {org.orgName} ({org.role})
                 </option>
               ))}

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -73,16 +73,81 @@ describe("org export, import and delete from the operator CLI", { timeout: 240_0
     expect(await runSql("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'cairn CLI (temporary)'", state)).toEqual([{ n: 0 }]);
   });
 
+  it("imports into a freshly created org in one step; --restore-members adds the file's members by e-mail and lists them", async () => {
+    await createOrg({ slug: "cli-team", name: "CLI team" }, state);
+    await addUser({ org: "cli-team", email: "team-admin@cairn.test", name: "Team Admin", role: "admin", password: "team-admin-password-1" }, state);
+    await addUser({ org: "cli-team", email: "team-member@cairn.test", name: "Team Member", role: "member", password: "team-member-password-1" }, state);
+    await createApiKey({ org: "cli-team", userEmail: "team-admin@cairn.test", name: "team", scopes: ["research:read"] }, state);
+    const file = path.join(work, "cli-team.ndjson");
+    const exported = await cli(server.persistTo, "export", "--org", "cli-team", "--out", file, "--url", server.url);
+    expect(exported.code, exported.stderr).toBe(0);
+    // The CLI's own account and temporary key are not the org's: the export leaves them out.
+    const records = readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records.filter((r) => r.type === "member").map((r) => r.email).sort()).toEqual(["team-admin@cairn.test", "team-member@cairn.test"]);
+    expect(records.filter((r) => r.type === "row" && r.table === "api_keys").map((r) => (r.row as { name: string }).name)).toEqual(["team"]);
+    // One more person, whose e-mail has no account here yet.
+    const withNewcomer = [records[0], { type: "member", userId: "usr_newcomer00000000000000000", email: "newcomer@cairn.test", displayName: "Newcomer", role: "member", joinedAt: 1 }, ...records.slice(1)];
+    writeFileSync(file, `${withNewcomer.map((r) => JSON.stringify(r)).join("\n")}\n`);
+
+    // Without --restore-members: the org has no admin and no one of the file is added.
+    await createOrg({ slug: "cli-bare", name: "CLI bare" }, state);
+    const bare = await cli(server.persistTo, "import", "--org", "cli-bare", "--in", file, "--url", server.url);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stdout).toContain("0 already in the org restored, 3 not restored (add them by e-mail with --restore-members");
+    expect(bare.stdout).toContain("Not recreated: 1 api_keys.");
+    expect(bare.stdout).toContain('"cli-bare" has no admin yet');
+    expect(await runSql("SELECT COUNT(*) AS n FROM memberships m JOIN orgs o ON o.id = m.org_id WHERE o.slug = 'cli-bare'", state)).toEqual([{ n: 0 }]);
+
+    // With --restore-members, into an org just created: everyone is placed with the file's role and listed.
+    await createOrg({ slug: "cli-restored", name: "CLI restored" }, state);
+    const restored = await cli(server.persistTo, "import", "--org", "cli-restored", "--in", file, "--restore-members", "--url", server.url, "--json");
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(JSON.parse(restored.stdout)).toMatchObject({
+      members: { restored: 3, notRestored: 0 },
+      restoredByEmail: {
+        matched: [
+          { email: "team-admin@cairn.test", role: "admin" },
+          { email: "team-member@cairn.test", role: "member" },
+        ],
+        created: [{ email: "newcomer@cairn.test", role: "member" }],
+        alreadyMembers: [],
+      },
+      skipped: { api_keys: 1 },
+      orgHasAdmin: true,
+    });
+    expect(
+      await runSql("SELECT u.email, m.role FROM memberships m JOIN orgs o ON o.id = m.org_id JOIN users u ON u.id = m.user_id WHERE o.slug = 'cli-restored' ORDER BY u.email", state),
+    ).toEqual([
+      { email: "newcomer@cairn.test", role: "member" },
+      { email: "team-admin@cairn.test", role: "admin" },
+      { email: "team-member@cairn.test", role: "member" },
+    ]);
+    // An import that fails (the org holds research now) takes back whom it placed.
+    const { key: restoredKey } = await createApiKey({ org: "cli-restored", userEmail: "team-admin@cairn.test", name: "r", scopes: ["research:read", "research:write"] }, state);
+    expect((await api(restoredKey, "POST", "/artifacts", { artifactType: "note", title: "Held", content: { a: 1 }, contentText: "held" })).status).toBe(201);
+    const late = path.join(work, "late.ndjson");
+    writeFileSync(late, `${[records[0], { type: "member", userId: "usr_latecomer0000000000000000", email: "latecomer@cairn.test", displayName: "Late", role: "admin", joinedAt: 1 }, records.at(-1)].map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const refused = await cli(server.persistTo, "import", "--org", "cli-restored", "--in", late, "--restore-members", "--url", server.url);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("already holds research");
+    expect(await runSql("SELECT COUNT(*) AS n FROM users WHERE email = 'latecomer@cairn.test'", state)).toEqual([{ n: 0 }]);
+    // Nothing of the CLI's own account is left behind.
+    expect(await runSql("SELECT COUNT(*) AS n FROM users WHERE email LIKE '%@operator-cli.invalid'", state)).toEqual([{ n: 0 }]);
+    expect(await runSql("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'cairn CLI (temporary)'", state)).toEqual([{ n: 0 }]);
+  });
+
   it("without --url starts its own local Worker on the state, and names what is missing", async () => {
     const persistTo = mkdtempSync(path.join(work, "state-"));
     await applyMigrations({ persistTo });
+    const missing = await cli(persistTo, "export", "--org", "nowhere", "--out", path.join(work, "nowhere.ndjson"));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No org with slug "nowhere"');
+    // An org with no admin yet is the operator's to export all the same.
     await createOrg({ slug: "lonely", name: "Lonely" }, { persistTo });
-    const noAdmin = await cli(persistTo, "export", "--org", "lonely", "--out", path.join(work, "lonely.ndjson"));
-    expect(noAdmin.code).toBe(1);
-    expect(noAdmin.stderr).toContain('Org "lonely" has no admin');
-    await addUser({ org: "lonely", email: "lonely@cairn.test", name: "Lonely", role: "admin", password: "lonely-password-123" }, { persistTo });
     const ok = await cli(persistTo, "export", "--org", "lonely", "--out", path.join(work, "lonely.ndjson"));
     expect(ok.code, ok.stderr).toBe(0);
-    expect(readFileSync(path.join(work, "lonely.ndjson"), "utf8")).toContain('"type":"end"');
+    const text = readFileSync(path.join(work, "lonely.ndjson"), "utf8");
+    expect(text).toContain('"type":"end"');
+    expect(text).not.toContain('"type":"member"');
   });
 });

@@ -70,8 +70,8 @@ export interface BrowserSignIn {
   decision?: "approve" | "deny";
 }
 
-/** Opens an authorization URL and acts as the person: sign in, consent. Returns the final redirect. */
-export async function authorizeInBrowser(fetcher: FetchLike, authorizationUrl: string, person: BrowserSignIn): Promise<URL> {
+/** Opens an authorization URL and signs in as the person: the consent page they are shown, and the cookies so far. */
+export async function openConsentPage(fetcher: FetchLike, authorizationUrl: string, person: BrowserSignIn): Promise<{ html: string; jar: CookieJar }> {
   const jar = new CookieJar();
   const page = await fetcher(new Request(authorizationUrl, { redirect: "manual" }));
   jar.store(page);
@@ -88,8 +88,15 @@ export async function authorizeInBrowser(fetcher: FetchLike, authorizationUrl: s
   jar.store(signIn);
   const consentHtml = await signIn.text();
   if (signIn.status !== 200) throw new Error(`sign-in: ${signIn.status} ${consentHtml}`);
+  return { html: consentHtml, jar };
+}
+
+/** Opens an authorization URL and acts as the person: sign in, consent. Returns the final redirect. */
+export async function authorizeInBrowser(fetcher: FetchLike, authorizationUrl: string, person: BrowserSignIn): Promise<URL> {
+  const { html: consentHtml, jar } = await openConsentPage(fetcher, authorizationUrl, person);
   const offered = [...consentHtml.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1] ?? "");
-  const orgId = person.orgId ?? /name="orgId" value="([^"]+)"|<option value="([^"]+)"/.exec(consentHtml)?.slice(1).find(Boolean) ?? "";
+  // As a browser submits the form: the org given, else the only or preselected one, else the first offered.
+  const orgId = person.orgId ?? /name="orgId" value="([^"]+)"|<option value="([^"]+)" selected/.exec(consentHtml)?.slice(1).find(Boolean) ?? /<option value="([^"]+)"/.exec(consentHtml)?.[1] ?? "";
   const form = new URLSearchParams({ step: "consent", handle: hiddenField(consentHtml, "handle"), decision: person.decision ?? "approve", orgId });
   for (const scope of person.scopes ?? offered) form.append("scope", scope);
   const consent = await fetcher(

@@ -2,9 +2,10 @@
  * Consistent id remapping for an import: every Cairn id found in any stored
  * value (a column, JSON text, a plan's state) is replaced by the same new id
  * everywhere, so references stay valid and a second copy of an org can live
- * beside the first. The exporting org's id becomes the importing org's; users
- * map by e-mail to the importing deployment's users; ids of things an import
- * cannot recreate (other users, API keys, other orgs) are left as they are.
+ * beside the first. The exporting org's id becomes the importing org's; a
+ * restored member's id becomes their account's here (see members.ts); ids of
+ * things an import cannot recreate (other users, API keys, other orgs) are
+ * left as they are.
  */
 const ID_TOKEN = /\b([a-z]{2,10})_([0-9a-z]{25})\b/g;
 const KEPT_PREFIXES = new Set(["usr", "user", "key", "org"]);

@@ -1,7 +1,14 @@
 import { EXPORT_FORMAT, type ExportRecord, FORMAT_VERSION, OMITTED_COLUMNS, ROW_TABLES, type StoredRow } from "../../domain/org-data/format";
+import { OPERATOR_ACCOUNT_PASSWORD } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
 import type { Env } from "../../env";
 import { homeDatabase } from "../org-homes";
+
+/**
+ * The account the operator CLI makes for one command, and its key, are the CLI's, not the org's:
+ * an export leaves them out (a constant, quoted as SQL text).
+ */
+const OPERATOR = `'${OPERATOR_ACCOUNT_PASSWORD}'`;
 
 /** Rows read per D1 query: the export holds at most one page (or one plan's state) in memory at a time. */
 export const EXPORT_PAGE_ROWS = 200;
@@ -39,7 +46,7 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
 
   for await (const member of pages<{ user_id: string; email: string; display_name: string; role: "member" | "admin"; created_at: number }>(
     env.DB,
-    "SELECT m.rowid AS cursor_rowid, m.user_id, u.email, u.display_name, m.role, m.created_at FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.org_id = ?1 AND m.rowid > ?2 ORDER BY m.rowid LIMIT ?3",
+    `SELECT m.rowid AS cursor_rowid, m.user_id, u.email, u.display_name, m.role, m.created_at FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.org_id = ?1 AND u.password_hash <> ${OPERATOR} AND m.rowid > ?2 ORDER BY m.rowid LIMIT ?3`,
     orgId,
     page,
   )) {
@@ -52,7 +59,8 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
     const omitted = new Set(OMITTED_COLUMNS[table] ?? []);
     // The table name is one of ROW_TABLES, a constant: never caller input.
     const db = livesInHome(table) ? home : env.DB;
-    for await (const raw of pages<StoredRow>(db, `SELECT rowid AS cursor_rowid, * FROM ${table} WHERE org_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`, orgId, page)) {
+    const own = table === "api_keys" ? ` AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = api_keys.user_id AND u.password_hash = ${OPERATOR})` : "";
+    for await (const raw of pages<StoredRow>(db, `SELECT rowid AS cursor_rowid, * FROM ${table} WHERE org_id = ?1${own} AND rowid > ?2 ORDER BY rowid LIMIT ?3`, orgId, page)) {
       const row = Object.fromEntries(Object.entries(raw).filter(([column]) => !omitted.has(column))) as StoredRow;
       count(table);
       yield { type: "row", table, row };

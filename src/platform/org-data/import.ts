@@ -4,27 +4,22 @@ import { type ExportHeader, NOT_IMPORTED, parseRecord, type StoredRow, type Tabl
 import { IdRemapper } from "../../domain/org-data/id-remap";
 import { newId } from "../../domain/ids";
 import type { Env } from "../../env";
+import { countPlacement, type ImportedMembers } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
 import { eraseResearch } from "./erase";
+import { placeImportedMember } from "./members";
 
 /** Statements per D1 batch while importing rows. */
 const BATCH = 50;
-/** A member whose e-mail is new here gets an account without a usable password (set one with the operator CLI). */
-const NO_PASSWORD = "disabled$imported";
 
 export interface ImportSummary {
-  members: { matched: number; created: number };
+  /** Member records: restored (already in this org) or not (src/domain/org-data/members.ts). */
+  members: ImportedMembers;
   rows: Record<string, number>;
   plans: number;
   searchSessions: number;
   skipped: Record<string, number>;
-}
-
-/** What an import adds besides research rows, so a failed import can take it back. */
-interface Undo {
-  memberships: string[];
-  users: string[];
 }
 
 /**
@@ -69,21 +64,16 @@ async function importUnlocked(env: Env, orgId: string, lines: AsyncIterable<stri
   // Research rows go to the org's home database (an org moves by being imported into a new org placed elsewhere).
   const home = await homeDatabase(env, orgId);
   await assertNoResearch(env.DB, home, orgId);
-  const undo: Undo = { memberships: [], users: [] };
   // The org's audit trail and tool-call log may hold rows already: a failed import takes back only the ones after these.
   const audit = await home.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM audit_log").first<number>("n");
   const calls = await env.DB.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM tool_call_log").first<number>("n");
   try {
-    return await apply(env, home, orgId, lines, undo, now);
+    return await apply(env, home, orgId, lines, now);
   } catch (error) {
     await eraseResearch(env, orgId);
     await home.prepare("DELETE FROM audit_log WHERE org_id = ? AND rowid > ?").bind(orgId, audit ?? 0).run();
-    const statements = [
-      env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ? AND rowid > ?").bind(orgId, calls ?? 0),
-      ...undo.memberships.map((userId) => env.DB.prepare("DELETE FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, userId)),
-      ...undo.users.map((userId) => env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(userId, userId)),
-    ];
-    await env.DB.batch(statements);
+    // An import writes no memberships or accounts (members are restored, never added), so there are none to take back.
+    await env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ? AND rowid > ?").bind(orgId, calls ?? 0).run();
     throw error;
   }
 }
@@ -96,8 +86,8 @@ async function assertNoResearch(directory: D1Database, home: D1Database, orgId: 
   if (held + sessions > 0) throw conflict("This organization already holds research; import into a new, empty organization.");
 }
 
-async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIterable<string>, undo: Undo, now: number): Promise<ImportSummary> {
-  const summary: ImportSummary = { members: { matched: 0, created: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {} };
+async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIterable<string>, now: number): Promise<ImportSummary> {
+  const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {} };
   const columnsOf = new Map<string, Set<string>>();
   let header: ExportHeader | null = null;
   let remap: IdRemapper | null = null;
@@ -131,8 +121,10 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
       case "header":
         throw validationError(`Line ${lineNumber}: a second header.`);
       case "member": {
-        const userId = await placeMember(env.DB, orgId, record, undo, summary, now);
-        remap.set(record.userId, userId);
+        // Only a restored person is mapped; for anyone else the rows keep the id the file gives them.
+        const placement = await placeImportedMember(env.DB, orgId, record.email);
+        if (placement.kind === "restored") remap.set(record.userId, placement.userId);
+        summary.members = countPlacement(summary.members, placement);
         break;
       }
       case "row": {
@@ -190,29 +182,4 @@ async function tableColumns(db: D1Database, table: string): Promise<Set<string>>
   // `table` passed parseRecord's check against the exported tables: a constant, never free text.
   const { results } = await db.prepare(`PRAGMA table_info(${table})`).all<{ name: string }>();
   return new Set(results.map((column) => column.name));
-}
-
-/** The member's account here (found by e-mail, or created without a password) and their membership of the org. */
-async function placeMember(
-  db: D1Database,
-  orgId: string,
-  member: { email: string; displayName: string; role: "member" | "admin"; joinedAt: number },
-  undo: Undo,
-  summary: ImportSummary,
-  now: number,
-): Promise<string> {
-  let user = await db.prepare("SELECT id FROM users WHERE email = ?").bind(member.email).first<{ id: string }>();
-  if (user) summary.members.matched++;
-  else {
-    user = { id: newId("usr") };
-    await db.prepare("INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)").bind(user.id, member.email, member.displayName, NO_PASSWORD, now).run();
-    undo.users.push(user.id);
-    summary.members.created++;
-  }
-  const added = await db
-    .prepare("INSERT INTO memberships (org_id, user_id, role, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (org_id, user_id) DO NOTHING")
-    .bind(orgId, user.id, member.role, member.joinedAt || now)
-    .run();
-  if (added.meta.changes > 0) undo.memberships.push(user.id);
-  return user.id;
 }

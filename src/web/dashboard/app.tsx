@@ -14,7 +14,9 @@ import type { OperationContext } from "../../operations/operation";
 import { submitReview } from "../../operations/submit-review";
 import { homeDatabase } from "../../platform/org-homes";
 import { newCorrelationId, webServices } from "../../platform/runtime";
-import { membershipsOf } from "../../storage/accounts";
+import { defaultOrg } from "../../domain/auth/org-choice";
+import { markOrgUsed, membershipsOf } from "../../storage/accounts";
+import { chooseOrgPage, openDashboard, registerOrgChoiceRoutes } from "./org-choice";
 import { type InboxItem, ReviewInbox, SignIn } from "./pages";
 import type { EvidenceLedgerView } from "./plan-ledger";
 import { splitWorkerId } from "./plan-steps";
@@ -30,7 +32,6 @@ import {
   type StatusFilter,
 } from "./queries";
 import {
-  createSession,
   type DashboardSession,
   endSession,
   formCsrfValid,
@@ -126,13 +127,17 @@ dashboardApp.post("/sign-in", async (c) => {
     return render(c, { title: "Sign in", children: <SignIn csrf={csrf} email={email} error={error} next={next || undefined} /> }, throttled ? 429 : 401);
   }
   const { user } = check;
-  const [first] = await membershipsOf(c.env.DB, user.id);
-  if (!first) return message(c, "No organization", "Your account is not a member of any organization yet. Ask an admin to add you.", 403);
-  const cookie = await createSession(c.env, { userId: user.id, email: user.email, displayName: user.displayName }, first.orgId, Date.now());
-  c.header("set-cookie", cookie, { append: true });
-  c.header("set-cookie", loginCsrfCookie(c.env, "", 0), { append: true });
-  return c.redirect(safeReturn(form.get("next"), "/dashboard/plans"), 303);
+  const memberships = await membershipsOf(c.env.DB, user.id);
+  if (memberships.length === 0) return message(c, "No organization", "Your account is not a member of any organization yet. Ask an admin to add you.", 403);
+  // The org last used, never the first by name; none yet among several: the person chooses.
+  const orgId = defaultOrg(memberships);
+  const person = { userId: user.id, email: user.email, displayName: user.displayName };
+  const next = safeReturn(form.get("next"), "/dashboard/plans");
+  if (!orgId) return chooseOrgPage(c, { ...person, next }, memberships, field);
+  return openDashboard(c, c.env, person, orgId, next);
 });
+
+registerOrgChoiceRoutes(dashboardApp, sameOrigin, safeReturn);
 
 // ---------------------------------------------------------------------------
 // Everything else needs a session; every POST needs its CSRF token.
@@ -185,8 +190,10 @@ dashboardApp.post("/sign-out", async (c) => {
 });
 
 dashboardApp.post("/org", async (c) => {
-  const switched = await switchOrg(c.env, c.get("session"), String(c.get("form").get("orgId") ?? ""));
+  const orgId = String(c.get("form").get("orgId") ?? "");
+  const switched = await switchOrg(c.env, c.get("session"), orgId);
   if (!switched) return notFoundPage(c);
+  await markOrgUsed(c.env.DB, c.get("session").userId, orgId, Date.now());
   return c.redirect("/dashboard/plans", 303);
 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE `memberships` ADD `last_used_at` integer;
