@@ -79,7 +79,7 @@ export function webhookCommands(emit) {
       required: ["org", "id"],
       run: async (o, t) => {
         const r = await webhooks.rotateWebhook({ org: o.org, id: o.id, url: o.url, ...t });
-        emit(o, r, () => `New signing secret (shown once): ${r.secret}\nThe previous one also signs until ${r.previousSecretValidUntil}.`);
+        emit(o, r, () => `New signing secret (shown once): ${r.secret}\n${r.previousSecretValidUntil ? `The previous one also signs until ${r.previousSecretValidUntil}.` : "The previous one could not be opened with the deployment's keys: only the new one signs."}`);
       },
     },
     "webhook deliveries": {

@@ -2,7 +2,7 @@ import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { importKeyring, newKeyringEntry, openSecret, parseKeyringSetting, sealedWith } from "../../src/domain/webhooks/secret-box";
+import { importKeyring, newKeyringEntry, openSecret, parseKeyringSetting, sealedWith, sealSecret } from "../../src/domain/webhooks/secret-box";
 import { newWebhookSecret } from "../../src/domain/webhooks/signing";
 import type { Env } from "../../src/env";
 import worker from "../../src/index";
@@ -97,6 +97,23 @@ describe("webhook signing secrets at rest", () => {
     expect(row.status).toBe("pending");
     expect(row.last_error).toContain("signing secret cannot be opened");
     expect(at("/thief")).toHaveLength(0);
+  });
+
+  it("a secret whose key was lost is replaced by a rotation that signs alone, and deliveries resume", async () => {
+    const { apiKey, adminKey } = await adminOf();
+    const { subscription } = await subscribe(adminKey, "/lost", ["plan.completed"]);
+    const lostRing = await ringOf(newKeyringEntry("k-lost"));
+    await env.DB.prepare("UPDATE webhook_subscriptions SET secret = ? WHERE id = ?").bind(await sealSecret(lostRing, subscription.id, newWebhookSecret()), subscription.id).run();
+
+    const response = await fetchWorkerOver(env)(new Request(`${ORIGIN}/api/v1/webhooks/${subscription.id}/rotate-secret`, { method: "POST", headers: { authorization: `Bearer ${adminKey}` } }));
+    expect(response.status).toBe(200);
+    const rotated = (await response.json()) as { secret: string; previousSecretValidUntil: string | null };
+    expect(rotated.previousSecretValidUntil).toBeNull();
+    expect((await stored(subscription.id))?.previous_secret).toBeNull();
+    await runPlanToCompletion(apiKey);
+    const delivery = await waitFor("the delivery", async () => at("/lost")[0]);
+    expect(delivery.headers["webhook-signature"]?.split(" ")).toHaveLength(1);
+    expect(new Webhook(rotated.secret).verify(delivery.body, delivery.headers)).toMatchObject({ type: "plan.completed" });
   });
 
   it("without a key, a subscription is refused with what the operator must do, and nothing is stored", async () => {

@@ -3,7 +3,7 @@ import { newId } from "../../domain/ids";
 import type { WebhookEventType } from "../../domain/webhooks/events";
 import { publicDelivery, publicSubscription, type WebhookMessage, type WebhookSubscription } from "../../domain/webhooks/model";
 import { checkEventTypes, checkWebhookTarget, WEBHOOK_LIMITS } from "../../domain/webhooks/policy";
-import { openSecret, sealSecret } from "../../domain/webhooks/secret-box";
+import { openSecret, SecretUnavailable, sealSecret } from "../../domain/webhooks/secret-box";
 import { newWebhookSecret } from "../../domain/webhooks/signing";
 import type { Env } from "../../env";
 import {
@@ -126,15 +126,23 @@ export async function rotateWebhookSecret(env: Env, orgId: string, id: string, n
   const secret = newWebhookSecret();
   const previousSecretExpiresAt = now + WEBHOOK_LIMITS.rotationOverlapMs;
   // The outgoing secret is sealed anew too (it may be clear text from before sealing, or under an older key).
-  const previous = await openSecret(keyring, id, subscription.storedSecret);
+  // One no key opens any more (its key was lost) cannot sign beside the new one: the new one starts alone.
+  const previous = await openSecret(keyring, id, subscription.storedSecret).catch((error: unknown) => {
+    if (error instanceof SecretUnavailable) return null;
+    throw error;
+  });
   await updateSubscription(
     env.DB,
     orgId,
     id,
-    { storedSecret: await sealSecret(keyring, id, secret), storedPreviousSecret: await sealSecret(keyring, id, previous), previousSecretExpiresAt },
+    {
+      storedSecret: await sealSecret(keyring, id, secret),
+      storedPreviousSecret: previous === null ? null : await sealSecret(keyring, id, previous),
+      previousSecretExpiresAt: previous === null ? null : previousSecretExpiresAt,
+    },
     now,
   );
-  return { secret, previousSecretValidUntil: new Date(previousSecretExpiresAt).toISOString() };
+  return { secret, previousSecretValidUntil: previous === null ? null : new Date(previousSecretExpiresAt).toISOString() };
 }
 
 export async function webhookDeliveries(env: Env, orgId: string, id: string, cursor: string | null, limit: number) {
