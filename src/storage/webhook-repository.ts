@@ -269,6 +269,14 @@ export async function reopenDelivery(db: D1Database, orgId: string, subscription
   return result.meta.changes === 1;
 }
 
+/** Undoes `reopenDelivery` of `before` (as read before it) at `reopenedAt`, unless the delivery has moved on since. */
+export async function restoreDelivery(db: D1Database, orgId: string, before: WebhookDelivery, reopenedAt: number): Promise<void> {
+  await db
+    .prepare("UPDATE webhook_deliveries SET status = ?, dead_lettered_at = ?, updated_at = ? WHERE org_id = ? AND id = ? AND status = 'pending' AND updated_at = ?")
+    .bind(before.status, before.deadLetteredAt, before.updatedAt, orgId, before.id, reopenedAt)
+    .run();
+}
+
 /** A subscription's deliveries, newest first, in keyset pages. */
 export async function listDeliveries(
   db: D1Database,

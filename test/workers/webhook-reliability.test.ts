@@ -143,6 +143,28 @@ describe("webhook events and deliveries are never lost", () => {
     expect(mine()).toHaveLength(perRun + 7);
   });
 
+  it("a redelivery the queue refuses leaves the delivery as it was, so the admin can simply try again", async () => {
+    const { adminKey, orgId } = await adminOf();
+    const { subscription } = await subscribe(adminKey, "/again", ["plan.completed"]);
+    const [id, eventId, then] = [newId("dlv"), newId("msg"), Date.now() - 60_000];
+    await env.DB.prepare(
+      "INSERT INTO webhook_deliveries (id, org_id, subscription_id, event_id, event_type, body, status, attempts, last_error, created_at, updated_at, dead_lettered_at) VALUES (?, ?, ?, ?, 'plan.completed', '{}', 'failed', 9, 'HTTP 503 — gave up: out of retries', ?, ?, ?)",
+    )
+      .bind(id, orgId, subscription.id, eventId, then, then, then)
+      .run();
+    const redeliver = (bindings: Env) =>
+      fetchWorkerOver(bindings)(new Request(`${ORIGIN}/api/v1/webhooks/${subscription.id}/deliveries/${id}/redeliver`, { method: "POST", headers: { authorization: `Bearer ${adminKey}` } }));
+
+    const refused = await redeliver(envWithRefusingQueue());
+    expect(refused.status).toBe(500);
+    expect(((await refused.json()) as { detail: string }).detail).toContain("try again");
+    expect(await env.DB.prepare("SELECT status, dead_lettered_at, updated_at FROM webhook_deliveries WHERE id = ?").bind(id).first()).toEqual({ status: "failed", dead_lettered_at: then, updated_at: then });
+
+    expect((await redeliver(env as unknown as Env)).status).toBe(202);
+    const delivery = await waitFor("the redelivery", async () => at("/again")[0]);
+    expect(delivery.headers["webhook-id"]).toBe(eventId);
+  });
+
   it("an event out of retries goes back to the outbox rather than being dropped", async () => {
     const { orgId } = await adminOf();
     const event: WebhookEvent = { eventId: newId("msg"), orgId, type: "plan.completed", occurredAt: Date.now(), data: { planId: "plan_y" } };

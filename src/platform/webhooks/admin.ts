@@ -14,6 +14,7 @@ import {
   listDeliveries,
   listSubscriptions,
   reopenDelivery,
+  restoreDelivery,
   updateSubscription,
 } from "../../storage/webhook-repository";
 import { requiredKeyring, sealWebhookSecret } from "./secret-keys";
@@ -168,6 +169,13 @@ export async function redeliverWebhook(env: Env, orgId: string, id: string, deli
   // One attempt at a time: a delivery still being retried gets no second, parallel one.
   if (delivery.status === "pending") throw conflict("This delivery is still being retried; it can be sent again once it has been delivered or has failed.");
   await reopenDelivery(env.DB, orgId, id, deliveryId, now);
-  await env.WEBHOOK_QUEUE.send({ kind: "delivery", orgId, deliveryId } satisfies WebhookMessage);
+  try {
+    await env.WEBHOOK_QUEUE.send({ kind: "delivery", orgId, deliveryId } satisfies WebhookMessage);
+  } catch (error) {
+    // Not left pending with nothing in the queue: put back as it was, so the admin can simply try again.
+    await restoreDelivery(env.DB, orgId, delivery, now);
+    console.error(JSON.stringify({ level: "error", message: "webhook redelivery not queued", orgId, deliveryId, error: String(error) }));
+    throw new CairnError("internal", "The delivery could not be queued just now and is unchanged; try again in a minute.");
+  }
   return { deliveryId, status: "pending" as const };
 }
