@@ -91,7 +91,7 @@ export function webhookCommands(emit) {
         const r = await webhooks.webhookDeliveries({ org: o.org, id: o.id, url: o.url, ...t });
         emit(o, r, () =>
           r.deliveries.length
-            ? r.deliveries.map((d) => `${d.id}  ${d.status.padEnd(9)} ${String(d.attempts).padStart(2)} attempt(s)  ${d.eventType}  ${d.createdAt}${d.lastError ? `\n    ${d.lastError}` : ""}`).join("\n")
+            ? r.deliveries.map((d) => `${d.id}  ${d.status.padEnd(9)} ${String(d.attempts).padStart(2)} attempt(s)  ${d.eventType}  ${d.createdAt}${d.deadLetteredAt ? `  dead-lettered ${d.deadLetteredAt}` : ""}${d.lastError ? `\n    ${d.lastError}` : ""}`).join("\n")
             : "No deliveries yet.",
         );
       },
