@@ -24,6 +24,8 @@ export const WEBHOOK_LIMITS = {
   stuckAfterMs: 2 * 3_600_000,
   /** An event written to the outbox is the writer's to send for this long; after it, the sweeper's. */
   outboxGraceMs: 60_000,
+  /** An event the queue gave up on (its fan-out failed every retry) waits this long in the outbox before it is tried again. */
+  deadLetteredEventDelayMs: 3_600_000,
   /** What one sweep takes on, per kind of work and database: a run stays well inside a Worker's limits. */
   sweepBatch: 100,
   sweepRounds: 5,

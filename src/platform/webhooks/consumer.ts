@@ -2,7 +2,7 @@ import { CairnError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
 import { webhookBody, type WebhookEvent } from "../../domain/webhooks/events";
 import type { WebhookDelivery, WebhookMessage } from "../../domain/webhooks/model";
-import { checkWebhookTarget, failureVerdict, outboxRetryDelayMs, retryDelaySeconds } from "../../domain/webhooks/policy";
+import { checkWebhookTarget, failureVerdict, retryDelaySeconds, WEBHOOK_LIMITS } from "../../domain/webhooks/policy";
 import { SecretUnavailable } from "../../domain/webhooks/secret-box";
 import type { Env } from "../../env";
 import { recordWebhookEvent } from "../../storage/webhook-outbox";
@@ -153,7 +153,7 @@ export async function handleDeadLetters(batch: MessageBatch<WebhookMessage>, env
         await deadLetterDelivery(env.DB, body.orgId, body.deliveryId, DEAD_LETTER_REASON, now);
       } else {
         const home = await homeDatabase(env, body.event.orgId);
-        await recordWebhookEvent(home, body.event, now, now + outboxRetryDelayMs(1)).run();
+        await recordWebhookEvent(home, body.event, now, now + WEBHOOK_LIMITS.deadLetteredEventDelayMs).run();
         log("warn", "webhook event out of retries; back in the outbox", { eventId: body.event.eventId, orgId: body.event.orgId, type: body.event.type });
       }
       message.ack();
