@@ -103,11 +103,17 @@ export function wrapBinding<T extends object>(target: T, replace: Partial<Record
   });
 }
 
-/** The test bindings with a webhook queue that refuses every send, over a fresh view of DB (see wrapBinding). */
+const isD1 = (value: unknown): value is D1Database => typeof value === "object" && value !== null && "prepare" in value && "batch" in value && "withSession" in value;
+
+/**
+ * The test bindings with a webhook queue that refuses every send, over fresh views of every D1 database
+ * (see wrapBinding): the Worker's services for an org's home, cached per database binding, start afresh with it.
+ */
 export function envWithRefusingQueue(): Env {
   const base = env as unknown as Env;
   const refuse = async () => {
     throw new Error("Queue send failed: the queue is unavailable");
   };
-  return { ...base, DB: wrapBinding(base.DB), WEBHOOK_QUEUE: wrapBinding(base.WEBHOOK_QUEUE, { send: refuse, sendBatch: refuse }) };
+  const databases = Object.fromEntries(Object.entries(base).flatMap(([name, value]) => (isD1(value) ? [[name, wrapBinding(value)]] : [])));
+  return { ...base, ...databases, WEBHOOK_QUEUE: wrapBinding(base.WEBHOOK_QUEUE, { send: refuse, sendBatch: refuse }) };
 }

@@ -8,6 +8,7 @@ import type { WebhookMessage } from "../../src/domain/webhooks/model";
 import { WEBHOOK_LIMITS } from "../../src/domain/webhooks/policy";
 import type { Env } from "../../src/env";
 import worker from "../../src/index";
+import { homeName } from "../../src/platform/org-homes";
 import { createPlan } from "../support/plans";
 import { adminOf, at, deliveriesOf, envWithRefusingQueue, pause, subscribe, useStandInReceivers, waitFor, wrapBinding } from "../support/webhooks";
 import { fetchWorkerOver, ORIGIN, rest } from "../support/worker";
@@ -65,6 +66,23 @@ describe("webhook events and deliveries are never lost", () => {
     await env.WEBHOOK_QUEUE.send({ kind: "event", event } satisfies WebhookMessage);
     await pause(2000);
     expect(at("/refused")).toHaveLength(1);
+  });
+
+  it("an org whose research lives in another database keeps its events in that database's outbox, and the sweeper finds them there", async () => {
+    const { apiKey, adminKey, orgId } = await adminOf();
+    expect(await homeName({ ...(env as unknown as Env), ORG_DATABASES: "RESEARCH_DB_2" }, orgId)).toBe("RESEARCH_DB_2");
+    const second = (env as unknown as { RESEARCH_DB_2: D1Database }).RESEARCH_DB_2;
+    await subscribe(adminKey, "/elsewhere", ["research_output.created"]);
+    const { planId } = await createPlan(apiKey);
+    const { outputId } = await storeOutput(envWithRefusingQueue(), apiKey, planId);
+    expect((await outboxOf(orgId)).results).toHaveLength(0);
+    const waiting = await second.prepare("SELECT next_attempt_at FROM webhook_event_outbox WHERE org_id = ?").bind(orgId).first<number>("next_attempt_at");
+    expect(waiting).toEqual(expect.any(Number));
+
+    await sweep((waiting ?? 0) + 1);
+    const delivery = await waitFor("the swept event", async () => at("/elsewhere")[0]);
+    expect(JSON.parse(delivery.body).data.outputId).toBe(outputId);
+    expect(await second.prepare("SELECT COUNT(*) AS n FROM webhook_event_outbox WHERE org_id = ?").bind(orgId).first("n")).toBe(0);
   });
 
   it("with the queue up, the event leaves the outbox in the request that stored the output", async () => {
