@@ -43,6 +43,11 @@ export interface Env {
   WEBHOOK_QUEUE: Queue<WebhookMessage>;
   /** Seconds before a failed delivery's first retry, doubling after (default 30). */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /**
+   * Secret: the keys that seal webhook signing secrets at rest, `id:base64` (32 bytes each), comma-separated;
+   * the first seals, the others only open what they sealed (src/domain/webhooks/secret-box.ts).
+   */
+  WEBHOOK_SECRET_KEYS?: string;
   /** Days the tool-call log is kept (default 90), and ended webhook deliveries (default 30); removed by the daily cron. */
   TOOL_CALL_LOG_RETENTION_DAYS?: string;
   WEBHOOK_DELIVERY_RETENTION_DAYS?: string;

@@ -11,12 +11,16 @@ import { REST_BASE, restApiHandler } from "./rest/app";
 import { openApiDocument } from "./rest/openapi";
 import { applyRetention } from "./platform/retention";
 import { handleQueue } from "./platform/webhooks/consumer";
+import { sweepWebhooks } from "./platform/webhooks/sweeper";
 import { webApp } from "./web/app";
 
 export { GrantGuardObject } from "./durable-objects/grant-guard-object";
 export { PlanObject } from "./durable-objects/plan-object";
 export { SearchSessionObject } from "./durable-objects/search-session-object";
 export { SignInThrottleObject } from "./durable-objects/sign-in-throttle-object";
+
+/** The frequent cron of wrangler.toml [triggers]: it sweeps webhooks only. */
+const WEBHOOK_SWEEP_CRON = "*/10 * * * *";
 
 let provider: { origin: string; instance: OAuthProvider<Env> } | undefined;
 let openApi: { origin: string; body: string } | undefined;
@@ -91,8 +95,10 @@ export default {
   async queue(batch, env) {
     await handleQueue(batch, env);
   },
-  // The daily cron (wrangler.toml [triggers]): records that grow with use, past their retention.
+  // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal);
+  // the daily one also removes records that grow with use, past their retention.
   async scheduled(controller, env) {
-    await applyRetention(env, controller.scheduledTime);
+    await sweepWebhooks(env, controller.scheduledTime);
+    if (controller.cron !== WEBHOOK_SWEEP_CRON) await applyRetention(env, controller.scheduledTime);
   },
 } satisfies ExportedHandler<Env>;

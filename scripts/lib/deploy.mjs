@@ -127,7 +127,7 @@ ${settings.databases.map((db) => `  D1 database      "${db.name}" as ${db.bindin
   1. check the wrangler login                           wrangler whoami
   2. find or create the D1 database and KV namespace    wrangler d1 list / create, kv namespace list / create
      and the webhook queues "${webhookQueueNames(settings.workerName).main}" (+ -dlq)     wrangler queues info / create
-  3. write ${SETTINGS_FILE} and ${PRODUCTION_CONFIG_FILE}
+  3. write ${SETTINGS_FILE} and ${PRODUCTION_CONFIG_FILE}, and check the Worker secret ${REQUIRED_SECRETS.map((secret) => secret.name).join(", ")} is set   wrangler secret list
   4. apply D1 migrations remotely, forward-only         wrangler d1 migrations apply ${bindings.join(", ")} --remote (${migrationFiles(root).length} files); a failure stops here
      and check that every org's database is still bound
   5. upload the Worker                                   wrangler deploy --config ${PRODUCTION_CONFIG_FILE}
@@ -165,6 +165,39 @@ ${settings.databases.map((db) => `  D1 database      "${db.name}" as ${db.bindin
   }
 }
 
+
+/** Worker secrets a deployment cannot run without, and how an operator makes each one. */
+export const REQUIRED_SECRETS = [
+  {
+    name: "WEBHOOK_SECRET_KEYS",
+    what: "the key that seals webhook signing secrets at rest (AES-256-GCM)",
+    make: `node -e "console.log('k1:' + require('node:crypto').randomBytes(32).toString('base64'))" | npx wrangler secret put WEBHOOK_SECRET_KEYS --config ${PRODUCTION_CONFIG_FILE}`,
+  },
+];
+
+/**
+ * Refuses to go on (before any migration or upload) while a required secret is missing, saying how to set it.
+ * A Worker not uploaded yet has no secrets: `wrangler secret put` creates it with the secret.
+ */
+async function requireSecrets({ wrangler, inAccount, configFile, log }) {
+  const listed = await wrangler(["secret", "list", "--format=json", "--config", configFile], inAccount());
+  let names = [];
+  if (listed.code === 0) {
+    const parsed = parseJsonOutput(listed, "wrangler secret list");
+    names = Array.isArray(parsed) ? parsed.map((secret) => String(secret?.name)) : [];
+  } else if (!/not found|does not exist|10007/i.test(outputOf(listed))) {
+    throw new DeployError(`wrangler secret list failed:\n${outputOf(listed)}`);
+  }
+  const missing = REQUIRED_SECRETS.filter((secret) => !names.includes(secret.name));
+  if (missing.length > 0) {
+    throw new DeployError(
+      `The Worker needs ${missing.map((secret) => `the secret ${secret.name} (${secret.what})`).join(" and ")}; nothing was migrated or uploaded. Set it once, then run \`npm run deploy\` again:\n\n` +
+        missing.map((secret) => `  ${secret.make}`).join("\n") +
+        "\n\nKeep a copy somewhere safe: without it no webhook can be signed. To rotate it later, put a new key first and keep the old one after it (k2:…,k1:…); the cron seals every secret with the new key, after which the old one may go.",
+    );
+  }
+  for (const secret of REQUIRED_SECRETS) log(`  ${secret.name}: set`);
+}
 
 /** Finds a resource in a wrangler listing by its recorded id or, failing that, by name; creates it if neither. */
 async function ensureResource({ what, recordedId, list, matchesName, idOf, create, log }) {
@@ -280,6 +313,9 @@ export async function deploy({ root, dryRun: planOnly = false, overrides = {}, w
   save();
   writeFileSync(configFile, renderProductionConfig(baseToml, settings));
   log(`  recorded in ${SETTINGS_FILE}; configuration written to ${PRODUCTION_CONFIG_FILE}`);
+
+  log("› Checking the Worker's secrets…");
+  await requireSecrets({ wrangler, inAccount, configFile, log });
 
   const bindings = deploymentBindings(settings);
   log(`› Applying D1 migrations to the deployed ${bindings.length === 1 ? "database" : "databases"} (before the new code)…`);

@@ -4,7 +4,8 @@
  * whole process group).
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -13,6 +14,24 @@ import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from "../../src/aut
 import { newId } from "../../src/domain/ids.ts";
 import { generatePassword, SCOPES } from "./operators.mjs";
 import { NO_COLOR_ENV, nodeBinary, OperatorError, projectRoot, runSqlAll, sleep, sqlInt, sqlString, UsageError, wranglerEnv } from "./wrangler.mjs";
+
+/** Where local development keeps its webhook secret key (under the gitignored .wrangler/), made on first start. */
+export const DEV_WEBHOOK_KEYS_FILE = path.join(projectRoot, ".wrangler", "cairn-dev-webhook-keys");
+
+/**
+ * The WEBHOOK_SECRET_KEYS of local development, as a `--var` for wrangler dev: the environment's if set, none
+ * when .dev.vars sets it (wrangler reads that itself), else a key generated once into DEV_WEBHOOK_KEYS_FILE and
+ * reused, so subscriptions made in one run still sign in the next. Never a deployment's key.
+ */
+export function devWebhookSecretKeys({ file = DEV_WEBHOOK_KEYS_FILE, devVars = path.join(projectRoot, ".dev.vars"), environment = process.env } = {}) {
+  if (environment.WEBHOOK_SECRET_KEYS) return { WEBHOOK_SECRET_KEYS: environment.WEBHOOK_SECRET_KEYS };
+  if (existsSync(devVars) && /^\s*WEBHOOK_SECRET_KEYS\s*=/m.test(readFileSync(devVars, "utf8"))) return {};
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `dev1:${randomBytes(32).toString("base64")}\n`, { mode: 0o600 });
+  }
+  return { WEBHOOK_SECRET_KEYS: readFileSync(file, "utf8").trim() };
+}
 
 /** Where `seedDemo` keeps the demo password and key (under the gitignored .wrangler/). */
 export const DEFAULT_DEMO_STATE_FILE = path.join(projectRoot, ".wrangler", "cairn-demo.json");
@@ -180,7 +199,7 @@ export async function startDevServer({ port, persistTo, vars = {}, inspectorPort
   args.push("--show-interactive-dev-session=false");
   if (config) args.push("--config", path.resolve(config));
   if (persistTo) args.push("--persist-to", path.resolve(persistTo));
-  for (const [name, value] of Object.entries({ PUBLIC_URL: url, ...vars })) args.push("--var", `${name}:${value}`);
+  for (const [name, value] of Object.entries({ PUBLIC_URL: url, ...devWebhookSecretKeys(), ...vars })) args.push("--var", `${name}:${value}`);
   args.push(...extraArgs);
 
   const child = spawn(nodeBinary(), args, {

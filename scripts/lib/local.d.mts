@@ -150,6 +150,10 @@ export interface DevServer {
   stop: () => Promise<void>;
 }
 export declare function findFreePort(): Promise<number>;
+/** Where local development keeps its generated WEBHOOK_SECRET_KEYS (under .wrangler/). */
+export declare const DEV_WEBHOOK_KEYS_FILE: string;
+/** Local development's WEBHOOK_SECRET_KEYS for wrangler dev: the environment's, none if .dev.vars sets it, else generated once into `file`. */
+export declare function devWebhookSecretKeys(options?: { file?: string; devVars?: string; environment?: Record<string, string | undefined> }): { WEBHOOK_SECRET_KEYS?: string };
 export declare function startDevServer(options?: {
   port?: number;
   persistTo?: string;

@@ -79,7 +79,7 @@ export function webhookCommands(emit) {
       required: ["org", "id"],
       run: async (o, t) => {
         const r = await webhooks.rotateWebhook({ org: o.org, id: o.id, url: o.url, ...t });
-        emit(o, r, () => `New signing secret (shown once): ${r.secret}\nThe previous one also signs until ${r.previousSecretValidUntil}.`);
+        emit(o, r, () => `New signing secret (shown once): ${r.secret}\n${r.previousSecretValidUntil ? `The previous one also signs until ${r.previousSecretValidUntil}.` : "The previous one could not be opened with the deployment's keys: only the new one signs."}`);
       },
     },
     "webhook deliveries": {
@@ -91,7 +91,7 @@ export function webhookCommands(emit) {
         const r = await webhooks.webhookDeliveries({ org: o.org, id: o.id, url: o.url, ...t });
         emit(o, r, () =>
           r.deliveries.length
-            ? r.deliveries.map((d) => `${d.id}  ${d.status.padEnd(9)} ${String(d.attempts).padStart(2)} attempt(s)  ${d.eventType}  ${d.createdAt}${d.lastError ? `\n    ${d.lastError}` : ""}`).join("\n")
+            ? r.deliveries.map((d) => `${d.id}  ${d.status.padEnd(9)} ${String(d.attempts).padStart(2)} attempt(s)  ${d.eventType}  ${d.createdAt}${d.deadLetteredAt ? `  dead-lettered ${d.deadLetteredAt}` : ""}${d.lastError ? `\n    ${d.lastError}` : ""}`).join("\n")
             : "No deliveries yet.",
         );
       },

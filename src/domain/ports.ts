@@ -71,7 +71,8 @@ export interface ArtifactRepository {
 }
 
 export interface OutputRepository {
-  save(output: ResearchOutput, expectedVersion: number | null): Promise<boolean>;
+  /** Stores the output; a new one (`expectedVersion` null) with the webhook events announcing it, in the outbox, in the same transaction. */
+  save(output: ResearchOutput, expectedVersion: number | null, events?: readonly WebhookEvent[]): Promise<boolean>;
   get(orgId: string, outputId: string, version?: number): Promise<ResearchOutput | null>;
   list(orgId: string, filters: { planId?: string }, page: { after?: PageCursor; limit: number }): Promise<ResearchOutputSummary[]>;
 }
@@ -169,6 +170,10 @@ export interface ResearchSearch {
   ): Promise<{ artifacts: SearchHit[]; outputs: SearchHit[]; claims: ClaimSearchHit[]; artifactsBeyondWindow: boolean }>;
 }
 
+/**
+ * Hands webhook events already recorded in the outbox (with the change that decided them) to the
+ * queue now. It never fails the caller: what the queue does not take stays in the outbox for the sweeper.
+ */
 export interface WebhookEventPublisher {
-  publish(event: WebhookEvent): Promise<void>;
+  publish(events: readonly WebhookEvent[]): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { conflict, notFound, validationError } from "../domain/errors";
 import { newId } from "../domain/ids";
 import { type CitationReport, checkCitations, summarizeSubtopics } from "../domain/research/ledger";
 import { type Citation, MEDIA_TYPES, OUTPUT_LIMITS, type ResearchOutput } from "../domain/research/outputs";
+import type { WebhookEvent } from "../domain/webhooks/events";
 import { defineOperation, type OperationContext } from "./operation";
 import { ParamExecutionId, ParamId } from "./params";
 
@@ -87,17 +88,22 @@ export const storeResearchOutput = defineOperation({
       createdAt: previous?.createdAt ?? now,
       updatedAt: now,
     };
-    const saved = await ctx.services.outputs.save(output, previous?.version ?? null);
+    // A new deliverable is announced (research_output.created): the event is stored with it, then sent.
+    const events: WebhookEvent[] =
+      previous === null
+        ? [
+            {
+              eventId: newId("msg"),
+              orgId,
+              type: "research_output.created",
+              occurredAt: now,
+              data: { outputId: output.outputId, planId, title: output.title, mediaType: output.mediaType, version: output.version, createdBy: userId, citationCheck: verification ? { policy: verification.policy, passed: verification.passed } : null },
+            },
+          ]
+        : [];
+    const saved = await ctx.services.outputs.save(output, previous?.version ?? null, events);
     if (!saved) throw conflict(`Output ${output.outputId} got a new version meanwhile; read it and store again.`);
-    if (previous === null) {
-      await ctx.services.webhookEvents.publish({
-        eventId: newId("msg"),
-        orgId,
-        type: "research_output.created",
-        occurredAt: now,
-        data: { outputId: output.outputId, planId, title: output.title, mediaType: output.mediaType, version: output.version, createdBy: userId, citationCheck: verification ? { policy: verification.policy, passed: verification.passed } : null },
-      });
-    }
+    await ctx.services.webhookEvents.publish(events);
     return { outputId: output.outputId, version: output.version, created: previous === null, verification };
   },
 });

@@ -1,5 +1,5 @@
 import { d1ResearchSearch } from "../storage/research-search";
-import { queuePublisher } from "./webhooks/producer";
+import { outboxPublisher } from "./webhooks/producer";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
@@ -64,7 +64,8 @@ function servicesFor(env: Env, home: D1Database): Services {
       // The search-session index is in the directory (DB): it counts sessions per org and member.
       sessions: durableSearchSessions(env, sessionConfig(env)),
       searchProviders: configuredSearchProviders(env),
-      webhookEvents: queuePublisher(env.WEBHOOK_QUEUE),
+      // Events are written to the home database's outbox with their change; this sends them on at once.
+      webhookEvents: outboxPublisher(env.WEBHOOK_QUEUE, home),
     };
     servicesByHome.set(home, services);
   }

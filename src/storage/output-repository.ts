@@ -4,6 +4,8 @@ import { batchUnlessRaceLost } from "./versioned";
 import type { FeedbackRepository, OutputRepository } from "../domain/ports";
 import type { SearchHit } from "../domain/research/artifacts";
 import type { Citation, MediaType, ResearchOutput, ResearchOutputSummary } from "../domain/research/outputs";
+import { WEBHOOK_LIMITS } from "../domain/webhooks/policy";
+import { recordWebhookEvent } from "./webhook-outbox";
 
 interface Row {
   id: string;
@@ -40,7 +42,9 @@ const toSummary = (row: Row): ResearchOutputSummary => ({
 
 export function d1OutputRepository(db: D1Queries): OutputRepository {
   return {
-    async save(output, expectedVersion) {
+    async save(output, expectedVersion, events = []) {
+      // A new output's events commit with it or not at all: an announced output exists, a stored one is announced.
+      const announce = events.map((event) => recordWebhookEvent(db, event, output.updatedAt, output.updatedAt + WEBHOOK_LIMITS.outboxGraceMs));
       const citations = JSON.stringify(output.citations);
       const version = db
         .prepare(
@@ -57,6 +61,7 @@ export function d1OutputRepository(db: D1Queries): OutputRepository {
             )
             .bind(output.outputId, output.orgId, output.planId, output.executionId, output.title, output.mediaType, output.content, output.formattingInstructions, citations, output.version, output.createdBy, output.createdAt, output.updatedAt),
           version,
+          ...announce,
         ]);
         return true;
       }

@@ -288,6 +288,7 @@ export const webhookSubscriptions = sqliteTable(
     url: text("url").notNull(),
     events: text("events").notNull(),
     description: text("description").notNull().default(""),
+    /** Sealed with the deployment's key (WEBHOOK_SECRET_KEYS); clear text only in rows from before sealing, until first use. */
     secret: text("secret").notNull(),
     /** Cairn's public origin when the subscription was made: payload links to the dashboard start there. */
     cairnOrigin: text("cairn_origin").notNull(),
@@ -323,9 +324,29 @@ export const webhookDeliveries = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     deliveredAt: integer("delivered_at"),
+    /** When the dead-letter queue took it, out of retries. */
+    deadLetteredAt: integer("dead_lettered_at"),
   },
   (t) => [
     uniqueIndex("webhook_deliveries_subscription_event").on(t.subscriptionId, t.eventId),
     index("webhook_deliveries_org_subscription").on(t.orgId, t.subscriptionId, t.createdAt),
+    index("webhook_deliveries_status_updated").on(t.status, t.updatedAt),
   ],
+);
+
+/**
+ * Webhook events decided in the Worker, written in the same batch as the change they announce (in the
+ * org's home database) and removed once the webhook queue has taken them; the sweeper sends what is left.
+ */
+export const webhookEventOutbox = sqliteTable(
+  "webhook_event_outbox",
+  {
+    eventId: text("event_id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    payload: text("payload").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+  },
+  (t) => [index("webhook_event_outbox_due").on(t.nextAttemptAt), index("webhook_event_outbox_org").on(t.orgId)],
 );

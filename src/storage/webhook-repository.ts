@@ -35,6 +35,7 @@ interface DeliveryRow {
   created_at: number;
   updated_at: number;
   delivered_at: number | null;
+  dead_lettered_at: number | null;
 }
 
 function parseEvents(text: string): WebhookEventType[] {
@@ -52,9 +53,9 @@ const toSubscription = (row: SubscriptionRow): WebhookSubscription => ({
   url: row.url,
   events: parseEvents(row.events),
   description: row.description,
-  secret: row.secret,
+  storedSecret: row.secret,
   cairnOrigin: row.cairn_origin,
-  previousSecret: row.previous_secret,
+  storedPreviousSecret: row.previous_secret,
   previousSecretExpiresAt: row.previous_secret_expires_at,
   enabled: row.enabled === 1,
   disabledReason: row.disabled_reason,
@@ -78,6 +79,7 @@ const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   deliveredAt: row.delivered_at,
+  deadLetteredAt: row.dead_lettered_at,
 });
 
 export async function listSubscriptions(db: D1Database, orgId: string): Promise<WebhookSubscription[]> {
@@ -99,7 +101,7 @@ export async function insertSubscription(db: D1Database, s: WebhookSubscription,
        SELECT ?, ?, ?, ?, ?, ?, ?, NULL, NULL, 1, NULL, NULL, ?, ?, ?
         WHERE (SELECT COUNT(*) FROM webhook_subscriptions WHERE org_id = ?) < ?`,
     )
-    .bind(s.id, s.orgId, s.url, JSON.stringify(s.events), s.description, s.secret, s.cairnOrigin, s.createdBy, s.createdAt, s.updatedAt, s.orgId, limit)
+    .bind(s.id, s.orgId, s.url, JSON.stringify(s.events), s.description, s.storedSecret, s.cairnOrigin, s.createdBy, s.createdAt, s.updatedAt, s.orgId, limit)
     .run();
   return result.meta.changes === 1;
 }
@@ -108,7 +110,7 @@ export async function updateSubscription(
   db: D1Database,
   orgId: string,
   id: string,
-  change: Partial<Pick<WebhookSubscription, "url" | "events" | "description" | "enabled" | "disabledReason" | "failingSince" | "secret" | "previousSecret" | "previousSecretExpiresAt">>,
+  change: Partial<Pick<WebhookSubscription, "url" | "events" | "description" | "enabled" | "disabledReason" | "failingSince" | "storedSecret" | "storedPreviousSecret" | "previousSecretExpiresAt">>,
   now: number,
 ): Promise<boolean> {
   const columns: Record<string, unknown> = {};
@@ -118,8 +120,8 @@ export async function updateSubscription(
   if (change.enabled !== undefined) columns.enabled = change.enabled ? 1 : 0;
   if (change.disabledReason !== undefined) columns.disabled_reason = change.disabledReason;
   if (change.failingSince !== undefined) columns.failing_since = change.failingSince;
-  if (change.secret !== undefined) columns.secret = change.secret;
-  if (change.previousSecret !== undefined) columns.previous_secret = change.previousSecret;
+  if (change.storedSecret !== undefined) columns.secret = change.storedSecret;
+  if (change.storedPreviousSecret !== undefined) columns.previous_secret = change.storedPreviousSecret;
   if (change.previousSecretExpiresAt !== undefined) columns.previous_secret_expires_at = change.previousSecretExpiresAt;
   const names = Object.keys(columns);
   // Column names come from the fixed list above, never from the caller.
@@ -184,7 +186,7 @@ export async function recordAttempt(
     .run();
 }
 
-/** Ends a delivery that will not be attempted again (dead-lettered, cancelled) unless it already ended. */
+/** Ends a delivery that will not be attempted again (cancelled, or refused for good) unless it already ended. */
 export async function closeDelivery(db: D1Database, orgId: string, id: string, status: "failed" | "cancelled", note: string, now: number): Promise<void> {
   await db
     .prepare(
@@ -195,13 +197,84 @@ export async function closeDelivery(db: D1Database, orgId: string, id: string, s
     .run();
 }
 
+/** The dead-letter queue took a delivery out of retries: failed, with when and why, unless it already ended. */
+export async function deadLetterDelivery(db: D1Database, orgId: string, id: string, reason: string, now: number): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE webhook_deliveries SET status = 'failed', dead_lettered_at = ?, updated_at = ?,
+              last_error = CASE WHEN last_error IS NULL THEN ? ELSE last_error || ' — ' || ? END
+        WHERE org_id = ? AND id = ? AND status = 'pending'`,
+    )
+    .bind(now, now, reason, reason, orgId, id)
+    .run();
+}
+
+/**
+ * Deliveries pending since before `cutoff` (no queue message holds them any more), oldest first, at most
+ * `limit`: each is claimed by moving its clock to `now` in the same statement, so two sweeps never take the
+ * same one, and one re-sent is not taken again before the cutoff passes anew. Only of subscriptions that exist.
+ */
+export async function claimStuckDeliveries(db: D1Database, cutoff: number, now: number, limit: number): Promise<{ orgId: string; id: string }[]> {
+  const { results } = await db
+    .prepare(
+      `UPDATE webhook_deliveries SET updated_at = ?1
+        WHERE id IN (SELECT d.id FROM webhook_deliveries d
+                      WHERE d.status = 'pending' AND d.updated_at < ?2
+                        AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.org_id = d.org_id AND s.id = d.subscription_id)
+                      ORDER BY d.updated_at LIMIT ?3)
+          AND status = 'pending' AND updated_at < ?2
+       RETURNING org_id, id`,
+    )
+    .bind(now, cutoff, limit)
+    .all<{ org_id: string; id: string }>();
+  return results.map((row) => ({ orgId: row.org_id, id: row.id }));
+}
+
+/** Subscriptions whose secrets are not (all) sealed with key `keyId`: clear text from before sealing, or an older key. */
+export async function subscriptionsToReseal(db: D1Database, keyId: string, limit: number): Promise<WebhookSubscription[]> {
+  const prefix = `sealed:v1:${keyId}:`;
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM webhook_subscriptions
+        WHERE substr(secret, 1, length(?1)) <> ?1 OR (previous_secret IS NOT NULL AND substr(previous_secret, 1, length(?1)) <> ?1)
+        ORDER BY rowid LIMIT ?2`,
+    )
+    .bind(prefix, limit)
+    .all<SubscriptionRow>();
+  return results.map(toSubscription);
+}
+
+/**
+ * Replaces a subscription's stored secrets with the same secrets sealed anew, only if they are still what
+ * was read (a rotation meanwhile wins); false when they were not.
+ */
+export async function replaceStoredSecrets(
+  db: D1Database,
+  read: Pick<WebhookSubscription, "orgId" | "id" | "storedSecret" | "storedPreviousSecret">,
+  sealed: { storedSecret: string; storedPreviousSecret: string | null },
+): Promise<boolean> {
+  const result = await db
+    .prepare("UPDATE webhook_subscriptions SET secret = ?, previous_secret = ? WHERE org_id = ? AND id = ? AND secret = ? AND previous_secret IS ?")
+    .bind(sealed.storedSecret, sealed.storedPreviousSecret, read.orgId, read.id, read.storedSecret, read.storedPreviousSecret)
+    .run();
+  return result.meta.changes === 1;
+}
+
 /** Puts a delivery back to pending for a manual redelivery; false when it is not this subscription's. */
 export async function reopenDelivery(db: D1Database, orgId: string, subscriptionId: string, id: string, now: number): Promise<boolean> {
   const result = await db
-    .prepare("UPDATE webhook_deliveries SET status = 'pending', updated_at = ? WHERE org_id = ? AND subscription_id = ? AND id = ?")
+    .prepare("UPDATE webhook_deliveries SET status = 'pending', dead_lettered_at = NULL, updated_at = ? WHERE org_id = ? AND subscription_id = ? AND id = ?")
     .bind(now, orgId, subscriptionId, id)
     .run();
   return result.meta.changes === 1;
+}
+
+/** Undoes `reopenDelivery` of `before` (as read before it) at `reopenedAt`, unless the delivery has moved on since. */
+export async function restoreDelivery(db: D1Database, orgId: string, before: WebhookDelivery, reopenedAt: number): Promise<void> {
+  await db
+    .prepare("UPDATE webhook_deliveries SET status = ?, dead_lettered_at = ?, updated_at = ? WHERE org_id = ? AND id = ? AND status = 'pending' AND updated_at = ?")
+    .bind(before.status, before.deadLetteredAt, before.updatedAt, orgId, before.id, reopenedAt)
+    .run();
 }
 
 /** A subscription's deliveries, newest first, in keyset pages. */

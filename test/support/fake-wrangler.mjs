@@ -5,7 +5,8 @@
  * call (argv, account env, and for `deploy` the configuration it was given) to
  * FAKE_WRANGLER_LOG and keeps the account in FAKE_WRANGLER_STATE (JSON):
  *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}], queues: [name],
- *     orgs, orgHomes, appliedMigrations (DB; "appliedMigrations:BINDING" for the others), failMigrations, workersDev }
+ *     orgs, orgHomes, appliedMigrations (DB; "appliedMigrations:BINDING" for the others), failMigrations, workersDev,
+ *     secrets: [name] (the Worker's secrets; none and no deploy yet: the Worker does not exist) }
  * Anything it does not know answers exit 1, so an unexpected call fails the test.
  */
 import { randomBytes } from "node:crypto";
@@ -68,6 +69,10 @@ if (args[0] === "whoami") {
   state.queues.push(name);
   save();
   out(`🌀 Creating queue '${name}'\n✅ Created queue '${name}'`);
+} else if (command.startsWith("secret list")) {
+  const secrets = state.secrets ?? [];
+  if (secrets.length === 0 && !state.deploys) fail("This Worker does not exist on your account. [code: 10007]");
+  out(JSON.stringify(secrets.map((name) => ({ name, type: "secret_text" }))));
 } else if (command === "d1 migrations apply") {
   // failMigrations: true fails every database; a binding name fails only that one.
   const binding = args[3];

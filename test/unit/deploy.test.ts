@@ -22,6 +22,7 @@ interface Account {
   namespaces: Array<{ id: string; title: string }>;
   queues?: string[];
   orgs: number;
+  secrets?: string[];
   orgHomes?: Record<string, number>;
   appliedMigrations?: number;
   "appliedMigrations:RESEARCH_DB_2"?: number;
@@ -54,7 +55,7 @@ function sandbox() {
   const account = (patch: Partial<Account> = {}) =>
     writeFileSync(
       statePath,
-      JSON.stringify({ loggedIn: true, email: "Ada@Example.com", accounts: [{ id: "a".repeat(32), name: "Ada's account" }], databases: [], namespaces: [], orgs: 0, ...patch }),
+      JSON.stringify({ loggedIn: true, email: "Ada@Example.com", accounts: [{ id: "a".repeat(32), name: "Ada's account" }], databases: [], namespaces: [], orgs: 0, secrets: ["WEBHOOK_SECRET_KEYS"], ...patch }),
     );
   account();
   const env: Record<string, string | undefined> = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: statePath, FAKE_WRANGLER_LOG: logPath };
@@ -104,6 +105,7 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
       "queues create cairn-webhooks",
       "queues info cairn-webhooks-dlq",
       "queues create cairn-webhooks-dlq",
+      "secret list",
       "d1 migrations apply",
       "d1 execute DB",
       "deploy",
@@ -153,7 +155,7 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
 
     const again = await box.deploy();
     const commands = box.calls().map(commandOf);
-    expect(commands).toEqual(["whoami", "d1 list", "kv namespace list", "queues info cairn-webhooks", "queues info cairn-webhooks-dlq", "d1 migrations apply", "d1 execute DB", "deploy"]);
+    expect(commands).toEqual(["whoami", "d1 list", "kv namespace list", "queues info cairn-webhooks", "queues info cairn-webhooks-dlq", "secret list", "d1 migrations apply", "d1 execute DB", "deploy"]);
     expect(commands.some((command) => command.includes("create"))).toBe(false);
     expect(again.admin).toBeNull();
     expect(box.state().databases).toHaveLength(1);
@@ -179,6 +181,28 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
     expect(commands).toContain("d1 migrations apply");
     expect(commands).not.toContain("deploy");
     expect(box.state().orgs).toBe(0);
+  });
+
+  it("refuses to migrate or upload until the webhook key secret is set, and says how to set it", async () => {
+    box.account({ secrets: [] });
+    const refused = box.deploy();
+    await expect(refused).rejects.toThrow(/secret WEBHOOK_SECRET_KEYS[\s\S]*nothing was migrated or uploaded[\s\S]*\| npx wrangler secret put WEBHOOK_SECRET_KEYS --config wrangler\.production\.toml/);
+    const commands = box.calls().map(commandOf);
+    expect(commands.at(-1)).toBe("secret list");
+    expect(commands).not.toContain("d1 migrations apply");
+    expect(commands).not.toContain("deploy");
+    // The command it prints makes a key the Worker accepts: an id, a colon, 32 bytes of base64.
+    const message = String(await refused.catch((error: unknown) => error));
+    const make = /node -e "([^"]+)"/.exec(message)?.[1] ?? "";
+    const { stdout } = await run(process.execPath, ["-e", make]);
+    expect(stdout.trim()).toMatch(/^k1:[A-Za-z0-9+/]{43}=$/);
+
+    // Once it is set (here as wrangler secret put would), the same command deploys.
+    box.account({ ...box.state(), secrets: ["WEBHOOK_SECRET_KEYS"] });
+    box.clearCalls();
+    await box.deploy();
+    expect(box.calls().map(commandOf)).toContain("deploy");
+    expect(box.lines.join("\n")).toContain("WEBHOOK_SECRET_KEYS: set");
   });
 
   it("refuses to go on without a login, and names the command that fixes it", async () => {

@@ -1,11 +1,12 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PlanObject } from "../../src/durable-objects/plan-object";
 import { completeNextStep, createPlan, ok } from "../support/plans";
 import { Visitor } from "../support/dashboard";
-import { rest, seedApiKey, seedTenant, seedUser } from "../support/worker";
+import { adminOf, answers, at, deliveriesOf, runPlanToCompletion, subscribe, useStandInReceivers, waitFor } from "../support/webhooks";
+import { rest, seedApiKey, seedUser } from "../support/worker";
 
 /**
  * Webhooks end to end on workerd: the plan object's outbox and the Worker hand
@@ -15,66 +16,7 @@ import { rest, seedApiKey, seedTenant, seedUser } from "../support/worker";
  * they check every signature with the Standard Webhooks reference library.
  */
 
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-const received: Received[] = [];
-/** How each receiver path answers its n-th request (1-based). */
-const answers = new Map<string, (n: number) => number>();
-const counts = new Map<string, number>();
-const realFetch = globalThis.fetch;
-
-beforeAll(() => {
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    if (url.hostname !== "hooks.example.com") return realFetch(input, init);
-    const n = (counts.get(url.pathname) ?? 0) + 1;
-    counts.set(url.pathname, n);
-    received.push({ path: url.pathname, headers: Object.fromEntries(request.headers), body: await request.text() });
-    const status = answers.get(url.pathname)?.(n) ?? 200;
-    return new Response(status === 200 ? "ok" : "receiver trouble", { status });
-  };
-});
-afterAll(() => {
-  globalThis.fetch = realFetch;
-});
-
-const at = (path: string) => received.filter((r) => r.path === path);
-
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function adminOf() {
-  const tenant = await seedTenant();
-  const admin = await seedApiKey(tenant.orgId, tenant.admin.userId, ["research:read", "research:write", "org:admin"]);
-  return { ...tenant, adminKey: admin.key };
-}
-
-async function subscribe(adminKey: string, path: string, events: string[]) {
-  const response = await rest(adminKey, "/webhooks", { method: "POST", body: JSON.stringify({ url: `https://hooks.example.com${path}`, events, description: "test receiver" }) });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { subscription: { id: string }; secret: string };
-}
-
-const deliveriesOf = (subscriptionId: string) =>
-  env.DB.prepare("SELECT * FROM webhook_deliveries WHERE subscription_id = ? ORDER BY created_at").bind(subscriptionId).all<{ id: string; status: string; attempts: number; last_status: number | null; last_error: string | null; event_type: string; event_id: string }>();
-
-async function runPlanToCompletion(apiKey: string, stepCount = 1) {
-  const { planId } = await createPlan(apiKey, { steps: Array.from({ length: stepCount }, (_, i) => ({ stepType: "search", instructions: `Search ${i + 1}` })) });
-  for (let i = 0; i < stepCount; i++) await completeNextStep(apiKey, planId);
-  return planId;
-}
+useStandInReceivers();
 
 describe("webhooks", () => {
   it("delivers plan.completed signed per Standard Webhooks, with the event exactly in the payload", async () => {
@@ -120,7 +62,7 @@ describe("webhooks", () => {
   });
 
   it("dead-letters after the retry limit, records why, and redelivers by hand with the same id", async () => {
-    const { apiKey, adminKey } = await adminOf();
+    const { apiKey, adminKey, admin } = await adminOf();
     let down = true;
     answers.set("/down", () => (down ? 503 : 200));
     const { subscription } = await subscribe(adminKey, "/down", ["plan.completed"]);
@@ -137,13 +79,27 @@ describe("webhooks", () => {
     expect(failed.last_error).toContain("gave up: out of retries");
     expect(new Set(at("/down").map((r) => r.headers["webhook-id"])).size).toBe(1);
 
-    const log = (await (await rest(adminKey, `/webhooks/${subscription.id}/deliveries`)).json()) as { deliveries: { id: string; status: string; attempts: number; lastError: string }[] };
-    expect(log.deliveries[0]).toMatchObject({ id: failed.id, status: "failed", attempts: 9 });
+    expect(failed.dead_lettered_at).toEqual(expect.any(Number));
+
+    // The delivery log says it: dead-lettered, when, and why (the receiver's last answer, then the queue giving up).
+    const log = (await (await rest(adminKey, `/webhooks/${subscription.id}/deliveries`)).json()) as {
+      deliveries: { id: string; status: string; attempts: number; lastStatus: number; lastError: string; deadLetteredAt: string | null }[];
+    };
+    expect(log.deliveries[0]).toMatchObject({ id: failed.id, status: "failed", attempts: 9, lastStatus: 503, deadLetteredAt: new Date(failed.dead_lettered_at ?? 0).toISOString() });
+    expect(log.deliveries[0]?.lastError).toMatch(/^HTTP 503: receiver trouble — gave up: out of retries$/);
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    const page = await (await visitor.get(`/dashboard/admin/webhooks/${subscription.id}`)).text();
+    const row = page.slice(page.indexOf(`data-delivery="${failed.id}"`), page.indexOf("</tr>", page.indexOf(`data-delivery="${failed.id}"`)));
+    expect(row).toContain('data-status="failed"');
+    expect(row).toContain("dead-lettered");
+    expect(row).toContain("gave up: out of retries");
 
     down = false;
     const again = await rest(adminKey, `/webhooks/${subscription.id}/deliveries/${failed.id}/redeliver`, { method: "POST" });
     expect(again.status).toBe(202);
-    await waitFor("the redelivery", async () => (await deliveriesOf(subscription.id)).results.find((r) => r.status === "delivered"));
+    const redelivered = await waitFor("the redelivery", async () => (await deliveriesOf(subscription.id)).results.find((r) => r.status === "delivered"));
+    expect(redelivered.dead_lettered_at).toBeNull();
     expect(at("/down")).toHaveLength(10);
     expect(at("/down")[9]?.headers["webhook-id"]).toBe(at("/down")[0]?.headers["webhook-id"]);
   }, 60_000);

@@ -7,10 +7,12 @@ export interface WebhookSubscription {
   url: string;
   events: WebhookEventType[];
   description: string;
-  secret: string;
+  /** The signing secret as stored: sealed (secret-box.ts), or clear text from before sealing existed. Opened only to sign. */
+  storedSecret: string;
   /** Cairn's public origin when the subscription was made: payload links to the dashboard start there. */
   cairnOrigin: string;
-  previousSecret: string | null;
+  /** After a rotation, the previous secret as stored; it signs beside the current one until it expires. */
+  storedPreviousSecret: string | null;
   previousSecretExpiresAt: number | null;
   enabled: boolean;
   disabledReason: string | null;
@@ -37,6 +39,8 @@ export interface WebhookDelivery {
   createdAt: number;
   updatedAt: number;
   deliveredAt: number | null;
+  /** When the dead-letter queue took it, out of retries; null otherwise. */
+  deadLetteredAt: number | null;
 }
 
 /** What the queue carries: an event to fan out, or one delivery to attempt. */
@@ -51,7 +55,7 @@ export const publicSubscription = (s: WebhookSubscription) => ({
   enabled: s.enabled,
   disabledReason: s.disabledReason,
   failingSince: s.failingSince === null ? null : new Date(s.failingSince).toISOString(),
-  secretRotating: s.previousSecret !== null && (s.previousSecretExpiresAt ?? 0) > Date.now(),
+  secretRotating: s.storedPreviousSecret !== null && (s.previousSecretExpiresAt ?? 0) > Date.now(),
   createdAt: new Date(s.createdAt).toISOString(),
   updatedAt: new Date(s.updatedAt).toISOString(),
 });
@@ -67,4 +71,5 @@ export const publicDelivery = (d: WebhookDelivery) => ({
   createdAt: new Date(d.createdAt).toISOString(),
   updatedAt: new Date(d.updatedAt).toISOString(),
   deliveredAt: d.deliveredAt === null ? null : new Date(d.deliveredAt).toISOString(),
+  deadLetteredAt: d.deadLetteredAt === null ? null : new Date(d.deadLetteredAt).toISOString(),
 });

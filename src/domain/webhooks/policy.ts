@@ -17,7 +17,22 @@ export const WEBHOOK_LIMITS = {
   errorChars: 300,
   /** Longest retry delay the queue accepts is 12 h; ours stop at an hour. */
   maxRetryDelaySeconds: 3_600,
+  /**
+   * A delivery still pending this long after its last change has no queue message left: every live one
+   * is attempted within the longest retry delay. Twice that leaves room for a slow queue.
+   */
+  stuckAfterMs: 2 * 3_600_000,
+  /** An event written to the outbox is the writer's to send for this long; after it, the sweeper's. */
+  outboxGraceMs: 60_000,
+  /** An event the queue gave up on (its fan-out failed every retry) waits this long in the outbox before it is tried again. */
+  deadLetteredEventDelayMs: 3_600_000,
+  /** What one sweep takes on, per kind of work and database: a run stays well inside a Worker's limits. */
+  sweepBatch: 100,
+  sweepRounds: 5,
 } as const;
+
+/** When the sweeper tries an outbox event again after `attempts` failed sends: doubling from a minute, at most an hour. */
+export const outboxRetryDelayMs = (attempts: number): number => Math.min(3_600_000, 60_000 * 2 ** Math.max(0, attempts - 1));
 
 /** Delay before retry `attempt` (1 = the first retry): doubling from the base, capped. */
 export function retryDelaySeconds(attempt: number, baseSeconds: number): number {

@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { webhookBody, webhookTypeOfPlanAction } from "./events";
-import { checkEventTypes, checkWebhookTarget, deliveredStatus, failureVerdict, retryDelaySeconds, signingSecrets, WEBHOOK_LIMITS } from "./policy";
+import { checkEventTypes, checkWebhookTarget, deliveredStatus, failureVerdict, outboxRetryDelayMs, retryDelaySeconds, signingSecrets, WEBHOOK_LIMITS } from "./policy";
 import { newWebhookSecret, signature, webhookHeaders } from "./signing";
 
 const T0 = 1_795_000_000_000;
@@ -40,6 +40,13 @@ describe("webhook policy", () => {
     expect([1, 2, 3, 4].map((n) => retryDelaySeconds(n, 30))).toEqual([30, 60, 120, 240]);
     expect(retryDelaySeconds(20, 30)).toBe(WEBHOOK_LIMITS.maxRetryDelaySeconds);
     expect(retryDelaySeconds(3, 0)).toBe(0);
+  });
+
+  it("tries an outbox event again after a minute, doubling to an hour; leaves live deliveries to the queue", () => {
+    expect([1, 2, 3].map(outboxRetryDelayMs)).toEqual([60_000, 120_000, 240_000]);
+    expect(outboxRetryDelayMs(30)).toBe(3_600_000);
+    // A delivery still in the queue is attempted within the longest retry delay: the sweeper's bound is well past it.
+    expect(WEBHOOK_LIMITS.stuckAfterMs).toBeGreaterThan(WEBHOOK_LIMITS.maxRetryDelaySeconds * 1000);
   });
 
   it("disables a subscription only after it has failed for the whole limit, and says why", () => {

@@ -50,7 +50,7 @@ async function eraseObjects(db: D1Database, sql: string, orgId: string, erase: (
 }
 
 /**
- * Erases an org entirely: its research (above); its webhook subscriptions and delivery log; the OAuth grants its members
+ * Erases an org entirely: its research (above); its webhook subscriptions, delivery log and unsent events; the OAuth grants its members
  * hold for it, with their tokens; dashboard sessions in it; API keys,
  * memberships, users who belong to no other org, and the org itself. Other
  * orgs are untouched. Safe to run again after an interruption.
@@ -71,6 +71,8 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   const home = await homeDatabase(env, orgId);
   await home.batch([
     home.prepare("DELETE FROM audit_log WHERE org_id = ?").bind(orgId),
+    // Events not yet handed to the queue: nobody is left to receive them.
+    home.prepare("DELETE FROM webhook_event_outbox WHERE org_id = ?").bind(orgId),
     ...(home === env.DB ? [] : [home.prepare("DELETE FROM orgs WHERE id = ?").bind(orgId)]),
   ]);
   // Memberships and keys before the users and the org they refer to (foreign keys).

@@ -3,6 +3,7 @@ import { newId } from "../../domain/ids";
 import type { WebhookEventType } from "../../domain/webhooks/events";
 import { publicDelivery, publicSubscription, type WebhookMessage, type WebhookSubscription } from "../../domain/webhooks/model";
 import { checkEventTypes, checkWebhookTarget, WEBHOOK_LIMITS } from "../../domain/webhooks/policy";
+import { openSecret, SecretUnavailable, sealSecret } from "../../domain/webhooks/secret-box";
 import { newWebhookSecret } from "../../domain/webhooks/signing";
 import type { Env } from "../../env";
 import {
@@ -13,8 +14,10 @@ import {
   listDeliveries,
   listSubscriptions,
   reopenDelivery,
+  restoreDelivery,
   updateSubscription,
 } from "../../storage/webhook-repository";
+import { requiredKeyring, sealWebhookSecret } from "./secret-keys";
 
 /**
  * Managing an org's webhook subscriptions: the one place REST and the dashboard
@@ -69,17 +72,22 @@ export async function getWebhook(env: Env, orgId: string, id: string) {
   return publicSubscription(await mustGet(env, orgId, id));
 }
 
-/** A new subscription; its secret is in the answer and never shown again. */
+/** A new subscription; its secret is in the answer and never shown again (it is stored sealed). */
 export async function createWebhook(env: Env, orgId: string, userId: string, cairnOrigin: string, input: SubscriptionChange, now: number) {
+  const id = newId("whk");
+  const url = checkedUrl(env, input.url);
+  const events = checkedEvents(input.events);
+  const description = checkedDescription(input.description);
+  const secret = newWebhookSecret();
   const subscription: WebhookSubscription = {
-    id: newId("whk"),
+    id,
     orgId,
-    url: checkedUrl(env, input.url),
-    events: checkedEvents(input.events),
-    description: checkedDescription(input.description),
-    secret: newWebhookSecret(),
+    url,
+    events,
+    description,
+    storedSecret: await sealWebhookSecret(env, id, secret),
     cairnOrigin,
-    previousSecret: null,
+    storedPreviousSecret: null,
     previousSecretExpiresAt: null,
     enabled: true,
     disabledReason: null,
@@ -91,7 +99,7 @@ export async function createWebhook(env: Env, orgId: string, userId: string, cai
   if (!(await insertSubscription(env.DB, subscription, WEBHOOK_LIMITS.subscriptionsPerOrg))) {
     throw conflict(`An organization has at most ${WEBHOOK_LIMITS.subscriptionsPerOrg} webhook subscriptions; delete one first.`);
   }
-  return { subscription: publicSubscription(subscription), secret: subscription.secret };
+  return { subscription: publicSubscription(subscription), secret };
 }
 
 /** Changes what is given; enabling again clears why it was disabled and the failure clock. */
@@ -115,10 +123,27 @@ export async function deleteWebhook(env: Env, orgId: string, id: string): Promis
 /** A new secret, shown once; the old one keeps signing beside it for a day so receivers can switch without missing a delivery. */
 export async function rotateWebhookSecret(env: Env, orgId: string, id: string, now: number) {
   const subscription = await mustGet(env, orgId, id);
+  const keyring = await requiredKeyring(env);
   const secret = newWebhookSecret();
   const previousSecretExpiresAt = now + WEBHOOK_LIMITS.rotationOverlapMs;
-  await updateSubscription(env.DB, orgId, id, { secret, previousSecret: subscription.secret, previousSecretExpiresAt }, now);
-  return { secret, previousSecretValidUntil: new Date(previousSecretExpiresAt).toISOString() };
+  // The outgoing secret is sealed anew too (it may be clear text from before sealing, or under an older key).
+  // One no key opens any more (its key was lost) cannot sign beside the new one: the new one starts alone.
+  const previous = await openSecret(keyring, id, subscription.storedSecret).catch((error: unknown) => {
+    if (error instanceof SecretUnavailable) return null;
+    throw error;
+  });
+  await updateSubscription(
+    env.DB,
+    orgId,
+    id,
+    {
+      storedSecret: await sealSecret(keyring, id, secret),
+      storedPreviousSecret: previous === null ? null : await sealSecret(keyring, id, previous),
+      previousSecretExpiresAt: previous === null ? null : previousSecretExpiresAt,
+    },
+    now,
+  );
+  return { secret, previousSecretValidUntil: previous === null ? null : new Date(previousSecretExpiresAt).toISOString() };
 }
 
 export async function webhookDeliveries(env: Env, orgId: string, id: string, cursor: string | null, limit: number) {
@@ -144,6 +169,13 @@ export async function redeliverWebhook(env: Env, orgId: string, id: string, deli
   // One attempt at a time: a delivery still being retried gets no second, parallel one.
   if (delivery.status === "pending") throw conflict("This delivery is still being retried; it can be sent again once it has been delivered or has failed.");
   await reopenDelivery(env.DB, orgId, id, deliveryId, now);
-  await env.WEBHOOK_QUEUE.send({ kind: "delivery", orgId, deliveryId } satisfies WebhookMessage);
+  try {
+    await env.WEBHOOK_QUEUE.send({ kind: "delivery", orgId, deliveryId } satisfies WebhookMessage);
+  } catch (error) {
+    // Not left pending with nothing in the queue: put back as it was, so the admin can simply try again.
+    await restoreDelivery(env.DB, orgId, delivery, now);
+    console.error(JSON.stringify({ level: "error", message: "webhook redelivery not queued", orgId, deliveryId, error: String(error) }));
+    throw new CairnError("internal", "The delivery could not be queued just now and is unchanged; try again in a minute.");
+  }
   return { deliveryId, status: "pending" as const };
 }

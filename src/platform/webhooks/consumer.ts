@@ -1,10 +1,14 @@
+import { CairnError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
 import { webhookBody, type WebhookEvent } from "../../domain/webhooks/events";
 import type { WebhookDelivery, WebhookMessage } from "../../domain/webhooks/model";
-import { checkWebhookTarget, failureVerdict, retryDelaySeconds, signingSecrets } from "../../domain/webhooks/policy";
+import { checkWebhookTarget, failureVerdict, retryDelaySeconds, WEBHOOK_LIMITS } from "../../domain/webhooks/policy";
+import { SecretUnavailable } from "../../domain/webhooks/secret-box";
 import type { Env } from "../../env";
+import { recordWebhookEvent } from "../../storage/webhook-outbox";
 import {
   closeDelivery,
+  deadLetterDelivery,
   getDelivery,
   getSubscription,
   insertDeliveries,
@@ -13,7 +17,9 @@ import {
   unattemptedDeliveries,
   updateSubscription,
 } from "../../storage/webhook-repository";
+import { homeDatabase } from "../org-homes";
 import { attemptDelivery } from "./attempt";
+import { openSigningSecrets, resealIfNeeded, secretKeyring } from "./secret-keys";
 
 /** The main queue and its dead-letter queue, as wrangler.toml names them. */
 export const WEBHOOK_QUEUE_NAME = "cairn-webhooks";
@@ -53,6 +59,7 @@ async function fanOut(env: Env, event: WebhookEvent, now: number): Promise<void>
     createdAt: now,
     updatedAt: now,
     deliveredAt: null,
+    deadLetteredAt: null,
   }));
   await insertDeliveries(env.DB, deliveries);
   const pending = await unattemptedDeliveries(env.DB, event.orgId, event.eventId);
@@ -75,7 +82,20 @@ async function deliver(env: Env, orgId: string, deliveryId: string, attempt: num
     await recordAttempt(env.DB, orgId, deliveryId, { status: "failed", httpStatus: null, error: `target refused: ${target.reason}` }, now);
     return { ack: true };
   }
-  const outcome = await attemptDelivery({ url: target.url, secrets: signingSecrets(subscription, now) }, delivery.eventId, delivery.body, now);
+  const keyring = await secretKeyring(env);
+  let secrets: string[];
+  try {
+    secrets = await openSigningSecrets(keyring, subscription, now);
+  } catch (error) {
+    if (!(error instanceof SecretUnavailable)) throw error;
+    // The operator's to fix (a key taken out of WEBHOOK_SECRET_KEYS too soon): retried, and said in the log the admin sees.
+    log("error", "webhook secret cannot be opened", { orgId, subscriptionId: subscription.id, reason: error.message });
+    await recordAttempt(env.DB, orgId, deliveryId, { status: "pending", httpStatus: null, error: "not sent: the signing secret cannot be opened with this deployment's keys" }, now);
+    return { retry: true, delaySeconds: retryDelaySeconds(attempt, retryBase(env)) };
+  }
+  // First use of a secret stored in clear (or under an older key): sealed with the current key from now on.
+  if (keyring) await resealIfNeeded(env.DB, keyring, subscription).catch((error: unknown) => log("warn", "webhook secret not resealed", { subscriptionId: subscription.id, error: String(error) }));
+  const outcome = await attemptDelivery({ url: target.url, secrets }, delivery.eventId, delivery.body, now);
   if (outcome.delivered) {
     await recordAttempt(env.DB, orgId, deliveryId, { status: "delivered", httpStatus: outcome.httpStatus, error: null }, now);
     if (subscription.failingSince !== null) await updateSubscription(env.DB, orgId, subscription.id, { failingSince: null }, now);
@@ -116,16 +136,36 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
   }
 }
 
-/** The consumer of the dead-letter queue: a delivery out of retries is recorded as failed, for its admin to see and redeliver. */
+/** Why a dead-lettered delivery failed, as its log says it. */
+export const DEAD_LETTER_REASON = "gave up: out of retries";
+
+/**
+ * The consumer of the dead-letter queue. A delivery out of retries is recorded as failed and dead-lettered,
+ * for its admin to see and redeliver. An event that could not be fanned out goes back to the outbox of its
+ * org's home database, for the sweeper to send again later (same event id): it is never dropped.
+ */
 export async function handleDeadLetters(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
   for (const message of batch.messages) {
     const body = message.body;
-    if (body.kind === "delivery") {
-      await closeDelivery(env.DB, body.orgId, body.deliveryId, "failed", "gave up: out of retries", Date.now());
-    } else {
-      log("error", "webhook event could not be fanned out; dropped", { eventId: body.event.eventId, orgId: body.event.orgId, type: body.event.type });
+    const now = Date.now();
+    try {
+      if (body.kind === "delivery") {
+        await deadLetterDelivery(env.DB, body.orgId, body.deliveryId, DEAD_LETTER_REASON, now);
+      } else {
+        const home = await homeDatabase(env, body.event.orgId);
+        await recordWebhookEvent(home, body.event, now, now + WEBHOOK_LIMITS.deadLetteredEventDelayMs).run();
+        log("warn", "webhook event out of retries; back in the outbox", { eventId: body.event.eventId, orgId: body.event.orgId, type: body.event.type });
+      }
+      message.ack();
+    } catch (error) {
+      // An org erased meanwhile has nobody to tell; anything else is tried again.
+      if (body.kind === "event" && error instanceof CairnError && error.code === "not_found") {
+        message.ack();
+        continue;
+      }
+      log("error", "dead letter not recorded; retried", { id: message.id, error: String(error) });
+      message.retry();
     }
-    message.ack();
   }
 }
 

@@ -96,7 +96,7 @@ export function registerWebhookRoutes(dashboardApp: Hono<App>): void {
   });
   change("rotate", "webhook.secret_rotated", async (c, orgId, id) => {
     const rotated = await rotateWebhookSecret(c.env, orgId, id, Date.now());
-    return listPage(c, { secret: { subscriptionId: id, secret: rotated.secret, note: `The previous secret also signs until ${rotated.previousSecretValidUntil}.` } });
+    return listPage(c, { secret: { subscriptionId: id, secret: rotated.secret, note: rotated.previousSecretValidUntil ? `The previous secret also signs until ${rotated.previousSecretValidUntil}.` : "The previous secret could not be opened with this deployment's keys: only the new one signs." } });
   });
 
   dashboardApp.post("/admin/webhooks/:id/deliveries/:deliveryId/redeliver", (c) =>

@@ -160,7 +160,10 @@ export function WebhookDeliveriesPage(props: { subscription: SubscriptionView; d
                     <br />
                     <span class="muted">{d.eventId}</span>
                   </td>
-                  <td data-label="Status">{d.status}</td>
+                  <td data-label="Status">
+                    {d.status}
+                    {d.deadLetteredAt ? <span class="muted"> · dead-lettered {short(d.deadLetteredAt)}</span> : null}
+                  </td>
                   <td data-label="Attempts">{d.attempts}</td>
                   <td data-label="Last answer">{d.lastError ?? (d.lastStatus === null ? "—" : `HTTP ${d.lastStatus}`)}</td>
                   <td data-label="When">
