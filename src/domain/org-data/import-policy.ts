@@ -138,7 +138,7 @@ export const IMPORT_POLICY: Readonly<Partial<Record<RowTable, Readonly<Record<st
     created_by: actor(),
     created_at: time(),
     updated_at: time(),
-    budget_percent: int(0, 1_000_000, true),
+    budget_percent: int(0, 999, true),
     budget_exhausted: bool,
   },
   artifacts: {
