@@ -246,6 +246,33 @@ describe("import trust: every record passes its operation's policy", () => {
     expect((await importInto(key, lines.join("\n"))).status).toBe(200);
   });
 
+  it("refuses a plan or session state that names another org, so nothing it does later lands in that org", async () => {
+    const victim = await seedTenant();
+    const a = await seedTenant();
+    const admin = await seedApiKey(a.orgId, a.admin.userId, [...ADMIN_SCOPES]);
+    await createPlan(a.apiKey, { name: "[Scan] Planted in another org" });
+    const { startSession } = await import("../support/search-sessions");
+    await startSession(a.apiKey);
+    const lines = (await exportOf(admin.key)).split("\n").filter(Boolean);
+    const forge = (type: string, table: string) => {
+      const at = lines.findIndex((line) => line.includes(`"type":"${type}"`));
+      const state = JSON.parse(lines[at] ?? "{}") as { tables: Record<string, { data: string }[]> };
+      const first = state.tables[table]?.[0] as { data: string };
+      first.data = JSON.stringify({ ...JSON.parse(first.data), orgId: victim.orgId });
+      return { at, body: [...lines.slice(0, at), JSON.stringify(state), ...lines.slice(at + 1)].join("\n") };
+    };
+    const { key } = await emptyOrg();
+    for (const { at, body } of [forge("plan_state", "plan"), forge("session_state", "header")]) {
+      const response = await importInto(key, body);
+      const text = await response.text();
+      expect(response.status, text).toBe(400);
+      expect(text).toContain(`Line ${at + 1}`);
+      expect(text).toContain("orgId");
+    }
+    const home = await homeDatabase(env as never, victim.orgId);
+    expect(await home.prepare("SELECT COUNT(*) AS n FROM plans WHERE org_id = ?").bind(victim.orgId).first("n")).toBe(0);
+  });
+
   it("restores the audit trail and tool-call log only into an org that has none: a file of them cannot be replayed", async () => {
     const { orgId, key } = await emptyOrg();
     const logs = file(...Array.from({ length: 3 }, () => row("audit_log", auditRow())), ...Array.from({ length: 3 }, () => row("tool_call_log", toolCallRow())));

@@ -93,21 +93,22 @@ describe("import policy: rows", () => {
 });
 
 describe("import policy: a plan's and a session's storage", () => {
+  const orgId = newId("org");
   const planId = newId("plan");
   const stepId = newId("step");
   const planState = (): TableDump => ({
-    plan: [{ plan_id: planId, data: JSON.stringify({ planId, name: "P", status: "active", branchingConditions: [], version: 1 }) }],
+    plan: [{ plan_id: planId, data: JSON.stringify({ planId, orgId, name: "P", status: "active", branchingConditions: [], version: 1 }) }],
     steps: [{ step_id: stepId, step_order: 1, data: JSON.stringify({ stepId, stepOrder: 1, stepType: "search", status: "pending", instructions: "Do" }), result: null, execution_report: null }],
     versions: [],
     audit: [{ action: "plan.created", step_id: null, detail: "{}", actor_user_id: "usr_1", actor_client_id: null, created_at: T }],
   });
 
   it("passes a plan as the engine keeps it and refuses what it would never hold", () => {
-    expect(() => checkPlanState(planId, planState(), 9)).not.toThrow();
+    expect(() => checkPlanState(planId, planState(), 9, orgId)).not.toThrow();
     const change = (edit: (tables: TableDump) => void) => {
       const tables = planState();
       edit(tables);
-      return refusal(() => checkPlanState(planId, tables, 9));
+      return refusal(() => checkPlanState(planId, tables, 9, orgId));
     };
     expect(change((t) => ((t.audit as StoredRow[])[0] = { ...(t.audit?.[0] as StoredRow), seq: 1 }))).toContain("audit[0]: column seq is assigned by the server");
     expect(change((t) => (t.outbox = []))).toBe("Line 9: plan_state: no table outbox is kept here.");
@@ -117,16 +118,19 @@ describe("import policy: a plan's and a session's storage", () => {
     expect(change((t) => ((t.steps?.[0] as StoredRow).data = JSON.stringify({ stepId, stepOrder: 1, stepType: "search", status: "haunted", instructions: "Do" })))).toContain("status must be one of");
     expect(change((t) => ((t.steps?.[0] as StoredRow).result = "x".repeat(300 * 1024)))).toContain("column result: must be at most");
     expect(change((t) => ((t.plan?.[0] as StoredRow).plan_id = newId("plan")))).toContain("column plan_id");
+    // The object indexes itself and sends its events to the org its state names: never another one.
+    expect(refusal(() => checkPlanState(planId, planState(), 9, newId("org")))).toBe("Line 9: plan_state, column data: orgId must be the organization the file's header names.");
   });
 
-  it("bounds a session's steps by the deployment's limit", () => {
+  it("bounds a session's steps by the deployment's limit, and holds it to the header's org", () => {
     const sessionId = newId("srch");
-    const header = { id: 1, data: JSON.stringify({ sessionId, researchGoal: null, startedAt: T, lastActivityAt: T, expiresAt: T }) };
+    const header = { id: 1, data: JSON.stringify({ sessionId, orgId, researchGoal: null, startedAt: T, lastActivityAt: T, expiresAt: T }) };
     const step = (n: number) => ({ step_number: n, data: JSON.stringify({ stepNumber: n, searchStep: "s", sources: [] }) });
-    expect(() => checkSessionState(sessionId, { header: [header], steps: [step(1), step(2)] }, 3, 2)).not.toThrow();
-    expect(refusal(() => checkSessionState(sessionId, { header: [header], steps: [step(1), step(2), step(3)] }, 3, 2))).toContain("table steps must hold at most 2 rows");
-    expect(refusal(() => checkSessionState(sessionId, { header: [{ ...header, id: 2 }] }, 3, 2))).toContain("column id");
-    expect(refusal(() => checkSessionState(newId("srch"), { header: [header] }, 3, 2))).toContain("sessionId must be the session");
+    expect(() => checkSessionState(sessionId, { header: [header], steps: [step(1), step(2)] }, 3, orgId, 2)).not.toThrow();
+    expect(refusal(() => checkSessionState(sessionId, { header: [header], steps: [step(1), step(2), step(3)] }, 3, orgId, 2))).toContain("table steps must hold at most 2 rows");
+    expect(refusal(() => checkSessionState(sessionId, { header: [{ ...header, id: 2 }] }, 3, orgId, 2))).toContain("column id");
+    expect(refusal(() => checkSessionState(newId("srch"), { header: [header] }, 3, orgId, 2))).toContain("sessionId must be the session");
+    expect(refusal(() => checkSessionState(sessionId, { header: [header] }, 3, newId("org"), 2))).toContain("orgId must be the organization");
   });
 });
 

@@ -141,13 +141,24 @@ function checkTables(policies: Readonly<Record<string, TablePolicy>>, tables: Ta
   }
 }
 
-/** A plan's storage as the import may write it, or a validation error naming `line` and what is wrong. */
-export function checkPlanState(planId: string, tables: TableDump, line: number): void {
+/**
+ * The org a plan's or session's state must name: the one the file's header names (which becomes the
+ * importing org). The object indexes itself and sends its webhook events to the org its state names,
+ * so a state naming another org would plant plans and events there.
+ */
+function checkOrg(data: { orgId?: unknown }, orgId: string, where: string): void {
+  if (data.orgId !== orgId) throw validationError(`${where}, column data: orgId must be the organization the file's header names.`);
+}
+
+/** A plan's storage as the import may write it, or a validation error naming `line` and what is wrong. `orgId`: the header's org. */
+export function checkPlanState(planId: string, tables: TableDump, line: number, orgId: string): void {
   const where = `Line ${line}: plan_state`;
   checkTables(PLAN_TABLES, tables, where);
   const plan = tables.plan?.[0] as StoredRow;
   if (plan.plan_id !== planId) throw validationError(`${where}, column plan_id: the plan row must be the plan ${planId} the line names.`);
-  if ((JSON.parse(String(plan.data)) as { planId?: unknown }).planId !== planId) throw validationError(`${where}, column data: planId must be the plan ${planId} the line names.`);
+  const data = JSON.parse(String(plan.data)) as { planId?: unknown; orgId?: unknown };
+  if (data.planId !== planId) throw validationError(`${where}, column data: planId must be the plan ${planId} the line names.`);
+  checkOrg(data, orgId, where);
   for (const [index, step] of (tables.steps ?? []).entries()) {
     const data = JSON.parse(String(step.data)) as { stepId?: unknown; stepOrder?: unknown };
     if (data.stepId !== step.step_id || data.stepOrder !== step.step_order) {
@@ -156,12 +167,13 @@ export function checkPlanState(planId: string, tables: TableDump, line: number):
   }
 }
 
-/** A search session's storage as the import may write it (at most `maxSteps` steps, the deployment's limit). */
-export function checkSessionState(sessionId: string, tables: TableDump, line: number, maxSteps: number): void {
+/** A search session's storage as the import may write it (at most `maxSteps` steps, the deployment's limit); `orgId`: the header's org. */
+export function checkSessionState(sessionId: string, tables: TableDump, line: number, orgId: string, maxSteps: number): void {
   const where = `Line ${line}: session_state`;
   checkTables(sessionTables(maxSteps), tables, where);
-  const header = JSON.parse(String(tables.header?.[0]?.data)) as { sessionId?: unknown };
+  const header = JSON.parse(String(tables.header?.[0]?.data)) as { sessionId?: unknown; orgId?: unknown };
   if (header.sessionId !== sessionId) throw validationError(`${where}, column data: sessionId must be the session ${sessionId} the line names.`);
+  checkOrg(header, orgId, where);
   for (const [index, step] of (tables.steps ?? []).entries()) {
     if ((JSON.parse(String(step.data)) as { stepNumber?: unknown }).stepNumber !== step.step_number) {
       throw validationError(`${where}: steps[${index}], column data: stepNumber must be the row's step_number.`);

@@ -203,7 +203,7 @@ async function apply(
         break;
       }
       case "plan_state": {
-        checkPlanState(record.planId, record.tables, lineNumber);
+        checkPlanState(record.planId, record.tables, lineNumber, header.org.id);
         claimOnce(objects, `plan:${record.planId}`, lineNumber, `a plan_state of plan ${record.planId}`);
         await flush();
         const planId = remap.id(record.planId);
@@ -213,7 +213,7 @@ async function apply(
         break;
       }
       case "session_state": {
-        checkSessionState(record.sessionId, record.tables, lineNumber, maxSessionSteps);
+        checkSessionState(record.sessionId, record.tables, lineNumber, header.org.id, maxSessionSteps);
         claimOnce(objects, `session:${record.sessionId}`, lineNumber, `a session_state of session ${record.sessionId}`);
         await flush();
         const sessionId = remap.id(record.sessionId);
