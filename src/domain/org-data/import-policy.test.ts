@@ -131,6 +131,8 @@ describe("import policy: a plan's and a session's storage", () => {
     expect(refusal(() => checkSessionState(sessionId, { header: [{ ...header, id: 2 }] }, 3, orgId, 2))).toContain("column id");
     expect(refusal(() => checkSessionState(newId("srch"), { header: [header] }, 3, orgId, 2))).toContain("sessionId must be the session");
     expect(refusal(() => checkSessionState(sessionId, { header: [header] }, 3, newId("org"), 2))).toContain("orgId must be the organization");
+    const forever = { id: 1, data: JSON.stringify({ sessionId, orgId, researchGoal: null, startedAt: T, lastActivityAt: T, expiresAt: T + 8 * 24 * 3_600_000 }) };
+    expect(refusal(() => checkSessionState(sessionId, { header: [forever] }, 3, orgId, 2))).toContain("expiresAt must be at most");
   });
 });
 

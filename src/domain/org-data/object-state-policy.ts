@@ -1,5 +1,6 @@
 import { validationError } from "../errors";
 import { LIMITS, PLAN_STATUSES, STEP_STATUSES, STEP_TYPES } from "../plans/model";
+import { MAX_SESSION_TTL_MINUTES } from "../sessions/config";
 import { SESSION_LIMITS } from "../sessions/model";
 import type { StoredRow, TableDump } from "./format";
 import { actor, type CellRule, cellIssue, client, id, int, isRecord, json, MAX_VERSION, objectValue, text, time } from "./import-rules";
@@ -98,6 +99,8 @@ const sessionHeader = (value: unknown) => {
     if (field !== null && field !== undefined && (typeof field !== "string" || field.length > max)) return `${key} must be text of at most ${max} characters`;
   }
   for (const key of ["startedAt", "lastActivityAt", "expiresAt"]) if (cellIssue(time(), value[key])) return `${key} must be a time in milliseconds`;
+  // A session expires after its idle limit; one set to outlive any deployment's would hold a slot of the org for ever.
+  if ((value.expiresAt as number) - (value.lastActivityAt as number) > MAX_SESSION_TTL_MINUTES * 60_000) return `expiresAt must be at most ${MAX_SESSION_TTL_MINUTES} minutes after lastActivityAt`;
   return null;
 };
 
