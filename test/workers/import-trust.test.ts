@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/domain/ids";
-import { ROW_TABLES } from "../../src/domain/org-data/format";
+import { ROW_TABLES, SERVER_MANAGED_COLUMNS } from "../../src/domain/org-data/format";
 import { homeDatabase } from "../../src/platform/org-homes";
 import { nested } from "../support/hostile-inputs";
 import { createPlan, ok, REPORT, steps } from "../support/plans";
@@ -397,7 +397,7 @@ describe("import trust: hostile cells", () => {
 
 describe("import trust: the policy knows every column", () => {
   it("names each exported table's columns as the database has them, server-managed ones apart", async () => {
-    const { IMPORT_POLICY, SERVER_MANAGED_COLUMNS } = await import("../../src/domain/org-data/import-policy");
+    const { IMPORT_POLICY } = await import("../../src/domain/org-data/import-policy");
     for (const table of ROW_TABLES) {
       if (table === "api_keys") continue;
       const { results } = await env.DB.prepare(`PRAGMA table_info(${table})`).all<{ name: string }>();

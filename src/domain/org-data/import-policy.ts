@@ -5,7 +5,7 @@ import { CITATION_POLICIES, CRITIC_VERDICTS, LEDGER_LIMITS, normalizeClaim, REVI
 import { FEEDBACK_PHASES, MEDIA_TYPES, OUTPUT_LIMITS } from "../research/outputs";
 import { SESSION_LIMITS } from "../sessions/model";
 import { METADATA_MAX_BYTES, SKILL_EXECUTION_STATUSES, storedMetadataIssue } from "../skill-executions";
-import type { RowTable, StoredRow } from "./format";
+import { type RowTable, SERVER_MANAGED_COLUMNS, type StoredRow } from "./format";
 import {
   actor,
   bool,
@@ -35,17 +35,6 @@ import {
  * required one, or breaks a rule. Pure; the importer applies it to every row.
  */
 
-/**
- * Columns the server assigns and an import never takes from a file: sequence numbers
- * (the full-text indexes' keys; SQLite's AUTOINCREMENT keeps the highest ever used, for
- * every org of the database) and the plan index's update counter.
- */
-export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly string[]>>> = {
-  artifacts: ["seq"],
-  research_outputs: ["seq"],
-  ledger_claims: ["seq"],
-  plans: ["index_seq"],
-};
 /** Never a column of any row: SQLite's own row keys. */
 const ROW_KEYS = new Set(["rowid", "oid", "_rowid_"]);
 

@@ -85,9 +85,7 @@ async function importUnlocked(env: Env, orgId: string, lines: AsyncIterable<stri
   // The org's audit trail and tool-call log may hold rows already: a failed import takes back only the ones after these.
   const audit = await home.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM audit_log").first<number>("n");
   const calls = await env.DB.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM tool_call_log").first<number>("n");
-  const held = new Set<RowTable>();
-  if (await home.prepare("SELECT 1 FROM audit_log WHERE org_id = ? LIMIT 1").bind(orgId).first()) held.add("audit_log");
-  if (await env.DB.prepare("SELECT 1 FROM tool_call_log WHERE org_id = ? LIMIT 1").bind(orgId).first()) held.add("tool_call_log");
+  const held = await heldBefore(env.DB, home, orgId);
   const meter = new ImportMeter(env.DB, orgId, importBudget(env));
   // An org past its day's budget is refused before a line is read.
   await meter.settle();
@@ -106,6 +104,17 @@ async function importUnlocked(env: Env, orgId: string, lines: AsyncIterable<stri
     await env.DB.batch(statements);
     throw error;
   }
+}
+
+/** Which of the tables restored only into an org without rows of them this org has rows of already. */
+async function heldBefore(directory: D1Database, home: D1Database, orgId: string): Promise<HeldBefore> {
+  const held = new Set<RowTable>();
+  for (const table of ONLY_INTO_EMPTY) {
+    // `table` is one of the policy's constant names, never caller input.
+    const db = livesInHome(table) ? home : directory;
+    if (await db.prepare(`SELECT 1 FROM ${table} WHERE org_id = ? LIMIT 1`).bind(orgId).first()) held.add(table);
+  }
+  return held;
 }
 
 async function assertNoResearch(directory: D1Database, home: D1Database, orgId: string): Promise<void> {
