@@ -292,6 +292,36 @@ describe("import trust: every record passes its operation's policy", () => {
   });
 });
 
+describe("import trust: what the operations take, an import takes", () => {
+  it("imports records filled to the operations' limits in a script of three bytes a character", async () => {
+    const cjk = (n: number) => "研".repeat(n);
+    const a = await seedTenant();
+    const admin = await seedApiKey(a.orgId, a.admin.userId, [...ADMIN_SCOPES]);
+    await ok(a.apiKey, "log_skill_execution", { skillName: "research-deep", metadata: { topic: cjk(500), routingRationale: cjk(8000), delegatedTo: "deep" } });
+    const plan = await createPlan(a.apiKey, {
+      name: `[Deep] ${cjk(193)}`,
+      researchQuestion: cjk(4000),
+      planDesignRationale: cjk(8000),
+      steps: [{ stepType: "checkpoint", instructions: cjk(8000) }, ...steps("search")],
+      branchingConditions: Array.from({ length: 3 }, () => ({ afterStep: 2, confidenceBelow: 0.5, insertSteps: [{ stepType: "search", instructions: cjk(8000) }], rationale: cjk(2000) })),
+    });
+    const next = (await ok(a.apiKey, "get_next_step", { planId: plan.planId })) as { step: { stepId: string }; claimId: string };
+    await ok(a.apiKey, "request_user_review", { planId: plan.planId, stepId: next.step.stepId, claimId: next.claimId, presentation: cjk(20_000), questions: Array.from({ length: 10 }, () => cjk(1000)) });
+    await ok(a.apiKey, "store_research", { artifactType: "finding", title: cjk(300), content: { text: cjk(60_000) }, contentText: cjk(100_000), tags: Array.from({ length: 20 }, (_, i) => `${String.fromCharCode(0x4e00 + i)}${cjk(49)}`) });
+    const { startSession } = await import("../support/search-sessions");
+    await startSession(a.apiKey, {
+      searchStep: cjk(4000),
+      reasoning: cjk(2000),
+      researchGoal: cjk(1000),
+      sources: Array.from({ length: 10 }, (_, i) => ({ url: `https://example.org/${i}/${cjk(600)}`, title: cjk(300), snippet: cjk(1000) })),
+    });
+    const { key } = await emptyOrg();
+    const response = await importInto(key, await exportOf(admin.key));
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(((await response.json()) as { imported: { plans: number; searchSessions: number } }).imported).toMatchObject({ plans: 1, searchSessions: 1 });
+  });
+});
+
 describe("import trust: daily budget", () => {
   it("counts what an org imports per day durably and answers 429 with Retry-After past the budget", async () => {
     const { orgId, key } = await emptyOrg();

@@ -17,6 +17,7 @@ import {
   int,
   isRecord,
   json,
+  jsonBytes,
   objectValue,
   oneOf,
   orgColumn,
@@ -48,8 +49,8 @@ const sessionRef = text(200, { nullable: true });
 const hash = text(128, { min: 1, pattern: /^[0-9a-f]+$/, shape: "a hex digest" });
 
 const artifactContent = json(ARTIFACT_LIMITS.contentBytes);
-const tags = json(ARTIFACT_LIMITS.tags * (ARTIFACT_LIMITS.tagChars + 8) + 8, stringList(ARTIFACT_LIMITS.tags, ARTIFACT_LIMITS.tagChars));
-const citations = json(OUTPUT_LIMITS.citations * 2600, (value) => {
+const tags = json(jsonBytes(ARTIFACT_LIMITS.tags * (ARTIFACT_LIMITS.tagChars + 3) + 2), stringList(ARTIFACT_LIMITS.tags, ARTIFACT_LIMITS.tagChars));
+const citations = json(jsonBytes(OUTPUT_LIMITS.citations * 2600), (value) => {
   if (!Array.isArray(value) || value.length > OUTPUT_LIMITS.citations) return `must be a list of at most ${OUTPUT_LIMITS.citations} citations`;
   const fits = (c: unknown) =>
     isRecord(c) &&
@@ -65,7 +66,7 @@ const executionMetadata = json(METADATA_MAX_BYTES, (value) => {
   return issue ? `${issue.path}: ${issue.message}` : null;
 });
 /** An audit entry's detail: what the operations write is a small object. */
-const auditDetail = json(64 * 1024, objectValue);
+const auditDetail = json(256 * 1024, objectValue);
 
 const artifactColumns = {
   org_id: orgColumn,
@@ -151,7 +152,7 @@ export const IMPORT_POLICY: Readonly<Partial<Record<RowTable, Readonly<Record<st
     phase: oneOf(FEEDBACK_PHASES),
     satisfaction: int(1, 5, true),
     summary: text(8000, { min: 1 }),
-    improvement_suggestions: json(20 * 2100, stringList(20, 2000)),
+    improvement_suggestions: json(jsonBytes(20 * 2003 + 2), stringList(20, 2000)),
     follow_up_requested: bool,
     created_by: actor(),
     created_at: time(),
@@ -160,7 +161,7 @@ export const IMPORT_POLICY: Readonly<Partial<Record<RowTable, Readonly<Record<st
     org_id: orgColumn,
     plan_id: planId(),
     citation_policy: oneOf(CITATION_POLICIES),
-    subtopics: json(LEDGER_LIMITS.subtopicsPerPlan * (LEDGER_LIMITS.subtopicChars + 8) + 8, stringList(LEDGER_LIMITS.subtopicsPerPlan, LEDGER_LIMITS.subtopicChars)),
+    subtopics: json(jsonBytes(LEDGER_LIMITS.subtopicsPerPlan * (LEDGER_LIMITS.subtopicChars + 3) + 2), stringList(LEDGER_LIMITS.subtopicsPerPlan, LEDGER_LIMITS.subtopicChars)),
     created_at: time(),
     updated_at: time(),
   },
@@ -196,13 +197,13 @@ export const IMPORT_POLICY: Readonly<Partial<Record<RowTable, Readonly<Record<st
     subtopic_key: text(LEDGER_LIMITS.subtopicChars, { min: 1 }),
     text: text(LEDGER_LIMITS.claimChars, { min: 1 }),
     normalized: text(LEDGER_LIMITS.claimChars * 2),
-    evidence_refs: json(LEDGER_LIMITS.refsPerClaim * 40, stringList(LEDGER_LIMITS.refsPerClaim, 32, 1)),
-    worker_ids: json(64 * 110, stringList(64, 100)),
+    evidence_refs: json(jsonBytes(LEDGER_LIMITS.refsPerClaim * 35 + 2), stringList(LEDGER_LIMITS.refsPerClaim, 32, 1)),
+    worker_ids: json(jsonBytes(64 * 103 + 2), stringList(64, 100)),
     confidence,
     high_stakes: bool,
     created_at: time(),
     updated_at: time(),
-    reused_from: json(4096, objectValue, true),
+    reused_from: json(16 * 1024, objectValue, true),
   },
   ledger_verdicts: {
     org_id: orgColumn,

@@ -46,6 +46,12 @@ export const httpUrl = (nullable = false): CellRule => text(2000, { min: 1, null
 /** JSON text, parsed and bounded like the operations bound stored JSON, then checked by `check`. */
 export const json = (maxBytes: number, check: (value: unknown) => string | null = () => null, nullable = false): CellRule => ({ type: "json", maxBytes, nullable, check });
 
+/**
+ * Bytes JSON text of `chars` characters (UTF-16 units) can take: at most 6 each (an escaped control
+ * character; 3 for most scripts). A coarse guard: the checks behind it count characters as the operations do.
+ */
+export const jsonBytes = (chars: number): number => chars * 6;
+
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A list of at most `max` strings of at most `chars` characters each (at least `min` items). */

@@ -48,12 +48,13 @@ const stepData = (value: unknown) => {
 };
 
 const PLAN_TABLES: Readonly<Record<string, TablePolicy>> = {
-  plan: { columns: { plan_id: id("plan"), data: json(256 * 1024, planData) }, maxRows: 1, minRows: 1 },
+  // Sizes as the engine can fill them: branching conditions carry whole steps, reviews long presentations.
+  plan: { columns: { plan_id: id("plan"), data: json(8 * 1024 * 1024, planData) }, maxRows: 1, minRows: 1 },
   steps: {
     columns: {
       step_id: id("step"),
       step_order: int(1, LIMITS.stepsPerPlan),
-      data: json(64 * 1024, stepData),
+      data: json(1024 * 1024, stepData),
       result: json(LIMITS.resultBytes, () => null, true),
       execution_report: json(LIMITS.reportBytes, objectValue, true),
     },
@@ -65,8 +66,8 @@ const PLAN_TABLES: Readonly<Record<string, TablePolicy>> = {
       version: int(1, MAX_VERSION),
       kind: text(40, { min: 1 }),
       rationale: text(8000),
-      before: json(1024 * 1024),
-      after: json(1024 * 1024),
+      before: json(4 * 1024 * 1024),
+      after: json(4 * 1024 * 1024),
       actor_user_id: actor(),
       actor_client_id: client,
       created_at: time(),
@@ -78,7 +79,7 @@ const PLAN_TABLES: Readonly<Record<string, TablePolicy>> = {
     columns: {
       action: text(100, { min: 1, pattern: /^[a-z][a-z0-9_.]*$/, shape: "an action name" }),
       step_id: id("step", true),
-      detail: json(64 * 1024, objectValue),
+      detail: json(256 * 1024, objectValue),
       actor_user_id: actor(),
       actor_client_id: client,
       created_at: time(),
@@ -112,8 +113,8 @@ const sessionStep = (value: unknown) => {
 };
 
 const sessionTables = (maxSteps: number): Readonly<Record<string, TablePolicy>> => ({
-  header: { columns: { id: int(1, 1), data: json(32 * 1024, sessionHeader) }, maxRows: 1, minRows: 1 },
-  steps: { columns: { step_number: int(1, maxSteps), data: json(64 * 1024, sessionStep) }, maxRows: maxSteps, unique: ["step_number"] },
+  header: { columns: { id: int(1, 1), data: json(256 * 1024, sessionHeader) }, maxRows: 1, minRows: 1 },
+  steps: { columns: { step_number: int(1, maxSteps), data: json(512 * 1024, sessionStep) }, maxRows: maxSteps, unique: ["step_number"] },
 });
 
 function checkTables(policies: Readonly<Record<string, TablePolicy>>, tables: TableDump, where: string): void {
