@@ -76,6 +76,26 @@ describe("import policy: rows", () => {
     expect(refusal(() => checkImportRow("artifacts", artifact({ content: deep }), 4))).toContain("Nested too deeply");
   });
 
+  it("takes a caller's own content hash as record_evidence does, and refuses one it would not", () => {
+    const evidence = (contentHash: string): StoredRow => ({
+      org_id: "org_x",
+      plan_id: newId("plan"),
+      n: 1,
+      url: "https://example.org/a",
+      title: "A",
+      facts: "F",
+      quote: null,
+      fetched_at: null,
+      content_hash: contentHash,
+      subtopic: null,
+      query: null,
+      recorded_by: "usr_1",
+      created_at: T,
+    });
+    expect(() => checkImportRow("ledger_evidence", evidence("sha256:0123abcd"), 5)).not.toThrow();
+    expect(refusal(() => checkImportRow("ledger_evidence", evidence("x y"), 5))).toContain("column content_hash");
+  });
+
   it("checks skill-execution metadata as log_skill_execution does", () => {
     expect(storedMetadataIssue({ topic: "t", delegatedTo: "deep", researchType: "decision_support", priorResearchCheck: { decision: "unique" } })).toBeNull();
     expect(storedMetadataIssue({ delegatedTo: "elsewhere" })).toMatchObject({ path: "metadata.delegatedTo" });

@@ -46,7 +46,8 @@ const planId = (nullable = false) => id("plan", nullable);
 const title = (max: number) => text(max, { min: 1 });
 const confidence = real(0, 1, true);
 const sessionRef = text(200, { nullable: true });
-const hash = text(128, { min: 1, pattern: /^[0-9a-f]+$/, shape: "a hex digest" });
+/** What record_evidence takes as a source's content hash (its own SHA-256 hex when the caller gives none). */
+const hash = text(128, { min: 8, pattern: /^[A-Za-z0-9:_-]+$/, shape: "a content hash (letters, digits, colon, underscore, hyphen)" });
 
 const artifactContent = json(ARTIFACT_LIMITS.contentBytes);
 const tags = json(jsonBytes(ARTIFACT_LIMITS.tags * (ARTIFACT_LIMITS.tagChars + 3) + 2), stringList(ARTIFACT_LIMITS.tags, ARTIFACT_LIMITS.tagChars));

@@ -41,7 +41,8 @@ export const actor = (nullable = false): CellRule => text(64, { min: 1, nullable
 export const client: CellRule = text(2048, { nullable: true });
 /** The org column: whatever it says, the import writes the importing org's id. */
 export const orgColumn: CellRule = text(64);
-export const httpUrl = (nullable = false): CellRule => text(2000, { min: 1, nullable, pattern: /^https?:\/\/\S+$/i, shape: "an http(s) URL" });
+/** An http(s) URL as the operations stored it (their URL check parses it; the text kept is what the caller sent). */
+export const httpUrl = (nullable = false): CellRule => text(2000, { min: 1, nullable, pattern: /^https?:\/\/./i, shape: "an http(s) URL" });
 
 /** JSON text, parsed and bounded like the operations bound stored JSON, then checked by `check`. */
 export const json = (maxBytes: number, check: (value: unknown) => string | null = () => null, nullable = false): CellRule => ({ type: "json", maxBytes, nullable, check });
