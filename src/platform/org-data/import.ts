@@ -140,8 +140,10 @@ async function apply(
   let header: ExportHeader | null = null;
   let remap: IdRemapper | null = null;
   let ended = false;
-  // The file's keys so far (hashed: a file may hold many rows), and the line that claimed each.
+  // The file's keys so far (hashed: a file may hold many rows), and the line that claimed each. The hash is
+  // seeded per import, so the odd chance of two keys sharing one cannot refuse the same file twice.
   const keys = new Map<number, number>();
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0] ?? 0;
   const objects = new Map<string, number>();
   const maxSessionSteps = sessionConfig(env).maxStepsPerSession;
   // Rows wait in file order; each run of rows bound for one database goes in one batch.
@@ -189,7 +191,7 @@ async function apply(
           break;
         }
         const checked = checkImportRow(record.table, record.row, lineNumber);
-        for (const key of rowKeys(record.table, checked)) claimOnce(keys, hashKey(key), lineNumber, `a ${record.table} row with the same key`);
+        for (const key of rowKeys(record.table, checked)) claimOnce(keys, hashKey(key, seed), lineNumber, `a ${record.table} row with the same key`);
         if (ONLY_INTO_EMPTY.has(record.table) && held.has(record.table)) {
           throw conflict(
             `Line ${lineNumber}: this organization already has its own ${record.table} entries; they are restored only into an organization that has none. Import into a new organization, or leave the ${record.table} lines out.`,
@@ -199,8 +201,8 @@ async function apply(
         const columns = columnsOf.get(record.table) ?? (await tableColumns(db, record.table));
         columnsOf.set(record.table, columns);
         const row: StoredRow = { ...remap.row(checked), org_id: orgId };
-        // The plan's new object numbers its index updates from 1: a row keeping an older export's
-        // number would refuse them (the index takes only newer updates) and stay stale.
+        // The server sets the plan index's update counter (a file's is refused): the plan's new object
+        // numbers its index updates from 1, and the index takes only newer ones.
         if (record.table === "plans") row.index_seq = 0;
         const names = Object.keys(row);
         const unknown = names.find((name) => !columns.has(name));
@@ -256,9 +258,9 @@ function claimOnce<K>(claimed: Map<K, number>, key: K, line: number, what: strin
 }
 
 /** A 53-bit hash of a key (cyrb53): the file's keys are kept as numbers, so a large file's fit in memory. */
-function hashKey(key: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+function hashKey(key: string, seed: number): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
