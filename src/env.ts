@@ -56,6 +56,9 @@ export interface Env {
    * binding is declared in the configuration like DB and migrated like it; DB keeps the directory.
    */
   ORG_DATABASES?: string;
+  /** What one org may import per UTC day: records (default 200000) and bytes of file (default 536870912). */
+  ORG_IMPORT_DAILY_ROWS?: string;
+  ORG_IMPORT_DAILY_BYTES?: string;
   /** "production" when deployed with `npm run deploy`; "development" locally. */
   CAIRN_ENV?: string;
   /** Injected by OAuthProvider into the default handler's env. */

@@ -1,4 +1,4 @@
-import { invalidTransition, payloadTooLarge, validationError } from "./errors";
+import { invalidTransition, payloadTooLarge, type ValidationIssue, validationError } from "./errors";
 
 /** Seed 000: a research skill invocation, from the interview to delivery. */
 export const SKILL_EXECUTION_STATUSES = ["started", "executing", "completed", "failed"] as const;
@@ -8,6 +8,97 @@ export const ORIGINAL_QUERY_MAX_CHARS = 5000;
 export const METADATA_MAX_BYTES = 64 * 1024;
 
 export type Metadata = Record<string, unknown>;
+
+/**
+ * The interview record's known fields (seed 000 phases 1–3, 6): the operation's input schema is built
+ * from these, and an imported record is held to them (`storedMetadataIssue`). Unknown keys are kept.
+ */
+export const RESEARCH_TYPES = ["general_topic", "competitive_analysis", "decision_support"] as const;
+export const DELEGATION_TARGETS = ["scan", "deep"] as const;
+export const PRIOR_RESEARCH_DECISIONS = ["none_found", "use_existing", "refresh", "unique"] as const;
+export const METADATA_TEXT_CHARS = {
+  topic: 500,
+  scope: 2000,
+  decisionContext: 4000,
+  knownContext: 8000,
+  outputMediaType: 100,
+  outputFormattingInstructions: 4000,
+  skipQuestionsReason: 2000,
+  routingRationale: 8000,
+} as const;
+export const METADATA_LIST_LIMITS = {
+  depthSignals: 20,
+  depthSignalChars: 200,
+  clarifyingQuestions: 2,
+  questionChars: 2000,
+  answerChars: 8000,
+  priorArtifactIds: 50,
+  priorArtifactIdChars: 64,
+  exchangeChars: 8000,
+} as const;
+
+const issue = (path: string, message: string): ValidationIssue => ({ path: `metadata.${path}`, message });
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The first way stored metadata breaks what log_skill_execution accepts (as stored: `originalQuery`
+ * already capped), or null. For records that did not come through the operation: imports.
+ */
+export function storedMetadataIssue(metadata: unknown): ValidationIssue | null {
+  if (!isPlainObject(metadata)) return { path: "metadata", message: "Must be an object" };
+  for (const [key, max] of Object.entries(METADATA_TEXT_CHARS)) {
+    const value = metadata[key];
+    if (value !== undefined && (typeof value !== "string" || value.length > max)) return issue(key, `Must be text of at most ${max} characters`);
+  }
+  const enums: [string, readonly string[]][] = [
+    ["researchType", RESEARCH_TYPES],
+    ["delegatedTo", DELEGATION_TARGETS],
+  ];
+  for (const [key, values] of enums) {
+    const value = metadata[key];
+    if (value !== undefined && !values.includes(value as string)) return issue(key, `Must be one of ${values.join(", ")}`);
+  }
+  const query = metadata.originalQuery;
+  if (query !== undefined && (typeof query !== "string" || query.length > ORIGINAL_QUERY_MAX_CHARS)) return issue("originalQuery", `Must be text of at most ${ORIGINAL_QUERY_MAX_CHARS} characters`);
+  for (const key of ["stepsCompleted", "artifactsStored"]) {
+    const value = metadata[key];
+    if (value !== undefined && !(typeof value === "number" && Number.isSafeInteger(value) && value >= 0)) return issue(key, "Must be a whole number, 0 or more");
+  }
+  const signals = metadata.depthSignals;
+  if (signals !== undefined) {
+    const { depthSignals: max, depthSignalChars: chars } = METADATA_LIST_LIMITS;
+    if (!Array.isArray(signals) || signals.length > max || signals.some((s) => typeof s !== "string" || s.length > chars)) {
+      return issue("depthSignals", `At most ${max} texts of at most ${chars} characters`);
+    }
+  }
+  const questions = metadata.clarifyingQuestions;
+  if (questions !== undefined) {
+    const { clarifyingQuestions: max, questionChars, answerChars } = METADATA_LIST_LIMITS;
+    const fits = (q: unknown) =>
+      isPlainObject(q) &&
+      Object.keys(q).every((k) => k === "question" || k === "answer") &&
+      typeof q.question === "string" &&
+      q.question.length <= questionChars &&
+      typeof q.answer === "string" &&
+      q.answer.length <= answerChars;
+    if (!Array.isArray(questions) || questions.length > max || !questions.every(fits)) return issue("clarifyingQuestions", `Never more than ${max} {question, answer} pairs`);
+  }
+  const prior = metadata.priorResearchCheck;
+  if (prior !== undefined) {
+    const { priorArtifactIds: max, priorArtifactIdChars: chars, exchangeChars } = METADATA_LIST_LIMITS;
+    if (!isPlainObject(prior) || !PRIOR_RESEARCH_DECISIONS.includes(prior.decision as never)) {
+      return issue("priorResearchCheck.decision", `Must be one of ${PRIOR_RESEARCH_DECISIONS.join(", ")}`);
+    }
+    const ids = prior.artifactIds;
+    if (ids !== undefined && (!Array.isArray(ids) || ids.length > max || ids.some((i) => typeof i !== "string" || i.length > chars))) {
+      return issue("priorResearchCheck.artifactIds", `At most ${max} ids`);
+    }
+    if (prior.exchange !== undefined && (typeof prior.exchange !== "string" || prior.exchange.length > exchangeChars)) {
+      return issue("priorResearchCheck.exchange", `Must be text of at most ${exchangeChars} characters`);
+    }
+  }
+  return null;
+}
 
 export interface SkillExecution {
   executionId: string;

@@ -34,6 +34,8 @@ export type RpcResult<T> = { ok: true; value: T; bookmark?: string } | { ok: fal
 
 /** The tables an export carries (not the outbox: index updates in flight). */
 const PLAN_TABLES = ["plan", "steps", "versions", "audit"] as const;
+/** The audit's sequence is the object's own: an export leaves it out, an import numbers the entries afresh in order. */
+const PLAN_MANAGED_COLUMNS = { audit: ["seq"] } as const;
 const MAX_ALARM_RETRIES = 5;
 
 const toRpcError = (error: CairnError): RpcResult<never> => ({
@@ -111,7 +113,7 @@ export class PlanObject extends DurableObject<Env> {
   /** The plan's storage for an org export (the outbox is left out: the D1 index is exported itself). */
   async exportState(): Promise<TableDump | null> {
     if (!this.#load(false)) return null;
-    return dumpTables(this.ctx.storage.sql, PLAN_TABLES);
+    return dumpTables(this.ctx.storage.sql, PLAN_TABLES, PLAN_MANAGED_COLUMNS);
   }
 
   /**

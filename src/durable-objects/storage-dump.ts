@@ -2,13 +2,18 @@ import type { StoredRow, TableDump } from "../domain/org-data/format";
 
 /**
  * An object's SQLite tables as rows and back, for org export and import. Only
- * the named tables; on restore, columns are checked against the table's own
+ * the named tables, less the columns the object numbers itself (`omitted`: an
+ * import never takes them from a file, so rows restore in order and number afresh); on restore, columns are checked against the table's own
  * (PRAGMA table_info) before any SQL is built, since the rows come from a file.
  */
-export function dumpTables(sql: SqlStorage, tables: readonly string[]): TableDump {
+export function dumpTables(sql: SqlStorage, tables: readonly string[], omitted: Readonly<Record<string, readonly string[]>> = {}): TableDump {
   const dump: TableDump = {};
   // Table names come from the caller's constant list, never from input.
-  for (const table of tables) dump[table] = sql.exec<StoredRow>(`SELECT * FROM "${table}" ORDER BY rowid`).toArray();
+  for (const table of tables) {
+    const left = new Set(omitted[table] ?? []);
+    const rows = sql.exec<StoredRow>(`SELECT * FROM "${table}" ORDER BY rowid`).toArray();
+    dump[table] = left.size ? rows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !left.has(column)))) : rows;
+  }
   return dump;
 }
 

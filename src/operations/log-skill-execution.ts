@@ -6,6 +6,11 @@ import {
   applyExecutionUpdate,
   assertMetadataSize,
   capOriginalQuery,
+  DELEGATION_TARGETS,
+  METADATA_LIST_LIMITS as LIST,
+  METADATA_TEXT_CHARS as CHARS,
+  PRIOR_RESEARCH_DECISIONS,
+  RESEARCH_TYPES,
   type SkillExecution,
 } from "../domain/skill-executions";
 import { LIST_AS_DESCRIPTION } from "./listing";
@@ -17,30 +22,30 @@ const text = (max: number) => z.string().max(max, `At most ${max} characters`);
 
 /** The interview record of seed 000 (phases 1–3, 6). Unknown keys are kept, so skills can add their own. */
 export const ExecutionMetadata = z.looseObject({
-  topic: text(500).optional(),
-  researchType: z.enum(["general_topic", "competitive_analysis", "decision_support"]).optional(),
-  scope: text(2000).optional(),
-  depthSignals: z.array(text(200)).max(20).optional(),
-  decisionContext: text(4000).optional(),
-  knownContext: text(8000).optional(),
-  outputMediaType: text(100).optional(),
-  outputFormattingInstructions: text(4000).optional(),
+  topic: text(CHARS.topic).optional(),
+  researchType: z.enum(RESEARCH_TYPES).optional(),
+  scope: text(CHARS.scope).optional(),
+  depthSignals: z.array(text(LIST.depthSignalChars)).max(LIST.depthSignals).optional(),
+  decisionContext: text(CHARS.decisionContext).optional(),
+  knownContext: text(CHARS.knownContext).optional(),
+  outputMediaType: text(CHARS.outputMediaType).optional(),
+  outputFormattingInstructions: text(CHARS.outputFormattingInstructions).optional(),
   clarifyingQuestions: z
-    .array(z.strictObject({ question: text(2000), answer: text(8000) }))
-    .max(2, "Never more than 2 clarifying questions")
+    .array(z.strictObject({ question: text(LIST.questionChars), answer: text(LIST.answerChars) }))
+    .max(LIST.clarifyingQuestions, "Never more than 2 clarifying questions")
     .optional(),
-  skipQuestionsReason: text(2000).optional(),
-  routingRationale: text(8000).optional(),
-  delegatedTo: z.enum(["scan", "deep"]).optional(),
+  skipQuestionsReason: text(CHARS.skipQuestionsReason).optional(),
+  routingRationale: text(CHARS.routingRationale).optional(),
+  delegatedTo: z.enum(DELEGATION_TARGETS).optional(),
   originalQuery: z.string().max(100_000).optional(),
   stepsCompleted: z.number().int().min(0).optional(),
   artifactsStored: z.number().int().min(0).optional(),
   /** seed 000 phase 3: what search_sources found, what the user chose, and the exchange. */
   priorResearchCheck: z
     .looseObject({
-      decision: z.enum(["none_found", "use_existing", "refresh", "unique"]),
-      artifactIds: z.array(z.string().max(64)).max(50).optional(),
-      exchange: text(8000).optional(),
+      decision: z.enum(PRIOR_RESEARCH_DECISIONS),
+      artifactIds: z.array(z.string().max(LIST.priorArtifactIdChars)).max(LIST.priorArtifactIds).optional(),
+      exchange: text(LIST.exchangeChars).optional(),
     })
     .optional(),
 });

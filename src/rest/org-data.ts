@@ -94,14 +94,16 @@ export function orgDataOpenApiPaths(base: string, problem: (description: string)
       post: {
         operationId: "import_org",
         summary: "Import an export into this organization",
-        description: "The organization must hold no research yet. Ids are renewed consistently. Member records are restored only for people already in the organization, whose roles stay as they are; the others are counted as not restored (members: {restored, notRestored}), and no one is added. API keys are not recreated. A bad or incomplete file changes nothing.",
+        description:
+          "The organization must hold no research yet. Every record must pass what the operation that writes it accepts; server-assigned columns (sequence numbers) are refused, not taken from the file. Ids are renewed consistently. Member records are restored only for people already in the organization, whose roles stay as they are; the others are counted as not restored (members: {restored, notRestored}), and no one is added. API keys are not recreated; the audit trail and tool-call log are restored only into an organization without its own. A bad or incomplete file changes nothing. Each organization has a daily import budget of records and bytes.",
         ...common,
         requestBody: { required: true, content: { "application/x-ndjson": { schema: { type: "string" } } } },
         responses: {
           "200": { description: "What was imported", content: { "application/json": { schema: { type: "object", properties: { imported: { type: "object" } } } } } },
-          "400": problem("A line is not valid, or the file is incomplete"),
-          "409": problem("The organization already holds research"),
+          "400": problem("A line is not valid (the message names the line and column), a key appears twice, or the file is incomplete"),
+          "409": problem("The organization already holds research, or its own audit trail or tool-call log where the file carries one; or an import or erasure is running"),
           "413": problem("A line is longer than 16 MiB"),
+          "429": problem("The organization's daily import budget is spent (Retry-After: the next UTC day)"),
           ...errors,
         },
       },

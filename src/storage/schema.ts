@@ -350,3 +350,18 @@ export const webhookEventOutbox = sqliteTable(
   },
   (t) => [index("webhook_event_outbox_due").on(t.nextAttemptAt), index("webhook_event_outbox_org").on(t.orgId)],
 );
+
+/**
+ * What an org imported per UTC day (`day`: days since the epoch), counted as the import reads its
+ * file, refused or not: the daily import budget (src/domain/org-data/import-budget.ts).
+ */
+export const orgImportUsage = sqliteTable(
+  "org_import_usage",
+  {
+    orgId: text("org_id").notNull(),
+    day: integer("day").notNull(),
+    rowsRead: integer("rows_read").notNull().default(0),
+    bytesRead: integer("bytes_read").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.day] })],
+);

@@ -33,14 +33,23 @@ export const ROW_TABLES = [
 ] as const;
 export type RowTable = (typeof ROW_TABLES)[number];
 
-/** Columns never exported: secrets, and sequence numbers the importing database assigns itself. */
-export const OMITTED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
-  api_keys: ["key_hash"],
+/**
+ * Columns the server assigns itself: never exported, and refused in an import file (import-policy.ts).
+ * Sequence numbers are the full-text indexes' keys, and SQLite's AUTOINCREMENT keeps the highest ever
+ * used for every org of the database; `index_seq` orders a plan object's index updates, and the object
+ * an import creates counts afresh.
+ */
+export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly string[]>>> = {
   artifacts: ["seq"],
-  // The order of a plan object's index updates: the object an import creates counts afresh.
   plans: ["index_seq"],
   research_outputs: ["seq"],
   ledger_claims: ["seq"],
+};
+
+/** Columns never exported: secrets, and what the server assigns itself. */
+export const OMITTED_COLUMNS: Readonly<Partial<Record<RowTable, readonly string[]>>> = {
+  ...SERVER_MANAGED_COLUMNS,
+  api_keys: ["key_hash"],
 };
 
 /** Tables an import does not recreate: an API key cannot be restored without its secret. */

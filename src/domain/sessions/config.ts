@@ -2,8 +2,11 @@ import type { SessionConfig } from "./model";
 
 export const DEFAULT_SESSION_CONFIG: SessionConfig = { ttlMinutes: 240, maxActivePerOrg: 20, maxActivePerMember: 5, maxStepsPerSession: 100 };
 
+/** The longest a deployment may let a session sit idle (a week). */
+export const MAX_SESSION_TTL_MINUTES = 7 * 24 * 60;
+
 const BOUNDS: Record<keyof SessionConfig, [number, number]> = {
-  ttlMinutes: [1, 7 * 24 * 60],
+  ttlMinutes: [1, MAX_SESSION_TTL_MINUTES],
   maxActivePerOrg: [1, 10_000],
   maxActivePerMember: [1, 10_000],
   maxStepsPerSession: [2, 1_000],

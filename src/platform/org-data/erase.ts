@@ -78,6 +78,7 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   // Memberships and keys before the users and the org they refer to (foreign keys).
   await env.DB.batch([
     env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ?").bind(orgId),
+    env.DB.prepare("DELETE FROM org_import_usage WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM webhook_deliveries WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM webhook_subscriptions WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM memberships WHERE org_id = ?").bind(orgId),

@@ -1,6 +1,10 @@
 import { conflict, notFound, validationError } from "../../domain/errors";
 import { erasureBegun, IMPORT_LOCK_STALE_MS, importRunning } from "../../domain/org-data/import-lock";
-import { type ExportHeader, NOT_IMPORTED, parseRecord, type StoredRow, type TableDump } from "../../domain/org-data/format";
+import { type ExportHeader, type ExportRecord, NOT_IMPORTED, parseRecord, type RowTable, type StoredRow, type TableDump } from "../../domain/org-data/format";
+import { importBudget } from "../../domain/org-data/import-budget";
+import { checkImportRow, ONLY_INTO_EMPTY, rowKeys } from "../../domain/org-data/import-policy";
+import { checkPlanState, checkSessionState } from "../../domain/org-data/object-state-policy";
+import { sessionConfig } from "../../domain/sessions/config";
 import { IdRemapper } from "../../domain/org-data/id-remap";
 import { newId } from "../../domain/ids";
 import type { Env } from "../../env";
@@ -8,10 +12,15 @@ import { countPlacement, type ImportedMembers } from "../../domain/org-data/memb
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
 import { eraseResearch } from "./erase";
+import { ImportMeter } from "./import-meter";
 import { placeImportedMember } from "./members";
 
-/** Statements per D1 batch while importing rows. */
+/**
+ * Statements, and bytes of their lines, per D1 batch while importing rows: a batch is one
+ * transaction, and other orgs' queries on the database wait behind it.
+ */
 const BATCH = 50;
+const BATCH_BYTES = 1024 * 1024;
 
 export interface ImportSummary {
   /** Member records: restored (already in this org) or not (src/domain/org-data/members.ts). */
@@ -21,6 +30,9 @@ export interface ImportSummary {
   searchSessions: number;
   skipped: Record<string, number>;
 }
+
+/** Whether the org held rows of the tables restored only into an org without any, before the import began. */
+type HeldBefore = ReadonlySet<RowTable>;
 
 /**
  * Imports an export into `orgId`, which must hold no research yet. Lines are
@@ -67,15 +79,32 @@ async function importUnlocked(env: Env, orgId: string, lines: AsyncIterable<stri
   // The org's audit trail and tool-call log may hold rows already: a failed import takes back only the ones after these.
   const audit = await home.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM audit_log").first<number>("n");
   const calls = await env.DB.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM tool_call_log").first<number>("n");
+  const held = await heldBefore(env.DB, home, orgId);
+  const meter = new ImportMeter(env.DB, orgId, importBudget(env));
+  // An org past its day's budget is refused before a line is read.
+  await meter.settle();
   try {
-    return await apply(env, home, orgId, lines, now);
+    return await apply(env, home, orgId, lines, now, meter, held);
   } catch (error) {
+    // What was read counts, however the import ended (the refusal itself has been counted already).
+    await meter.settle().catch(() => undefined);
     await eraseResearch(env, orgId);
     await home.prepare("DELETE FROM audit_log WHERE org_id = ? AND rowid > ?").bind(orgId, audit ?? 0).run();
     // An import writes no memberships or accounts (members are restored, never added), so there are none to take back.
     await env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ? AND rowid > ?").bind(orgId, calls ?? 0).run();
     throw error;
   }
+}
+
+/** Which of the tables restored only into an org without rows of them this org has rows of already. */
+async function heldBefore(directory: D1Database, home: D1Database, orgId: string): Promise<HeldBefore> {
+  const held = new Set<RowTable>();
+  for (const table of ONLY_INTO_EMPTY) {
+    // `table` is one of the policy's constant names, never caller input.
+    const db = livesInHome(table) ? home : directory;
+    if (await db.prepare(`SELECT 1 FROM ${table} WHERE org_id = ? LIMIT 1`).bind(orgId).first()) held.add(table);
+  }
+  return held;
 }
 
 async function assertNoResearch(directory: D1Database, home: D1Database, orgId: string): Promise<void> {
@@ -86,15 +115,32 @@ async function assertNoResearch(directory: D1Database, home: D1Database, orgId: 
   if (held + sessions > 0) throw conflict("This organization already holds research; import into a new, empty organization.");
 }
 
-async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIterable<string>, now: number): Promise<ImportSummary> {
+async function apply(
+  env: Env,
+  home: D1Database,
+  orgId: string,
+  lines: AsyncIterable<string>,
+  now: number,
+  meter: ImportMeter,
+  held: HeldBefore,
+): Promise<ImportSummary> {
   const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {} };
   const columnsOf = new Map<string, Set<string>>();
   let header: ExportHeader | null = null;
   let remap: IdRemapper | null = null;
   let ended = false;
+  // The file's keys so far (hashed: a file may hold many rows), and the line that claimed each. The hash is
+  // seeded per import, so the odd chance of two keys sharing one cannot refuse the same file twice.
+  const keys = new Map<number, number>();
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0] ?? 0;
+  const objects = new Map<string, number>();
+  const maxSessionSteps = sessionConfig(env).maxStepsPerSession;
   // Rows wait in file order; each run of rows bound for one database goes in one batch.
   let pending: { db: D1Database; statement: D1PreparedStatement }[] = [];
+  let pendingBytes = 0;
   const flush = async () => {
+    // Nothing is written past the day's budget.
+    await meter.settle();
     for (let start = 0; start < pending.length; ) {
       const db = pending[start]?.db as D1Database;
       let end = start;
@@ -103,6 +149,7 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
       start = end;
     }
     pending = [];
+    pendingBytes = 0;
   };
   let lineNumber = 0;
   for await (const line of lines) {
@@ -110,6 +157,8 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
     if (!line.trim()) continue;
     if (ended) throw validationError(`Line ${lineNumber}: nothing may follow the end line.`);
     const record = parseRecord(line, lineNumber);
+    const bytes = new TextEncoder().encode(line).byteLength;
+    meter.read(recordsIn(record), bytes);
     if (!header) {
       if (record.type !== "header") throw validationError("Line 1 must be the export's header.");
       header = record;
@@ -132,22 +181,32 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
           summary.skipped[record.table] = (summary.skipped[record.table] ?? 0) + 1;
           break;
         }
+        const checked = checkImportRow(record.table, record.row, lineNumber);
+        for (const key of rowKeys(record.table, checked)) claimOnce(keys, hashKey(key, seed), lineNumber, `a ${record.table} row with the same key`);
+        if (ONLY_INTO_EMPTY.has(record.table) && held.has(record.table)) {
+          throw conflict(
+            `Line ${lineNumber}: this organization already has its own ${record.table} entries; they are restored only into an organization that has none. Import into a new organization, or leave the ${record.table} lines out.`,
+          );
+        }
         const db = livesInHome(record.table) ? home : env.DB;
         const columns = columnsOf.get(record.table) ?? (await tableColumns(db, record.table));
         columnsOf.set(record.table, columns);
-        const row: StoredRow = { ...remap.row(record.row), org_id: orgId };
-        // The plan's new object numbers its index updates from 1: a row keeping an older export's
-        // number would refuse them (the index takes only newer updates) and stay stale.
+        const row: StoredRow = { ...remap.row(checked), org_id: orgId };
+        // The server sets the plan index's update counter (a file's is refused): the plan's new object
+        // numbers its index updates from 1, and the index takes only newer ones.
         if (record.table === "plans") row.index_seq = 0;
         const names = Object.keys(row);
         const unknown = names.find((name) => !columns.has(name));
         if (unknown) throw validationError(`Line ${lineNumber}: table ${record.table} has no column ${unknown}.`);
         pending.push({ db, statement: db.prepare(`INSERT INTO ${record.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).bind(...names.map((n) => row[n] ?? null)) });
         summary.rows[record.table] = (summary.rows[record.table] ?? 0) + 1;
-        if (pending.length >= BATCH) await flush();
+        pendingBytes += bytes;
+        if (pending.length >= BATCH || pendingBytes >= BATCH_BYTES) await flush();
         break;
       }
       case "plan_state": {
+        checkPlanState(record.planId, record.tables, lineNumber, header.org.id);
+        claimOnce(objects, `plan:${record.planId}`, lineNumber, `a plan_state of plan ${record.planId}`);
         await flush();
         const planId = remap.id(record.planId);
         const result = await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).importState(remapTables(remap, record.tables));
@@ -156,6 +215,8 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
         break;
       }
       case "session_state": {
+        checkSessionState(record.sessionId, record.tables, lineNumber, header.org.id, maxSessionSteps);
+        claimOnce(objects, `session:${record.sessionId}`, lineNumber, `a session_state of session ${record.sessionId}`);
         await flush();
         const sessionId = remap.id(record.sessionId);
         const result = await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).importState(remapTables(remap, record.tables), now);
@@ -172,6 +233,33 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
   if (!header) throw validationError("The file is empty: an export starts with its header.");
   if (!ended) throw validationError(`The file stops after line ${lineNumber} without its end line: it is incomplete, so nothing was imported.`);
   return summary;
+}
+
+/** Records a line counts against the daily budget: each row it writes (a plan's state writes many). */
+function recordsIn(record: ExportRecord): number {
+  if (record.type === "plan_state" || record.type === "session_state") return Object.values(record.tables).reduce((n, rows) => n + rows.length, 0);
+  return record.type === "header" || record.type === "end" ? 0 : 1;
+}
+
+/** Refuses a key the file has claimed on an earlier line. */
+function claimOnce<K>(claimed: Map<K, number>, key: K, line: number, what: string): void {
+  const earlier = claimed.get(key);
+  if (earlier !== undefined) throw validationError(`Line ${line}: line ${earlier} holds ${what} already; each record appears once in an export.`);
+  claimed.set(key, line);
+}
+
+/** A 53-bit hash of a key (cyrb53): the file's keys are kept as numbers, so a large file's fit in memory. */
+function hashKey(key: string, seed: number): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
 function remapTables(remap: IdRemapper, tables: TableDump): TableDump {
