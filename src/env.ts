@@ -43,6 +43,8 @@ export interface Env {
   WEBHOOK_QUEUE: Queue<WebhookMessage>;
   /** Seconds before a failed delivery's first retry, doubling after (default 30). */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /** Milliseconds an org erasure waits after cutting access, before it deletes (default: the membership cache bound, 5000). */
+  ORG_ERASURE_SETTLE_MS?: string;
   /** Days the tool-call log is kept (default 90), and ended webhook deliveries (default 30); removed by the daily cron. */
   TOOL_CALL_LOG_RETENTION_DAYS?: string;
   WEBHOOK_DELIVERY_RETENTION_DAYS?: string;

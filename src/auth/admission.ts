@@ -1,9 +1,10 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { MEMBERSHIP_CACHE_ENTRIES, MEMBERSHIP_CACHE_MS, requestLimitKey } from "../domain/auth/request-limits";
+import type { OrgMarks } from "../domain/org-data/write-gate";
 import type { Principal } from "../domain/principal";
 import { type Role, scopesAllowedForRole } from "../domain/scopes";
 import type { Env } from "../env";
-import { roleIn } from "../storage/accounts";
+import { membershipIn } from "../storage/accounts";
 import { principalFrom } from "./credentials";
 import { forgetVerifiedMember, forgetVerifiedOrg, rememberVerifiedCaller, wasRestored } from "./verified-callers";
 
@@ -11,6 +12,8 @@ export type Admission = { ok: true; principal: Principal } | { ok: false; reason
 
 interface CachedRole {
   role: Role | null;
+  /** The org's import and erasure marks, read in the same statement: the write gate costs no read of its own. */
+  marks: OrgMarks | null;
   readAt: number;
 }
 
@@ -26,28 +29,37 @@ export function forgetMembership(orgId: string, userId: string): void {
 
 /** An org erased: nothing this isolate remembers of its members or their tokens is trusted again. */
 export function forgetOrg(orgId: string): void {
-  for (const key of memberships.keys()) if (key.startsWith(`${orgId}:`)) memberships.delete(key);
+  forgetOrgMarks(orgId);
   forgetVerifiedOrg(orgId);
 }
 
-async function currentRole(db: D1Database, orgId: string, userId: string, now: number): Promise<Role | null> {
+/**
+ * An org's import or erasure mark set or cleared: this isolate reads its members' memberships (and with them
+ * the marks) again at once; other isolates within MEMBERSHIP_CACHE_MS.
+ */
+export function forgetOrgMarks(orgId: string): void {
+  for (const key of memberships.keys()) if (key.startsWith(`${orgId}:`)) memberships.delete(key);
+}
+
+async function currentMembership(db: D1Database, orgId: string, userId: string, now: number): Promise<CachedRole> {
   const key = membershipKey(orgId, userId);
   const cached = memberships.get(key);
-  if (cached && now - cached.readAt < MEMBERSHIP_CACHE_MS) return cached.role;
-  const role = await roleIn(db, orgId, userId);
-  rememberRole(orgId, userId, role, now);
-  return role;
+  if (cached && now - cached.readAt < MEMBERSHIP_CACHE_MS) return cached;
+  const membership = await membershipIn(db, orgId, userId);
+  return rememberRole(orgId, userId, membership?.role ?? null, membership?.marks ?? null, now);
 }
 
 /** A membership just read (directly, or joined when an API key resolved), trusted for MEMBERSHIP_CACHE_MS. */
-function rememberRole(orgId: string, userId: string, role: Role | null, now: number): void {
+function rememberRole(orgId: string, userId: string, role: Role | null, marks: OrgMarks | null, now: number): CachedRole {
   const key = membershipKey(orgId, userId);
+  const entry = { role, marks, readAt: now };
   memberships.delete(key);
-  memberships.set(key, { role, readAt: now });
+  memberships.set(key, entry);
   if (memberships.size > MEMBERSHIP_CACHE_ENTRIES) {
     const oldest = memberships.keys().next().value;
     if (oldest !== undefined) memberships.delete(oldest);
   }
+  return entry;
 }
 
 /**
@@ -67,13 +79,13 @@ export async function admitCaller(env: Env, ctx: OAuthResourceContext<unknown>):
   if (!restored) {
     await rememberVerifiedCaller(env.PUBLIC_URL, ctx);
     // An API key resolved just now with its membership joined: that is a fresh read of it.
-    if (fromToken.apiKeyId) rememberRole(fromToken.orgId, fromToken.userId, fromToken.role, Date.now());
+    if (fromToken.apiKeyId) rememberRole(fromToken.orgId, fromToken.userId, fromToken.role, fromToken.orgMarks ?? null, Date.now());
   }
   if (!fromToken.apiKeyId || restored) {
-    const role = await currentRole(env.DB, fromToken.orgId, fromToken.userId, Date.now());
+    const { role, marks } = await currentMembership(env.DB, fromToken.orgId, fromToken.userId, Date.now());
     if (!role) return { ok: false, reason: "unauthorized" };
     const allowed = scopesAllowedForRole(role);
-    principal = { ...fromToken, role, scopes: fromToken.scopes.filter((scope) => allowed.includes(scope)) };
+    principal = { ...fromToken, role, scopes: fromToken.scopes.filter((scope) => allowed.includes(scope)), ...(marks ? { orgMarks: marks } : {}) };
   }
   // A deployment without the binding has chosen no per-credential limit.
   if (env.API_RATE_LIMITER) {

@@ -1,3 +1,4 @@
+import { forgetOrgMarks } from "../../auth/admission";
 import { conflict, notFound, validationError } from "../../domain/errors";
 import { erasureBegun, IMPORT_LOCK_STALE_MS, importRunning } from "../../domain/org-data/import-lock";
 import { type ExportHeader, NOT_IMPORTED, parseRecord, type StoredRow, type TableDump } from "../../domain/org-data/format";
@@ -6,7 +7,6 @@ import { newId } from "../../domain/ids";
 import type { Env } from "../../env";
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
-import { eraseResearch } from "./erase";
 
 /** Statements per D1 batch while importing rows. */
 const BATCH = 50;
@@ -21,11 +21,23 @@ export interface ImportSummary {
   skipped: Record<string, number>;
 }
 
-/** What an import adds besides research rows, so a failed import can take it back. */
+/**
+ * Everything an import writes, so a failed import takes back exactly that: the rows it inserted (by rowid,
+ * per database and table), the plans and search sessions it recreated, and the memberships and accounts it
+ * added. Never "everything of the org": members may write beside a running import (a write that passed the
+ * write gate just before the import's lock, or one served by another isolate within its cache bound), and
+ * what they wrote stays.
+ */
 interface Undo {
   memberships: string[];
   users: string[];
+  rows: Map<D1Database, Map<string, number[]>>;
+  plans: string[];
+  sessions: string[];
 }
+
+/** Rowids per DELETE statement (D1 binds at most 100 values; one is the org id). */
+const UNDO_IDS = 90;
 
 /**
  * Imports an export into `orgId`, which must hold no research yet. Lines are
@@ -34,15 +46,19 @@ interface Undo {
  * triggers, and each plan and search session is recreated in its own object
  * (a pending review stays pending; stall and expiry alarms are armed again).
  * Any bad line, or a file that stops before its end line, undoes the import:
- * the org is left as it was. One import runs into an org at a time: a second
- * one meanwhile would pass the emptiness check too, mix its rows with the
- * first's, and its undo would erase what the first imported.
+ * what it wrote is taken back, and only that (see Undo). One import runs into an
+ * org at a time: a second one meanwhile would pass the emptiness check too and mix
+ * its rows with the first's. While it runs, the org's writes are refused (the
+ * write gate reads `importing_since`); reads go on.
  */
 export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<string>, now = Date.now()): Promise<ImportSummary> {
   const lock = await claimImport(env.DB, orgId);
+  // This isolate's callers see the lock on their next write (other isolates within the membership bound).
+  forgetOrgMarks(orgId);
   try {
     return await importUnlocked(env, orgId, lines, now);
   } finally {
+    forgetOrgMarks(orgId);
     // A release that fails must not hide how the import ended: the lock then lapses after the hour.
     await env.DB.prepare("UPDATE orgs SET importing_since = NULL WHERE id = ? AND importing_since = ?")
       .bind(orgId, lock)
@@ -69,22 +85,42 @@ async function importUnlocked(env: Env, orgId: string, lines: AsyncIterable<stri
   // Research rows go to the org's home database (an org moves by being imported into a new org placed elsewhere).
   const home = await homeDatabase(env, orgId);
   await assertNoResearch(env.DB, home, orgId);
-  const undo: Undo = { memberships: [], users: [] };
-  // The org's audit trail and tool-call log may hold rows already: a failed import takes back only the ones after these.
-  const audit = await home.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM audit_log").first<number>("n");
-  const calls = await env.DB.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM tool_call_log").first<number>("n");
+  const undo: Undo = { memberships: [], users: [], rows: new Map(), plans: [], sessions: [] };
   try {
     return await apply(env, home, orgId, lines, undo, now);
   } catch (error) {
-    await eraseResearch(env, orgId);
-    await home.prepare("DELETE FROM audit_log WHERE org_id = ? AND rowid > ?").bind(orgId, audit ?? 0).run();
-    const statements = [
-      env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ? AND rowid > ?").bind(orgId, calls ?? 0),
-      ...undo.memberships.map((userId) => env.DB.prepare("DELETE FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, userId)),
-      ...undo.users.map((userId) => env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(userId, userId)),
-    ];
-    await env.DB.batch(statements);
+    await undoImport(env, home, orgId, undo);
     throw error;
+  }
+}
+
+/** Takes back what a failed import wrote, and nothing else: objects first, then rows (as an erasure does), members last. */
+async function undoImport(env: Env, home: D1Database, orgId: string, undo: Undo): Promise<void> {
+  for (const planId of undo.plans) await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).erase();
+  for (const sessionId of undo.sessions) await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).erase();
+  const deletes = new Map<D1Database, D1PreparedStatement[]>();
+  const add = (db: D1Database, statement: D1PreparedStatement) => deletes.set(db, [...(deletes.get(db) ?? []), statement]);
+  for (const [db, tables] of undo.rows) {
+    for (const [table, rowids] of tables) {
+      for (let start = 0; start < rowids.length; start += UNDO_IDS) {
+        const chunk = rowids.slice(start, start + UNDO_IDS);
+        // `table` passed parseRecord's check against the exported tables: a constant, never free text.
+        add(db, db.prepare(`DELETE FROM ${table} WHERE org_id = ? AND rowid IN (${chunk.map(() => "?").join(", ")})`).bind(orgId, ...chunk));
+      }
+    }
+  }
+  // The index rows of the objects it recreated, whatever wrote them (the import's rows, or an object's own index update).
+  for (const [ids, table, column] of [[undo.plans, "plans", "plan_id"], [undo.sessions, "search_sessions", "session_id"]] as const) {
+    const db = livesInHome(table) ? home : env.DB;
+    for (let start = 0; start < ids.length; start += UNDO_IDS) {
+      const chunk = ids.slice(start, start + UNDO_IDS);
+      add(db, db.prepare(`DELETE FROM ${table} WHERE org_id = ? AND ${column} IN (${chunk.map(() => "?").join(", ")})`).bind(orgId, ...chunk));
+    }
+  }
+  for (const userId of undo.memberships) add(env.DB, env.DB.prepare("DELETE FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, userId));
+  for (const userId of undo.users) add(env.DB, env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(userId, userId));
+  for (const [db, statements] of deletes) {
+    for (let start = 0; start < statements.length; start += BATCH) await db.batch(statements.slice(start, start + BATCH));
   }
 }
 
@@ -103,13 +139,21 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
   let remap: IdRemapper | null = null;
   let ended = false;
   // Rows wait in file order; each run of rows bound for one database goes in one batch.
-  let pending: { db: D1Database; statement: D1PreparedStatement }[] = [];
+  let pending: { db: D1Database; table: string; statement: D1PreparedStatement }[] = [];
   const flush = async () => {
     for (let start = 0; start < pending.length; ) {
       const db = pending[start]?.db as D1Database;
       let end = start;
       while (end < pending.length && pending[end]?.db === db) end++;
-      await db.batch(pending.slice(start, end).map((entry) => entry.statement));
+      const entries = pending.slice(start, end);
+      const results = await db.batch(entries.map((entry) => entry.statement));
+      // Each row's rowid, so an undo deletes these rows and no other.
+      const tables = undo.rows.get(db) ?? new Map<string, number[]>();
+      undo.rows.set(db, tables);
+      entries.forEach((entry, i) => {
+        const rowid = results[i]?.meta.last_row_id;
+        if (typeof rowid === "number") tables.set(entry.table, [...(tables.get(entry.table) ?? []), rowid]);
+      });
       start = end;
     }
     pending = [];
@@ -150,7 +194,7 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
         const names = Object.keys(row);
         const unknown = names.find((name) => !columns.has(name));
         if (unknown) throw validationError(`Line ${lineNumber}: table ${record.table} has no column ${unknown}.`);
-        pending.push({ db, statement: db.prepare(`INSERT INTO ${record.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).bind(...names.map((n) => row[n] ?? null)) });
+        pending.push({ db, table: record.table, statement: db.prepare(`INSERT INTO ${record.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).bind(...names.map((n) => row[n] ?? null)) });
         summary.rows[record.table] = (summary.rows[record.table] ?? 0) + 1;
         if (pending.length >= BATCH) await flush();
         break;
@@ -158,6 +202,7 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
       case "plan_state": {
         await flush();
         const planId = remap.id(record.planId);
+        undo.plans.push(planId);
         const result = await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).importState(remapTables(remap, record.tables));
         if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
         summary.plans++;
@@ -166,6 +211,7 @@ async function apply(env: Env, home: D1Database, orgId: string, lines: AsyncIter
       case "session_state": {
         await flush();
         const sessionId = remap.id(record.sessionId);
+        undo.sessions.push(sessionId);
         const result = await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).importState(remapTables(remap, record.tables), now);
         if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
         summary.searchSessions++;
