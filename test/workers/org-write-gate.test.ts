@@ -8,6 +8,7 @@ import { findOperation } from "../../src/operations/registry";
 import { importOrg } from "../../src/platform/org-data/import";
 import { homeDatabase } from "../../src/platform/org-homes";
 import { webServices } from "../../src/platform/runtime";
+import { durablePlanEngine } from "../../src/storage/plan-engine";
 import { hookedD1, latch } from "../support/d1-hooks";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, steps } from "../support/plans";
@@ -116,8 +117,13 @@ describe("writes while an import runs", () => {
     expect(review.status).toBe(409);
     expect(review.headers.get("retry-after")).toBe("30");
     expect(await review.text()).toContain("being imported");
+    // An admin's webhook subscription waits as well.
+    const webhook = await post(target.adminKey, "/webhooks", { url: "https://hooks.example.com/cairn", events: ["plan.completed"] });
+    expect(webhook.status).toBe(409);
+    expect(webhook.headers.get("retry-after")).toBe("30");
     // Reads go on.
     expect((await api(target.memberKey, "/plans")).status).toBe(200);
+    expect((await api(target.adminKey, "/webhooks")).status).toBe(200);
     expect((await callTool(oauth.tokens.access_token, "list_artifacts", {})).isError).toBe(false);
 
     held.open();
@@ -176,17 +182,34 @@ describe("writes while an import runs", () => {
   });
 });
 
-/** What a call already admitted (before the erasure's mark) holds: its operation context, built then. */
-async function inFlightContext(over: Env, orgId: string, userId: string): Promise<OperationContext> {
+/**
+ * What a call already admitted (before the erasure's mark) holds: its operation context, built then. The plan
+ * objects it reaches are noted in `plans`, so the test can look into each afterwards.
+ */
+async function inFlightContext(over: Env, orgId: string, userId: string, plans: string[]): Promise<OperationContext> {
   const { services, origin, now } = await webServices(over, orgId);
-  return { principal: { orgId, userId, role: "member", scopes: ["research:read", "research:write"] }, services, correlationId: crypto.randomUUID(), origin, now };
+  const noting = new Proxy(env.PLAN, {
+    get(target, property) {
+      if (property === "getByName") return (name: string) => (plans.push(name), target.getByName(name));
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const planEngine = durablePlanEngine({ ...over, PLAN: noting } as Env);
+  return { principal: { orgId, userId, role: "member", scopes: ["research:read", "research:write"] }, services: { ...services, plans: planEngine }, correlationId: crypto.randomUUID(), origin, now };
 }
 
-async function lateWrite(context: OperationContext, name: "store_research" | "log_skill_execution", title: string) {
+const LATE_INPUTS = {
+  store_research: (title: string) => artifact(title),
+  log_skill_execution: (title: string) => ({ skillName: "research-scan", metadata: { topic: title } }),
+  create_research_plan: (title: string) => ({ name: `[Scan] ${title}`, researchQuestion: "Late?", steps: steps("search"), planDesignRationale: "Search" }),
+};
+
+async function lateWrite(context: OperationContext, name: keyof typeof LATE_INPUTS, title: string): Promise<string> {
   const operation = findOperation(name);
   if (!operation) throw new Error(`no operation ${name}`);
-  const input = name === "store_research" ? artifact(title) : { skillName: "research-scan", metadata: { topic: title } };
-  return invoke(operation, input, context, "rest", () => {});
+  const result = await invoke(operation, LATE_INPUTS[name](title), context, "rest", () => {});
+  return result.ok ? "written" : result.error.code;
 }
 
 describe("writes racing an org erasure", () => {
@@ -205,7 +228,8 @@ describe("writes racing an org erasure", () => {
     expect((await callTool(oauth.tokens.access_token, "list_active_plans", {})).isError).toBe(false);
     expect((await api(target.memberKey, "/plans")).status).toBe(200);
     // Calls admitted before the mark, still running: their contexts were built then.
-    const inFlight = await inFlightContext(over, target.orgId, target.member.userId);
+    const latePlans: string[] = [];
+    const inFlight = await inFlightContext(over, target.orgId, target.member.userId, latePlans);
 
     const seen: Record<string, unknown> = {};
     const atStage = async (stage: string, sql: string) => {
@@ -222,14 +246,16 @@ describe("writes racing an org erasure", () => {
           key: (await api(target.memberKey, "/plans")).status,
           oauth: (await fetchWorker(new Request(`${ORIGIN}/api/v1/plans`, { headers: { authorization: `Bearer ${oauth.tokens.access_token}` } }))).status,
           keys: await rowsOf(env.DB, "api_keys", target.orgId),
-          late: (await lateWrite(inFlight, "store_research", "Late, before the deletions")).ok,
+          late: await lateWrite(inFlight, "store_research", "Late, before the deletions"),
         };
       }
       if (stage === "deleted" && /DELETE FROM audit_log WHERE org_id/.test(sql) && !seen.deleted) {
         // Research deleted, the org not yet: a late artifact and a late execution are refused by the database.
-        const artifactWrite = await lateWrite(inFlight, "store_research", "Late, after the research went");
-        const execution = await lateWrite(inFlight, "log_skill_execution", "Late execution");
-        seen.deleted = { artifact: artifactWrite.ok ? "written" : artifactWrite.error.code, execution: execution.ok ? "written" : execution.error.code };
+        seen.deleted = {
+          artifact: await lateWrite(inFlight, "store_research", "Late, after the research went"),
+          execution: await lateWrite(inFlight, "log_skill_execution", "Late execution"),
+          plan: await lateWrite(inFlight, "create_research_plan", "Late plan"),
+        };
       }
     };
     const hooks = {
@@ -245,13 +271,15 @@ describe("writes racing an org erasure", () => {
 
     expect(seen.marked).toMatchObject({ status: 409, code: "org_erasing", plan: 409, read: 200 });
     expect(String((seen.marked as { detail: string }).detail)).toContain("This organization is being erased");
-    expect(seen.cut).toEqual({ key: 401, oauth: 401, keys: 0, late: false });
-    expect(seen.deleted).toEqual({ artifact: "org_erasing", execution: "org_erasing" });
+    expect(seen.cut).toEqual({ key: 401, oauth: 401, keys: 0, late: "org_erasing" });
+    expect(seen.deleted).toEqual({ artifact: "org_erasing", execution: "org_erasing", plan: "org_erasing" });
     // After the erasure: a call that was admitted before it all and lands only now writes nothing either.
-    const last = await lateWrite(inFlight, "store_research", "Late, after the erasure");
-    expect(last.ok ? "written" : last.error.code).toBe("org_erasing");
-    const lastExecution = await lateWrite(inFlight, "log_skill_execution", "Late execution, after the erasure");
-    expect(lastExecution.ok ? "written" : lastExecution.error.code).toBe("org_erasing");
+    expect(await lateWrite(inFlight, "store_research", "Late, after the erasure")).toBe("org_erasing");
+    expect(await lateWrite(inFlight, "log_skill_execution", "Late execution, after the erasure")).toBe("org_erasing");
+    expect(await lateWrite(inFlight, "create_research_plan", "Late plan, after the erasure")).toBe("org_erasing");
+    // The late plans' objects erased themselves when their org refused their index rows.
+    expect(latePlans).toHaveLength(2);
+    for (const name of latePlans) expect(await env.PLAN.getByName(name).exportState(), name).toBeNull();
 
     for (const db of [env.DB, home]) {
       for (const table of ["artifacts", "artifact_versions", "skill_executions", "plans", "audit_log", "api_keys", "memberships"]) {
@@ -275,5 +303,17 @@ describe("writes racing an org erasure", () => {
     // Its admin can still finish it (the operator's CLI does so through an admin's membership).
     const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(target.orgId).first("slug"));
     expect((await api(target.adminKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: slug }) })).status).toBe(200);
+  });
+
+  it("skips, rather than fails, a marked org's tool-call log entries written in one batch with another org's", async () => {
+    const [erasing, other] = [await seedTenant(), await seedTenant()];
+    await env.DB.prepare("UPDATE orgs SET erasing_since = ? WHERE id = ?").bind(Date.now(), erasing.orgId).run();
+    const entry = (orgId: string, userId: string) =>
+      env.DB.prepare(
+        "INSERT INTO tool_call_log (id, org_id, user_id, face, operation, duration_ms, outcome, correlation_id, created_at) VALUES (?, ?, ?, 'mcp', 'list_active_plans', 3, 'ok', ?, ?), (?, ?, ?, 'mcp', 'list_active_plans', 3, 'ok', ?, ?)",
+      ).bind(crypto.randomUUID(), orgId, userId, crypto.randomUUID(), Date.now(), crypto.randomUUID(), other.orgId, other.admin.userId, crypto.randomUUID(), Date.now());
+    await env.DB.batch([entry(erasing.orgId, erasing.admin.userId)]);
+    expect(await rowsOf(env.DB, "tool_call_log", erasing.orgId)).toBe(0);
+    expect(await rowsOf(env.DB, "tool_call_log", other.orgId)).toBe(1);
   });
 });
