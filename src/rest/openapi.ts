@@ -70,7 +70,11 @@ function pathItem(operation: AnyOperation) {
       "401": { description: "Missing, expired or revoked credential" },
       "403": problem("The credential lacks the operation's scope"),
       "404": problem("Not found (or not in your organization)"),
-      "409": problem("Conflict or invalid state transition"),
+      "409": operation.annotations.readOnlyHint
+        ? problem("Conflict or invalid state transition")
+        : problem(
+            "Conflict or invalid state transition; or the organization is closed to writes: import_in_progress while an import runs into it (retry after Retry-After), org_erasing once its erasure has begun",
+          ),
       "500": problem("Unexpected error; quote the correlation id"),
     },
   };

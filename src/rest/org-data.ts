@@ -94,13 +94,14 @@ export function orgDataOpenApiPaths(base: string, problem: (description: string)
       post: {
         operationId: "import_org",
         summary: "Import an export into this organization",
-        description: "The organization must hold no research yet. Ids are renewed consistently; members are matched by e-mail; API keys are not recreated. A bad or incomplete file changes nothing.",
+        description:
+          "The organization must hold no research yet. Ids are renewed consistently; members are matched by e-mail; API keys are not recreated. While it runs, the organization's writes are refused (import_in_progress, with Retry-After); reads go on. A bad or incomplete file takes back what the import wrote, and only that.",
         ...common,
         requestBody: { required: true, content: { "application/x-ndjson": { schema: { type: "string" } } } },
         responses: {
           "200": { description: "What was imported", content: { "application/json": { schema: { type: "object", properties: { imported: { type: "object" } } } } } },
           "400": problem("A line is not valid, or the file is incomplete"),
-          "409": problem("The organization already holds research"),
+          "409": problem("The organization already holds research (conflict), another import into it is running (import_in_progress, with Retry-After), or its erasure has begun (org_erasing)"),
           "413": problem("A line is longer than 16 MiB"),
           ...errors,
         },
@@ -110,13 +111,19 @@ export function orgDataOpenApiPaths(base: string, problem: (description: string)
       delete: {
         operationId: "erase_org",
         summary: "Erase the organization",
-        description: "Erases every record of the organization, its plans' and sessions' storage, its members' grants and sessions for it, its API keys and the organization itself. Confirm with its slug.",
+        description:
+          "Closes the organization first (every write is refused with org_erasing from here on; its members' grants and sessions for it and its API keys are revoked), then erases every record of it, its plans' and sessions' storage, and the organization itself. Confirm with its slug. An interrupted erasure is finished by sending it again.",
         ...common,
         requestBody: {
           required: true,
           content: { "application/json": { schema: { type: "object", required: ["confirm"], properties: { confirm: { type: "string", description: "The organization's slug" } } } } },
         },
-        responses: { "200": { description: "What was erased" }, "400": problem("The confirmation is not the organization's slug"), ...errors },
+        responses: {
+          "200": { description: "What was erased" },
+          "400": problem("The confirmation is not the organization's slug"),
+          "409": problem("An import into the organization is running (import_in_progress, with Retry-After)"),
+          ...errors,
+        },
       },
     },
   };

@@ -190,7 +190,12 @@ async function inFlightContext(over: Env, orgId: string, userId: string, plans: 
   const { services, origin, now } = await webServices(over, orgId);
   const noting = new Proxy(env.PLAN, {
     get(target, property) {
-      if (property === "getByName") return (name: string) => (plans.push(name), target.getByName(name));
+      if (property === "getByName") {
+        return (name: string) => {
+          plans.push(name);
+          return target.getByName(name);
+        };
+      }
       const value = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
