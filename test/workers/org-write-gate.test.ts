@@ -80,6 +80,10 @@ describe("writes while an import runs", () => {
     const visitor = new Visitor();
     await visitor.signIn(target.member.email, target.member.password);
     const csrf = await visitor.csrf();
+    const adminVisitor = new Visitor();
+    await adminVisitor.signIn(target.admin.email, target.admin.password);
+    const adminCsrf = await adminVisitor.csrf("/dashboard/admin");
+    const leaving = await seedUser(target.orgId, "member");
 
     // The import stops after its header, as a slow upload would, then turns out to be incomplete (no end line).
     const held = latch();
@@ -117,6 +121,12 @@ describe("writes while an import runs", () => {
     expect(review.status).toBe(409);
     expect(review.headers.get("retry-after")).toBe("30");
     expect(await review.text()).toContain("being imported");
+    // So does a new API key; taking access away never waits.
+    const key = await adminVisitor.post("/dashboard/admin/keys", { csrf: adminCsrf, name: "During the import", scope: "research:read" });
+    expect(key.status).toBe(409);
+    expect(await key.text()).toContain("being imported");
+    expect((await adminVisitor.post(`/dashboard/admin/members/${leaving.userId}/remove`, { csrf: adminCsrf })).status).toBe(303);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM memberships WHERE org_id = ? AND user_id = ?").bind(target.orgId, leaving.userId).first("n")).toBe(0);
     // An admin's webhook subscription waits as well.
     const webhook = await post(target.adminKey, "/webhooks", { url: "https://hooks.example.com/cairn", events: ["plan.completed"] });
     expect(webhook.status).toBe(409);

@@ -156,14 +156,23 @@ const requireSession: MiddlewareHandler<App> = async (c, next) => {
     }
     c.set("form", form);
     // The org's write gate: every form that writes waits while an import runs, and none is taken once the erasure began.
-    const refusal = GATE_FREE_FORMS.has(c.req.path) ? null : writeRefusal(session.orgMarks, Date.now());
+    const refusal = GATE_FREE_FORMS.some((form) => form.test(c.req.path)) ? null : writeRefusal(session.orgMarks, Date.now());
     if (refusal) throw refusal;
   }
   return next();
 };
 
-/** Forms that write nothing of the org's (signing out, switching org), and the erasure itself (it refuses beside an import on its own). */
-const GATE_FREE_FORMS = new Set(["/dashboard/sign-out", "/dashboard/org", "/dashboard/admin/org/delete"]);
+/**
+ * Forms the write gate lets through: those that write nothing of the org's (signing out, switching org), the
+ * erasure itself (it refuses beside an import on its own), and managing who has access (a member's role or
+ * membership, revoking an API key), which must never wait for an import to finish.
+ */
+const GATE_FREE_FORMS = [
+  /^\/dashboard\/(sign-out|org)$/,
+  /^\/dashboard\/admin\/org\/delete$/,
+  /^\/dashboard\/admin\/members\/[^/]+\/(role|remove)$/,
+  /^\/dashboard\/admin\/keys\/[^/]+\/revoke$/,
+];
 
 const requireAdmin: MiddlewareHandler<App> = async (c, next) => {
   if (c.get("session").role !== "admin") return message(c, "Admins only", "Org admin pages need the admin role in this organization.", 403);
