@@ -1,6 +1,7 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { MEMBERSHIP_CACHE_ENTRIES, MEMBERSHIP_CACHE_MS, requestLimitKey } from "../domain/auth/request-limits";
-import type { OrgMarks } from "../domain/org-data/write-gate";
+import type { CairnError } from "../domain/errors";
+import { orgBeingErased, type OrgMarks } from "../domain/org-data/write-gate";
 import type { Principal } from "../domain/principal";
 import { type Role, scopesAllowedForRole } from "../domain/scopes";
 import type { Env } from "../env";
@@ -8,7 +9,12 @@ import { membershipIn } from "../storage/accounts";
 import { principalFrom } from "./credentials";
 import { forgetVerifiedMember, forgetVerifiedOrg, rememberVerifiedCaller, wasRestored } from "./verified-callers";
 
-export type Admission = { ok: true; principal: Principal } | { ok: false; reason: "unauthorized" } | { ok: false; reason: "rate_limited" };
+export type Admission =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: "unauthorized" }
+  | { ok: false; reason: "rate_limited" }
+  /** The caller's org is being erased: nothing is served from it any more (the faces answer org_erasing). */
+  | { ok: false; reason: "org_erasing"; error: CairnError };
 
 interface CachedRole {
   role: Role | null;
@@ -67,9 +73,13 @@ function rememberRole(orgId: string, userId: string, role: Role | null, marks: O
  * for an OAuth token the membership is read again (a removed member is out, a
  * changed role applies, without waiting for the token to expire; API keys
  * join the membership when they resolve), then the credential's request
- * budget is taken. Both faces admit through here.
+ * budget is taken. Both faces admit through here. From the start of an org's
+ * erasure its callers are refused in every isolate within the membership
+ * bound (the marks come with the membership), whatever credential they hold;
+ * only the erasure itself is let through (`forErasure`), so a stopped one can
+ * be run again.
  */
-export async function admitCaller(env: Env, ctx: OAuthResourceContext<unknown>): Promise<Admission> {
+export async function admitCaller(env: Env, ctx: OAuthResourceContext<unknown>, options: { forErasure?: boolean } = {}): Promise<Admission> {
   const fromToken = principalFrom(ctx);
   if (!fromToken) return { ok: false, reason: "unauthorized" };
   let principal = fromToken;
@@ -87,6 +97,8 @@ export async function admitCaller(env: Env, ctx: OAuthResourceContext<unknown>):
     const allowed = scopesAllowedForRole(role);
     principal = { ...fromToken, role, scopes: fromToken.scopes.filter((scope) => allowed.includes(scope)), ...(marks ? { orgMarks: marks } : {}) };
   }
+  const erasingSince = principal.orgMarks?.erasingSince ?? null;
+  if (erasingSince !== null && !options.forErasure) return { ok: false, reason: "org_erasing", error: orgBeingErased(erasingSince) };
   // A deployment without the binding has chosen no per-credential limit.
   if (env.API_RATE_LIMITER) {
     const { success } = await env.API_RATE_LIMITER.limit({ key: requestLimitKey(principal) });

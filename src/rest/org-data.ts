@@ -112,7 +112,7 @@ export function orgDataOpenApiPaths(base: string, problem: (description: string)
         operationId: "erase_org",
         summary: "Erase the organization",
         description:
-          "Closes the organization first (every write is refused with org_erasing from here on; its members' grants and sessions for it and its API keys are revoked), then erases every record of it, its plans' and sessions' storage, and the organization itself. Confirm with its slug. An interrupted erasure is finished by sending it again.",
+          "Closes the organization first (every other call is answered org_erasing from here on; its members' grants and sessions for it and its API keys are revoked), then erases every record of it, its plans' and sessions' storage, and the organization itself. Confirm with its slug. An interrupted erasure is finished by sending it again.",
         ...common,
         requestBody: {
           required: true,

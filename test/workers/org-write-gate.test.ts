@@ -12,7 +12,7 @@ import { durablePlanEngine } from "../../src/storage/plan-engine";
 import { hookedD1, latch } from "../support/d1-hooks";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, steps } from "../support/plans";
-import { callTool, fetchWorker, fetchWorkerOver, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
+import { callTool, fetchWorker, fetchWorkerOver, mcpRequest, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
 
 /**
  * The org-wide write gate: while an import runs into an org, or once its erasure has begun, every write
@@ -249,11 +249,20 @@ describe("writes racing an org erasure", () => {
     const seen: Record<string, unknown> = {};
     const atStage = async (stage: string, sql: string) => {
       if (stage === "marked" && /SELECT user_id FROM memberships WHERE org_id = \?$/.test(sql) && !seen.marked) {
-        // Marked, access not cut yet: writes are refused with the erasure's error; reads still answer.
+        // Marked, credentials not revoked yet: nothing is served from the org any more, with the erasure's error.
         const refused = await post(target.memberKey, "/artifacts", artifact("After the mark"));
         const problem = (await refused.json()) as { code: string; detail: string };
         const plan = await post(target.memberKey, `/plans/${planId}/next-step`, {});
-        seen.marked = { status: refused.status, code: problem.code, detail: problem.detail, plan: plan.status, read: (await api(target.memberKey, "/plans")).status };
+        const overMcp = await fetchWorker(mcpRequest(oauth.tokens.access_token, "tools/call", { name: "store_research", arguments: artifact("Over MCP after the mark") }));
+        seen.marked = {
+          status: refused.status,
+          code: problem.code,
+          detail: problem.detail,
+          plan: plan.status,
+          read: (await api(target.memberKey, "/plans")).status,
+          mcp: overMcp.status,
+          mcpMessage: ((await overMcp.json()) as { error: { message: string } }).error.message,
+        };
       }
       if (stage === "cut" && /FROM plans WHERE org_id = \?1 AND rowid > \?2/.test(sql) && !seen.cut) {
         // Access is cut before the first deletion: the key and the token this isolate had verified are refused at once.
@@ -284,8 +293,8 @@ describe("writes racing an org erasure", () => {
     const erased = await api(target.adminKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: slug }) }, erasing);
     expect(erased.status, await erased.clone().text()).toBe(200);
 
-    expect(seen.marked).toMatchObject({ status: 409, code: "org_erasing", plan: 409, read: 200 });
-    expect(String((seen.marked as { detail: string }).detail)).toContain("This organization is being erased");
+    expect(seen.marked).toMatchObject({ status: 409, code: "org_erasing", plan: 409, read: 409, mcp: 409 });
+    for (const text of [(seen.marked as { detail: string }).detail, (seen.marked as { mcpMessage: string }).mcpMessage]) expect(text).toContain("This organization is being erased");
     expect(seen.cut).toEqual({ key: 401, oauth: 401, keys: 0, late: "org_erasing" });
     expect(seen.deleted).toEqual({ artifact: "org_erasing", execution: "org_erasing", plan: "org_erasing" });
     // After the erasure: a call that was admitted before it all and lands only now writes nothing either.

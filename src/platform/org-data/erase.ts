@@ -52,9 +52,10 @@ async function eraseObjects(db: D1Database, sql: string, orgId: string, erase: (
 
 /**
  * Erases an org entirely, in an order that leaves nothing behind even while its members are still calling:
- *  1. marks the org (`erasing_since`, in the directory and in the home's copy of the org row): from here every
- *     write is refused, by the operations' write gate and by the databases themselves (migration 0018), and no
- *     sign-in or consent into the org is granted;
+ *  1. marks the org (`erasing_since`, in the directory and in the home's copy of the org row): from here its
+ *     callers are refused at admission (the erasure itself excepted), a write already under way by the
+ *     operations' write gate or by the databases themselves (migration 0018), and no sign-in or consent into
+ *     the org is granted;
  *  2. cuts access: its members' OAuth grants for it (with their tokens), its dashboard sessions and its API keys
  *     (this isolate's memory of verified tokens and memberships forgets the org at once), then waits until every
  *     other isolate's memory of a membership has lapsed, so no call admitted before the cut is still starting;
@@ -106,7 +107,7 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
 /**
  * Waits until no isolate can still admit a caller of the org from its memory (MEMBERSHIP_CACHE_MS, or
  * ORG_ERASURE_SETTLE_MS where a deployment or test sets it), so the calls that could still write have begun
- * before the deletions do. A call that begun earlier and lands later is refused by the databases' gate.
+ * before the deletions do. A call that began earlier and lands later is refused by the databases' gate.
  */
 async function settle(env: Env): Promise<void> {
   const configured = Number(env.ORG_ERASURE_SETTLE_MS);
