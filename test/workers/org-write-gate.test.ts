@@ -190,6 +190,33 @@ describe("writes while an import runs", () => {
     expect(await rowsOf(env.DB, "artifact_versions", target.orgId)).toBe(1);
     expect(await rowsOf(env.DB, "plans", target.orgId)).toBe(0);
   });
+
+  it("takes back every row of a failed import however many it wrote, in chunks D1 accepts", async () => {
+    const lines = await exportLines();
+    const row = lines.find((line) => line.includes('"table":"artifacts"')) ?? "";
+    const version = lines.find((line) => line.includes('"table":"artifact_versions"')) ?? "";
+    const id = (JSON.parse(row) as { row: { id: string } }).row.id;
+    // 230 artifacts with a version each: more than two chunks of rowids, several batches of rows.
+    const many = Array.from({ length: 230 }, (_, i) => {
+      const copy = `art_${String(i).padStart(25, "0")}`;
+      return [row.replaceAll(id, copy), version.replaceAll(id, copy)];
+    }).flat();
+    const target = await targetOrg();
+    let written = 0;
+    const outcome = await importOrg(env as unknown as Env, target.orgId, (async function* () {
+      yield lines[0] ?? "";
+      yield* many;
+      written = await rowsOf(env.DB, "artifacts", target.orgId);
+      yield "not json";
+    })()).catch((error: unknown) => error as CairnError);
+    expect(outcome).toMatchObject({ code: "validation" });
+    expect(written).toBeGreaterThan(200);
+    expect(await rowsOf(env.DB, "artifacts", target.orgId)).toBe(0);
+    expect(await rowsOf(env.DB, "artifact_versions", target.orgId)).toBe(0);
+    // The full-text index followed the rows out: the org's search finds none of them.
+    const found = await callTool(target.memberKey, "search_sources", { query: "Imported finding" });
+    expect(JSON.stringify(found.body)).not.toContain("Imported finding");
+  });
 });
 
 /**
