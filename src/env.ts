@@ -48,6 +48,8 @@ export interface Env {
    * the first seals, the others only open what they sealed (src/domain/webhooks/secret-box.ts).
    */
   WEBHOOK_SECRET_KEYS?: string;
+  /** Milliseconds an org erasure waits after cutting access, before it deletes (default: the membership cache bound, 5000). */
+  ORG_ERASURE_SETTLE_MS?: string;
   /** Days the tool-call log is kept (default 90), and ended webhook deliveries (default 30); removed by the daily cron. */
   TOOL_CALL_LOG_RETENTION_DAYS?: string;
   WEBHOOK_DELIVERY_RETENTION_DAYS?: string;

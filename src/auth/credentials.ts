@@ -1,4 +1,5 @@
 import type { OAuthResourceContext, ResolveExternalTokenResult } from "@cloudflare/workers-oauth-provider";
+import type { OrgMarks } from "../domain/org-data/write-gate";
 import type { Principal } from "../domain/principal";
 import { isScope, type Role, type Scope, scopesAllowedForRole } from "../domain/scopes";
 import { hashApiKey, looksLikeApiKey } from "./api-keys";
@@ -19,6 +20,8 @@ export interface ApiKeyProps {
   orgId: string;
   role: Role;
   scopes: Scope[];
+  /** The org's import and erasure marks when the key resolved (joined in the same statement: the write gate). */
+  orgMarks?: OrgMarks;
 }
 
 export type CredentialProps = GrantProps | ApiKeyProps;
@@ -35,7 +38,7 @@ export function principalFrom(ctx: OAuthResourceContext<unknown>): Principal | n
   if (!props || typeof props.orgId !== "string" || typeof props.userId !== "string") return null;
   const role: Role = props.role === "admin" ? "admin" : "member";
   if (props.kind === "api_key") {
-    return { orgId: props.orgId, userId: props.userId, role, scopes: props.scopes ?? [], apiKeyId: props.apiKeyId };
+    return { orgId: props.orgId, userId: props.userId, role, scopes: props.scopes ?? [], apiKeyId: props.apiKeyId, ...(props.orgMarks ? { orgMarks: props.orgMarks } : {}) };
   }
   const allowed = scopesAllowedForRole(role);
   return {
@@ -53,6 +56,8 @@ interface ApiKeyRow {
   user_id: string;
   scopes: string;
   role: Role;
+  importing_since: number | null;
+  erasing_since: number | null;
 }
 
 /**
@@ -63,8 +68,8 @@ export async function resolveApiKey(db: D1Database, token: string, resource: str
   if (!looksLikeApiKey(token)) return null;
   const row = await db
     .prepare(
-      `SELECT k.id, k.org_id, k.user_id, k.scopes, m.role
-         FROM api_keys k JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.user_id
+      `SELECT k.id, k.org_id, k.user_id, k.scopes, m.role, o.importing_since, o.erasing_since
+         FROM api_keys k JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.user_id JOIN orgs o ON o.id = k.org_id
         WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
     )
     .bind(await hashApiKey(token))
@@ -79,6 +84,7 @@ export async function resolveApiKey(db: D1Database, token: string, resource: str
     orgId: row.org_id,
     role: row.role,
     scopes: stored.filter(isScope).filter((scope) => allowed.includes(scope)),
+    orgMarks: { importingSince: row.importing_since, erasingSince: row.erasing_since },
   };
   return { props, audience: resource };
 }

@@ -8,6 +8,8 @@ export const ERROR_CODES = [
   "validation",
   "not_found",
   "conflict",
+  "import_in_progress",
+  "org_erasing",
   "invalid_transition",
   "forbidden",
   "insufficient_scope",
@@ -28,7 +30,7 @@ export interface ValidationIssue {
 export interface ErrorDetails {
   issues?: ValidationIssue[];
   requiredScopes?: string[];
-  /** rate_limited: when a retry can succeed (the faces send it as `Retry-After`). */
+  /** rate_limited, import_in_progress: when a retry can succeed (the faces send it as `Retry-After`). */
   retryAfterSeconds?: number;
   /** method_not_allowed: the methods the resource answers (sent as `Allow`). */
   allow?: string[];
@@ -80,6 +82,8 @@ export function httpStatusOf(code: ErrorCode): number {
     case "not_found":
       return 404;
     case "conflict":
+    case "import_in_progress":
+    case "org_erasing":
     case "invalid_transition":
       return 409;
     case "forbidden":

@@ -1,3 +1,4 @@
+import type { OrgMarks } from "./org-data/write-gate";
 import type { Role, Scope } from "./scopes";
 
 /**
@@ -13,4 +14,9 @@ export interface Principal {
   clientId?: string;
   /** API key id when the credential is an API key. */
   apiKeyId?: string;
+  /**
+   * The org's import and erasure marks as admission read them (with the membership, at most its
+   * cache bound old): every write is refused while either holds (see domain/org-data/write-gate.ts).
+   */
+  orgMarks?: OrgMarks;
 }

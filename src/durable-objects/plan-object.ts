@@ -22,6 +22,7 @@ import { type Actor, isTerminalPlan, type PlanState, type Step } from "../domain
 import { nextStallDeadline } from "../domain/plans/status";
 import { nextBudgetAlarm } from "../domain/plans/budget-review";
 import type { TableDump } from "../domain/org-data/format";
+import { orgBeingErased } from "../domain/org-data/write-gate";
 import type { Env } from "../env";
 import migrations from "./migrations/migrations";
 import { dumpTables, restoreTables } from "./storage-dump";
@@ -77,6 +78,11 @@ export class PlanObject extends DurableObject<Env> {
       throw error;
     }
     await this.#afterWrite(applied.result.state, applied.changesListing);
+    // A command that landed after its org's erasure began (it was admitted before): nothing of it stays.
+    if (this.#outbox.orgClosed) {
+      await this.erase();
+      return toRpcError(orgBeingErased(null));
+    }
     // The index write the caller waited for, as a D1 position: its next list, even from a replica, shows it.
     const bookmark = applied.changesListing ? this.#outbox.indexBookmark : null;
     return { ok: true, value: applied.result, ...(bookmark ? { bookmark } : {}) };
@@ -156,12 +162,16 @@ export class PlanObject extends DurableObject<Env> {
         state = transition.state;
       }
       await this.#outbox.flush(this.env);
+      if (this.#outbox.orgClosed) {
+        await this.erase();
+        state = null;
+      }
     } catch (error) {
       // Let the platform retry with backoff; after repeated failure, stop relying on it and re-arm ourselves.
       if ((info?.retryCount ?? 0) < MAX_ALARM_RETRIES) throw error;
       console.error(JSON.stringify({ level: "error", message: "plan alarm failed; re-armed", error: String(error) }));
     } finally {
-      await this.#scheduleAlarm(state);
+      if (!this.#outbox.orgClosed) await this.#scheduleAlarm(state);
     }
   }
 
@@ -315,6 +325,10 @@ export class PlanObject extends DurableObject<Env> {
     } catch (error) {
       // The outbox keeps the update and the alarm retries it; the caller's command has succeeded.
       console.error(JSON.stringify({ level: "warn", message: "plan outbox deferred", error: String(error) }));
+    }
+    if (this.#outbox.orgClosed) {
+      await this.erase();
+      return;
     }
     // Other commands may have committed while the flush waited on D1: the alarm follows the newest state.
     await this.#scheduleAlarm(this.#writes === writes ? state : this.#load(false));

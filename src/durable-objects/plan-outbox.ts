@@ -1,6 +1,7 @@
 import { asc, desc, eq, lte } from "drizzle-orm";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import { CairnError } from "../domain/errors";
+import { refusedByDatabaseGate } from "../domain/org-data/write-gate";
 import { FROM_PRIMARY, newerBookmark } from "../domain/read-position";
 import type { PlanIndexEntry } from "../domain/plans/index-entry";
 import type { WebhookEvent } from "../domain/webhooks/events";
@@ -25,6 +26,7 @@ export class PlanOutbox {
   readonly #db: DrizzleSqliteDODatabase;
   #flushing: Promise<void> | null = null;
   #indexBookmark: string | null = null;
+  #orgClosed = false;
 
   constructor(db: DrizzleSqliteDODatabase) {
     this.#db = db;
@@ -34,6 +36,15 @@ export class PlanOutbox {
   record(entry: PlanIndexEntry, events: readonly WebhookEvent[], now: number): void {
     this.#db.insert(outboxRows).values({ payload: JSON.stringify(entry), createdAt: now }).run();
     for (const event of events) this.#db.insert(webhookOutboxRows).values({ payload: JSON.stringify(event), createdAt: now }).run();
+  }
+
+  /**
+   * Whether the org refused this plan's index for good: erased (the directory no longer holds it), or being
+   * erased (its database refused the row). A plan in that state is one a call admitted before the erasure
+   * wrote late; its object then erases itself (PlanObject), so nothing of it outlives the org.
+   */
+  get orgClosed(): boolean {
+    return this.#orgClosed;
   }
 
   /** Sends the newest index entry to D1 and the events to their queue, clearing what was taken. One flush at a time. */
@@ -91,14 +102,27 @@ export class PlanOutbox {
         // The index lives with the org's research, in its home database (remembered per isolate after the first read).
         const home = await homeDatabase(env, entry.orgId).catch((error: unknown) => {
           // An org the directory no longer holds was erased: nothing lists its plans, so there is nothing to index.
-          if (error instanceof CairnError && error.code === "not_found") return null;
+          if (error instanceof CairnError && error.code === "not_found") {
+            this.#orgClosed = true;
+            return null;
+          }
           throw error;
         });
         if (home) {
           // Through a session only to learn the write's bookmark: writes always go to the primary.
           const session = home.withSession(FROM_PRIMARY);
-          await upsertPlanIndex(session, { ...entry, seq: latest.seq });
-          this.#indexBookmark = newerBookmark(this.#indexBookmark, session.getBookmark());
+          const indexed = await upsertPlanIndex(session, { ...entry, seq: latest.seq }).then(
+            () => true,
+            (error: unknown) => {
+              // The org is being erased or is gone, and its database refused the row: no retry will list this plan.
+              if (refusedByDatabaseGate(error)) {
+                this.#orgClosed = true;
+                return false;
+              }
+              throw error;
+            },
+          );
+          if (indexed) this.#indexBookmark = newerBookmark(this.#indexBookmark, session.getBookmark());
         }
       } catch (error) {
         this.#db.update(outboxRows).set({ attempts: latest.attempts + 1 }).where(eq(outboxRows.seq, latest.seq)).run();

@@ -49,6 +49,7 @@ export const mcpApiHandler = {
     const ctx = protectedContext(executionContext);
     const admission = await admitCaller(env, ctx);
     if (!admission.ok) {
+      if (admission.reason === "org_erasing") return jsonRpcError(-32000, admission.error.message, 409);
       return admission.reason === "rate_limited"
         ? jsonRpcError(-32000, "Too many requests for this credential; retry after the Retry-After delay.", 429, REQUEST_LIMIT_RETRY_AFTER_SECONDS)
         : new Response("Unauthorized", { status: 401 });

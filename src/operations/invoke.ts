@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { CairnError, type ErrorCode, INTERNAL_MESSAGE, insufficientScope, validationError } from "../domain/errors";
+import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
 import { hasScope } from "../domain/scopes";
 import { cleanStrings, storedJsonIssue } from "../domain/stored-input";
 import type { AnyOperation, OperationContext } from "./operation";
@@ -42,7 +43,8 @@ export function validInput<O extends AnyOperation>(operation: O, rawInput: unkno
 }
 
 /**
- * Runs one operation for one caller: scope, input validation, handler. Every
+ * Runs one operation for one caller: scope, the org's write gate (an operation that writes is refused
+ * while an import runs into the org or its erasure has begun; reads go on), input validation, handler. Every
  * failure comes back as a `CairnError`; anything unexpected is logged with the
  * correlation id and replaced by a message that reveals nothing.
  */
@@ -69,9 +71,14 @@ export async function invoke(
 async function run(operation: AnyOperation, rawInput: unknown, ctx: OperationContext): Promise<InvokeResult> {
   try {
     if (!hasScope(ctx.principal.scopes, operation.scope)) throw insufficientScope([operation.scope]);
+    const refusal = operation.annotations.readOnlyHint ? null : writeRefusal(ctx.principal.orgMarks, ctx.now());
+    if (refusal) throw refusal;
     return { ok: true, value: await operation.handler(validInput(operation, rawInput), ctx) };
   } catch (error) {
     if (error instanceof CairnError) return { ok: false, error };
+    // A write that passed the gate before the erasure's mark, landing after it: the database itself refused it.
+    const erasing = refusedByDatabaseGate(error);
+    if (erasing) return { ok: false, error: erasing };
     console.error(JSON.stringify({ level: "error", correlationId: ctx.correlationId, operation: operation.name, error: describe(error) }));
     return { ok: false, error: new CairnError("internal", INTERNAL_MESSAGE) };
   }

@@ -73,14 +73,17 @@ function decodePathSegment(name: string, raw: string): string {
 
 async function handle(request: Request, env: Env, executionContext: ExecutionContext, correlationId: string): Promise<Response> {
   const ctx = protectedContext(executionContext);
-  const admission = await admitCaller(env, ctx);
+  const url = new URL(request.url);
+  // The org's erasure is the one call still served once it has begun: a stopped erasure is finished by sending it again.
+  const forErasure = request.method === "DELETE" && url.pathname.replace(/\/$/, "") === `${REST_BASE}/org`;
+  const admission = await admitCaller(env, ctx, { forErasure });
   if (!admission.ok) {
     if (admission.reason === "unauthorized") return new Response("Unauthorized", { status: 401 });
+    if (admission.reason === "org_erasing") return problemResponse(admission.error, correlationId);
     const limited = rateLimited("Too many requests for this credential.", REQUEST_LIMIT_RETRY_AFTER_SECONDS);
     return problemResponse(limited, correlationId);
   }
   const { principal } = admission;
-  const url = new URL(request.url);
   // The skills as prompts: not operations (no MCP tool), so they have their own small route.
   const prompts = promptsRoute(request, url.pathname.slice(REST_BASE.length), ctx, principal, correlationId);
   if (prompts) return prompts;

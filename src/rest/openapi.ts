@@ -70,7 +70,11 @@ function pathItem(operation: AnyOperation) {
       "401": { description: "Missing, expired or revoked credential" },
       "403": problem("The credential lacks the operation's scope"),
       "404": problem("Not found (or not in your organization)"),
-      "409": problem("Conflict or invalid state transition"),
+      "409": problem(
+        operation.annotations.readOnlyHint
+          ? "Conflict or invalid state transition; org_erasing once the organization's erasure has begun"
+          : "Conflict or invalid state transition; import_in_progress while an import runs into the organization (retry after Retry-After); org_erasing once its erasure has begun",
+      ),
       "500": problem("Unexpected error; quote the correlation id"),
     },
   };

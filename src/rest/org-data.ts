@@ -95,13 +95,13 @@ export function orgDataOpenApiPaths(base: string, problem: (description: string)
         operationId: "import_org",
         summary: "Import an export into this organization",
         description:
-          "The organization must hold no research yet. Every record must pass what the operation that writes it accepts; server-assigned columns (sequence numbers) are refused, not taken from the file. Ids are renewed consistently. Member records are restored only for people already in the organization, whose roles stay as they are; the others are counted as not restored (members: {restored, notRestored}), and no one is added. API keys are not recreated; the audit trail and tool-call log are restored only into an organization without its own. A bad or incomplete file changes nothing. Each organization has a daily import budget of records and bytes.",
+          "The organization must hold no research yet. Every record must pass what the operation that writes it accepts; server-assigned columns (sequence numbers) are refused, not taken from the file. Ids are renewed consistently. Member records are restored only for people already in the organization, whose roles stay as they are; the others are counted as not restored (members: {restored, notRestored}), and no one is added. API keys are not recreated; the audit trail and tool-call log are restored only into an organization without its own. While it runs, the organization's writes are refused (import_in_progress, with Retry-After); reads go on. A bad or incomplete file takes back what the import wrote, and only that. Each organization has a daily import budget of records and bytes.",
         ...common,
         requestBody: { required: true, content: { "application/x-ndjson": { schema: { type: "string" } } } },
         responses: {
           "200": { description: "What was imported", content: { "application/json": { schema: { type: "object", properties: { imported: { type: "object" } } } } } },
           "400": problem("A line is not valid (the message names the line and column), a key appears twice, or the file is incomplete"),
-          "409": problem("The organization already holds research, or its own audit trail or tool-call log where the file carries one; or an import or erasure is running"),
+          "409": problem("The organization already holds research (conflict), or its own audit trail or tool-call log where the file carries one; another import into it is running (import_in_progress, with Retry-After), or its erasure has begun (org_erasing)"),
           "413": problem("A line is longer than 16 MiB"),
           "429": problem("The organization's daily import budget is spent (Retry-After: the next UTC day)"),
           ...errors,
@@ -112,13 +112,19 @@ export function orgDataOpenApiPaths(base: string, problem: (description: string)
       delete: {
         operationId: "erase_org",
         summary: "Erase the organization",
-        description: "Erases every record of the organization, its plans' and sessions' storage, its members' grants and sessions for it, its API keys and the organization itself. Confirm with its slug.",
+        description:
+          "Closes the organization first (every other call is answered org_erasing from here on; its members' grants and sessions for it and its API keys are revoked), then erases every record of it, its plans' and sessions' storage, and the organization itself. Confirm with its slug. An interrupted erasure is finished by sending it again.",
         ...common,
         requestBody: {
           required: true,
           content: { "application/json": { schema: { type: "object", required: ["confirm"], properties: { confirm: { type: "string", description: "The organization's slug" } } } } },
         },
-        responses: { "200": { description: "What was erased" }, "400": problem("The confirmation is not the organization's slug"), ...errors },
+        responses: {
+          "200": { description: "What was erased" },
+          "400": problem("The confirmation is not the organization's slug"),
+          "409": problem("An import into the organization is running (import_in_progress, with Retry-After)"),
+          ...errors,
+        },
       },
     },
   };

@@ -1,5 +1,6 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { isCairnError, validationError } from "../domain/errors";
+import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
 import { WEBHOOK_EVENT_TYPES } from "../domain/webhooks/events";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
@@ -75,6 +76,9 @@ export async function webhooksRoute(
   const [, id, deliveryId] = route.pattern.exec(path) ?? [];
   const { orgId } = principal;
   const now = Date.now();
+  // The org's write gate, as for every operation: subscriptions wait while an import runs, and end with the org.
+  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, now);
+  if (closed) return problemResponse(closed, correlationId);
   try {
     if (path === "/webhooks") {
       if (request.method === "GET") return Response.json({ subscriptions: await listWebhooks(env, orgId), eventTypes: WEBHOOK_EVENT_TYPES });
@@ -95,7 +99,8 @@ export async function webhooksRoute(
     await deleteWebhook(env, orgId, id);
     return new Response(null, { status: 204 });
   } catch (error) {
-    if (isCairnError(error)) return problemResponse(error, correlationId);
+    const refused = isCairnError(error) ? error : refusedByDatabaseGate(error);
+    if (refused) return problemResponse(refused, correlationId);
     throw error;
   }
 }

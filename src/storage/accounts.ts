@@ -1,3 +1,4 @@
+import type { OrgMarks } from "../domain/org-data/write-gate";
 import type { Role } from "../domain/scopes";
 
 /** The reads sign-in and token refresh need. Kept as plain SQL: two small, hot queries. */
@@ -16,7 +17,16 @@ export interface MembershipRecord {
   role: Role;
   /** When the person last chose this org (consent, dashboard), or null. */
   lastUsedAt: number | null;
+  /** The org's import and erasure marks, read in the same statement (the dashboard's write gate). */
+  marks: OrgMarks;
 }
+
+interface MarkColumns {
+  importing_since: number | null;
+  erasing_since: number | null;
+}
+
+const marksOf = (row: MarkColumns): OrgMarks => ({ importingSince: row.importing_since, erasingSince: row.erasing_since });
 
 export async function findUserByEmail(db: D1Database, email: string): Promise<UserRecord | null> {
   const row = await db
@@ -26,15 +36,20 @@ export async function findUserByEmail(db: D1Database, email: string): Promise<Us
   return row ? { id: row.id, email: row.email, displayName: row.display_name, passwordHash: row.password_hash } : null;
 }
 
+/**
+ * The orgs a person may act in (sign-in, consent, a dashboard session), with each org's marks. An org whose
+ * erasure has begun is left out: its memberships are deleted last (so an interrupted erasure can be finished),
+ * but from the mark on no session or consent is granted into it, and a dashboard session in it ends.
+ */
 export async function membershipsOf(db: D1Database, userId: string): Promise<MembershipRecord[]> {
   const { results } = await db
     .prepare(
-      `SELECT m.org_id, o.name, o.slug, m.role, m.last_used_at FROM memberships m JOIN orgs o ON o.id = m.org_id
-        WHERE m.user_id = ? ORDER BY o.name`,
+      `SELECT m.org_id, o.name, o.slug, m.role, m.last_used_at, o.importing_since, o.erasing_since FROM memberships m JOIN orgs o ON o.id = m.org_id
+        WHERE m.user_id = ? AND o.erasing_since IS NULL ORDER BY o.name`,
     )
     .bind(userId)
-    .all<{ org_id: string; name: string; slug: string; role: Role; last_used_at: number | null }>();
-  return results.map((row) => ({ orgId: row.org_id, orgName: row.name, orgSlug: row.slug, role: row.role, lastUsedAt: row.last_used_at }));
+    .all<{ org_id: string; name: string; slug: string; role: Role; last_used_at: number | null } & MarkColumns>();
+  return results.map((row) => ({ orgId: row.org_id, orgName: row.name, orgSlug: row.slug, role: row.role, lastUsedAt: row.last_used_at, marks: marksOf(row) }));
 }
 
 /**
@@ -56,4 +71,13 @@ export async function roleIn(db: D1Database, orgId: string, userId: string): Pro
     .bind(orgId, userId)
     .first<{ role: Role }>();
   return row?.role ?? null;
+}
+
+/** A member's role in an org with the org's import and erasure marks, in one statement: the write gate rides on the membership read. */
+export async function membershipIn(db: D1Database, orgId: string, userId: string): Promise<{ role: Role; marks: OrgMarks } | null> {
+  const row = await db
+    .prepare("SELECT m.role, o.importing_since, o.erasing_since FROM memberships m JOIN orgs o ON o.id = m.org_id WHERE m.org_id = ? AND m.user_id = ?")
+    .bind(orgId, userId)
+    .first<{ role: Role } & MarkColumns>();
+  return row ? { role: row.role, marks: marksOf(row) } : null;
 }

@@ -364,7 +364,7 @@ describe("org export, import and erasure", () => {
     // Assigned inside the proxy, which TypeScript does not follow.
     const outcome: unknown = await (importing as Promise<unknown> | null);
     expect(outcome).toBeInstanceOf(CairnError);
-    expect((outcome as CairnError).code).toBe("conflict");
+    expect((outcome as CairnError).code).toBe("org_erasing");
     expect((outcome as CairnError).message).toContain("being erased");
     // Nothing of the org is left in either database.
     const homeDb = home === "DB" ? env.DB : secondDb;

@@ -89,12 +89,13 @@ describe("org → database routing", () => {
     expect(again).not.toContain(ofA.artifactId);
   });
 
-  it("lets a plan object of an org the directory no longer holds answer, and drops its index update rather than retrying it for ever", async () => {
+  it("lets no plan object outlive its org: a command on a plan of an org the directory no longer holds is refused, the object erases itself, and nothing is retried or indexed", async () => {
     const orgId = "org_gone";
     const planId = `plan_gone_${crypto.randomUUID().slice(0, 8)}`;
     const stub = env.PLAN.getByName(`${orgId}:${planId}`);
     const input = { planId, orgId, name: "[Scan] Gone", researchQuestion: "q", steps: [{ stepType: "search" as const, instructions: "look" }], branchingConditions: [], planDesignRationale: "r", outputFormattingNotes: null, sessionId: null, executionId: null };
-    expect(await stub.run({ kind: "create", input }, { userId: "usr_gone", clientId: "cli_gone" }, Date.now())).toMatchObject({ ok: true });
+    expect(await stub.run({ kind: "create", input }, { userId: "usr_gone", clientId: "cli_gone" }, Date.now())).toMatchObject({ ok: false, error: { code: "org_erasing" } });
+    expect(await stub.exportState()).toBeNull();
     const waiting = await runInDurableObject(stub, (_instance: PlanObject, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM outbox").one().n);
     expect(waiting).toBe(0);
     for (const db of [env.DB, secondDb]) expect(await rowsOf(db, "plans", orgId)).toBe(0);

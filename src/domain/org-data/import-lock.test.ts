@@ -12,16 +12,16 @@ describe("the org import lock", () => {
     expect(importHolds(now - IMPORT_LOCK_STALE_MS - 1, now)).toBe(false);
   });
 
-  it("refuses with a conflict that says when the import began and when to retry", () => {
+  it("refuses with import_in_progress (409) that says when the import began and when to retry", () => {
     const error = importRunning(now - 60_000, "Another import into this organization is running");
-    expect(error.code).toBe("conflict");
+    expect(error.code).toBe("import_in_progress");
     expect(error.message).toContain("Another import into this organization is running (started 2026-11-25T11:59:00.000Z)");
     expect(error.details.retryAfterSeconds).toBe(30);
   });
 
-  it("refuses an import into an org being erased for good, with how to finish the erasure, and no retry hint", () => {
+  it("refuses an import into an org being erased for good (org_erasing), with how to finish the erasure, and no retry hint", () => {
     const error = erasureBegun(now - 60_000);
-    expect(error.code).toBe("conflict");
+    expect(error.code).toBe("org_erasing");
     expect(error.message).toContain("being erased (started 2026-11-25T11:59:00.000Z)");
     expect(error.message).toContain("run it again");
     expect(error.details.retryAfterSeconds).toBeUndefined();

@@ -15,15 +15,15 @@ export const importHolds = (since: number | null, now: number): boolean => since
  */
 export function erasureBegun(since: number): CairnError {
   return new CairnError(
-    "conflict",
+    "org_erasing",
     `This organization is being erased (started ${new Date(since).toISOString()}); nothing can be imported into it. If the erasure stopped half-way, run it again to finish it.`,
   );
 }
 
-/** The refusal of what must not run beside an import (another import, an erasure), with when the import began. */
+/** The refusal of what must not run beside an import (another import, an erasure, a write), with when the import began. */
 export function importRunning(since: number, refused: string): CairnError {
   return new CairnError(
-    "conflict",
+    "import_in_progress",
     `${refused} (started ${new Date(since).toISOString()}); wait for it to finish. An import that never finishes stops blocking an hour after it started.`,
     { retryAfterSeconds: IMPORT_RETRY_AFTER_SECONDS },
   );

@@ -1,4 +1,5 @@
 import { forgetOrg } from "../../auth/admission";
+import { MEMBERSHIP_CACHE_MS } from "../../domain/auth/request-limits";
 import { ROW_TABLES } from "../../domain/org-data/format";
 import { IMPORT_LOCK_STALE_MS, importHolds, importRunning } from "../../domain/org-data/import-lock";
 import { livesInHome } from "../../domain/org-data/placement";
@@ -50,17 +51,33 @@ async function eraseObjects(db: D1Database, sql: string, orgId: string, erase: (
 }
 
 /**
- * Erases an org entirely: its research (above); its webhook subscriptions, delivery log and unsent events; the OAuth grants its members
- * hold for it, with their tokens; dashboard sessions in it; API keys,
- * memberships, users who belong to no other org, and the org itself. Other
- * orgs are untouched. Safe to run again after an interruption.
+ * Erases an org entirely, in an order that leaves nothing behind even while its members are still calling:
+ *  1. marks the org (`erasing_since`, in the directory and in the home's copy of the org row): from here its
+ *     callers are refused at admission (the erasure itself excepted), a write already under way by the
+ *     operations' write gate or by the databases themselves (migration 0018), and no sign-in or consent into
+ *     the org is granted;
+ *  2. cuts access: its members' OAuth grants for it (with their tokens), its dashboard sessions and its API keys
+ *     (this isolate's memory of verified tokens and memberships forgets the org at once), then waits until every
+ *     other isolate's memory of a membership has lapsed, so no call admitted before the cut is still starting;
+ *  3. deletes: its research (above), webhook subscriptions, delivery log and unsent events, audit trail and tool-call log,
+ *     memberships, users who belong to no other org, and the org itself.
+ * Memberships go last so that an interrupted erasure can be finished by running it again (the operator's CLI
+ * acts through an admin's membership); a rerun carries on under the first mark. Other orgs are untouched.
  */
 export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number; sessions: number; members: number }> {
-  await markErasing(env.DB, orgId);
-  const research = await eraseResearch(env, orgId);
+  // Resolved before the mark: a home not yet chosen gets its copy of the org row now, so the mark reaches it too.
+  const home = await homeDatabase(env, orgId);
+  await markErasing(env.DB, home, orgId);
+  forgetOrg(orgId);
+
   const { results: members } = await env.DB.prepare("SELECT user_id FROM memberships WHERE org_id = ?").bind(orgId).all<{ user_id: string }>();
   for (const { user_id } of members) await revokeGrantsFor(env, orgId, user_id);
   await eraseDashboardSessions(env.OAUTH_KV, orgId);
+  await env.DB.prepare("DELETE FROM api_keys WHERE org_id = ?").bind(orgId).run();
+  forgetOrg(orgId);
+  await settle(env);
+
+  const research = await eraseResearch(env, orgId);
   const { results: onlyHere } = await env.DB.prepare(
     "SELECT user_id FROM memberships WHERE org_id = ?1 AND user_id NOT IN (SELECT user_id FROM memberships WHERE org_id <> ?1)",
   )
@@ -68,7 +85,6 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
     .all<{ user_id: string }>();
   // The home's rows first (its audit trail, and its copy of the org row unless it is the directory itself), the directory last:
   // an interrupted erasure still finds the org, and its home, when run again.
-  const home = await homeDatabase(env, orgId);
   await home.batch([
     home.prepare("DELETE FROM audit_log WHERE org_id = ?").bind(orgId),
     // Events not yet handed to the queue: nobody is left to receive them.
@@ -86,26 +102,40 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
     ...onlyHere.map(({ user_id }) => env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(user_id, user_id)),
     env.DB.prepare("DELETE FROM orgs WHERE id = ?").bind(orgId),
   ]);
-  // Its members' tokens stop here at once; other isolates read the (now absent) membership within its 5 s bound.
   forgetOrg(orgId);
   forgetHome(orgId);
   return { ...research, members: members.length };
 }
 
 /**
+ * Waits until no isolate can still admit a caller of the org from its memory (MEMBERSHIP_CACHE_MS, or
+ * ORG_ERASURE_SETTLE_MS where a deployment or test sets it), so the calls that could still write have begun
+ * before the deletions do. A call that began earlier and lands later is refused by the databases' gate.
+ */
+async function settle(env: Env): Promise<void> {
+  const configured = Number(env.ORG_ERASURE_SETTLE_MS);
+  const ms = env.ORG_ERASURE_SETTLE_MS !== undefined && Number.isFinite(configured) && configured >= 0 ? configured : MEMBERSHIP_CACHE_MS;
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
  * Marks the org as being erased, in the same statement that checks no import holds it: an import
  * then refuses to start (its rows, written after the erasure's, would be left behind), while a rerun
- * of a stopped erasure carries on under the first mark. Refused while an import runs.
+ * of a stopped erasure carries on under the first mark. Refused while an import runs. The home's copy
+ * of the org row is marked after the directory (the one writer), so its database refuses the org's rows too.
  */
-async function markErasing(directory: D1Database, orgId: string): Promise<void> {
+async function markErasing(directory: D1Database, home: D1Database, orgId: string): Promise<void> {
   const now = Date.now();
   // Twice at most: an import that ends between the mark and the look that follows is no reason to refuse.
   for (let attempt = 0; attempt < 2; attempt++) {
     const marked = await directory
-      .prepare("UPDATE orgs SET erasing_since = COALESCE(erasing_since, ?1) WHERE id = ?2 AND (importing_since IS NULL OR importing_since < ?3) RETURNING id")
+      .prepare("UPDATE orgs SET erasing_since = COALESCE(erasing_since, ?1) WHERE id = ?2 AND (importing_since IS NULL OR importing_since < ?3) RETURNING erasing_since")
       .bind(now, orgId, now - IMPORT_LOCK_STALE_MS)
-      .first();
-    if (marked) return;
+      .first<{ erasing_since: number }>();
+    if (marked) {
+      if (home !== directory) await home.prepare("UPDATE orgs SET erasing_since = COALESCE(erasing_since, ?) WHERE id = ?").bind(marked.erasing_since, orgId).run();
+      return;
+    }
     const row = await directory.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(orgId).first<{ importing_since: number | null }>();
     // No org row: an erasure that got that far; running the rest again is harmless.
     if (!row) return;

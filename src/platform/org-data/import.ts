@@ -1,3 +1,4 @@
+import { forgetOrgMarks } from "../../auth/admission";
 import { conflict, notFound, validationError } from "../../domain/errors";
 import { erasureBegun, IMPORT_LOCK_STALE_MS, importRunning } from "../../domain/org-data/import-lock";
 import { type ExportHeader, type ExportRecord, NOT_IMPORTED, parseRecord, type RowTable, type StoredRow, type TableDump } from "../../domain/org-data/format";
@@ -11,7 +12,6 @@ import type { Env } from "../../env";
 import { countPlacement, type ImportedMembers } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
-import { eraseResearch } from "./erase";
 import { ImportMeter } from "./import-meter";
 import { placeImportedMember } from "./members";
 
@@ -35,21 +35,41 @@ export interface ImportSummary {
 type HeldBefore = ReadonlySet<RowTable>;
 
 /**
+ * Everything an import writes, so a failed import takes back exactly that: the rows it inserted (by rowid,
+ * per database and table) and the plans and search sessions it recreated. Never "everything of the org":
+ * members may write beside a running import (a write that passed the write gate just before the import's
+ * lock, or one served by another isolate within its cache bound), and what they wrote stays. An import
+ * writes no memberships or accounts (members are restored, never added).
+ */
+interface Undo {
+  rows: Map<D1Database, Map<string, number[]>>;
+  plans: string[];
+  sessions: string[];
+}
+
+/** Rowids per DELETE statement (D1 binds at most 100 values; one is the org id). */
+const UNDO_IDS = 90;
+
+/**
  * Imports an export into `orgId`, which must hold no research yet. Lines are
  * read one at a time; ids are remapped consistently (see IdRemapper), rows
  * keep their versions and timestamps, full-text indexes fill through their
  * triggers, and each plan and search session is recreated in its own object
  * (a pending review stays pending; stall and expiry alarms are armed again).
  * Any bad line, or a file that stops before its end line, undoes the import:
- * the org is left as it was. One import runs into an org at a time: a second
- * one meanwhile would pass the emptiness check too, mix its rows with the
- * first's, and its undo would erase what the first imported.
+ * what it wrote is taken back, and only that (see Undo). One import runs into an
+ * org at a time: a second one meanwhile would pass the emptiness check too and mix
+ * its rows with the first's. While it runs, the org's writes are refused (the
+ * write gate reads `importing_since`); reads go on.
  */
 export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<string>, now = Date.now()): Promise<ImportSummary> {
   const lock = await claimImport(env.DB, orgId);
+  // This isolate's callers see the lock on their next write (other isolates within the membership bound).
+  forgetOrgMarks(orgId);
   try {
     return await importUnlocked(env, orgId, lines, now);
   } finally {
+    forgetOrgMarks(orgId);
     // A release that fails must not hide how the import ended: the lock then lapses after the hour.
     await env.DB.prepare("UPDATE orgs SET importing_since = NULL WHERE id = ? AND importing_since = ?")
       .bind(orgId, lock)
@@ -76,22 +96,17 @@ async function importUnlocked(env: Env, orgId: string, lines: AsyncIterable<stri
   // Research rows go to the org's home database (an org moves by being imported into a new org placed elsewhere).
   const home = await homeDatabase(env, orgId);
   await assertNoResearch(env.DB, home, orgId);
-  // The org's audit trail and tool-call log may hold rows already: a failed import takes back only the ones after these.
-  const audit = await home.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM audit_log").first<number>("n");
-  const calls = await env.DB.prepare("SELECT COALESCE(MAX(rowid), 0) AS n FROM tool_call_log").first<number>("n");
   const held = await heldBefore(env.DB, home, orgId);
   const meter = new ImportMeter(env.DB, orgId, importBudget(env));
   // An org past its day's budget is refused before a line is read.
   await meter.settle();
+  const undo: Undo = { rows: new Map(), plans: [], sessions: [] };
   try {
-    return await apply(env, home, orgId, lines, now, meter, held);
+    return await apply(env, home, orgId, lines, now, meter, held, undo);
   } catch (error) {
     // What was read counts, however the import ended (the refusal itself has been counted already).
     await meter.settle().catch(() => undefined);
-    await eraseResearch(env, orgId);
-    await home.prepare("DELETE FROM audit_log WHERE org_id = ? AND rowid > ?").bind(orgId, audit ?? 0).run();
-    // An import writes no memberships or accounts (members are restored, never added), so there are none to take back.
-    await env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ? AND rowid > ?").bind(orgId, calls ?? 0).run();
+    await undoImport(env, home, orgId, undo);
     throw error;
   }
 }
@@ -105,6 +120,34 @@ async function heldBefore(directory: D1Database, home: D1Database, orgId: string
     if (await db.prepare(`SELECT 1 FROM ${table} WHERE org_id = ? LIMIT 1`).bind(orgId).first()) held.add(table);
   }
   return held;
+}
+
+/** Takes back what a failed import wrote, and nothing else: objects first, then rows (as an erasure does). */
+async function undoImport(env: Env, home: D1Database, orgId: string, undo: Undo): Promise<void> {
+  for (const planId of undo.plans) await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).erase();
+  for (const sessionId of undo.sessions) await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).erase();
+  const deletes = new Map<D1Database, D1PreparedStatement[]>();
+  const add = (db: D1Database, statement: D1PreparedStatement) => deletes.set(db, [...(deletes.get(db) ?? []), statement]);
+  for (const [db, tables] of undo.rows) {
+    for (const [table, rowids] of tables) {
+      for (let start = 0; start < rowids.length; start += UNDO_IDS) {
+        const chunk = rowids.slice(start, start + UNDO_IDS);
+        // `table` passed parseRecord's check against the exported tables: a constant, never free text.
+        add(db, db.prepare(`DELETE FROM ${table} WHERE org_id = ? AND rowid IN (${chunk.map(() => "?").join(", ")})`).bind(orgId, ...chunk));
+      }
+    }
+  }
+  // The index rows of the objects it recreated, whatever wrote them (the import's rows, or an object's own index update).
+  for (const [ids, table, column] of [[undo.plans, "plans", "plan_id"], [undo.sessions, "search_sessions", "session_id"]] as const) {
+    const db = livesInHome(table) ? home : env.DB;
+    for (let start = 0; start < ids.length; start += UNDO_IDS) {
+      const chunk = ids.slice(start, start + UNDO_IDS);
+      add(db, db.prepare(`DELETE FROM ${table} WHERE org_id = ? AND ${column} IN (${chunk.map(() => "?").join(", ")})`).bind(orgId, ...chunk));
+    }
+  }
+  for (const [db, statements] of deletes) {
+    for (let start = 0; start < statements.length; start += BATCH) await db.batch(statements.slice(start, start + BATCH));
+  }
 }
 
 async function assertNoResearch(directory: D1Database, home: D1Database, orgId: string): Promise<void> {
@@ -123,6 +166,7 @@ async function apply(
   now: number,
   meter: ImportMeter,
   held: HeldBefore,
+  undo: Undo,
 ): Promise<ImportSummary> {
   const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {} };
   const columnsOf = new Map<string, Set<string>>();
@@ -136,7 +180,7 @@ async function apply(
   const objects = new Map<string, number>();
   const maxSessionSteps = sessionConfig(env).maxStepsPerSession;
   // Rows wait in file order; each run of rows bound for one database goes in one batch.
-  let pending: { db: D1Database; statement: D1PreparedStatement }[] = [];
+  let pending: { db: D1Database; table: string; statement: D1PreparedStatement }[] = [];
   let pendingBytes = 0;
   const flush = async () => {
     // Nothing is written past the day's budget.
@@ -145,7 +189,15 @@ async function apply(
       const db = pending[start]?.db as D1Database;
       let end = start;
       while (end < pending.length && pending[end]?.db === db) end++;
-      await db.batch(pending.slice(start, end).map((entry) => entry.statement));
+      const entries = pending.slice(start, end);
+      const results = await db.batch(entries.map((entry) => entry.statement));
+      // Each row's rowid, so an undo deletes these rows and no other.
+      const tables = undo.rows.get(db) ?? new Map<string, number[]>();
+      undo.rows.set(db, tables);
+      entries.forEach((entry, i) => {
+        const rowid = results[i]?.meta.last_row_id;
+        if (typeof rowid === "number") tables.set(entry.table, [...(tables.get(entry.table) ?? []), rowid]);
+      });
       start = end;
     }
     pending = [];
@@ -198,7 +250,7 @@ async function apply(
         const names = Object.keys(row);
         const unknown = names.find((name) => !columns.has(name));
         if (unknown) throw validationError(`Line ${lineNumber}: table ${record.table} has no column ${unknown}.`);
-        pending.push({ db, statement: db.prepare(`INSERT INTO ${record.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).bind(...names.map((n) => row[n] ?? null)) });
+        pending.push({ db, table: record.table, statement: db.prepare(`INSERT INTO ${record.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).bind(...names.map((n) => row[n] ?? null)) });
         summary.rows[record.table] = (summary.rows[record.table] ?? 0) + 1;
         pendingBytes += bytes;
         if (pending.length >= BATCH || pendingBytes >= BATCH_BYTES) await flush();
@@ -209,6 +261,7 @@ async function apply(
         claimOnce(objects, `plan:${record.planId}`, lineNumber, `a plan_state of plan ${record.planId}`);
         await flush();
         const planId = remap.id(record.planId);
+        undo.plans.push(planId);
         const result = await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).importState(remapTables(remap, record.tables));
         if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
         summary.plans++;
@@ -219,6 +272,7 @@ async function apply(
         claimOnce(objects, `session:${record.sessionId}`, lineNumber, `a session_state of session ${record.sessionId}`);
         await flush();
         const sessionId = remap.id(record.sessionId);
+        undo.sessions.push(sessionId);
         const result = await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).importState(remapTables(remap, record.tables), now);
         if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
         summary.searchSessions++;

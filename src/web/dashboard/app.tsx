@@ -4,6 +4,7 @@ import { checkPassword, waitInWords } from "../../auth/sign-in";
 import { canonicalOrigin } from "../../auth/resource";
 import { CairnError, httpStatusOf, isCairnError } from "../../domain/errors";
 import { ID_PATTERN } from "../../domain/ids";
+import { refusedByDatabaseGate, writeRefusal } from "../../domain/org-data/write-gate";
 import type { Services } from "../../domain/ports";
 import type { Principal } from "../../domain/principal";
 import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
@@ -159,9 +160,24 @@ const requireSession: MiddlewareHandler<App> = async (c, next) => {
       return message(c, "Form expired", "This form is no longer valid (its security token is missing or wrong). Reload the page and try again.", 403);
     }
     c.set("form", form);
+    // The org's write gate: every form that writes waits while an import runs, and none is taken once the erasure began.
+    const refusal = GATE_FREE_FORMS.some((form) => form.test(c.req.path)) ? null : writeRefusal(session.orgMarks, Date.now());
+    if (refusal) throw refusal;
   }
   return next();
 };
+
+/**
+ * Forms the write gate lets through: those that write nothing of the org's (signing out, switching org), the
+ * erasure itself (it refuses beside an import on its own), and managing who has access (a member's role or
+ * membership, revoking an API key), which must never wait for an import to finish.
+ */
+const GATE_FREE_FORMS = [
+  /^\/dashboard\/(sign-out|org)$/,
+  /^\/dashboard\/admin\/org\/delete$/,
+  /^\/dashboard\/admin\/members\/[^/]+\/(role|remove)$/,
+  /^\/dashboard\/admin\/keys\/[^/]+\/revoke$/,
+];
 
 const requireAdmin: MiddlewareHandler<App> = async (c, next) => {
   if (c.get("session").role !== "admin") return message(c, "Admins only", "Org admin pages need the admin role in this organization.", 403);
@@ -173,9 +189,11 @@ dashboardApp.use("/admin", requireAdmin);
 dashboardApp.use("/admin/*", requireAdmin);
 
 dashboardApp.onError((error, c) => {
-  if (isCairnError(error)) {
-    if (error.code === "not_found") return notFoundPage(c);
-    return message(c, "That did not work", error.message, httpStatusOf(error.code));
+  const refused = isCairnError(error) ? error : refusedByDatabaseGate(error);
+  if (refused) {
+    if (refused.code === "not_found") return notFoundPage(c);
+    if (refused.details.retryAfterSeconds !== undefined) c.header("retry-after", String(refused.details.retryAfterSeconds));
+    return message(c, "That did not work", refused.message, httpStatusOf(refused.code));
   }
   const correlationId = newCorrelationId();
   console.error(JSON.stringify({ level: "error", correlationId, message: "dashboard failure", path: c.req.path, error: String(error) }));

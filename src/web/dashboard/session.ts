@@ -1,3 +1,4 @@
+import type { OrgMarks } from "../../domain/org-data/write-gate";
 import type { Role } from "../../domain/scopes";
 import type { Env } from "../../env";
 import { type MembershipRecord, membershipsOf } from "../../storage/accounts";
@@ -28,6 +29,8 @@ export interface SessionRecord {
 export interface DashboardSession extends SessionRecord {
   orgName: string;
   role: Role;
+  /** The org's import and erasure marks, read with the membership (the write gate). */
+  orgMarks: OrgMarks;
   memberships: MembershipRecord[];
   /** KV key hash of the cookie's token, for sign-out and org switching. */
   keyHash: string;
@@ -98,12 +101,12 @@ export async function loadSession(env: Env, request: Request, now: number): Prom
   const memberships = await membershipsOf(env.DB, record.userId);
   const current = memberships.find((m) => m.orgId === record.orgId);
   if (!current) return null;
-  return { ...record, orgName: current.orgName, role: current.role, memberships, keyHash };
+  return { ...record, orgName: current.orgName, role: current.role, orgMarks: current.marks, memberships, keyHash };
 }
 
 export async function switchOrg(env: Env, session: DashboardSession, orgId: string): Promise<boolean> {
   if (!session.memberships.some((m) => m.orgId === orgId)) return false;
-  const { orgName: _n, role: _r, memberships: _m, keyHash, ...record } = session;
+  const { orgName: _n, role: _r, orgMarks: _o, memberships: _m, keyHash, ...record } = session;
   const ttl = Math.max(60, Math.floor((record.expiresAt - Date.now()) / 1000));
   await env.OAUTH_KV.put(sessionKey(keyHash), JSON.stringify({ ...record, orgId }), { expirationTtl: ttl });
   return true;
