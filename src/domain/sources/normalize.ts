@@ -1,0 +1,253 @@
+/**
+ * Text normalization for matching quotes against page text, with a map back to the original.
+ *
+ * What it folds, because it does not change what a text says: Unicode compatibility forms (NFKC:
+ * ligatures, full-width forms, the ellipsis character), case, every kind of whitespace (line breaks,
+ * non-breaking and thin spaces) collapsed to one space, quotation marks (curly, straight, single,
+ * double, guillemets: all dropped, since a quote nested in a quote changes its marks; an apostrophe
+ * inside a word stays, as "'"), the dashes and the minus sign (a run of them is one "-", with no
+ * space around it), spaces before closing punctuation, and the invisible characters text extraction
+ * leaves behind (soft hyphens, zero-width spaces and joiners, byte-order marks, bidirectional marks).
+ *
+ * What it keeps, because it does: letters with their diacritics, digits and the punctuation inside
+ * numbers. One trap of NFKC is defused: a superscript digit right after a digit is an exponent, so
+ * "10²" becomes "10^2", never "102".
+ *
+ * Every unit of the normalized text records where the original character it came from starts and
+ * ends, so a passage found in normalized text maps back to offsets into the original.
+ */
+
+export interface NormalizedText {
+  text: string;
+  /** For each UTF-16 unit of `text`: the offset in the original where its source character starts. */
+  starts: Int32Array;
+  /** … and where it ends (exclusive). */
+  ends: Int32Array;
+}
+
+const INVISIBLE = new Set([
+  0x00ad, 0x034f, 0x061c, 0x180e, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2060, 0x2061, 0x2062,
+  0x2063, 0x2064, 0x2066, 0x2067, 0x2068, 0x2069, 0xfeff,
+]);
+const SINGLE_QUOTES = new Set([0x2018, 0x2019, 0x201a, 0x201b, 0x2032, 0x2035, 0x0060, 0x00b4, 0x2039, 0x203a, 0xff07]);
+const DOUBLE_QUOTES = new Set([0x201c, 0x201d, 0x201e, 0x201f, 0x2033, 0x2036, 0x00ab, 0x00bb, 0x301d, 0x301e, 0x301f, 0xff02]);
+const DASHES = new Set([0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2043, 0x2212, 0x2e3a, 0x2e3b, 0xfe58, 0xfe63, 0xff0d]);
+const SUPERSCRIPT_DIGITS = new Map([
+  [0x2070, "0"],
+  [0x00b9, "1"],
+  [0x00b2, "2"],
+  [0x00b3, "3"],
+  [0x2074, "4"],
+  [0x2075, "5"],
+  [0x2076, "6"],
+  [0x2077, "7"],
+  [0x2078, "8"],
+  [0x2079, "9"],
+]);
+/** Closing punctuation: a space before it is a layout accident of text extraction ("Smith , 2020"). */
+const CLOSING = new Set([",", ".", ";", ":", "!", "?", ")"]);
+const COMBINING = /\p{M}/u;
+
+export function isWhitespaceCode(code: number): boolean {
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x20 ||
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
+const isVulgarFraction = (code: number) => (code >= 0xbc && code <= 0xbe) || (code >= 0x2150 && code <= 0x215e);
+
+/** Growable output: the normalized units and, for each, its span in the original. */
+class Builder {
+  #units: string[] = [];
+  starts = new Int32Array(64);
+  ends = new Int32Array(64);
+  length = 0;
+  #pending: { start: number; end: number } | null = null;
+  #apostrophe: { start: number; end: number } | null = null;
+
+  get last(): string {
+    return this.length === 0 ? "" : (this.#units[this.length - 1] ?? "");
+  }
+
+  #write(unit: string, start: number, end: number) {
+    if (this.length === this.starts.length) {
+      const grow = (from: Int32Array) => {
+        const to = new Int32Array(from.length * 2);
+        to.set(from);
+        return to;
+      };
+      this.starts = grow(this.starts);
+      this.ends = grow(this.ends);
+    }
+    this.#units.push(unit);
+    this.starts[this.length] = start;
+    this.ends[this.length] = end;
+    this.length++;
+  }
+
+  /** One normalized unit (a UTF-16 code unit of the folded text) that came from original[start, end). */
+  put(unit: string, start: number, end: number) {
+    const code = unit.charCodeAt(0);
+    const apostrophe = this.#apostrophe;
+    this.#apostrophe = null;
+    if (apostrophe && isWordCode(code)) this.#write("'", apostrophe.start, apostrophe.end);
+    if (isWhitespaceCode(code)) {
+      const last = this.last;
+      if (this.length > 0 && last !== "-" && last !== "(") this.#pending ??= { start, end };
+      return;
+    }
+    let folded = unit;
+    if (SINGLE_QUOTES.has(code)) folded = "'";
+    else if (DOUBLE_QUOTES.has(code)) folded = '"';
+    else if (DASHES.has(code)) folded = "-";
+    else if (code === 0x2044) folded = "/"; // fraction slash, as NFKC writes ½
+    else if (code === 0x3c2) folded = "σ"; // final sigma, so "ΟΔΟΣ" and "οδος" agree
+    if (folded === '"') return;
+    if (folded === "'") {
+      if (!this.#pending && isWordCode(this.last.charCodeAt(0))) this.#apostrophe = { start, end }; // kept if a letter follows ("trial's")
+      return;
+    }
+    if (folded === "-") {
+      this.#pending = null;
+      if (this.last === "-") {
+        this.ends[this.length - 1] = end; // a run of dashes is one dash
+        return;
+      }
+    } else if (CLOSING.has(folded)) {
+      this.#pending = null;
+    }
+    if (this.#pending) {
+      this.#write(" ", this.#pending.start, this.#pending.end);
+      this.#pending = null;
+    }
+    this.#write(folded, start, end);
+  }
+
+  /** A space if text follows (used between a number and a vulgar fraction: "1½" → "1 1/2"). */
+  space(start: number, end: number) {
+    if (this.length > 0) this.#pending ??= { start, end };
+  }
+
+  finish(): NormalizedText {
+    return { text: this.#units.join(""), starts: this.starts.subarray(0, this.length), ends: this.ends.subarray(0, this.length) };
+  }
+}
+
+/** The normalized form of `text` with, for each unit, its span in `text`. Linear in the length of `text`. */
+export function normalizeWithMap(text: string): NormalizedText {
+  const out = new Builder();
+  let previousWasSuperscript = false;
+  let i = 0;
+  while (i < text.length) {
+    const start = i;
+    const code = text.codePointAt(i) ?? 0;
+    i += code > 0xffff ? 2 : 1;
+    // A base character and the combining marks after it are folded together (NFKC composes them).
+    while (i < text.length && text.charCodeAt(i) >= 0x300 && COMBINING.test(text[i] ?? "")) i++;
+    const end = i;
+    if (INVISIBLE.has(code)) continue;
+    const superscript = SUPERSCRIPT_DIGITS.get(code);
+    if (superscript !== undefined && end - start === 1) {
+      if (!previousWasSuperscript && isDigitCode(out.last.charCodeAt(0))) out.put("^", start, end);
+      out.put(superscript, start, end);
+      previousWasSuperscript = true;
+      continue;
+    }
+    previousWasSuperscript = false;
+    if (code < 0x80 && end - start === 1) {
+      out.put(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : (text[start] ?? ""), start, end);
+      continue;
+    }
+    if (SINGLE_QUOTES.has(code) || DOUBLE_QUOTES.has(code) || DASHES.has(code)) {
+      out.put(String.fromCodePoint(code), start, end); // before NFKC, which turns ´ into a space and a combining accent
+      continue;
+    }
+    if (isVulgarFraction(code) && isDigitCode(out.last.charCodeAt(0))) out.space(start, start);
+    const folded = text.slice(start, end).normalize("NFKC").toLowerCase();
+    for (let k = 0; k < folded.length; k++) out.put(folded[k] ?? "", start, end);
+  }
+  return out.finish();
+}
+
+/** The normalized form alone (for short texts such as a quote or a title). */
+export const normalizeText = (text: string): string => normalizeWithMap(text).text;
+
+/** Letters of scripts written without spaces between words: each character is a word of its own. */
+export function isUnspacedScriptCode(code: number): boolean {
+  return (
+    (code >= 0x3040 && code <= 0x30ff) || // hiragana, katakana
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xd800 && code <= 0xdfff) // surrogates: CJK extensions live in the astral planes
+  );
+}
+
+const WORD = /[\p{L}\p{N}\p{M}]/u;
+
+/** A letter, digit or mark of a script written with spaces between words. */
+export function isWordCode(code: number): boolean {
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+  if (isUnspacedScriptCode(code)) return false;
+  return WORD.test(String.fromCharCode(code));
+}
+
+export interface Token {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * The words of a normalized text: runs of letters, digits and marks, an apostrophe inside a word
+ * kept ("don't"), a point or comma between digits kept ("2.4", "1,200"); each character of an
+ * unspaced script (Chinese, Japanese) a word of its own. Linear.
+ */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (isUnspacedScriptCode(code)) {
+      const width = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
+      tokens.push({ start: i, end: i + width, text: text.slice(i, i + width) });
+      i += width;
+      continue;
+    }
+    if (!isWordCode(code)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i++;
+    while (i < text.length) {
+      const next = text.charCodeAt(i);
+      if (isWordCode(next)) {
+        i++;
+        continue;
+      }
+      const after = text.charCodeAt(i + 1);
+      const before = text.charCodeAt(i - 1);
+      const joinsDigits = (next === 0x2e || next === 0x2c) && isDigitCode(before) && isDigitCode(after);
+      const joinsLetters = next === 0x27 && isWordCode(before) && !isDigitCode(before) && isWordCode(after) && !isDigitCode(after);
+      if (joinsDigits || joinsLetters) {
+        i += 2;
+        continue;
+      }
+      break;
+    }
+    tokens.push({ start, end: i, text: text.slice(start, i) });
+  }
+  return tokens;
+}
