@@ -1,8 +1,8 @@
 /**
  * Words that negate what follows, in the languages the matcher meets most (English, French,
  * German, Spanish, Italian, Portuguese, Dutch). An omission marked by an ellipsis or a bracket may
- * not skip one of these: "the drug was … effective" from "the drug was not effective" says the
- * opposite of its source. Lower case, as normalized text is.
+ * not skip one of these: "the drug was … effective", quoting "the drug was not effective", says
+ * the opposite of its source. Lower case, as normalized text is.
  */
 const NEGATION_WORDS = new Set([
   // English
