@@ -44,8 +44,8 @@ const SUPERSCRIPT_DIGITS = new Map([
   [0x2078, "8"],
   [0x2079, "9"],
 ]);
-/** Closing punctuation: a space before it is a layout accident of text extraction ("Smith , 2020"). */
-const CLOSING = new Set([",", ".", ";", ":", "!", "?", ")"]);
+/** Closing punctuation and percent signs: a space before one is typography ("37 %") or an accident of text extraction ("Smith , 2020"). */
+const CLOSING = new Set([",", ".", ";", ":", "!", "?", ")", "%", "‰"]);
 const COMBINING = /\p{M}/u;
 
 export function isWhitespaceCode(code: number): boolean {

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isNegation } from "./negation";
 import { normalizeText } from "./normalize";
 import { matchQuote, QUOTE_MATCH_LIMITS } from "./quote-match";
 import { prepareSnapshot, SNAPSHOT_MAX_CHARS } from "./snapshot";
@@ -41,6 +42,13 @@ describe("matchQuote: verified", () => {
     expect(result.passage?.text.startsWith("The committee said")).toBe(true);
     expect(result.passage?.text.endsWith("on record")).toBe(true);
     expect(matchQuote("the biggest drop on record … The committee said on Tuesday", PAGE).status).not.toBe("verified"); // out of order
+  });
+
+  it("accepts an omission over a negation that a clause boundary closes, since it governs nothing kept", () => {
+    const page = "The bird flew 13,560 kilometres to Tasmania without stopping, a journey of 11 days. Firms did not report higher productivity, the authors noted, but they did report higher turnover.";
+    expect(matchQuote("The bird flew 13,560 kilometres to Tasmania … a journey of 11 days.", page).status).toBe("verified");
+    expect(matchQuote("Firms … did report higher turnover", page).status).toBe("verified");
+    expect(matchQuote("Firms did … report higher productivity", page).status).toBe("partial");
   });
 
   it("ignores bracketed editorial insertions, and keeps a bracketed change of case", () => {
@@ -131,6 +139,7 @@ describe("matchQuote: partial, not found, unchecked", () => {
     expect(matchQuote("", PAGE)).toEqual({ status: "unchecked", method: null, score: 0, reason: "empty quote" });
     expect(matchQuote("  … [sic] ", PAGE).reason).toBe("empty quote");
     expect(matchQuote("the drug", PAGE)).toMatchObject({ status: "unchecked", reason: expect.stringContaining("too short") });
+    expect(matchQuote("bar-tailed godwit", "A bar-tailed godwit flew far.").status).toBe("unchecked"); // two words as a reader counts them
     expect(matchQuote("x".repeat(QUOTE_MATCH_LIMITS.quoteChars + 1), PAGE)).toMatchObject({ status: "unchecked", reason: "quote longer than 4000 characters" });
     expect(matchQuote("a b c d e f g h i j k l", "   ")).toMatchObject({ status: "unchecked", reason: "the page has no text" });
     const omissions = Array.from({ length: 12 }, (_, i) => `part number ${i}`).join(" … ");
@@ -156,7 +165,7 @@ describe("matchQuote: partial, not found, unchecked", () => {
 });
 
 describe("matchQuote: offsets and bounds", () => {
-  it("property: any run of whole words of the page, retyped plainly, is verified at offsets that hold it", () => {
+  it("property: any run of whole words of the page, retyped plainly, is verified at offsets that hold it (unless it starts after a negation)", () => {
     const page = `${PAGE} \u00abLe pr\u00e9sident n\u2019a pas sign\u00e9\u00bb, said the ﬁrst\u00a0official. \u5927\u962a\u5e9c\u306e\u4eba\u53e3\u306f\u6e1b\u5c11\u3057\u305f\u3002`;
     const boundaries = [0, ...[...page].flatMap((char, i) => (/\s/.test(char) ? [i + 1] : [])), page.length];
     fc.assert(
@@ -166,6 +175,11 @@ describe("matchQuote: offsets and bounds", () => {
         const quote = page.slice(start, end).normalize("NFKC").replace(/\s+/g, " ").replace(/[\u2018\u2019]/g, "'").trim();
         const result = matchQuote(quote, page);
         if (result.status === "unchecked") return;
+        const wordBefore = normalizeText(page.slice(0, start)).split(/[^\p{L}\p{N}']+/u).filter(Boolean).at(-1) ?? "";
+        if (isNegation(wordBefore) && !/[.,;:!?]\s*$/.test(page.slice(0, start))) {
+          expect(result.status).toBe("partial"); // starts right after "not": says the opposite of the page
+          return;
+        }
         expect(result.status).toBe("verified");
         const passage = result.passage;
         expect(page.slice(passage?.start, passage?.end)).toBe(passage?.text);
@@ -183,5 +197,15 @@ describe("matchQuote: offsets and bounds", () => {
     const result = matchQuote(quote.slice(0, QUOTE_MATCH_LIMITS.quoteChars), page);
     expect(["partial", "not_found"]).toContain(result.status);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("matchQuote: a quote that starts after a negation", () => {
+  it("is not verified when the word before it negates it, and is when punctuation stands between", () => {
+    const page = "No descartamos traer agua en barco. The drug was not effective in children. Results: effective in adults.";
+    expect(matchQuote("descartamos traer agua en barco", page)).toMatchObject({ status: "partial", reason: expect.stringContaining("negates") });
+    expect(matchQuote("effective in children", page).status).toBe("partial");
+    expect(matchQuote("effective in adults", page).status).toBe("verified");
+    expect(matchQuote("not effective in children", page).status).toBe("verified");
   });
 });

@@ -13,18 +13,22 @@
  * `verified` comes only from 1 and 2, so a quote with one word or number changed, a negation added
  * or dropped, or two words swapped is never verified: at best it is `partial`, and the passage it
  * returns is the page's own wording, for the assistant to quote exactly. Matches must start and end
- * on word boundaries ("50 percent" is not in "150 percent", nor "2" in "2.4"), and an omission
- * (ellipsis or bracket) may not skip a negation within a few words ("the drug was … effective").
+ * on word boundaries ("50 percent" is not in "150 percent", nor "2" in "2.4"), an omission
+ * (ellipsis or bracket) may not skip a negation that governs the words after it ("the drug was …
+ * effective"),
+ * and a quote may not start right after one ("effective in children" from "not effective in children").
  *
  * Bounded: a quote over QUOTE_MAX_CHARS is not checked; a page is read up to SNAPSHOT_MAX_CHARS;
  * every pass is linear in the page plus an alignment bounded by the quote's length squared; no
  * regular expression is built from either text.
  */
 import { fuzzyMatch } from "./fuzzy";
-import { isWordCode, tokenize } from "./normalize";
+import { isWordCode, normalizeText, tokenize } from "./normalize";
 import { isNegation } from "./negation";
 import { BRACKET_MAX_WORDS, quoteParts } from "./quote-parts";
 import { type PreparedSnapshot, prepareSnapshot, SNAPSHOT_MAX_CHARS } from "./snapshot";
+
+export { type PreparedSnapshot, prepareSnapshot } from "./snapshot";
 
 export const QUOTE_MATCH_LIMITS = {
   /** Longest quote checked (the ledger's limit on an evidence quote). */
@@ -37,8 +41,6 @@ export const QUOTE_MATCH_LIMITS = {
   minChars: 10,
   /** Omissions (ellipses) in one quote. */
   maxOmissions: 9,
-  /** An omission this short (in words) may not skip a negation. */
-  negationGapWords: 40,
   /** Fuzzy score from which the closest passage is reported as `partial`. */
   partialScore: 0.5,
   /** Fuzzy scores stay below 1: 1 means the quote is in the page. */
@@ -95,10 +97,38 @@ function* occurrences(text: string, needle: string, from: number): Generator<num
 }
 
 const wordsOf = (text: string) => tokenize(text).map((token) => token.text);
-const skipsNegation = (gap: string, maxWords: number) => {
-  const words = wordsOf(gap);
-  return words.length <= maxWords && words.some(isNegation);
-};
+
+/**
+ * Whether the word right before `start` (no punctuation between) negates what follows: a quote that
+ * starts after "not" or "no" says the opposite of its source ("descartamos traer agua" from "no
+ * descartamos traer agua"). `text` is normalized.
+ */
+function negatedBefore(text: string, start: number): boolean {
+  let end = start;
+  while (end > 0 && text[end - 1] === " ") end--;
+  if (end === 0 || !isWordChar(text[end - 1])) return false;
+  const words = wordsOf(text.slice(Math.max(0, end - 40), end));
+  const last = words[words.length - 1];
+  return last !== undefined && isNegation(last);
+}
+
+/** Punctuation that closes a clause; a point between digits is a decimal point, not a boundary. */
+function clauseStart(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) {
+    const char = text[i] ?? "";
+    if (",;:!?()".includes(char)) return i + 1;
+    if (char === "." && !(isDigit(text[i - 1]) && isDigit(text[i + 1]))) return i + 1;
+  }
+  return 0;
+}
+
+/**
+ * Whether an omission drops a negation that governs what the quote keeps after it: a negation in
+ * the omitted text's last clause ("the drug was … effective" over " not "). A negation in an
+ * omitted clause that punctuation closes ("flew to Tasmania … a journey of 11 days" over
+ * " without stopping, ") governs nothing that was kept.
+ */
+const skipsNegation = (gap: string) => wordsOf(gap.slice(clauseStart(gap))).some(isNegation);
 
 interface Placement {
   start: number;
@@ -121,8 +151,10 @@ function placeGroup(text: string, parts: readonly string[], start: number, first
 
 interface Search {
   attempts: number;
-  /** Set when a placement was refused because an omission skipped a negation. */
+  /** Set when a placement was refused because an omission skipped a negation… */
   droppedNegation: boolean;
+  /** …or because the page negates the words the quote starts with. */
+  negatedBefore: boolean;
 }
 
 /** The groups placed in order from `from`, or null. Backtracks over occurrences, at most maxAttempts in all. */
@@ -134,7 +166,11 @@ function placeGroups(text: string, groups: readonly (readonly string[])[], index
     if (++search.attempts > QUOTE_MATCH_LIMITS.maxAttempts) return null;
     const placed = placeGroup(text, parts, at, firstPart);
     if (!placed) continue;
-    if (index > 0 && skipsNegation(text.slice(from, placed.start), QUOTE_MATCH_LIMITS.negationGapWords)) {
+    if (index === 0 && negatedBefore(text, placed.start)) {
+      search.negatedBefore = true;
+      continue;
+    }
+    if (index > 0 && skipsNegation(text.slice(from, placed.start))) {
       search.droppedNegation = true;
       continue;
     }
@@ -166,12 +202,15 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
 
   // 1. Exact.
   const trimmed = quote.trim();
-  const exact = occurrences(snapshot.original, trimmed, 0).next();
-  if (!exact.done) return { status: "verified", method: "exact", score: 1, passage: passageAt(exact.value, exact.value + trimmed.length) };
+  for (const at of occurrences(snapshot.original, trimmed, 0)) {
+    const before = normalizeText(snapshot.original.slice(Math.max(0, at - 40), at));
+    if (negatedBefore(before, before.length)) continue;
+    return { status: "verified", method: "exact", score: 1, passage: passageAt(at, at + trimmed.length) };
+  }
 
   // 2. Normalized, omissions and insertions allowed.
   const { text, starts, ends } = snapshot.normalized;
-  const search: Search = { attempts: 0, droppedNegation: false };
+  const search: Search = { attempts: 0, droppedNegation: false, negatedBefore: false };
   const placed = placeGroups(text, parts.groups, 0, 0, search);
   if (placed && placed.length > 0) {
     const first = placed[0] as Placement;
@@ -193,7 +232,7 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
     hits.push({ score: hit.score, start: words.starts[hit.firstWord] ?? 0, end: words.ends[hit.endWord - 1] ?? 0, missing: hit.missing, extra: hit.extra });
   }
   const score = Math.min(QUOTE_MATCH_LIMITS.maxFuzzyScore, total === 0 ? 0 : weighted / total);
-  const negation = search.droppedNegation ? "; an omission in the quote skips a negation" : "";
+  const negation = `${search.droppedNegation ? "; an omission in the quote skips a negation" : ""}${search.negatedBefore ? "; the page negates what the quote starts with" : ""}`;
   const passage = closestPassage(hits, parts.chars, hits.length === parts.groups.length);
   if (!passage || score < QUOTE_MATCH_LIMITS.partialScore) {
     return { status: "not_found", method: "fuzzy", score: round(score), reason: `no passage of the page matches the quote${negation}${cut}` };

@@ -18,7 +18,7 @@ export const BRACKET_MAX_WORDS = 4;
 export interface QuoteParts {
   /** Groups separated by omissions; each group's parts are separated by bracketed insertions. Normalized, non-empty. */
   groups: string[][];
-  /** Words in the quote, brackets and ellipses left out. */
+  /** Words in the quote, brackets and ellipses left out, a hyphenated compound counted once. */
   words: number;
   /** Characters of quoted text, normalized. */
   chars: number;
@@ -123,5 +123,7 @@ export function quoteParts(quote: string): QuoteParts {
   }
   closeGroup();
   const all = groups.flat();
-  return { groups, words: all.reduce((sum, part) => sum + tokenize(part).length, 0), chars: all.reduce((sum, part) => sum + part.length, 0) };
+  // A hyphenated compound ("bar-tailed") is one word here: shortness is about what a reader counts.
+  const words = all.reduce((sum, part) => sum + tokenize(part).filter((token) => part[token.start - 1] !== "-").length, 0);
+  return { groups, words, chars: all.reduce((sum, part) => sum + part.length, 0) };
 }
