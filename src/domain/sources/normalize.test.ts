@@ -20,6 +20,13 @@ describe("normalizeWithMap", () => {
     expect(normalizeText("1\u00bd cups")).toBe("1 1/2 cups");
   });
 
+  it("drops page furniture: citation markers, footnote markers after punctuation, hyphens of words broken across lines", () => {
+    expect(normalizeText("in 2023,[3] driven by China.[4][5] It fell.[citation needed] See [a] and [12–14].")).toBe("in 2023, driven by china. it fell. see and.");
+    expect(normalizeText("by 4.2 points.¹² It recommended")).toBe("by 4.2 points. it recommended");
+    expect(normalizeText("con-\ncluded, extend-\r\n  ing, 2019-\n2020, Anti-\nVax, well - \nknown")).toBe("concluded, extending, 2019-2020, anti-vax, well-known");
+    expect(normalizeText("[sic] and [the minister] stay")).toBe("[sic] and [the minister] stay"); // not markers: a quote's brackets are read before normalization
+  });
+
   it("maps every normalized unit back to the original characters it came from", () => {
     const original = "A\u00a0\u00a0\ufb01ne \u201cday\u201d\u00ad\u2014 ok";
     const { text, starts, ends } = normalizeWithMap(original);

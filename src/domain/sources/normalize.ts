@@ -9,6 +9,10 @@
  * space around it), spaces before closing punctuation, and the invisible characters text extraction
  * leaves behind (soft hyphens, zero-width spaces and joiners, byte-order marks, bidirectional marks).
  *
+ * What it drops as page furniture: citation markers ("[3]", "[citation needed]"), superscript
+ * footnote markers after punctuation ("points.¹²"), and the hyphen and line break of a word broken
+ * across lines ("con-\ncluded").
+ *
  * What it keeps, because it does: letters with their diacritics, digits and the punctuation inside
  * numbers. One trap of NFKC is defused: a superscript digit right after a digit is an exponent, so
  * "10²" becomes "10^2", never "102".
@@ -76,6 +80,7 @@ class Builder {
   #pending: { start: number; end: number } | null = null;
   #apostrophe: { start: number; end: number } | null = null;
 
+  /** The last unit written (a pending space or apostrophe not included). */
   get last(): string {
     return this.length === 0 ? "" : (this.#units[this.length - 1] ?? "");
   }
@@ -144,12 +149,49 @@ class Builder {
   }
 }
 
+/** Page furniture in brackets: citation and note markers ("[3]", "[4–6]", "[a]", "[citation needed]"). */
+const CITATION_MARKER = /^(?:\d{1,4}(?:[-–,] ?\d{1,4}){0,3}|[a-z]|citation needed|clarification needed|note \d{1,3})$/i;
+const LOWERCASE = /\p{Ll}/u;
+
+/** Where a citation marker starting at `i` ends, or -1. */
+function citationMarkerEnd(text: string, i: number): number {
+  if (text[i] !== "[") return -1;
+  const close = text.indexOf("]", i + 1);
+  return close > i && close - i <= 24 && CITATION_MARKER.test(text.slice(i + 1, close)) ? close + 1 : -1;
+}
+
+/**
+ * Where a word broken across a line ends its hyphen and line break ("con-\ncluded"), or -1: a
+ * hyphen after a letter, then a line break, then a lower-case letter. Text extracted from
+ * print (PDF) is full of them; a compound broken at a line's end ("well-\nknown") loses its hyphen.
+ */
+function lineBreakHyphenEnd(text: string, i: number, afterLetter: boolean): number {
+  const code = text.charCodeAt(i);
+  if (!afterLetter || (code !== 0x2d && code !== 0x2010 && code !== 0xad)) return -1;
+  let j = i + 1;
+  while (text[j] === " " || text[j] === "\t" || text[j] === "\r") j++;
+  if (text[j] !== "\n") return -1;
+  while (text[j] === " " || text[j] === "\t" || text[j] === "\r" || text[j] === "\n") j++;
+  return LOWERCASE.test(text[j] ?? "") ? j : -1;
+}
+
+const isLetterUnit = (unit: string) => isWordCode(unit.charCodeAt(0)) && !isDigitCode(unit.charCodeAt(0));
+
 /** The normalized form of `text` with, for each unit, its span in `text`. Linear in the length of `text`. */
 export function normalizeWithMap(text: string): NormalizedText {
   const out = new Builder();
   let previousWasSuperscript = false;
+  let inFootnote = false;
   let i = 0;
   while (i < text.length) {
+    const first = text.charCodeAt(i);
+    if (first === 0x5b || first === 0x2d || first === 0x2010 || first === 0xad) {
+      const skipTo = Math.max(citationMarkerEnd(text, i), lineBreakHyphenEnd(text, i, i > 0 && isLetterUnit(text[i - 1] ?? "")));
+      if (skipTo > i) {
+        i = skipTo;
+        continue;
+      }
+    }
     const start = i;
     const code = text.codePointAt(i) ?? 0;
     i += code > 0xffff ? 2 : 1;
@@ -159,8 +201,10 @@ export function normalizeWithMap(text: string): NormalizedText {
     if (INVISIBLE.has(code)) continue;
     const superscript = SUPERSCRIPT_DIGITS.get(code);
     if (superscript !== undefined && end - start === 1) {
+      // After a digit, an exponent; after punctuation, a footnote marker (dropped); after a letter, a unit's power ("km²").
+      if (!previousWasSuperscript) inFootnote = out.length > 0 && !isWordCode(out.last.charCodeAt(0));
       if (!previousWasSuperscript && isDigitCode(out.last.charCodeAt(0))) out.put("^", start, end);
-      out.put(superscript, start, end);
+      if (!inFootnote) out.put(superscript, start, end);
       previousWasSuperscript = true;
       continue;
     }

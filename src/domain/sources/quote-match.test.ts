@@ -200,6 +200,24 @@ describe("matchQuote: offsets and bounds", () => {
   });
 });
 
+describe("matchQuote: text as extraction leaves it", () => {
+  const page = "Coal use hit 8.7 billion tonnes in 2023,[3] driven by India.[4] The report con-\ncluded that unemploy-\nment fell by 4.2 points.\u00b9\u00b2 It ended.";
+  it("reads through citation markers, footnote markers and words broken across lines, with offsets into the page", () => {
+    const cited = matchQuote("8.7 billion tonnes in 2023, driven by India. The report", page);
+    expect(cited.status).toBe("verified");
+    expect(cited.passage?.text).toBe("8.7 billion tonnes in 2023,[3] driven by India.[4] The report");
+    const broken = matchQuote("concluded that unemployment fell by 4.2 points. It ended", page);
+    expect(broken.status).toBe("verified");
+    expect(broken.passage?.text).toBe("con-\ncluded that unemploy-\nment fell by 4.2 points.\u00b9\u00b2 It ended");
+  });
+
+  it("still refuses altered numbers around the markers", () => {
+    expect(matchQuote("8.7 billion tonnes in 2023 3, driven by India", page).status).not.toBe("verified");
+    expect(matchQuote("unemployment fell by 4.2 points.12 It ended", page).status).not.toBe("verified");
+    expect(matchQuote("unemployment fell by 4.21 points", page).status).not.toBe("verified");
+  });
+});
+
 describe("matchQuote: a quote that starts after a negation", () => {
   it("is not verified when the word before it negates it, and is when punctuation stands between", () => {
     const page = "No descartamos traer agua en barco. The drug was not effective in children. Results: effective in adults.";
