@@ -36,20 +36,21 @@ const INVISIBLE = new Set([
 const SINGLE_QUOTES = new Set([0x2018, 0x2019, 0x201a, 0x201b, 0x2032, 0x2035, 0x0060, 0x00b4, 0x2039, 0x203a, 0xff07]);
 const DOUBLE_QUOTES = new Set([0x201c, 0x201d, 0x201e, 0x201f, 0x2033, 0x2036, 0x00ab, 0x00bb, 0x301d, 0x301e, 0x301f, 0xff02]);
 const DASHES = new Set([0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2043, 0x2212, 0x2e3a, 0x2e3b, 0xfe58, 0xfe63, 0xff0d]);
+/** Superscript digits and the digit each stands for (as a code). */
 const SUPERSCRIPT_DIGITS = new Map([
-  [0x2070, "0"],
-  [0x00b9, "1"],
-  [0x00b2, "2"],
-  [0x00b3, "3"],
-  [0x2074, "4"],
-  [0x2075, "5"],
-  [0x2076, "6"],
-  [0x2077, "7"],
-  [0x2078, "8"],
-  [0x2079, "9"],
+  [0x2070, 0x30],
+  [0x00b9, 0x31],
+  [0x00b2, 0x32],
+  [0x00b3, 0x33],
+  [0x2074, 0x34],
+  [0x2075, 0x35],
+  [0x2076, 0x36],
+  [0x2077, 0x37],
+  [0x2078, 0x38],
+  [0x2079, 0x39],
 ]);
 /** Closing punctuation and percent signs: a space before one is typography ("37 %") or an accident of text extraction ("Smith , 2020"). */
-const CLOSING = new Set([",", ".", ";", ":", "!", "?", ")", "%", "‰"]);
+const CLOSING = new Set([",", ".", ";", ":", "!", "?", ")", "%", "‰"].map((char) => char.charCodeAt(0)));
 const COMBINING = /\p{M}/u;
 
 export function isWhitespaceCode(code: number): boolean {
@@ -71,81 +72,100 @@ export function isWhitespaceCode(code: number): boolean {
 const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
 const isVulgarFraction = (code: number) => (code >= 0xbc && code <= 0xbe) || (code >= 0x2150 && code <= 0x215e);
 
+const APOSTROPHE = 0x27;
+const QUOTATION_MARK = 0x22;
+const HYPHEN = 0x2d;
+const SPACE = 0x20;
+const OPEN_PARENTHESIS = 0x28;
+
 /** Growable output: the normalized units and, for each, its span in the original. */
 class Builder {
-  #units: string[] = [];
-  starts = new Int32Array(64);
-  ends = new Int32Array(64);
+  units = new Uint16Array(256);
+  starts = new Int32Array(256);
+  ends = new Int32Array(256);
   length = 0;
-  #pending: { start: number; end: number } | null = null;
-  #apostrophe: { start: number; end: number } | null = null;
+  /** The last unit written (a pending space or apostrophe not included), or -1. */
+  lastCode = -1;
+  /** A space waiting for the next written unit, from original[pendingStart, pendingEnd); -1 if none. */
+  #pendingStart = -1;
+  #pendingEnd = -1;
+  #apostropheStart = -1;
+  #apostropheEnd = -1;
 
-  /** The last unit written (a pending space or apostrophe not included). */
-  get last(): string {
-    return this.length === 0 ? "" : (this.#units[this.length - 1] ?? "");
-  }
-
-  #write(unit: string, start: number, end: number) {
-    if (this.length === this.starts.length) {
-      const grow = (from: Int32Array) => {
-        const to = new Int32Array(from.length * 2);
-        to.set(from);
-        return to;
-      };
-      this.starts = grow(this.starts);
-      this.ends = grow(this.ends);
+  #write(code: number, start: number, end: number) {
+    if (this.length === this.units.length) {
+      const units = new Uint16Array(this.length * 2);
+      units.set(this.units);
+      this.units = units;
+      const starts = new Int32Array(this.length * 2);
+      starts.set(this.starts);
+      this.starts = starts;
+      const ends = new Int32Array(this.length * 2);
+      ends.set(this.ends);
+      this.ends = ends;
     }
-    this.#units.push(unit);
+    this.units[this.length] = code;
     this.starts[this.length] = start;
     this.ends[this.length] = end;
     this.length++;
+    this.lastCode = code;
   }
 
   /** One normalized unit (a UTF-16 code unit of the folded text) that came from original[start, end). */
-  put(unit: string, start: number, end: number) {
-    const code = unit.charCodeAt(0);
-    const apostrophe = this.#apostrophe;
-    this.#apostrophe = null;
-    if (apostrophe && isWordCode(code)) this.#write("'", apostrophe.start, apostrophe.end);
+  put(code: number, start: number, end: number) {
+    if (this.#apostropheStart >= 0) {
+      if (isWordCode(code)) this.#write(APOSTROPHE, this.#apostropheStart, this.#apostropheEnd);
+      this.#apostropheStart = -1;
+    }
     if (isWhitespaceCode(code)) {
-      const last = this.last;
-      if (this.length > 0 && last !== "-" && last !== "(") this.#pending ??= { start, end };
+      if (this.length > 0 && this.lastCode !== HYPHEN && this.lastCode !== OPEN_PARENTHESIS && this.#pendingStart < 0) {
+        this.#pendingStart = start;
+        this.#pendingEnd = end;
+      }
       return;
     }
-    let folded = unit;
-    if (SINGLE_QUOTES.has(code)) folded = "'";
-    else if (DOUBLE_QUOTES.has(code)) folded = '"';
-    else if (DASHES.has(code)) folded = "-";
-    else if (code === 0x2044) folded = "/"; // fraction slash, as NFKC writes ½
-    else if (code === 0x3c2) folded = "σ"; // final sigma, so "ΟΔΟΣ" and "οδος" agree
-    if (folded === '"') return;
-    if (folded === "'") {
-      if (!this.#pending && isWordCode(this.last.charCodeAt(0))) this.#apostrophe = { start, end }; // kept if a letter follows ("trial's")
+    let folded = code;
+    if (SINGLE_QUOTES.has(code)) folded = APOSTROPHE;
+    else if (DOUBLE_QUOTES.has(code)) folded = QUOTATION_MARK;
+    else if (DASHES.has(code)) folded = HYPHEN;
+    else if (code === 0x2044) folded = 0x2f; // fraction slash, as NFKC writes ½
+    else if (code === 0x3c2) folded = 0x3c3; // final sigma, so "ΟΔΟΣ" and "οδος" agree
+    if (folded === QUOTATION_MARK) return;
+    if (folded === APOSTROPHE) {
+      if (this.#pendingStart < 0 && isWordCode(this.lastCode)) {
+        this.#apostropheStart = start; // kept if a letter follows ("trial's")
+        this.#apostropheEnd = end;
+      }
       return;
     }
-    if (folded === "-") {
-      this.#pending = null;
-      if (this.last === "-") {
+    if (folded === HYPHEN) {
+      this.#pendingStart = -1;
+      if (this.lastCode === HYPHEN) {
         this.ends[this.length - 1] = end; // a run of dashes is one dash
         return;
       }
     } else if (CLOSING.has(folded)) {
-      this.#pending = null;
+      this.#pendingStart = -1;
     }
-    if (this.#pending) {
-      this.#write(" ", this.#pending.start, this.#pending.end);
-      this.#pending = null;
+    if (this.#pendingStart >= 0) {
+      this.#write(SPACE, this.#pendingStart, this.#pendingEnd);
+      this.#pendingStart = -1;
     }
     this.#write(folded, start, end);
   }
 
   /** A space if text follows (used between a number and a vulgar fraction: "1½" → "1 1/2"). */
   space(start: number, end: number) {
-    if (this.length > 0) this.#pending ??= { start, end };
+    if (this.length > 0 && this.#pendingStart < 0) {
+      this.#pendingStart = start;
+      this.#pendingEnd = end;
+    }
   }
 
   finish(): NormalizedText {
-    return { text: this.#units.join(""), starts: this.starts.subarray(0, this.length), ends: this.ends.subarray(0, this.length) };
+    const chunks: string[] = [];
+    for (let i = 0; i < this.length; i += 4096) chunks.push(String.fromCharCode.apply(null, this.units.subarray(i, Math.min(this.length, i + 4096)) as unknown as number[]));
+    return { text: chunks.join(""), starts: this.starts.subarray(0, this.length), ends: this.ends.subarray(0, this.length) };
   }
 }
 
@@ -202,24 +222,24 @@ export function normalizeWithMap(text: string): NormalizedText {
     const superscript = SUPERSCRIPT_DIGITS.get(code);
     if (superscript !== undefined && end - start === 1) {
       // After a digit, an exponent; after punctuation, a footnote marker (dropped); after a letter, a unit's power ("km²").
-      if (!previousWasSuperscript) inFootnote = out.length > 0 && !isWordCode(out.last.charCodeAt(0));
-      if (!previousWasSuperscript && isDigitCode(out.last.charCodeAt(0))) out.put("^", start, end);
+      if (!previousWasSuperscript) inFootnote = out.length > 0 && !isWordCode(out.lastCode);
+      if (!previousWasSuperscript && isDigitCode(out.lastCode)) out.put(0x5e, start, end); // "^"
       if (!inFootnote) out.put(superscript, start, end);
       previousWasSuperscript = true;
       continue;
     }
     previousWasSuperscript = false;
     if (code < 0x80 && end - start === 1) {
-      out.put(code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 32) : (text[start] ?? ""), start, end);
+      out.put(code >= 0x41 && code <= 0x5a ? code + 32 : code, start, end);
       continue;
     }
     if (SINGLE_QUOTES.has(code) || DOUBLE_QUOTES.has(code) || DASHES.has(code)) {
-      out.put(String.fromCodePoint(code), start, end); // before NFKC, which turns ´ into a space and a combining accent
+      out.put(code, start, end); // before NFKC, which turns ´ into a space and a combining accent
       continue;
     }
-    if (isVulgarFraction(code) && isDigitCode(out.last.charCodeAt(0))) out.space(start, start);
+    if (isVulgarFraction(code) && isDigitCode(out.lastCode)) out.space(start, start);
     const folded = text.slice(start, end).normalize("NFKC").toLowerCase();
-    for (let k = 0; k < folded.length; k++) out.put(folded[k] ?? "", start, end);
+    for (let k = 0; k < folded.length; k++) out.put(folded.charCodeAt(k), start, end);
   }
   return out.finish();
 }
@@ -239,12 +259,15 @@ export function isUnspacedScriptCode(code: number): boolean {
 }
 
 const WORD = /[\p{L}\p{N}\p{M}]/u;
+/** What WORD said of each UTF-16 unit so far: 0 not asked, 1 a word character, 2 not. Bounded: 64 KiB. */
+const wordUnits = new Uint8Array(0x10000);
 
 /** A letter, digit or mark of a script written with spaces between words. */
 export function isWordCode(code: number): boolean {
   if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
-  if (isUnspacedScriptCode(code)) return false;
-  return WORD.test(String.fromCharCode(code));
+  if (code > 0xffff || isUnspacedScriptCode(code)) return false;
+  if (wordUnits[code] === 0) wordUnits[code] = WORD.test(String.fromCharCode(code)) ? 1 : 2;
+  return wordUnits[code] === 1;
 }
 
 export interface Token {
