@@ -468,6 +468,43 @@ export const PAGES = [
     ],
   },
   {
+    id: "long-court-ruling",
+    lang: "en",
+    text:
+      `The court ruled on Wednesday that the city’s 2021 zoning amendment was unlawful because the council had not consulted residents as the planning act requires. ` +
+      `In a 58-page judgment, the judge wrote that the consultation “consisted of a single notice posted on the council’s website for eleven days, in August, ` +
+      `without any indication of where the affected parcels were.” The amendment had allowed buildings of up to 14 storeys on 212 plots along the river, ` +
+      `where the previous limit was six. Developers had already obtained permits for 31 projects under the new rules; the judgment does not revoke those permits, ` +
+      `but it bars the council from issuing new ones until a lawful consultation has taken place.\n` +
+      `The council said it would not appeal. “We accept the court’s reasoning and will start a full consultation in the new year,” the deputy leader said. ` +
+      `Residents’ associations, which brought the case in 2022 with the support of two environmental groups, called the ruling “a victory for every neighbourhood ` +
+      `that was told about a decision after it was made.” The court ordered the council to pay the claimants’ legal costs, estimated at £410,000. ` +
+      `Housing advocates warned that the delay could cost the city several hundred homes a year at a time when waiting lists have reached 18,700 households.`,
+    genuine: [
+      "The court ruled on Wednesday that the city's 2021 zoning amendment was unlawful because the council had not consulted residents as the planning act requires. In a 58-page judgment, the judge wrote that the consultation \"consisted of a single notice posted on the council's website for eleven days, in August, without any indication of where the affected parcels were.\" The amendment had allowed buildings of up to 14 storeys on 212 plots along the river, where the previous limit was six. Developers had already obtained permits for 31 projects under the new rules; the judgment does not revoke those permits, but it bars the council from issuing new ones until a lawful consultation has taken place.",
+      "The council said it would not appeal.",
+      "Housing advocates warned that the delay could cost the city several hundred homes a year at a time when waiting lists have reached 18,700 households.",
+    ],
+    altered: [
+      [
+        "number",
+        "The amendment had allowed buildings of up to 14 storeys on 212 plots along the river, where the previous limit was six. Developers had already obtained permits for 13 projects under the new rules; the judgment does not revoke those permits, but it bars the council from issuing new ones until a lawful consultation has taken place.",
+      ],
+      [
+        "negation",
+        "The court ruled on Wednesday that the city's 2021 zoning amendment was unlawful because the council had not consulted residents as the planning act requires. In a 58-page judgment, the judge wrote that the consultation consisted of a single notice posted on the council's website for eleven days. Developers had already obtained permits for 31 projects under the new rules; the judgment revokes those permits.",
+      ],
+      [
+        "word",
+        "Residents' associations, which brought the case in 2022 with the support of two environmental groups, called the ruling a victory for every neighbourhood that was told about a decision before it was made.",
+      ],
+    ],
+    other: [
+      ["partial", "The court found on Wednesday that the city's 2021 zoning amendment was unlawful because the council failed to consult residents as the planning act requires."],
+      ["not_found", "The judge criticised the developers for lobbying councillors before the vote on the amendment."],
+    ],
+  },
+  {
     id: "fr-biodiversite",
     lang: "fr",
     text:

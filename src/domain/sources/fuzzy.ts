@@ -95,42 +95,56 @@ export function fuzzyMatch(words: SnapshotWords, quoteWords: readonly string[]):
   const quoteWeight = quoteWeights.reduce((sum, w) => sum + w, 0);
 
   // 1. Sliding window: the weight of the quote's words inside it, no word counted more often than the quote has it.
-  const need = new Map<number, number>();
-  for (const id of quoteIds) if (id >= 0) need.set(id, (need.get(id) ?? 0) + 1);
-  if (need.size === 0) return null;
-  const have = new Map<number, number>();
+  // Each page word maps to a slot of the quote's vocabulary (or -1) through one array lookup.
+  const slotOfId = new Int32Array(words.frequency.length).fill(-1);
+  const need: number[] = [];
+  const slotWeight: number[] = [];
+  for (const id of quoteIds) {
+    if (id < 0) continue;
+    if (slotOfId[id] === -1) {
+      slotOfId[id] = need.length;
+      need.push(0);
+      slotWeight.push(weightOfId(id));
+    }
+    const slot = slotOfId[id] ?? 0;
+    need[slot] = (need[slot] ?? 0) + 1;
+  }
+  if (need.length === 0) return null;
+  const have = new Int32Array(need.length);
   const width = Math.min(m, n);
   const windowScores = new Float64Array(n - width + 1);
   let overlap = 0;
   for (let j = 0; j < n; j++) {
-    const added = words.ids[j] ?? -1;
-    const wanted = need.get(added);
-    if (wanted !== undefined) {
-      const had = have.get(added) ?? 0;
-      if (had < wanted) overlap += weightOfId(added);
-      have.set(added, had + 1);
+    const added = slotOfId[words.ids[j] ?? 0] ?? -1;
+    if (added >= 0) {
+      if ((have[added] ?? 0) < (need[added] ?? 0)) overlap += slotWeight[added] ?? 0;
+      have[added] = (have[added] ?? 0) + 1;
     }
     if (j >= width) {
-      const dropped = words.ids[j - width] ?? -1;
-      const wantedDropped = need.get(dropped);
-      if (wantedDropped !== undefined) {
-        const had = (have.get(dropped) ?? 1) - 1;
-        have.set(dropped, had);
-        if (had < wantedDropped) overlap -= weightOfId(dropped);
+      const dropped = slotOfId[words.ids[j - width] ?? 0] ?? -1;
+      if (dropped >= 0) {
+        have[dropped] = (have[dropped] ?? 1) - 1;
+        if ((have[dropped] ?? 0) < (need[dropped] ?? 0)) overlap -= slotWeight[dropped] ?? 0;
       }
     }
     if (j >= width - 1) windowScores[j - width + 1] = overlap;
   }
 
-  // The best few windows, no two closer than half a window.
+  // The best few windows, no two closer than half a window. Scores within EPSILON are ties (the running sum drifts
+  // by rounding), and a tie keeps the earlier window.
   const chosen: number[] = [];
+  const apart = Math.max(1, width / 2);
   for (let k = 0; k < CANDIDATES; k++) {
     let best = -1;
+    let bestScore = EPSILON;
     for (let s = 0; s < windowScores.length; s++) {
-      if ((windowScores[s] ?? 0) <= EPSILON) continue;
-      if (best >= 0 && (windowScores[s] ?? 0) <= (windowScores[best] ?? 0)) continue;
-      if (chosen.some((c) => Math.abs(c - s) < Math.max(1, width / 2))) continue;
+      const windowScore = windowScores[s] ?? 0;
+      if (windowScore <= bestScore + (best >= 0 ? EPSILON : 0)) continue;
+      let near = false;
+      for (const c of chosen) if (Math.abs(c - s) < apart) near = true;
+      if (near) continue;
       best = s;
+      bestScore = windowScore;
     }
     if (best < 0) break;
     chosen.push(best);

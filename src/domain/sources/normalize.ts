@@ -283,12 +283,18 @@ export interface Token {
  */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
+  forEachWord(text, (start, end) => tokens.push({ start, end, text: text.slice(start, end) }));
+  return tokens;
+}
+
+/** The words tokenize() finds, as offsets, without building them (for whole pages). */
+export function forEachWord(text: string, visit: (start: number, end: number) => void): void {
   let i = 0;
   while (i < text.length) {
     const code = text.charCodeAt(i);
     if (isUnspacedScriptCode(code)) {
       const width = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
-      tokens.push({ start: i, end: i + width, text: text.slice(i, i + width) });
+      visit(i, i + width);
       i += width;
       continue;
     }
@@ -314,7 +320,6 @@ export function tokenize(text: string): Token[] {
       }
       break;
     }
-    tokens.push({ start, end: i, text: text.slice(start, i) });
+    visit(start, i);
   }
-  return tokens;
 }

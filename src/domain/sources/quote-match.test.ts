@@ -155,7 +155,7 @@ describe("matchQuote: partial, not found, unchecked", () => {
     const result = matchQuote("the hidden sentence about tariffs", snapshot);
     expect(result.status).toBe("not_found");
     expect(result.reason).toContain(`first ${SNAPSHOT_MAX_CHARS} characters`);
-  });
+  }, 30_000);
 
   it("reuses one prepared page for several quotes", () => {
     const snapshot = prepareSnapshot(PAGE);
@@ -189,6 +189,17 @@ describe("matchQuote: offsets and bounds", () => {
     );
   });
 
+  it("bounds the placement of omissions and brackets on a large page (no scan of the page per attempt)", () => {
+    const page = prepareSnapshot("a b c ".repeat(160_000));
+    const hostile = ["a b [x] c … a b … a [y] b … c a … missing words here", "a … b … c … a … b … c … a … b … c … zzz qqq", "a b [it] c [is] a [so] b c … nowhere at all"];
+    for (const quote of hostile) {
+      const started = performance.now();
+      const result = matchQuote(quote, page);
+      expect(result.status).not.toBe("verified");
+      expect(performance.now() - started, quote).toBeLessThan(5_000); // ≈ 0.1–0.5 s on a loaded 2-core machine
+    }
+  }, 30_000);
+
   it("stays fast on a large page with a long quote that is not in it", () => {
     const words = ["market", "policy", "growth", "the", "of", "rate", "bank", "energy", "price", "and", "in", "data"];
     const page = Array.from({ length: 150_000 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(" ");
@@ -197,7 +208,7 @@ describe("matchQuote: offsets and bounds", () => {
     const result = matchQuote(quote.slice(0, QUOTE_MATCH_LIMITS.quoteChars), page);
     expect(["partial", "not_found"]).toContain(result.status);
     expect(performance.now() - started).toBeLessThan(5_000);
-  });
+  }, 30_000);
 });
 
 describe("matchQuote: text as extraction leaves it", () => {

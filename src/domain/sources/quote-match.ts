@@ -135,22 +135,36 @@ interface Placement {
   end: number;
 }
 
+/** Characters a bracket may stand for: BRACKET_MAX_WORDS long words and their spaces. */
+const BRACKET_MAX_CHARS = 200;
+
+/** The first occurrence of `part` on word boundaries starting within BRACKET_MAX_CHARS of `from`, or -1: bounded work. */
+function nearbyOccurrence(text: string, part: string, from: number): number {
+  const window = text.slice(from, from + BRACKET_MAX_CHARS + part.length);
+  for (let at = window.indexOf(part); at >= 0; at = window.indexOf(part, at + 1)) {
+    if (onBoundaries(text, from + at, from + at + part.length)) return from + at;
+  }
+  return -1;
+}
+
 /** Where a group's parts stand, each within BRACKET_MAX_WORDS words (no negation, no number) of the one before. */
 function placeGroup(text: string, parts: readonly string[], start: number, firstPart: string): Placement | null {
   let end = start + firstPart.length;
   for (const part of parts.slice(1)) {
-    const next = occurrences(text, part, end).next();
-    if (next.done) return null;
-    const gap = text.slice(end, next.value);
+    const next = nearbyOccurrence(text, part, end);
+    if (next < 0) return null;
+    const gap = text.slice(end, next);
     const gapWords = wordsOf(gap);
     if (gapWords.length > BRACKET_MAX_WORDS || gapWords.some((word) => isNegation(word) || /\d/.test(word))) return null;
-    end = next.value + part.length;
+    end = next + part.length;
   }
   return { start, end };
 }
 
 interface Search {
   attempts: number;
+  /** For each group, the position from which it does not occur at all (so no search from there repeats a scan of the page). */
+  absentFrom: number[];
   /** Set when a placement was refused because an omission skipped a negation… */
   droppedNegation: boolean;
   /** …or because the page negates the words the quote starts with. */
@@ -162,7 +176,10 @@ function placeGroups(text: string, groups: readonly (readonly string[])[], index
   const parts = groups[index];
   if (!parts) return [];
   const firstPart = parts[0] ?? "";
+  if (from >= (search.absentFrom[index] ?? Number.POSITIVE_INFINITY)) return null;
+  let found = false;
   for (const at of occurrences(text, firstPart, from)) {
+    found = true;
     if (++search.attempts > QUOTE_MATCH_LIMITS.maxAttempts) return null;
     const placed = placeGroup(text, parts, at, firstPart);
     if (!placed) continue;
@@ -178,6 +195,7 @@ function placeGroups(text: string, groups: readonly (readonly string[])[], index
     if (rest) return [placed, ...rest];
     if (search.attempts > QUOTE_MATCH_LIMITS.maxAttempts) return null;
   }
+  if (!found) search.absentFrom[index] = Math.min(from, search.absentFrom[index] ?? Number.POSITIVE_INFINITY);
   return null;
 }
 
@@ -210,7 +228,7 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
 
   // 2. Normalized, omissions and insertions allowed.
   const { text, starts, ends } = snapshot.normalized;
-  const search: Search = { attempts: 0, droppedNegation: false, negatedBefore: false };
+  const search: Search = { attempts: 0, absentFrom: [], droppedNegation: false, negatedBefore: false };
   const placed = placeGroups(text, parts.groups, 0, 0, search);
   if (placed && placed.length > 0) {
     const first = placed[0] as Placement;

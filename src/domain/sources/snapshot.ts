@@ -3,7 +3,7 @@
  * its map back to the original, and (only when a quote needs the fuzzy search) cut into words with
  * how often each occurs.
  */
-import { type NormalizedText, normalizeWithMap, tokenize } from "./normalize";
+import { forEachWord, type NormalizedText, normalizeWithMap } from "./normalize";
 
 /** Characters of page text searched; a longer text is searched over its first this many (and says so). */
 export const SNAPSHOT_MAX_CHARS = 1_000_000;
@@ -29,25 +29,37 @@ export interface PreparedSnapshot {
 }
 
 function wordsOf(text: string): SnapshotWords {
-  const tokens = tokenize(text);
   const vocabulary = new Map<string, number>();
-  const starts = new Int32Array(tokens.length);
-  const ends = new Int32Array(tokens.length);
-  const ids = new Int32Array(tokens.length);
+  let starts = new Int32Array(1024);
+  let ends = new Int32Array(1024);
+  let ids = new Int32Array(1024);
   const counts: number[] = [];
-  tokens.forEach((token, i) => {
-    let id = vocabulary.get(token.text);
+  let length = 0;
+  forEachWord(text, (start, end) => {
+    if (length === starts.length) {
+      const grow = (from: Int32Array) => {
+        const to = new Int32Array(from.length * 2);
+        to.set(from);
+        return to;
+      };
+      starts = grow(starts);
+      ends = grow(ends);
+      ids = grow(ids);
+    }
+    const word = text.slice(start, end);
+    let id = vocabulary.get(word);
     if (id === undefined) {
       id = vocabulary.size;
-      vocabulary.set(token.text, id);
+      vocabulary.set(word, id);
       counts.push(0);
     }
     counts[id] = (counts[id] ?? 0) + 1;
-    starts[i] = token.start;
-    ends[i] = token.end;
-    ids[i] = id;
+    starts[length] = start;
+    ends[length] = end;
+    ids[length] = id;
+    length++;
   });
-  return { starts, ends, ids, vocabulary, frequency: Int32Array.from(counts) };
+  return { starts: starts.subarray(0, length), ends: ends.subarray(0, length), ids: ids.subarray(0, length), vocabulary, frequency: Int32Array.from(counts) };
 }
 
 export function prepareSnapshot(text: string): PreparedSnapshot {
