@@ -21,8 +21,8 @@ export interface FuzzyHit {
   endWord: number;
   /** Quote words the passage lacks, first five distinct. */
   missing: string[];
-  /** Passage words the quote lacks, first five distinct. */
-  extra: string[];
+  /** How many of the passage's words the quote lacks (a count: the passage is page text, never echoed in a reason). */
+  extra: number;
 }
 
 /** Windows aligned after the sliding pass. */
@@ -164,13 +164,13 @@ export function fuzzyMatch(words: SnapshotWords, quoteWords: readonly string[]):
     let passageWeight = 0;
     for (let j = firstWord; j < endWord; j++) passageWeight += weightOfId(words.ids[j] ?? -1);
     const score = (2 * a.weight) / (quoteWeight + passageWeight);
-    if (!hit || score > hit.score) hit = { score, firstWord, endWord, missing: [], extra: [] };
+    if (!hit || score > hit.score) hit = { score, firstWord, endWord, missing: [], extra: 0 };
   }
   if (!hit) return null;
   return { ...hit, ...differences(quoteWords, quoteIds, words, hit.firstWord, hit.endWord) };
 }
 
-/** Words of the quote not in the passage and words of the passage not in the quote (as multisets), five of each at most. */
+/** Words of the quote not in the passage (five at most) and how many words of the passage are not in the quote (as multisets). */
 function differences(quoteWords: readonly string[], quoteIds: Int32Array, words: SnapshotWords, first: number, end: number) {
   const inPassage = new Map<number, number>();
   for (let j = first; j < end; j++) inPassage.set(words.ids[j] ?? -1, (inPassage.get(words.ids[j] ?? -1) ?? 0) + 1);
@@ -183,16 +183,7 @@ function differences(quoteWords: readonly string[], quoteIds: Int32Array, words:
       if (missing.length < 5 && !missing.includes(word)) missing.push(word);
     }
   });
-  const spelling = new Map<number, string>();
-  for (const [word, id] of words.vocabulary) if (inPassage.has(id)) spelling.set(id, word);
-  const extra: string[] = [];
-  for (let j = first; j < end && extra.length < 5; j++) {
-    const id = words.ids[j] ?? -1;
-    const left = inPassage.get(id) ?? 0;
-    if (left <= 0) continue;
-    inPassage.set(id, left - 1);
-    const word = spelling.get(id) ?? "";
-    if (!extra.includes(word)) extra.push(word);
-  }
+  let extra = 0;
+  for (const left of inPassage.values()) extra += left;
   return { missing, extra };
 }

@@ -89,8 +89,9 @@ describe("matchQuote: never verifies an altered quote", () => {
     expect(PAGE.slice(result.passage?.start, result.passage?.end)).toBe(result.passage?.text);
   });
 
-  it("names what differs", () => {
-    expect(matchQuote("costs had fallen by 38 % since 2019", PAGE).reason).toBe('the closest passage differs from the quote; the quote\'s "38" not in it; the page\'s "37" not in the quote');
+  it("says what differs, echoing the quote's words but never the page's (page text is untrusted)", () => {
+    expect(matchQuote("costs had fallen by 38 % since 2019", PAGE).reason).toBe('the closest passage differs from the quote; the quote\'s "38" not in it; 1 word of the passage not in the quote');
+    expect(matchQuote("The drug was effective in children", PAGE).reason).toBe("the closest passage differs from the quote; 1 word of the passage not in the quote");
     expect(matchQuote("The drug was … effective in children", PAGE).reason).toContain("an omission in the quote skips a negation");
   });
 

@@ -61,9 +61,13 @@ export interface QuotePassage {
 
 export interface QuoteMatch {
   status: QuoteStatus;
+  /** The pass that answered; null when the quote was not checked. */
   method: QuoteMethod | null;
+  /** 1 when verified; the fuzzy similarity (below 1) otherwise; 0 when not checked. */
   score: number;
+  /** Where the quote (verified) or the closest passage (partial) stands. Its text is the page's: untrusted. */
   passage?: QuotePassage;
+  /** Why it is not verified. Only the matcher's own words and the quote's, never the page's. */
   reason?: string;
 }
 
@@ -257,7 +261,7 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
   }
   const list = (words: string[]) => words.map((word) => `"${word}"`).join(", ");
   const missing = passage.missing.length > 0 ? `; the quote's ${list(passage.missing)} not in it` : "";
-  const extra = passage.extra.length > 0 ? `; the page's ${list(passage.extra)} not in the quote` : "";
+  const extra = passage.extra > 0 ? `; ${passage.extra} ${passage.extra === 1 ? "word" : "words"} of the passage not in the quote` : "";
   return {
     status: "partial",
     method: "fuzzy",
@@ -273,7 +277,7 @@ interface FuzzyPassage {
   start: number;
   end: number;
   missing: string[];
-  extra: string[];
+  extra: number;
 }
 
 /**
@@ -286,7 +290,7 @@ function closestPassage(hits: readonly FuzzyPassage[], quoteChars: number, every
   if (!first || !last) return null;
   const inOrder = hits.every((hit, i) => i === 0 || hit.start >= (hits[i - 1] as FuzzyPassage).end);
   if (everyGroup && hits.length > 1 && inOrder && last.end - first.start <= 2 * quoteChars + 200) {
-    return { score: first.score, start: first.start, end: last.end, missing: hits.flatMap((hit) => hit.missing).slice(0, 5), extra: [] };
+    return { score: first.score, start: first.start, end: last.end, missing: hits.flatMap((hit) => hit.missing).slice(0, 5), extra: hits.reduce((sum, hit) => sum + hit.extra, 0) };
   }
   return hits.reduce((best, hit) => (hit.score > best.score ? hit : best), first);
 }
