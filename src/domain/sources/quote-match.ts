@@ -16,7 +16,7 @@
  * on word boundaries ("50 percent" is not in "150 percent", nor "2" in "2.4"), an omission
  * (ellipsis or bracket) may not skip a negation that governs the words after it ("the drug was …
  * effective"),
- * and a quote may not start right after one ("effective in children" from "not effective in children").
+ * and a quote may not start right after one ("effective in children", quoting "not effective in children").
  *
  * Bounded: a quote over QUOTE_MAX_CHARS is not checked; a page is read up to SNAPSHOT_MAX_CHARS;
  * every pass is linear in the page plus an alignment bounded by the quote's length squared; no
@@ -104,7 +104,7 @@ const wordsOf = (text: string) => tokenize(text).map((token) => token.text);
 
 /**
  * Whether the word right before `start` (no punctuation between) negates what follows: a quote that
- * starts after "not" or "no" says the opposite of its source ("descartamos traer agua" from "no
+ * starts after "not" or "no" says the opposite of its source ("descartamos traer agua", quoting "no
  * descartamos traer agua"). `text` is normalized.
  */
 function negatedBefore(text: string, start: number): boolean {
