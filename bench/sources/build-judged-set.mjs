@@ -19,7 +19,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { HARD_PAGES, PAGES } from "./pages.mjs";
+import { HARD_PAGES, PAGES, UNSEEN_PAGES } from "./pages.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -182,13 +182,13 @@ function build() {
     }
   });
 
-  // Hard cases, labelled by hand (see HARD_PAGES).
-  for (const page of HARD_PAGES) for (const [cls, expected, kind, quote] of page.cases) cases.push(caseOf(page, kind, cls, expected, quote));
+  // Hard and unseen cases, labelled by hand (see HARD_PAGES and UNSEEN_PAGES).
+  for (const page of [...HARD_PAGES, ...UNSEEN_PAGES]) for (const [cls, expected, kind, quote] of page.cases) cases.push(caseOf(page, kind, cls, expected, quote));
 
   // Empty and editorial-only quotes.
   const first = PAGES[0];
   for (const quote of ["", "   ", "…", "[sic]", '""']) add(first, "empty", "unchecked", "unchecked", quote);
-  return { pages: [...PAGES, ...HARD_PAGES].map(({ id, lang, text }) => ({ id, lang, text })), cases };
+  return { pages: [...PAGES, ...HARD_PAGES, ...UNSEEN_PAGES].map(({ id, lang, text }) => ({ id, lang, text })), cases };
 }
 
 const set = build();

@@ -705,3 +705,63 @@ export const HARD_PAGES = [
     ],
   },
 ];
+
+/**
+ * Unseen cases: written and labelled on 2026-11-25 after the matcher's last change, run once and
+ * kept as they came out (bench/README.md reports them apart). Same shape as HARD_PAGES.
+ */
+export const UNSEEN_PAGES = [
+  {
+    id: "unseen-abstract",
+    lang: "en",
+    text:
+      "Background: Statins are widely prescribed, but their effect in women has been questioned. " +
+      "Methods: We pooled individual data from 28 randomised trials (n = 186,854). " +
+      "Results: Each 1.0 mmol/L reduction in LDL cholesterol reduced major vascular events by 21% (RR 0.79, 95% CI 0.77–0.81; p < 0.001). " +
+      "The proportional reduction was similar in women and men. " +
+      "Conclusions: Statin therapy is effective in women as well as in men.",
+    cases: [
+      ["genuine", "verified", "unseen:spacing-around-symbols", "Each 1.0 mmol/L reduction in LDL cholesterol reduced major vascular events by 21% (RR 0.79, 95% CI 0.77-0.81; p<0.001)"],
+      ["genuine", "verified", "unseen:plain", "We pooled individual data from 28 randomised trials (n = 186,854)."],
+      ["genuine", "verified", "unseen:plain", "Statin therapy is effective in women as well as in men."],
+      ["genuine", "verified", "unseen:case", "THE PROPORTIONAL REDUCTION WAS SIMILAR IN WOMEN AND MEN"],
+      ["altered", "partial", "unseen:number", "reduced major vascular events by 12% (RR 0.79, 95% CI 0.77-0.81"],
+      ["altered", "partial", "unseen:negation", "The proportional reduction was not similar in women and men."],
+      ["altered", "partial", "unseen:number", "Each 1.0 mmol/L reduction in LDL cholesterol reduced major vascular events by 21% (RR 0.97"],
+      ["altered", "partial", "unseen:typo", "Statin therapy is effective in womn as well as in men."],
+    ],
+  },
+  {
+    id: "unseen-news-bullets",
+    lang: "en",
+    text:
+      "BRUSSELS (Reuters) - European Union countries agreed on Friday to cut methane emissions from imported gas by 2030.\n" +
+      "Key points:\n• Importers must report emissions from 2027\n• Penalties of up to 20% of annual turnover\n• Review clause in 2028\n" +
+      "\"This is a world first,\" said Climate Commissioner Wopke Hoekstra, who negotiated the deal.",
+    cases: [
+      ["genuine", "verified", "unseen:plain", "European Union countries agreed on Friday to cut methane emissions from imported gas by 2030."],
+      ["genuine", "verified", "unseen:list-item", "Importers must report emissions from 2027"],
+      ["genuine", "verified", "unseen:nested-quotes", "\"This is a world first,\" said Climate Commissioner Wopke Hoekstra"],
+      ["genuine", "verified", "unseen:ellipsis-over-list", "Importers must report emissions from 2027 … Review clause in 2028"],
+      ["altered", "partial", "unseen:number", "Penalties of up to 2% of annual turnover"],
+      ["altered", "partial", "unseen:number", "agreed on Friday to cut methane emissions from imported gas by 2035"],
+      ["altered", "partial", "unseen:word", "said Climate Commissioner Wopke Hoekstra, who opposed the deal"],
+      ["unsupported", "not_found", "unseen:made-up", "Hungary blocked the deal for two years, citing energy security."],
+    ],
+  },
+  {
+    id: "unseen-es-energia",
+    lang: "es",
+    text:
+      "¿Cuánto cuesta la energía? El precio medio de la electricidad en el mercado mayorista bajó a 44,2\u00a0euros por megavatio hora en abril, " +
+      "un 52\u00a0% menos que hace un año. Las renovables cubrieron el 61\u00a0% de la demanda, según Red Eléctrica.",
+    cases: [
+      ["genuine", "verified", "unseen:plain", "El precio medio de la electricidad en el mercado mayorista bajó a 44,2 euros por megavatio hora en abril"],
+      ["genuine", "verified", "unseen:percent-spacing", "un 52% menos que hace un año"],
+      ["genuine", "verified", "unseen:case", "las renovables cubrieron el 61 % de la demanda, según red eléctrica"],
+      ["altered", "partial", "unseen:number", "bajó a 42,2 euros por megavatio hora en abril"],
+      ["altered", "partial", "unseen:number", "Las renovables cubrieron el 16 % de la demanda"],
+      ["altered", "partial", "unseen:accents-dropped", "El precio medio de la electricidad en el mercado mayorista bajo a 44,2 euros"],
+    ],
+  },
+];
