@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { goalLines, ratioRows } from "../../bench/report.mjs";
 // @ts-expect-error: plain ESM bench modules without type declarations
 import { ROUND_TRIP_GOALS, roundTripLines } from "../../bench/round-trips.mjs";
+// @ts-expect-error: plain ESM bench modules without type declarations
+import { scoreResults, sourceGoalLines } from "../../bench/sources-report.mjs";
 
 /** A summary as bench/report.mjs's summarize() makes it, with only the fields the goals read. */
 const summary = (caseId: string, concurrency: number, rps: number, cpuMs: number, p50 = 1) => ({
@@ -50,5 +52,25 @@ describe("the bench's goal lines", () => {
     const partial = roundTripLines({ counts: missing, failed: [] });
     expect(partial.pass).toBe(false);
     expect(partial.lines.join("\n")).toContain("not counted: get_plan_status");
+  });
+
+  it("passes the quote matcher's goals only with no altered quote verified and ≥ 97 % of genuine ones verified", () => {
+    const answers = (genuineVerified: number, genuinePartial: number, alteredVerified: number) => [
+      ...Array.from({ length: genuineVerified }, (_, i) => ({ id: `g${i}`, kind: "exact", class: "genuine", expected: "verified", got: "verified" })),
+      ...Array.from({ length: genuinePartial }, (_, i) => ({ id: `p${i}`, kind: "exact", class: "genuine", expected: "verified", got: "partial" })),
+      ...Array.from({ length: alteredVerified }, (_, i) => ({ id: `a${i}`, kind: "altered:number", class: "altered", expected: "partial", got: "verified" })),
+      { id: "n", kind: "other-page", class: "unsupported", expected: "not_found", got: "not_found" },
+    ];
+    const passing = sourceGoalLines(scoreResults(answers(97, 3, 0)));
+    expect(passing.pass).toBe(true);
+    expect(passing.lines[0]).toMatch(/is ever verified — PASS \(0 of 1 /);
+    expect(passing.lines[1]).toMatch(/genuine quotes verified — PASS \(97 of 100, 97\.0 %\)/);
+    const tooFew = sourceGoalLines(scoreResults(answers(96, 4, 0)));
+    expect(tooFew.pass).toBe(false);
+    expect(tooFew.lines[1]).toContain("MISS");
+    const oneFalse = sourceGoalLines(scoreResults(answers(100, 0, 1)));
+    expect(oneFalse.pass).toBe(false);
+    expect(oneFalse.lines[0]).toMatch(/MISS .*: a0$/);
+    expect(sourceGoalLines(scoreResults([])).pass).toBe(false); // nothing measured is not a pass
   });
 });
