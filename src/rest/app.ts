@@ -1,4 +1,3 @@
-import { insufficientScope } from "@cloudflare/workers-oauth-provider";
 import { admitCaller } from "../auth/admission";
 import { protectedContext } from "../auth/credentials";
 import { REQUEST_LIMIT_RETRY_AFTER_SECONDS } from "../domain/auth/request-limits";
@@ -11,7 +10,7 @@ import type { AnyOperation } from "../operations/operation";
 import { OPERATIONS } from "../operations/registry";
 import { newCorrelationId, requestRuntime } from "../platform/runtime";
 import { jsonBody, queryInput } from "./input";
-import { problemResponse } from "./problem";
+import { insufficientScopeResponse, problemResponse } from "./problem";
 import { orgDataRoute } from "./org-data";
 import { webhooksRoute } from "./webhooks";
 import { promptsRoute } from "./prompts";
@@ -100,7 +99,7 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   }
   const { operation } = route;
   if (!hasScope(principal.scopes, operation.scope)) {
-    return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);
+    return insufficientScopeResponse(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`, correlationId);
   }
   const runtime = requestRuntime(env, ctx, principal);
   let input: Record<string, unknown>;

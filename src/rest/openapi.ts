@@ -23,6 +23,11 @@ const PROBLEM = {
       type: "array",
       items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } },
     },
+    requiredScopes: {
+      type: "array",
+      items: { type: "string" },
+      description: "insufficient_scope: the scope the credential lacks (the WWW-Authenticate challenge names it too)",
+    },
   },
 };
 
@@ -68,7 +73,10 @@ function pathItem(operation: AnyOperation) {
       },
       "400": problem("The input is not valid"),
       "401": { description: "Missing, expired or revoked credential" },
-      "403": problem("The credential lacks the operation's scope"),
+      "403": {
+        ...problem("The credential lacks the operation's scope"),
+        headers: { "WWW-Authenticate": { description: 'The step-up challenge: error="insufficient_scope", the scope, the resource metadata URL', schema: { type: "string" } } },
+      },
       "404": problem("Not found (or not in your organization)"),
       "409": problem("Conflict or invalid state transition"),
       "500": problem("Unexpected error; quote the correlation id"),

@@ -25,6 +25,8 @@ describe("the OpenAPI document", () => {
       // The read position (read replicas): accepted by every operation and handed back on success.
       expect(item?.parameters).toContainEqual({ $ref: "#/components/parameters/ReadPosition" });
       expect(item?.responses[String(operation.rest.status ?? 200)]?.headers).toHaveProperty("Cairn-Bookmark");
+      // A missing scope: problem+json with the step-up challenge beside it.
+      expect(item?.responses["403"]?.headers).toHaveProperty("WWW-Authenticate");
     }
     expect(document.components.parameters.ReadPosition).toMatchObject({ name: "Cairn-Bookmark", in: "header" });
     expect(Object.keys(document.components.securitySchemes)).toEqual(["oauth2", "apiKey"]);
