@@ -136,8 +136,9 @@ describe("log_skill_execution", () => {
   it("is the same operation over REST", async () => {
     const { apiKey } = await seedTenant();
     const created = await rest(apiKey, "/skill-executions", { method: "POST", body: JSON.stringify({ skillName: "research-scan", metadata: { topic: "x" } }) });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const body = (await created.json()) as { executionId: string };
+    expect(created.headers.get("location")).toBe(`/api/v1/skill-executions/${body.executionId}`);
     const row = await env.DB.prepare("SELECT skill_name, status FROM skill_executions WHERE id = ?").bind(body.executionId).first();
     expect(row).toEqual({ skill_name: "research-scan", status: "started" });
   });
