@@ -96,24 +96,26 @@ export const getResearchContext = defineOperation({
       };
       return { row, cut };
     };
-    const rest = outline.steps.slice(start);
+    // Summaries come from the outline in one go; a full page reads results a batch at a time until it is full.
+    const batchSize = full ? FULL_READ_BATCH : Number.POSITIVE_INFINITY;
+    const withResults = async (outlined: Step[]) => {
+      const state = await ctx.services.plans.read(orgId, input.planId, outlined.map((step) => step.stepId));
+      const byId = new Map(state.steps.map((step) => [step.stepId, step]));
+      return outlined.map((step) => byId.get(step.stepId) ?? step);
+    };
+    const cost = ({ row }: ReturnType<typeof rowOf>) => JSON.stringify(row).length;
     const page: ReturnType<typeof rowOf>[] = [];
     let left = PAGE_CHARS[detail];
-    let plan = outline.plan;
-    for (let from = 0; from < rest.length && left > 0; from += full ? FULL_READ_BATCH : rest.length) {
-      let batch = rest.slice(from, full ? from + FULL_READ_BATCH : rest.length);
-      if (full) {
-        const state = await ctx.services.plans.read(orgId, input.planId, batch.map((step) => step.stepId));
-        const byId = new Map(state.steps.map((step) => [step.stepId, step]));
-        batch = batch.map((outlined) => byId.get(outlined.stepId) ?? outlined);
-        plan = state.plan;
-      }
-      const taken = fillBudget(batch.map(rowOf), left, ({ row }) => JSON.stringify(row).length, page.length === 0);
+    for (let from = start; from < outline.steps.length && left > 0; from += batchSize) {
+      const outlined = outline.steps.slice(from, from + batchSize);
+      const steps = full ? await withResults(outlined) : outlined;
+      const taken = fillBudget(steps.map(rowOf), left, cost, page.length === 0);
       page.push(...taken);
-      left -= taken.reduce((sum, { row }) => sum + JSON.stringify(row).length, 0);
-      if (taken.length < batch.length) break;
+      left -= taken.reduce((sum, entry) => sum + cost(entry), 0);
+      if (taken.length < steps.length) break;
     }
     const end = start + page.length;
+    const { plan } = outline;
     cut = false;
     const header = {
       planId: plan.planId,
