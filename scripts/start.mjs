@@ -98,6 +98,7 @@ ${bar}
   REST API         ${base}/api/v1
   OpenAPI          ${base}/api/v1/openapi.json
   Health           ${base}/health
+  Daily clean-up   ${base}/__scheduled  (the cron; never runs by itself here)
 
   Demo sign-in     ${demo.email}
   Demo password    ${demo.password}

@@ -196,7 +196,9 @@ export async function startDevServer({ port, persistTo, vars = {}, inspectorPort
   const devtoolsPort = inspectorPort ?? (await findFreePort());
   const url = `http://localhost:${listenPort}`;
   const args = [wranglerJs, "dev", "--port", String(listenPort), "--ip", "127.0.0.1", "--inspector-port", String(devtoolsPort)];
-  args.push("--show-interactive-dev-session=false");
+  // --test-scheduled: local dev never fires the cron, so wrangler would warn about it on every start;
+  // with this flag it doesn't, and GET /__scheduled runs the scheduled handler (the daily clean-up) by hand.
+  args.push("--show-interactive-dev-session=false", "--test-scheduled");
   if (config) args.push("--config", path.resolve(config));
   if (persistTo) args.push("--persist-to", path.resolve(persistTo));
   for (const [name, value] of Object.entries({ PUBLIC_URL: url, ...devWebhookSecretKeys(), ...vars })) args.push("--var", `${name}:${value}`);
@@ -204,7 +206,10 @@ export async function startDevServer({ port, persistTo, vars = {}, inspectorPort
 
   const child = spawn(nodeBinary(), args, {
     cwd: projectRoot,
-    env: wranglerEnv(foreground ? {} : NO_COLOR_ENV),
+    // No dev registry: Cairn binds to no other local Worker, and its own entry there (the webhook queue's
+    // consumer) would make wrangler print the bindings table a second time ("Connection status updated").
+    // It also keeps several `wrangler dev` of Cairn (npm start, the e2e suite) from competing for one entry.
+    env: wranglerEnv({ ...(foreground ? {} : NO_COLOR_ENV), WRANGLER_REGISTRY_PATH: "" }),
     stdio: foreground ? "inherit" : ["ignore", "pipe", "pipe"],
     detached: !foreground,
   });

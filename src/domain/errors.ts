@@ -61,12 +61,10 @@ export const invalidTransition = (message: string) => new CairnError("invalid_tr
 
 export const forbidden = (message: string) => new CairnError("forbidden", message);
 
-export const insufficientScope = (requiredScopes: string[]) =>
-  new CairnError(
-    "insufficient_scope",
-    `This operation needs the scope ${requiredScopes.map((s) => `"${s}"`).join(", ")}, which this token does not carry.`,
-    { requiredScopes },
-  );
+export const insufficientScope = (
+  requiredScopes: string[],
+  message = `This operation needs the scope ${requiredScopes.map((s) => `"${s}"`).join(", ")}, which this token does not carry.`,
+) => new CairnError("insufficient_scope", message, { requiredScopes });
 
 export const payloadTooLarge = (message: string) => new CairnError("payload_too_large", message);
 

@@ -4,7 +4,7 @@ import type { ReusedFrom } from "./research/claim-reuse";
 import type { PageCursor } from "./pagination";
 import type { PlanEngine, PlanIndex } from "./plans/engine";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./research/artifacts";
-import type { ExtractionServices } from "./research/extraction";
+import type { ExtractionServices } from "./research/extraction/model";
 import type { CitationPolicy, Claim, Evidence, SearchMetadata, Verdict } from "./research/ledger";
 import type { ResearchFeedback, ResearchOutput, ResearchOutputSummary } from "./research/outputs";
 import type { SearchProvider } from "./sessions/search";

@@ -61,6 +61,42 @@ describe("applyExecutionUpdate", () => {
     expect(applyExecutionUpdate({ ...base, errorMessage: "earlier" }, { status: "failed" }, 2).next.errorMessage).toBe("earlier");
   });
 
+  describe("closing after the user chose existing research (priorResearchCheck use_existing)", () => {
+    const usedExisting = { ...base, metadata: { ...base.metadata, priorResearchCheck: { decision: "use_existing", artifactIds: ["art_1"] } } };
+    const issuePathOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return error instanceof CairnError ? error.details.issues?.map((issue) => issue.path) : [];
+      }
+      return [];
+    };
+
+    it("requires a closedReason to complete, naming the field", () => {
+      expect(codeOf(() => applyExecutionUpdate(usedExisting, { status: "completed" }, 2))).toBe("validation");
+      expect(issuePathOf(() => applyExecutionUpdate(usedExisting, { status: "completed" }, 2))).toEqual(["closedReason"]);
+      expect(codeOf(() => applyExecutionUpdate({ ...usedExisting, status: "executing" }, { status: "completed", closedReason: " " }, 2))).toBe("validation");
+      // The decision given in the closing update itself counts too.
+      const closing = { status: "completed" as const, metadata: { priorResearchCheck: { decision: "use_existing" } } };
+      expect(codeOf(() => applyExecutionUpdate(base, closing, 2))).toBe("validation");
+      expect(applyExecutionUpdate(usedExisting, { status: "completed", closedReason: "Used existing research: art_1" }, 2).next.closedReason).toBe(
+        "Used existing research: art_1",
+      );
+    });
+
+    it("asks nowhere else: other decisions, other statuses, an execution already closed", () => {
+      for (const decision of ["none_found", "refresh", "unique"]) {
+        const other = { ...base, metadata: { priorResearchCheck: { decision } } };
+        expect(applyExecutionUpdate(other, { status: "completed" }, 2).next.status).toBe("completed");
+      }
+      expect(applyExecutionUpdate(base, { status: "completed" }, 2).next.status).toBe("completed");
+      expect(applyExecutionUpdate(usedExisting, { status: "executing" }, 2).next.status).toBe("executing");
+      expect(applyExecutionUpdate(usedExisting, { status: "failed", errorMessage: "gave up" }, 2).next.status).toBe("failed");
+      const closedBefore = { ...usedExisting, status: "completed" as const, completedAt: 1 };
+      expect(applyExecutionUpdate(closedBefore, { status: "completed", metadata: { late: true } }, 2).next.metadata.late).toBe(true);
+    });
+  });
+
   it("stamps completedAt once, when the execution first closes", () => {
     const closed = applyExecutionUpdate(base, { status: "completed" }, 5000).next;
     expect(closed.completedAt).toBe(5000);

@@ -147,6 +147,15 @@ export function assertMetadataSize(metadata: Metadata): void {
   }
 }
 
+/**
+ * The user chose existing research at the prior-research check (seed 000 phase 3): the session ends there, and
+ * the lifecycle closes the execution with a closedReason naming what was used instead of a deliverable.
+ */
+const usedExistingResearch = (metadata: Metadata): boolean => {
+  const check = metadata.priorResearchCheck;
+  return typeof check === "object" && check !== null && (check as { decision?: unknown }).decision === "use_existing";
+};
+
 export interface ExecutionUpdate {
   status: SkillExecutionStatus;
   errorMessage?: string;
@@ -183,11 +192,18 @@ export function applyExecutionUpdate(
   const { metadata, truncated } = capOriginalQuery(mergeMetadata(current.metadata, update.metadata));
   assertMetadataSize(metadata);
   const closes = isTerminalExecutionStatus(update.status) && !isTerminalExecutionStatus(current.status);
+  const closedReason = update.closedReason ?? current.closedReason;
+  if (closes && update.status === "completed" && usedExistingResearch(metadata) && !closedReason?.trim()) {
+    throw validationError(
+      'closedReason is required to complete an execution whose user chose existing research (priorResearchCheck decision use_existing): say what was used, e.g. "Used existing research: <artifact ids>".',
+      [{ path: "closedReason", message: "Required when completing after priorResearchCheck decision use_existing" }],
+    );
+  }
   const next: SkillExecution = {
     ...current,
     status: update.status,
     errorMessage,
-    closedReason: update.closedReason ?? current.closedReason,
+    closedReason,
     planId: update.planId ?? current.planId,
     metadata,
     version: current.version + 1,

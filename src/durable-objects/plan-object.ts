@@ -2,7 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import { asc, desc, inArray, lt } from "drizzle-orm";
 import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
-import { CairnError, conflict, type ErrorCode, type ValidationIssue } from "../domain/errors";
+import { CairnError, conflict } from "../domain/errors";
+import { rpcFailure, type RpcResult } from "../domain/rpc-result";
 import { newId } from "../domain/ids";
 import { type CommandResult, type HistoryPage, NO_PLAN_HERE, type PlanCommand } from "../domain/plans/engine";
 import { changesListing, indexEntryOf, type PlanIndexEntry } from "../domain/plans/index-entry";
@@ -30,8 +31,6 @@ import { PlanOutbox } from "./plan-outbox";
 import { auditRows, planRow, stepRows, versionRows } from "./plan-schema";
 import { planWebhookEvents } from "../domain/webhooks/plan-events";
 
-/** What crosses the RPC boundary instead of a thrown error (RPC keeps only an error's message). */
-export type RpcResult<T> = { ok: true; value: T; bookmark?: string } | { ok: false; error: { code: ErrorCode; message: string; issues?: ValidationIssue[] } };
 
 /** The tables an export carries (not the outbox: index updates in flight). */
 const PLAN_TABLES = ["plan", "steps", "versions", "audit"] as const;
@@ -39,10 +38,6 @@ const PLAN_TABLES = ["plan", "steps", "versions", "audit"] as const;
 const PLAN_MANAGED_COLUMNS = { audit: ["seq"] } as const;
 const MAX_ALARM_RETRIES = 5;
 
-const toRpcError = (error: CairnError): RpcResult<never> => ({
-  ok: false,
-  error: { code: error.code, message: error.message, ...(error.details.issues ? { issues: error.details.issues } : {}) },
-});
 
 /**
  * One research plan: its steps, reviews, versions and audit trail, in the
@@ -74,14 +69,14 @@ export class PlanObject extends DurableObject<Env> {
     try {
       applied = this.#apply(command, actor, now);
     } catch (error) {
-      if (error instanceof CairnError) return toRpcError(error);
+      if (error instanceof CairnError) return rpcFailure(error);
       throw error;
     }
     await this.#afterWrite(applied.result.state, applied.changesListing);
     // A command that landed after its org's erasure began (it was admitted before): nothing of it stays.
     if (this.#outbox.orgClosed) {
       await this.erase();
-      return toRpcError(orgBeingErased(null));
+      return rpcFailure(orgBeingErased(null));
     }
     // The index write the caller waited for, as a D1 position: its next list, even from a replica, shows it.
     const bookmark = applied.changesListing ? this.#outbox.indexBookmark : null;
@@ -91,12 +86,12 @@ export class PlanObject extends DurableObject<Env> {
   /** The plan as stored, with results and reports of the named steps (or of all steps). */
   async read(options: { withResults: boolean | string[] }): Promise<RpcResult<PlanState>> {
     const state = this.#load(options.withResults);
-    if (!state) return toRpcError(new CairnError("not_found", NO_PLAN_HERE));
+    if (!state) return rpcFailure(new CairnError("not_found", NO_PLAN_HERE));
     return { ok: true, value: state };
   }
 
   async history(options: { beforeAuditSeq: number | null; limit: number }): Promise<RpcResult<HistoryPage>> {
-    if (!this.#load(false)) return toRpcError(new CairnError("not_found", NO_PLAN_HERE));
+    if (!this.#load(false)) return rpcFailure(new CairnError("not_found", NO_PLAN_HERE));
     const versions = this.#db.select().from(versionRows).orderBy(asc(versionRows.version)).all();
     const rows = this.#db
       .select()
@@ -128,14 +123,14 @@ export class PlanObject extends DurableObject<Env> {
    * state asks, so a plan resumes exactly where it was.
    */
   async importState(tables: TableDump): Promise<RpcResult<{ planId: string }>> {
-    if (this.#load(false)) return toRpcError(conflict("This plan already exists; an import never overwrites one."));
+    if (this.#load(false)) return rpcFailure(conflict("This plan already exists; an import never overwrites one."));
     try {
       this.ctx.storage.transactionSync(() => restoreTables(this.ctx.storage.sql, tables, PLAN_TABLES));
     } catch (error) {
-      return toRpcError(new CairnError("validation", `The plan's state does not fit: ${error instanceof Error ? error.message : String(error)}`));
+      return rpcFailure(new CairnError("validation", `The plan's state does not fit: ${error instanceof Error ? error.message : String(error)}`));
     }
     const state = this.#load(false);
-    if (!state) return toRpcError(new CairnError("validation", "The plan's state has no plan row."));
+    if (!state) return rpcFailure(new CairnError("validation", "The plan's state has no plan row."));
     await this.#scheduleAlarm(state);
     return { ok: true, value: { planId: state.plan.planId } };
   }

@@ -6,7 +6,7 @@ import { NO_SESSION_HERE, SESSION_EXPIRED_HERE } from "../domain/sessions/store"
 import type { TableDump } from "../domain/org-data/format";
 import type { Env } from "../env";
 import { markSessionExpired } from "../storage/search-session-index";
-import type { RpcResult } from "./plan-object";
+import { rpcFailure, type RpcResult } from "../domain/rpc-result";
 import { dumpTables, restoreTables } from "./storage-dump";
 
 export interface RecordCommand {
@@ -23,10 +23,6 @@ const SCHEMA = [
 
 const SESSION_TABLES = ["header", "steps"] as const;
 
-const failure = (error: CairnError): RpcResult<never> => ({
-  ok: false,
-  error: { code: error.code, message: error.message, ...(error.details.issues ? { issues: error.details.issues } : {}) },
-});
 
 /**
  * One sequential search session, named "<orgId>:<sessionId>", in its own SQLite:
@@ -63,14 +59,14 @@ export class SearchSessionObject extends DurableObject<Env> {
       if (!outcome.replayed) await this.ctx.storage.setAlarm(outcome.session.expiresAt);
       return { ok: true, value: outcome };
     } catch (error) {
-      if (error instanceof CairnError) return failure(error);
+      if (error instanceof CairnError) return rpcFailure(error);
       throw error;
     }
   }
 
   async read(now = Date.now()): Promise<RpcResult<SearchSession>> {
     const stored = this.#load();
-    if (!stored) return failure(new CairnError("not_found", NO_SESSION_HERE));
+    if (!stored) return rpcFailure(new CairnError("not_found", NO_SESSION_HERE));
     if (stored.expiresAt <= now && !stored.expiredAt) return { ok: true, value: { ...stored, expiredAt: await this.#expire(stored) } };
     return { ok: true, value: stored };
   }
@@ -93,14 +89,14 @@ export class SearchSessionObject extends DurableObject<Env> {
 
   /** Recreates an exported session in this (empty) object; its expiry alarm is set again unless it has expired. */
   async importState(tables: TableDump, now = Date.now()): Promise<RpcResult<{ sessionId: string }>> {
-    if (this.#header()) return failure(conflict("This search session already exists; an import never overwrites one."));
+    if (this.#header()) return rpcFailure(conflict("This search session already exists; an import never overwrites one."));
     try {
       this.ctx.storage.transactionSync(() => restoreTables(this.ctx.storage.sql, tables, SESSION_TABLES));
     } catch (error) {
-      return failure(new CairnError("validation", `The search session's state does not fit: ${error instanceof Error ? error.message : String(error)}`));
+      return rpcFailure(new CairnError("validation", `The search session's state does not fit: ${error instanceof Error ? error.message : String(error)}`));
     }
     const header = this.#header();
-    if (!header) return failure(new CairnError("validation", "The search session's state has no header."));
+    if (!header) return rpcFailure(new CairnError("validation", "The search session's state has no header."));
     if (!header.expiredAt && header.expiresAt > now) await this.ctx.storage.setAlarm(header.expiresAt);
     return { ok: true, value: { sessionId: header.sessionId } };
   }

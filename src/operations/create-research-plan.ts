@@ -3,7 +3,7 @@ import { newId } from "../domain/ids";
 import { LIMITS, STEP_TYPES } from "../domain/plans/model";
 import { CITATION_POLICIES } from "../domain/research/ledger";
 import { applyExecutionUpdate } from "../domain/skill-executions";
-import { defineOperation } from "./operation";
+import { defineOperation, restPath } from "./operation";
 import { ParamSessionId } from "./params";
 import { BudgetInput, budgetOf } from "./budget-views";
 import { actorOf, StepRef, stepRef } from "./plan-views";
@@ -59,7 +59,7 @@ export const createResearchPlan = defineOperation({
     steps: z.array(StepRef),
     linkedExecutionId: z.string().nullable(),
   }),
-  rest: { method: "post", path: "/plans", status: 201 },
+  rest: { method: "post", path: "/plans", creates: { location: (plan) => restPath`/plans/${plan.planId}` } },
   appView: "plan",
   core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "budget", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"] },
   async handler(input, ctx) {

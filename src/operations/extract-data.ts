@@ -1,17 +1,10 @@
 import { z } from "zod";
 import { notFound, payloadTooLarge, validationError } from "../domain/errors";
 import { ARTIFACT_LIMITS, UNTRUSTED } from "../domain/research/artifacts";
-import {
-  EXTRACT_KINDS,
-  EXTRACTION_LIMITS,
-  type Extraction,
-  emptyExtraction,
-  extractMarkdown,
-  extractText,
-  type InvalidRecord,
-  looksLikeHtml,
-  pageExtraction,
-} from "../domain/research/extraction";
+import { extractMarkdown, extractText } from "../domain/research/extraction/markdown";
+import { emptyExtraction, EXTRACT_KINDS, type Extraction, EXTRACTION_LIMITS, type InvalidRecord } from "../domain/research/extraction/model";
+import { pageExtraction } from "../domain/research/extraction/page";
+import { looksLikeHtml } from "../domain/research/extraction/text";
 import { ParamArtifactId, readRoom, Trust } from "./artifact-views";
 import { defineOperation, type OperationContext } from "./operation";
 import { ParamId } from "./params";

@@ -6,9 +6,15 @@ import { defineOperation } from "./operation";
 import { ParamSessionId } from "./params";
 import { actorOf, fillBudget, ParamPlanId, PlanStatusBrief, planStatusBrief } from "./plan-views";
 
-/** Steps whose results one full page reads from the plan at most; the character budget may take fewer. */
-const FULL_READ_STEPS = 8;
-/** Characters of step JSON a page holds (at least one step): summaries are cut to fit many steps, full pages hold whole steps. */
+/**
+ * Steps whose results a full page reads from the plan at a time (a result may be 256 KiB): it reads batch after
+ * batch until the page is full, so what it reads stays near what it returns, and only the budget ends a page.
+ */
+const FULL_READ_BATCH = 8;
+/**
+ * Characters of step JSON a page holds (at least one step): summaries are cut to fit many steps, full pages hold
+ * whole steps; the largest templated plan (22 steps, test/workers/response-size.test.ts) fits one full page.
+ */
 const PAGE_CHARS = { summary: 12_000, full: 40_000 } as const;
 /** What a summary shows of long text; detail full has it whole. */
 const SUMMARY_CLIP = { rationale: 1_000, notes: 1_000, instructions: 300, stepText: 300 } as const;
@@ -67,9 +73,6 @@ export const getResearchContext = defineOperation({
     }
     const outline = await ctx.services.plans.read(orgId, input.planId, false);
     if (start > outline.steps.length) throw validationError("cursor is past the last step.", [{ path: "cursor", message: "Past the end" }]);
-    const window = full ? outline.steps.slice(start, start + FULL_READ_STEPS) : outline.steps.slice(start);
-    const state = full ? await ctx.services.plans.read(orgId, input.planId, window.map((step) => step.stepId)) : outline;
-    const byId = new Map(state.steps.map((step) => [step.stepId, step]));
     // Summaries clip long text; each row remembers whether it did, so `truncated` speaks for this page only.
     let cut = false;
     const clip = <T extends string | null>(value: T, max: number): T => {
@@ -93,13 +96,26 @@ export const getResearchContext = defineOperation({
       };
       return { row, cut };
     };
-    const page = fillBudget(
-      window.map((outlined) => rowOf(byId.get(outlined.stepId) ?? outlined)),
-      PAGE_CHARS[detail],
-      ({ row }) => JSON.stringify(row).length,
-    );
+    // Summaries come from the outline in one go; a full page reads results a batch at a time until it is full.
+    const batchSize = full ? FULL_READ_BATCH : Number.POSITIVE_INFINITY;
+    const withResults = async (outlined: Step[]) => {
+      const state = await ctx.services.plans.read(orgId, input.planId, outlined.map((step) => step.stepId));
+      const byId = new Map(state.steps.map((step) => [step.stepId, step]));
+      return outlined.map((step) => byId.get(step.stepId) ?? step);
+    };
+    const cost = ({ row }: ReturnType<typeof rowOf>) => JSON.stringify(row).length;
+    const page: ReturnType<typeof rowOf>[] = [];
+    let left = PAGE_CHARS[detail];
+    for (let from = start; from < outline.steps.length && left > 0; from += batchSize) {
+      const outlined = outline.steps.slice(from, from + batchSize);
+      const steps = full ? await withResults(outlined) : outlined;
+      const taken = fillBudget(steps.map(rowOf), left, cost, page.length === 0);
+      page.push(...taken);
+      left -= taken.reduce((sum, entry) => sum + cost(entry), 0);
+      if (taken.length < steps.length) break;
+    }
     const end = start + page.length;
-    const { plan } = state;
+    const { plan } = outline;
     cut = false;
     const header = {
       planId: plan.planId,

@@ -1,20 +1,10 @@
 import type { z } from "zod";
-import { CairnError, type ErrorCode, INTERNAL_MESSAGE, insufficientScope, validationError } from "../domain/errors";
+import { CairnError, INTERNAL_MESSAGE, insufficientScope, validationError } from "../domain/errors";
 import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
 import { hasScope } from "../domain/scopes";
 import { cleanStrings, storedJsonIssue } from "../domain/stored-input";
+import type { CallRecord, Face } from "../domain/tool-calls";
 import type { AnyOperation, OperationContext } from "./operation";
-
-export type Face = "mcp" | "rest";
-
-export interface CallRecord {
-  operation: string;
-  face: Face;
-  durationMs: number;
-  outcome: "ok" | "error";
-  errorCode: ErrorCode | null;
-  correlationId: string;
-}
 
 export type InvokeResult = { ok: true; value: unknown } | { ok: false; error: CairnError };
 

@@ -133,11 +133,27 @@ describe("log_skill_execution", () => {
     expect(stored.body.metadata).toEqual({ k0: 0, k1: 1, k2: 2, k3: 3, k4: 4 });
   });
 
+  it("closes an execution whose user chose existing research only with a closedReason, and changes nothing without one", async () => {
+    const { apiKey } = await seedTenant();
+    const { body } = await callTool(apiKey, "log_skill_execution", {
+      skillName: "research",
+      metadata: { ...interview, priorResearchCheck: { decision: "use_existing", artifactIds: ["art_x"] } },
+    });
+    const refused = await callTool(apiKey, "log_skill_execution", { executionId: body.executionId, status: "completed" });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.body)).toContain("closedReason");
+    expect((await callTool(apiKey, "get_skill_execution", { executionId: body.executionId })).body.status).toBe("started");
+    const closed = await callTool(apiKey, "log_skill_execution", { executionId: body.executionId, status: "completed", closedReason: "Used existing research: art_x" });
+    expect(closed.isError).toBe(false);
+    expect(closed.body).toMatchObject({ status: "completed" });
+  });
+
   it("is the same operation over REST", async () => {
     const { apiKey } = await seedTenant();
     const created = await rest(apiKey, "/skill-executions", { method: "POST", body: JSON.stringify({ skillName: "research-scan", metadata: { topic: "x" } }) });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const body = (await created.json()) as { executionId: string };
+    expect(created.headers.get("location")).toBe(`/api/v1/skill-executions/${body.executionId}`);
     const row = await env.DB.prepare("SELECT skill_name, status FROM skill_executions WHERE id = ?").bind(body.executionId).first();
     expect(row).toEqual({ skill_name: "research-scan", status: "started" });
   });

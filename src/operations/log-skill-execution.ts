@@ -14,7 +14,7 @@ import {
   type SkillExecution,
 } from "../domain/skill-executions";
 import { LIST_AS_DESCRIPTION } from "./listing";
-import { defineOperation, type OperationContext } from "./operation";
+import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamId, ParamSessionId } from "./params";
 import { SkillExecutionAck, toSkillExecutionAck } from "./skill-execution-view";
 
@@ -90,7 +90,11 @@ export const logSkillExecution = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: Input,
   output: Output,
-  rest: { method: "post", path: "/skill-executions" },
+  rest: {
+    method: "post",
+    path: "/skill-executions",
+    creates: { location: (logged) => restPath`/skill-executions/${logged.executionId}`, isNew: (logged) => logged.created },
+  },
   handler: (input, ctx) => (input.executionId ? update(input.executionId, input, ctx) : create(input, ctx)),
 });
 

@@ -16,12 +16,25 @@ export interface OperationAnnotations {
 
 export type HttpMethod = "get" | "post" | "patch" | "put" | "delete";
 
-export interface RestBinding {
+export interface RestBinding<Output = unknown> {
   method: HttpMethod;
   /** OpenAPI-style path under /api/v1, e.g. `/skill-executions/{executionId}`. */
   path: string;
-  /** Status of a successful response. */
-  status?: 200 | 201;
+  /** A create: answered with 201 and `Location` (otherwise 200). */
+  creates?: CreateBinding<Output>;
+}
+
+/** A path under /api/v1 with its ids percent-encoded: restPath`/plans/${planId}`. */
+export const restPath = (strings: TemplateStringsArray, ...ids: string[]): string => String.raw({ raw: strings }, ...ids.map(encodeURIComponent));
+
+export interface CreateBinding<Output> {
+  /**
+   * Where what the call made can be read, a path under /api/v1 (ids already encoded); absent where Cairn has
+   * no route that reads it back (feedback), and then 201 comes without `Location`.
+   */
+  location?(output: Output): string;
+  /** For a call that may instead change an existing record (then 200, no `Location`): whether this one created. */
+  isNew?(output: Output): boolean;
 }
 
 /** What a handler may use. It never sees bindings, requests or tokens. */
@@ -46,7 +59,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   annotations: OperationAnnotations;
   input: I;
   output: O;
-  rest: RestBinding;
+  rest: RestBinding<z.input<O>>;
   /** How the core MCP profile (`/mcp/core`) lists this tool, when it is one of its tools. */
   core?: CoreListing;
   /** An interactive view hosts with MCP Apps render beside this tool's result ("plan": the plan view). */

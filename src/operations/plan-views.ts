@@ -128,13 +128,16 @@ export function planStatusBrief(state: PlanState, now: number): z.infer<typeof P
   return { status, derivedStatus, stalled, progress, totalSteps, currentStep, failureReason: clipNullable(failureReason, 500), budget, updatedAt };
 }
 
-/** Adds rows while their JSON fits in `budget` characters (always the first, so a page is never empty). */
-export function fillBudget<T>(rows: Iterable<T>, budget: number, cost: (row: T) => number = (row) => JSON.stringify(row).length): T[] {
+/**
+ * Adds rows while their JSON fits in `budget` characters; the first always, so a page is never empty, unless
+ * `takeFirst` is false (the rows continue a page that has some already).
+ */
+export function fillBudget<T>(rows: Iterable<T>, budget: number, cost: (row: T) => number = (row) => JSON.stringify(row).length, takeFirst = true): T[] {
   const kept: T[] = [];
   let left = budget;
   for (const row of rows) {
     const size = cost(row);
-    if (kept.length > 0 && size > left) break;
+    if ((kept.length > 0 || !takeFirst) && size > left) break;
     kept.push(row);
     left -= size;
   }

@@ -3,7 +3,7 @@ import { type ValidationIssue, validationError } from "../domain/errors";
 import { newId } from "../domain/ids";
 import { needsReverification, provenanceOf, reuseRefusal } from "../domain/research/claim-reuse";
 import { type Claim, type Evidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
-import { defineOperation, type OperationContext } from "./operation";
+import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamEvidenceRef, ParamPlanId, ParamSubtopic } from "./ledger-views";
 import { ParamId } from "./params";
 
@@ -49,7 +49,7 @@ export const recordClaims = defineOperation({
     ),
     totalClaims: z.number(),
   }),
-  rest: { method: "post", path: "/plans/{planId}/claims", status: 201 },
+  rest: { method: "post", path: "/plans/{planId}/claims", creates: { location: (recorded) => restPath`/plans/${recorded.planId}/ledger` } },
   async handler(input, ctx) {
     const { orgId } = ctx.principal;
     const claims = input.claims ?? [];

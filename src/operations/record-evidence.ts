@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { validationError } from "../domain/errors";
 import { hashEvidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
-import { defineOperation } from "./operation";
+import { defineOperation, restPath } from "./operation";
 import { ParamPlanId, ParamSubtopic } from "./ledger-views";
 
 export const recordEvidence = defineOperation({
@@ -42,7 +42,7 @@ export const recordEvidence = defineOperation({
     subtopics: z.array(z.string()),
     totalEvidence: z.number(),
   }),
-  rest: { method: "post", path: "/plans/{planId}/evidence", status: 201 },
+  rest: { method: "post", path: "/plans/{planId}/evidence", creates: { location: (recorded) => restPath`/plans/${recorded.planId}/ledger` } },
   async handler(input, ctx) {
     const { orgId, userId } = ctx.principal;
     const items = input.evidence ?? [];

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type ValidationIssue, validationError } from "../domain/errors";
 import { CRITIC_VERDICTS, claimOutcome, LEDGER_LIMITS, REVIEWER_VERDICTS } from "../domain/research/ledger";
-import { defineOperation } from "./operation";
+import { defineOperation, restPath } from "./operation";
 import { ParamClaimRef, ParamPlanId } from "./ledger-views";
 
 const REVIEWER: ReadonlySet<string> = new Set(REVIEWER_VERDICTS);
@@ -36,7 +36,7 @@ export const recordVerdicts = defineOperation({
     planId: z.string(),
     claims: z.array(z.object({ ref: z.string(), status: z.string(), grounded: z.boolean(), finalConfidence: z.number().nullable() })),
   }),
-  rest: { method: "post", path: "/plans/{planId}/verdicts", status: 201 },
+  rest: { method: "post", path: "/plans/{planId}/verdicts", creates: { location: (recorded) => restPath`/plans/${recorded.planId}/ledger` } },
   async handler(input, ctx) {
     const { orgId } = ctx.principal;
     await ctx.services.plans.read(orgId, input.planId, false);

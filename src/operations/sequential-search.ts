@@ -4,7 +4,7 @@ import { CONFIDENCES, DEPTHS, RESPONSE_MODES, SESSION_LIMITS } from "../domain/s
 import { mergeRefinementResults, REFINEMENT_LIMITS, type ProviderRun, type RefinementResult, type SearchProvider, SearchProviderError } from "../domain/sessions/search";
 import { sessionView } from "../domain/sessions/view";
 import { Trust } from "./artifact-views";
-import { defineOperation, type OperationContext } from "./operation";
+import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamId } from "./params";
 import { searchResearch } from "./search-sources";
 
@@ -162,7 +162,7 @@ export const sequentialSearch = defineOperation({
       .optional(),
     refinementNote: z.string().optional(),
   }),
-  rest: { method: "post", path: "/search-sessions/steps", status: 201 },
+  rest: { method: "post", path: "/search-sessions/steps", creates: { location: (session) => restPath`/search-sessions/${session.sessionId}` } },
   async handler(input, ctx) {
     const { depth = "quick", responseMode, ...step } = input;
     const { session } = await ctx.services.sessions.record(ctx.principal.orgId, ctx.principal.userId, step, ctx.now());

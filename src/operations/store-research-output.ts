@@ -4,7 +4,7 @@ import { newId } from "../domain/ids";
 import { type CitationReport, checkCitations, summarizeSubtopics } from "../domain/research/ledger";
 import { type Citation, MEDIA_TYPES, OUTPUT_LIMITS, type ResearchOutput } from "../domain/research/outputs";
 import type { WebhookEvent } from "../domain/webhooks/events";
-import { defineOperation, type OperationContext } from "./operation";
+import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamExecutionId, ParamId } from "./params";
 
 export const ParamOutputId = ParamId("output");
@@ -54,7 +54,7 @@ export const storeResearchOutput = defineOperation({
       })
       .nullable(),
   }),
-  rest: { method: "post", path: "/outputs", status: 201 },
+  rest: { method: "post", path: "/outputs", creates: { location: (stored) => restPath`/outputs/${stored.outputId}` } },
   core: { description: "Store a plan's deliverable: content in its mediaType, with citations.", hide: ["outputId", "executionId", "formattingInstructions"] },
   async handler(input, ctx) {
     const { orgId, userId } = ctx.principal;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ARTIFACT_LIMITS } from "../domain/research/artifacts";
-import { defineOperation } from "./operation";
+import { defineOperation, restPath } from "./operation";
 import { ParamArtifactId, ParamArtifactType } from "./artifact-views";
 import { ParamId, ParamJsonObject } from "./params";
 import { saveArtifact } from "./save-artifact";
@@ -26,6 +26,6 @@ export const storeResearch = defineOperation({
     sourceUrl: z.url({ protocol: /^https?$/ }).max(2000).optional(),
   }),
   output: z.object({ artifactId: z.string(), version: z.number(), created: z.boolean() }),
-  rest: { method: "post", path: "/artifacts", status: 201 },
+  rest: { method: "post", path: "/artifacts", creates: { location: (stored) => restPath`/artifacts/${stored.artifactId}` } },
   handler: (input, ctx) => saveArtifact(ctx, input),
 });

@@ -25,7 +25,8 @@ export const submitResearchFeedback = defineOperation({
     executionId: ParamExecutionId.optional(),
   }),
   output: z.object({ feedbackId: z.string(), phase: z.string() }),
-  rest: { method: "post", path: "/feedback", status: 201 },
+  // No route reads feedback back, so its 201 has no Location.
+  rest: { method: "post", path: "/feedback", creates: {} },
   async handler(input, ctx) {
     const { orgId, userId } = ctx.principal;
     if (!input.planId && !input.outputId && !input.executionId) {

@@ -8,7 +8,7 @@ import type { Services } from "../domain/ports";
 import { newerBookmark, type ReadPosition } from "../domain/read-position";
 import { sessionConfig } from "../domain/sessions/config";
 import type { Env } from "../env";
-import type { CallRecord } from "../operations/invoke";
+import type { CallRecord } from "../domain/tool-calls";
 import type { OperationContext } from "../operations/operation";
 import { d1ArtifactRepository } from "../storage/artifact-repository";
 import { d1AuditLog } from "../storage/audit-log";

@@ -1,8 +1,8 @@
-import { insufficientScope, type OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { CairnError, forbidden } from "../domain/errors";
 import type { Principal } from "../domain/principal";
 import { hasScope } from "../domain/scopes";
-import { problemResponse } from "./problem";
+import { insufficientScopeResponse, problemResponse } from "./problem";
 
 /**
  * The gate in front of an org admin's route: the method (405 with `Allow`), the
@@ -20,7 +20,7 @@ export function adminGate(
   if (!methods.includes(request.method)) {
     return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use ${methods.join(", ")}.`, { allow: [...methods] }), correlationId);
   }
-  if (!hasScope(principal.scopes, "org:admin")) return insufficientScope(ctx.auth, ["org:admin"], refusal.scope);
+  if (!hasScope(principal.scopes, "org:admin")) return insufficientScopeResponse(ctx.auth, ["org:admin"], refusal.scope, correlationId);
   if (principal.role !== "admin") return problemResponse(forbidden(refusal.role), correlationId);
   return null;
 }

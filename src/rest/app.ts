@@ -1,4 +1,3 @@
-import { insufficientScope } from "@cloudflare/workers-oauth-provider";
 import { admitCaller } from "../auth/admission";
 import { protectedContext } from "../auth/credentials";
 import { REQUEST_LIMIT_RETRY_AFTER_SECONDS } from "../domain/auth/request-limits";
@@ -11,7 +10,7 @@ import type { AnyOperation } from "../operations/operation";
 import { OPERATIONS } from "../operations/registry";
 import { newCorrelationId, type RequestSession, requestRuntime } from "../platform/runtime";
 import { jsonBody, queryInput } from "./input";
-import { problemResponse } from "./problem";
+import { insufficientScopeResponse, problemResponse } from "./problem";
 import { orgDataRoute } from "./org-data";
 import { webhooksRoute } from "./webhooks";
 import { promptsRoute } from "./prompts";
@@ -103,7 +102,7 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   }
   const { operation } = route;
   if (!hasScope(principal.scopes, operation.scope)) {
-    return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);
+    return insufficientScopeResponse(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`, correlationId);
   }
   const runtime = requestRuntime(env, ctx, principal);
   let input: Record<string, unknown>;
@@ -124,14 +123,27 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   }
   const { context, position } = session;
   const result = await invoke(operation, input, context, "rest", runtime.record);
-  const response = result.ok ? json(result.value, operation.rest.status ?? 200) : problemResponse(result.error, correlationId);
+  const response = result.ok ? success(operation, result.value) : problemResponse(result.error, correlationId);
   return withReadPosition(response, position());
+}
+
+/** 200, or for a create 201 with `Location` (what it made, where to read it). */
+function success(operation: AnyOperation, value: unknown): Response {
+  const { creates } = operation.rest;
+  if (!creates || creates.isNew?.(value) === false) return json(value, 200);
+  const response = json(value, 201);
+  const location = creates.location?.(value);
+  if (location) {
+    response.headers.set("location", `${REST_BASE}${location}`);
+    response.headers.append("Access-Control-Expose-Headers", "Location");
+  }
+  return response;
 }
 
 /** Hands the caller its read position: sent back on the next request, its reads may come from a replica and still show its writes. */
 function withReadPosition(response: Response, position: ReadPosition | null): Response {
   if (!position) return response;
   response.headers.set(READ_POSITION_HEADER, formatReadPosition(position));
-  response.headers.set("Access-Control-Expose-Headers", READ_POSITION_HEADER);
+  response.headers.append("Access-Control-Expose-Headers", READ_POSITION_HEADER);
   return response;
 }

@@ -23,6 +23,11 @@ const PROBLEM = {
       type: "array",
       items: { type: "object", properties: { path: { type: "string" }, message: { type: "string" } } },
     },
+    requiredScopes: {
+      type: "array",
+      items: { type: "string" },
+      description: "insufficient_scope: the scope the credential lacks (the WWW-Authenticate challenge names it too)",
+    },
   },
 };
 
@@ -61,14 +66,13 @@ function pathItem(operation: AnyOperation) {
     parameters: [...parameters, { $ref: "#/components/parameters/ReadPosition" }],
     ...(bodySchema ? { requestBody: { required: true, content: { "application/json": { schema: bodySchema } } } } : {}),
     responses: {
-      [String(operation.rest.status ?? 200)]: {
-        description: "Success",
-        headers: { [READ_POSITION_HEADER]: { $ref: "#/components/headers/ReadPosition" } },
-        content: { "application/json": { schema: jsonSchemaOf(operation.output, "output") } },
-      },
+      ...successResponses(operation),
       "400": problem("The input is not valid"),
       "401": { description: "Missing, expired or revoked credential" },
-      "403": problem("The credential lacks the operation's scope"),
+      "403": {
+        ...problem("The credential lacks the operation's scope"),
+        headers: { "WWW-Authenticate": { description: 'The step-up challenge: error="insufficient_scope", the scope, the resource metadata URL', schema: { type: "string" } } },
+      },
       "404": problem("Not found (or not in your organization)"),
       "409": problem(
         operation.annotations.readOnlyHint
@@ -77,6 +81,19 @@ function pathItem(operation: AnyOperation) {
       ),
       "500": problem("Unexpected error; quote the correlation id"),
     },
+  };
+}
+
+/** 200; for a create 201 with `Location` (and 200 too where the same call may change an existing record instead). */
+function successResponses(operation: AnyOperation) {
+  const output = { "application/json": { schema: jsonSchemaOf(operation.output, "output") } };
+  const readPosition = { [READ_POSITION_HEADER]: { $ref: "#/components/headers/ReadPosition" } };
+  const { creates } = operation.rest;
+  if (!creates) return { "200": { description: "Success", headers: readPosition, content: output } };
+  const location = creates.location ? { Location: { description: "Where what the call made can be read", schema: { type: "string" } } } : {};
+  return {
+    "201": { description: "Created", headers: { ...readPosition, ...location }, content: output },
+    ...(creates.isNew ? { "200": { description: "Updated an existing record", headers: readPosition, content: output } } : {}),
   };
 }
 

@@ -1,10 +1,10 @@
-import { insufficientScope, type OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import type { Principal } from "../domain/principal";
 import { CairnError, isCairnError } from "../domain/errors";
 import { hasScope, type Scope } from "../domain/scopes";
 import { SKILL_LIMITS } from "../domain/skills";
 import { listPrompts, renderNamedPrompt, SKILLS } from "../mcp/prompts";
-import { problemResponse } from "./problem";
+import { insufficientScopeResponse, problemResponse } from "./problem";
 
 /** The prompts' REST paths, relative to the API base. */
 export const PROMPTS_PATH = "/prompts";
@@ -32,7 +32,7 @@ export function promptsRoute(
     const response = problemResponse(new CairnError("validation", `${request.method} is not allowed here; use GET.`), correlationId);
     return new Response(response.body, { status: 405, headers: { ...Object.fromEntries(response.headers), allow: "GET" } });
   }
-  if (!hasScope(principal.scopes, PROMPTS_SCOPE)) return insufficientScope(ctx.auth, [PROMPTS_SCOPE], `Prompts need the ${PROMPTS_SCOPE} scope`);
+  if (!hasScope(principal.scopes, PROMPTS_SCOPE)) return insufficientScopeResponse(ctx.auth, [PROMPTS_SCOPE], `Prompts need the ${PROMPTS_SCOPE} scope`, correlationId);
   const encoded = match[1];
   if (encoded === undefined) return json({ prompts: listPrompts() });
   let name: string;

@@ -83,7 +83,8 @@ export async function webhooksRoute(
     if (path === "/webhooks") {
       if (request.method === "GET") return Response.json({ subscriptions: await listWebhooks(env, orgId), eventTypes: WEBHOOK_EVENT_TYPES });
       const created = await createWebhook(env, orgId, principal.userId, env.PUBLIC_URL, await jsonObject(request), now);
-      return Response.json(created, { status: 201 });
+      const location = `${new URL(request.url).pathname.replace(/\/$/, "")}/${encodeURIComponent(created.subscription.id)}`;
+      return Response.json(created, { status: 201, headers: { location, "access-control-expose-headers": "Location" } });
     }
     if (!id) return null;
     if (path.endsWith("/rotate-secret")) return Response.json(await rotateWebhookSecret(env, orgId, id, now));
@@ -129,7 +130,12 @@ export function webhooksOpenApiPaths(base: string, problem: (description: string
         description: "Deliveries follow Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature v1 HMAC-SHA256). The whsec_ secret is in this answer only.",
         ...common,
         requestBody: { required: true, content: { "application/json": { schema: { ...subscriptionBody, required: ["url", "events"] } } } },
-        responses: { "201": json("The subscription and its secret"), "400": problem("A field is not valid"), "409": problem("The organization has 10 subscriptions already"), ...errors },
+        responses: {
+          "201": { ...json("The subscription and its secret"), headers: { Location: { description: "The subscription's URL", schema: { type: "string" } } } },
+          "400": problem("A field is not valid"),
+          "409": problem("The organization has 10 subscriptions already"),
+          ...errors,
+        },
       },
     },
     [`${base}/webhooks/{id}`]: {

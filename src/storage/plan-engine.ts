@@ -1,8 +1,8 @@
 import type { D1Queries } from "./database";
-import { CairnError, notFound } from "../domain/errors";
+import { notFound } from "../domain/errors";
 import { NO_PLAN_HERE, type PlanEngine, type PlanIndex } from "../domain/plans/engine";
 import type { PlanIndexEntry } from "../domain/plans/index-entry";
-import type { RpcResult } from "../durable-objects/plan-object";
+import { fromRpcError, type RpcResult } from "../domain/rpc-result";
 import type { Env } from "../env";
 
 /** The Durable Object of a plan: named by org and plan, so a handle from another org reaches an empty object. */
@@ -12,7 +12,7 @@ function unwrap<T>(result: RpcResult<T>, planId: string): T {
   if (result.ok) return result.value;
   // The object does not know its own name, so the caller words "not found" with the id it asked for.
   if (result.error.code === "not_found" && result.error.message === NO_PLAN_HERE) throw notFound("plan", planId);
-  throw new CairnError(result.error.code, result.error.message, result.error.issues ? { issues: result.error.issues } : {});
+  throw fromRpcError(result.error);
 }
 
 /**

@@ -1,9 +1,8 @@
-import { CairnError } from "../domain/errors";
 import { newId } from "../domain/ids";
 import type { SessionConfig } from "../domain/sessions/model";
 import { checkStep, type RecordOutcome } from "../domain/sessions/steps";
 import { NO_SESSION_HERE, type SearchSessionStore, SESSION_EXPIRED_HERE, sessionExpired, sessionNotFound, tooManySessions } from "../domain/sessions/store";
-import type { RpcResult } from "../durable-objects/plan-object";
+import { fromRpcError, type RpcResult } from "../domain/rpc-result";
 import type { Env } from "../env";
 import { findSessionRow, releaseSession, reserveSession, updateSessionIndex } from "./search-session-index";
 
@@ -19,13 +18,13 @@ export function durableSearchSessions(env: Env, config: SessionConfig): SearchSe
   /** Turns an object's answer into a value or the error the caller should read, worded with the id it asked for. */
   async function unwrap<T>(result: RpcResult<T>, orgId: string, sessionId: string, now: number): Promise<T> {
     if (result.ok) return result.value;
-    const { code, message, issues } = result.error;
+    const { code, message } = result.error;
     if (code === "invalid_transition" && message === SESSION_EXPIRED_HERE) {
       const row = await findSessionRow(env.DB, orgId, sessionId);
       throw sessionExpired(sessionId, row?.expires_at ?? now);
     }
     if (code === "not_found" && message === NO_SESSION_HERE) throw sessionNotFound(sessionId);
-    throw new CairnError(code, message, issues ? { issues } : {});
+    throw fromRpcError(result.error);
   }
 
   /** The index follows the object; a failed update is logged, never the caller's failure (the step is recorded). */

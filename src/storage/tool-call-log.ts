@@ -1,6 +1,6 @@
 import { newId } from "../domain/ids";
 import type { Principal } from "../domain/principal";
-import type { CallRecord } from "../operations/invoke";
+import type { CallRecord } from "../domain/tool-calls";
 
 const COLUMNS = [
   "id",

@@ -200,6 +200,27 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
     await shoot("admin");
   });
 
+  it("lays out the new-subscription form like the other forms: each label above its field, the URL field wide", async () => {
+    await page.goto(`${server.url}/dashboard/admin/webhooks`);
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      const form = await page.locator("#new-webhook").boundingBox();
+      for (const id of ["wh-url", "wh-description"]) {
+        const label = await page.locator(`#new-webhook label[for=${id}]`).boundingBox();
+        const field = await page.locator(`#${id}`).boundingBox();
+        expect(field?.y, `${id} at ${size.width}px`).toBeGreaterThanOrEqual((label?.y ?? 0) + (label?.height ?? 0) - 1);
+        expect(field?.x, `${id} at ${size.width}px`).toBeLessThanOrEqual((label?.x ?? 0) + 1);
+        // Room for a URL: most of the form's width on a phone, a good line of text on a desktop.
+        expect(field?.width, `${id} at ${size.width}px`).toBeGreaterThanOrEqual(Math.min(0.8 * (form?.width ?? 0), 400));
+      }
+      const events = await page.locator("#new-webhook fieldset").boundingBox();
+      const description = await page.locator("#wh-description").boundingBox();
+      expect(events?.y).toBeGreaterThanOrEqual((description?.y ?? 0) + (description?.height ?? 0));
+    }
+    await page.setViewportSize(DESKTOP);
+    await shoot("admin-webhooks");
+  });
+
   it("draws analytics charts that fit a phone and stay readable in dark mode", async () => {
     await page.goto(`${server.url}/dashboard/analytics?window=7d`);
     for (const id of ["calls-chart", "stalls-chart", "satisfaction-chart"]) expect(await page.isVisible(`#${id}`)).toBe(true);

@@ -7,7 +7,8 @@ import { indexEntryOf, type PlanIndexEntry } from "../../src/domain/plans/index-
 import type { NewId, NextStepOutcome, PlanEvent, PlanModification, Submission, Transition } from "../../src/domain/plans/machine";
 import { type Actor, isTerminalPlan, type PlanState, TERMINAL_STEP_STATUSES } from "../../src/domain/plans/model";
 import { nextStallDeadline, progressOf } from "../../src/domain/plans/status";
-import type { PlanObject, RpcResult } from "../../src/durable-objects/plan-object";
+import type { RpcResult } from "../../src/domain/rpc-result";
+import type { PlanObject } from "../../src/durable-objects/plan-object";
 
 /**
  * The machinery of the plan model test (test/workers/plan-model.test.ts): a

@@ -23,6 +23,15 @@ describe("layering", () => {
     }
   });
 
+  // Types flow down: what storage and the objects it calls share (RpcResult, CallRecord) lives in the domain.
+  it("keeps storage below operations, Durable Objects and the faces: it imports its own files, the domain, the bindings' type and drizzle", () => {
+    for (const file of sourceFiles("src/storage")) {
+      for (const specifier of importsOf(file)) {
+        expect(specifier, `${file} imports ${specifier}`).toMatch(/^(\.\/|\.\.\/domain\/|\.\.\/env$|drizzle-orm(\/|$))/);
+      }
+    }
+  });
+
   it("keeps operations free of Cloudflare, HTTP and storage adapters", () => {
     for (const file of sourceFiles("src/operations")) {
       for (const specifier of importsOf(file)) {

@@ -29,6 +29,14 @@ describe("README", () => {
     expect(current, "run `UPDATE_README=1 npm run test:unit` to regenerate").toBe(catalog());
   });
 
+  // resources/read serves the page byte for byte (src/mcp/app/plan-view.test.ts), so its size is the file's.
+  it("states the plan view's size as resources/read returns it", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const stated = /`ui:\/\/cairn\/plan-view\.html`, ([\d.]+) KB/.exec(readme)?.[1];
+    const bytes = readFileSync("src/mcp/app/plan-view.html").byteLength;
+    expect(stated, "the README names the plan view's size").toBe((bytes / 1000).toFixed(1));
+  });
+
   it("shows the two set-up commands", () => {
     const readme = readFileSync("README.md", "utf8");
     expect(readme).toContain("npm install && npm start");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Visitor } from "../support/dashboard";
-import { rest, seedTenant } from "../support/worker";
+import { rest, seedApiKey, seedTenant } from "../support/worker";
 
 interface Problem {
   status: number;
@@ -35,6 +35,34 @@ describe("REST edges answer as problems, never with internals", () => {
     const missing = await rest(apiKey, "/no-such-thing");
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as Problem).status).toBe(404);
+  });
+
+  it("answers a credential without the scope with 403: the step-up challenge in WWW-Authenticate, a problem body with a correlation id", async () => {
+    const { orgId, admin } = await seedTenant();
+    const readOnly = (await seedApiKey(orgId, admin.userId, ["research:read"])).key;
+    const adminOnly = (await seedApiKey(orgId, admin.userId, ["org:admin"])).key;
+    const refusals = [
+      { key: readOnly, path: "/skill-executions", init: { method: "POST", body: JSON.stringify({ skillName: "research" }) }, scope: "research:write" },
+      { key: readOnly, path: "/org/export", init: {}, scope: "org:admin" },
+      { key: readOnly, path: "/webhooks", init: {}, scope: "org:admin" },
+      { key: adminOnly, path: "/prompts", init: {}, scope: "research:read" },
+    ];
+    const ids = new Set<string>();
+    for (const { key, path, init, scope } of refusals) {
+      const response = await rest(key, path, init);
+      expect(response.status, path).toBe(403);
+      const challenge = response.headers.get("www-authenticate") ?? "";
+      expect(challenge, path).toContain('error="insufficient_scope"');
+      expect(challenge, path).toContain(`scope="${scope}"`);
+      expect(challenge, path).toContain("resource_metadata=");
+      expect(response.headers.get("content-type"), path).toBe("application/problem+json");
+      const problem = (await response.json()) as Problem & { requiredScopes: string[] };
+      expect(problem, path).toMatchObject({ status: 403, code: "insufficient_scope", requiredScopes: [scope] });
+      expect(problem.detail, path).toContain(scope);
+      expect(problem.correlationId, path).toMatch(/^[0-9a-f-]{36}$/);
+      ids.add(problem.correlationId);
+    }
+    expect(ids.size).toBe(refusals.length);
   });
 });
 

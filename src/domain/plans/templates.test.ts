@@ -27,6 +27,12 @@ describe("plan templates", () => {
     expect(types).toEqual(["analyze", "search", "analyze", "search", "analyze", "search", "analyze", "synthesize", "synthesize", "synthesize", "synthesize", "critique", "critique", "critique", "synthesize"]);
     expect(args.steps.filter((s) => s.parallelGroup === "synthesis")).toHaveLength(4);
     expect(args.steps.filter((s) => s.parallelGroup === "review").map((s) => s.instructions.match(/shard (\d)/)?.[1])).toEqual(["1", "2"]);
+    // Each reviewer is told its own shard only.
+    const [first, second] = args.steps.filter((s) => s.parallelGroup === "review").map((s) => s.instructions);
+    expect(first).toContain("odd-numbered claims (C1, C3, C5…)");
+    expect(first).not.toMatch(/even|C2|C4/);
+    expect(second).toContain("even-numbered claims (C2, C4, C6…)");
+    expect(second).not.toMatch(/\bodd|C1|C3/);
     expect(args.citationPolicy).toBe("strict");
     expect(args.name).toBe("[Deep] solid-state batteries");
     // The quality gate follows the critic step (1-based order).

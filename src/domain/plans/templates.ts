@@ -149,7 +149,7 @@ function deepSteps(type: ResearchType, p: DeepParameters): { steps: TemplateStep
     steps.push(
       step(
         "critique",
-        `Reviewer ${shard}: shard ${shard} is the ${shard === 1 ? "odd" : "even"}-numbered claims (C1, C3… / C2, C4…). For each, check the cited evidence ` +
+        `Reviewer ${shard}: shard ${shard} is the ${shard === 1 ? "odd-numbered claims (C1, C3, C5…)" : "even-numbered claims (C2, C4, C6…)"}. For each, check the cited evidence ` +
           `actually says it; record_verdicts kind reviewer, judge "reviewer-${shard}", shard ${shard}: SUPPORTED, UNSUPPORTED, OVERSTATED or CONTRADICTED. ` +
           "A claim without a ref, or whose source does not say it, is UNSUPPORTED. Add no claims.",
         { parallelGroup: "review" },

@@ -1,12 +1,6 @@
-import {
-  decodeEntities,
-  EXTRACTION_LIMITS,
-  type Extraction,
-  ExtractionCollector,
-  type ExtractOptions,
-  type HtmlExtractor,
-  parseBaseUrl,
-} from "../../domain/research/extraction";
+import { ExtractionCollector } from "../../domain/research/extraction/collector";
+import { type Extraction, EXTRACTION_LIMITS, type ExtractOptions, type HtmlExtractor } from "../../domain/research/extraction/model";
+import { decodeEntities, parseBaseUrl } from "../../domain/research/extraction/text";
 
 /**
  * HTML extraction with the runtime's streaming HTMLRewriter (lol-html). What

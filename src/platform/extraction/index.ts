@@ -1,4 +1,4 @@
-import type { ExtractionServices } from "../../domain/research/extraction";
+import type { ExtractionServices } from "../../domain/research/extraction/model";
 import { htmlRewriterExtractor } from "./html-extractor";
 import { jsonSchemaRecordValidator } from "./record-validator";
 

@@ -1,6 +1,6 @@
 import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
 import type { ValidationIssue } from "../../domain/errors";
-import { EXTRACTION_LIMITS, type InvalidRecord, type RecordValidation, type RecordValidator } from "../../domain/research/extraction";
+import { EXTRACTION_LIMITS, type InvalidRecord, type RecordValidation, type RecordValidator } from "../../domain/research/extraction/model";
 import { withLinearPatterns } from "./linear-regexp";
 import { META_SCHEMA_2020_12 } from "./meta-schema";
 

@@ -7,7 +7,7 @@ import { isCairnError } from "../../domain/errors";
 import { ID_PATTERN, newId } from "../../domain/ids";
 import { isScope, ROLES, type Role, scopesAllowedForRole } from "../../domain/scopes";
 import { eraseOrg, revokeGrantsFor } from "../../platform/org-data/erase";
-import { Admin } from "./pages";
+import { Admin } from "./admin";
 import { insertApiKey, listApiKeys, listMembers, removeMember, revokeApiKey, setMemberRole } from "./queries";
 import { endSession } from "./session";
 import { type App, type DashContext, flashFor, message, notFoundPage, recordAudit, render } from "./page";

@@ -33,8 +33,8 @@ progress,meter{width:8rem;height:.8rem;vertical-align:middle}
 form.inline{display:inline}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:1rem}
 label{font-weight:600;font-size:.9rem}label.check{font-weight:400}
-input[type=text],input[type=email],input[type=password],input[type=search],select,textarea{font:inherit;padding:.45rem;border:1px solid #8888;border-radius:6px;max-width:100%;background:Field;color:FieldText}
-textarea{width:100%;min-height:4rem}
+input[type=text],input[type=email],input[type=password],input[type=search],input[type=url],select,textarea{font:inherit;padding:.45rem;border:1px solid #8888;border-radius:6px;max-width:100%;background:Field;color:FieldText}
+textarea{width:100%;min-height:4rem}input.wide{width:36rem}
 button{font:inherit;padding:.4rem .9rem;border-radius:6px;border:1px solid #8888;cursor:pointer;background:ButtonFace;color:ButtonText}
 button.primary{background:var(--accent);color:#fff;border-color:var(--accent)}button.danger{border-color:var(--bad);color:var(--bad)}
 pre{white-space:pre-wrap;word-break:break-word;background:#8881;padding:.6rem;border-radius:6px;max-height:24rem;overflow:auto;font-size:.85rem}

@@ -10,7 +10,7 @@ import { budgetStats, callsPerDay, plansPerDay } from "./analytics-series";
 import { fillDays } from "./chart-geometry";
 import { DeliverablePage } from "./deliverable";
 import { type App, notFoundPage, render } from "./page";
-import { ExecutionDetail, ExecutionsList } from "./pages";
+import { ExecutionDetail, ExecutionsList } from "./executions";
 import { feedbackFor, listMembers, listPlans, routingAccuracy, stallStats, toolCallStats } from "./queries";
 
 /** The name of a record's plan, or null when it has none (or the plan is gone). */

@@ -105,9 +105,12 @@ export function WebhooksPage(props: {
       <form class="card" method="post" action="/dashboard/admin/webhooks" id="new-webhook">
         <input type="hidden" name="csrf" value={props.csrf} />
         <label for="wh-url">URL (https)</label>
-        <input id="wh-url" name="url" type="url" required maxlength={2048} placeholder="https://example.com/cairn-webhook" />
+        <br />
+        <input id="wh-url" class="wide" name="url" type="url" required maxlength={2048} placeholder="https://example.com/cairn-webhook" />
+        <br />
         <label for="wh-description">Description (optional)</label>
-        <input id="wh-description" name="description" maxlength={200} />
+        <br />
+        <input id="wh-description" class="wide" name="description" type="text" maxlength={200} />
         <fieldset>
           <legend>Events</legend>
           {WEBHOOK_EVENT_TYPES.map((type) => (

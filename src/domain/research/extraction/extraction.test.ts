@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  decodeEntities,
-  EXTRACT_KINDS,
-  EXTRACTION_LIMITS,
-  ExtractionCollector,
-  extractMarkdown,
-  extractText,
-  looksLikeHtml,
-  markdownInlineText,
-  resolveHref,
-} from "./extraction";
+import { ExtractionCollector } from "./collector";
+import { extractMarkdown, extractText, markdownInlineText } from "./markdown";
+import { EXTRACT_KINDS, EXTRACTION_LIMITS } from "./model";
+import { decodeEntities, looksLikeHtml, resolveHref } from "./text";
 
 const ALL = { kinds: new Set(EXTRACT_KINDS) };
 
