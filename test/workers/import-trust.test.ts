@@ -163,6 +163,12 @@ describe("import trust: server-managed columns", () => {
     expect(text).toContain(`Line ${stateAt + 1}`);
     expect(text).toContain("seq");
     expect((await importInto(key, lines.join("\n"))).status).toBe(200);
+
+    // Exports made before the sequence was left out (format version 1) carried it: such a backup still imports,
+    // its sequence dropped (the object numbers its audit afresh; no other plan or org shares it).
+    const versionOne = [JSON.stringify({ ...JSON.parse(lines[0] ?? "{}"), formatVersion: 1 }), ...forged.split("\n").slice(1)].join("\n");
+    const older = await emptyOrg();
+    expect((await importInto(older.key, versionOne)).status).toBe(200);
   });
 });
 

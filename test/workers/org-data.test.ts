@@ -110,7 +110,7 @@ describe("org export, import and erasure", () => {
     const oauth = await tokensFor({ email: a.admin.email, password: a.admin.password });
     const first = await exportText(a.adminKey);
     const lines = records(first);
-    expect(lines[0]).toMatchObject({ type: "header", format: "cairn-org-export", formatVersion: 1, org: { id: a.orgId } });
+    expect(lines[0]).toMatchObject({ type: "header", format: "cairn-org-export", formatVersion: 2, org: { id: a.orgId } });
     expect(lines.at(-1)).toMatchObject({ type: "end" });
     expect(first).not.toMatch(/password_hash|key_hash|pbkdf2/i);
     const kinds = new Set(lines.map((r) => (r.type === "row" ? `row:${String(r.table)}` : String(r.type))));

@@ -11,7 +11,21 @@ import { validationError } from "../errors";
  * Rows are written in each table's insertion order, so an import keeps versions in order.
  */
 export const EXPORT_FORMAT = "cairn-org-export";
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
+/**
+ * Versions an import reads. Version 1 (exports made before plan audit sequences were left out)
+ * carried each plan audit entry's `seq`: the plan object's own counter, which an import numbers
+ * afresh anyway and which no other plan or org shares, so a version 1 file's `seq` there is dropped
+ * rather than refused (see `upgradePlanState`). Backups made then stay importable; a version 2 file
+ * carrying it is refused like any server-managed column.
+ */
+export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2];
+
+/** A version 1 plan state as version 2 writes it: the audit's own sequence left out. */
+export function upgradePlanState(formatVersion: number, tables: TableDump): TableDump {
+  if (formatVersion !== 1 || !tables.audit) return tables;
+  return { ...tables, audit: tables.audit.map(({ seq: _seq, ...row }) => row) };
+}
 
 /** D1 tables exported as rows, in an order that puts what others refer to first. */
 export const ROW_TABLES = [
@@ -133,8 +147,8 @@ export function parseRecord(line: string, lineNumber: number): ExportRecord {
   switch (value.type) {
     case "header": {
       if (value.format !== EXPORT_FORMAT) throw validationError(`${where}: not a Cairn org export (format must be "${EXPORT_FORMAT}").`);
-      if (value.formatVersion !== FORMAT_VERSION) {
-        throw validationError(`${where}: export format version ${String(value.formatVersion).slice(0, 10)}; this Cairn reads version ${FORMAT_VERSION}.`);
+      if (!READABLE_FORMAT_VERSIONS.includes(value.formatVersion as number)) {
+        throw validationError(`${where}: export format version ${String(value.formatVersion).slice(0, 10)}; this Cairn reads versions ${READABLE_FORMAT_VERSIONS.join(" and ")}.`);
       }
       const org = value.org;
       if (!isObject(org) || typeof org.id !== "string" || typeof org.slug !== "string" || typeof org.name !== "string") throw validationError(`${where}: the header names no org.`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../ids";
-import { EXPORT_FORMAT, FORMAT_VERSION, parseRecord } from "./format";
+import { EXPORT_FORMAT, FORMAT_VERSION, parseRecord, upgradePlanState } from "./format";
 import { IdRemapper } from "./id-remap";
 
 const header = { type: "header", format: EXPORT_FORMAT, formatVersion: FORMAT_VERSION, cairnVersion: "0.1.0", org: { id: "org_a", slug: "a", name: "A" } };
@@ -11,7 +11,7 @@ describe("org export lines", () => {
     expect(parseRecord(JSON.stringify({ type: "row", table: "artifacts", row: { id: "art_x", title: "T", confidence: 0.5, plan_id: null } }), 2)).toMatchObject({ table: "artifacts" });
     expect(parseRecord(JSON.stringify({ type: "member", userId: "usr_1", email: "Ana@X.org", role: "admin" }), 3)).toMatchObject({ email: "ana@x.org", displayName: "Ana@X.org" });
     expect(() => parseRecord("{", 4)).toThrow("Line 4 is not JSON.");
-    expect(() => parseRecord(JSON.stringify({ ...header, formatVersion: 2 }), 1)).toThrow("export format version 2; this Cairn reads version 1");
+    expect(() => parseRecord(JSON.stringify({ ...header, formatVersion: 3 }), 1)).toThrow("export format version 3; this Cairn reads versions 1 and 2");
     expect(() => parseRecord(JSON.stringify({ ...header, format: "other" }), 1)).toThrow("not a Cairn org export");
     expect(() => parseRecord(JSON.stringify({ type: "row", table: "users", row: {} }), 5)).toThrow('Line 5: "users" is not a table an export holds.');
     expect(() => parseRecord(JSON.stringify({ type: "row", table: "artifacts", row: { "id; DROP TABLE x": 1 } }), 6)).toThrow("is not a column name");
@@ -19,6 +19,14 @@ describe("org export lines", () => {
     expect(() => parseRecord(JSON.stringify({ type: "plan_state", planId: "../x", tables: {} }), 8)).toThrow("needs a planId");
     expect(() => parseRecord(JSON.stringify({ type: "member", userId: "u", email: "nobody", role: "admin" }), 9)).toThrow("e-mail");
     expect(() => parseRecord(JSON.stringify({ type: "surprise" }), 10)).toThrow('unknown record type "surprise"');
+  });
+});
+
+describe("reading older exports", () => {
+  it("drops a version 1 plan audit's own sequence, and leaves a version 2 file's as it is (the policy refuses it)", () => {
+    const tables = { plan: [{ id: 1, data: "{}" }], audit: [{ seq: 7, action: "plan.created" }] };
+    expect(upgradePlanState(1, tables)).toEqual({ plan: [{ id: 1, data: "{}" }], audit: [{ action: "plan.created" }] });
+    expect(upgradePlanState(2, tables)).toBe(tables);
   });
 });
 

@@ -1,7 +1,7 @@
 import { forgetOrgMarks } from "../../auth/admission";
 import { conflict, notFound, validationError } from "../../domain/errors";
 import { erasureBegun, IMPORT_LOCK_STALE_MS, importRunning } from "../../domain/org-data/import-lock";
-import { type ExportHeader, type ExportRecord, NOT_IMPORTED, parseRecord, type RowTable, type StoredRow, type TableDump } from "../../domain/org-data/format";
+import { type ExportHeader, type ExportRecord, NOT_IMPORTED, parseRecord, type RowTable, type StoredRow, type TableDump, upgradePlanState } from "../../domain/org-data/format";
 import { importBudget } from "../../domain/org-data/import-budget";
 import { checkImportRow, ONLY_INTO_EMPTY, rowKeys } from "../../domain/org-data/import-policy";
 import { checkPlanState, checkSessionState } from "../../domain/org-data/object-state-policy";
@@ -257,6 +257,7 @@ async function apply(
         break;
       }
       case "plan_state": {
+        record.tables = upgradePlanState(header.formatVersion, record.tables);
         checkPlanState(record.planId, record.tables, lineNumber, header.org.id);
         claimOnce(objects, `plan:${record.planId}`, lineNumber, `a plan_state of plan ${record.planId}`);
         await flush();
