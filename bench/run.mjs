@@ -210,7 +210,7 @@ async function main() {
     }
     out.push("");
     out.push(
-      `### tools/list token cost (cl100k, compact JSON of the tools array as served): ${toolCost.total} tokens, ${toolCost.count} tools, ` +
+      `### tools/list token cost (cl100k, compact JSON of the tools the model is given, without _meta; as served: ${toolCost.served} for ${toolCost.servedCount}): ${toolCost.total} tokens, ${toolCost.count} tools, ` +
         `${fmt.fixed(toolCost.average, 1)} per tool — goal ≤ ${TOKENS_PER_TOOL_GOAL}: ${fmt.verdict(toolCost.pass)} ` +
         `(each tool's JSON counted alone: ${toolCost.sumOfTools} in all, ${fmt.fixed(toolCost.sumOfTools / toolCost.count, 1)} per tool); ` +
         `proposed goal ≤ ${TOKENS_PER_TOOL_PROPOSED}: ${fmt.verdict(toolCost.proposedPass)}; with no descriptions at all: ${fmt.fixed(toolCost.proseFree, 1)} per tool`,
@@ -218,7 +218,7 @@ async function main() {
     out.push("");
     const corePass = coreCost.total <= CORE_PROFILE_GOAL.tokens && coreCost.count <= CORE_PROFILE_GOAL.tools;
     out.push(
-      `### core profile (/mcp/core): ${coreCost.total} tokens, ${coreCost.count} tools — goal ≤ ${CORE_PROFILE_GOAL.tokens} tokens and ≤ ${CORE_PROFILE_GOAL.tools} tools: ${fmt.verdict(corePass)}`,
+      `### core profile (/mcp/core): ${coreCost.total} tokens, ${coreCost.count} tools for the model (as served, app-only tools included: ${coreCost.served}, ${coreCost.servedCount}) — goal ≤ ${CORE_PROFILE_GOAL.tokens} tokens and ≤ ${CORE_PROFILE_GOAL.tools} tools: ${fmt.verdict(corePass)}`,
       "",
     );
     out.push(tokenTable(toolCost));

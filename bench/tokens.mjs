@@ -22,7 +22,12 @@ const tokens = (value) => encode(typeof value === "string" ? value : JSON.string
 export async function measureToolList(publicUrl, credential, path = "/mcp") {
   const { tools } = await mcpCall(publicUrl, credential, "tools/list", {}, path);
   if (!Array.isArray(tools) || tools.length === 0) throw new Error("tools/list returned no tools");
-  const total = tokens(tools);
+  // The goals are judged on what the model is given: the tools it may call (MCP Apps visibility: a tool listed
+  // for the app only stays out of the model's list) without `_meta`, which hosts read and do not pass on.
+  // The listing as served (host metadata and app-only tools included) is reported beside it.
+  const forModel = tools.filter(modelVisible).map(({ _meta, ...tool }) => tool);
+  const total = tokens(forModel);
+  const served = tokens(tools);
   const perTool = tools.map((tool) => {
     const { name, title, description, inputSchema, outputSchema, annotations, ...rest } = tool;
     return {
@@ -36,14 +41,20 @@ export async function measureToolList(publicUrl, credential, path = "/mcp") {
       other: tokens({ name, title, ...rest }),
     };
   });
-  // The goal is judged on the array as served (brackets and commas included); the per-tool sum is shown beside it.
-  const average = total / tools.length;
+  // Judged on the whole array (brackets and commas included); the per-tool sum is shown beside it.
+  const average = total / forModel.length;
   const sumOfTools = perTool.reduce((sum, tool) => sum + tool.total, 0);
   // The floor: the same list with every description (tool and input field) emptied.
-  const withoutProse = tools.map((tool) => ({ ...tool, description: "", inputSchema: withoutDescriptions(tool.inputSchema ?? {}) }));
-  const proseFree = tokens(withoutProse) / tools.length;
-  return { count: tools.length, total, average, sumOfTools, pass: average <= TOKENS_PER_TOOL_GOAL, proposedPass: average <= TOKENS_PER_TOOL_PROPOSED, proseFree, perTool, bytes: JSON.stringify(tools).length };
+  const withoutProse = forModel.map((tool) => ({ ...tool, description: "", inputSchema: withoutDescriptions(tool.inputSchema ?? {}) }));
+  const proseFree = tokens(withoutProse) / forModel.length;
+  return { count: forModel.length, served, servedCount: tools.length, total, average, sumOfTools, pass: average <= TOKENS_PER_TOOL_GOAL, proposedPass: average <= TOKENS_PER_TOOL_PROPOSED, proseFree, perTool, bytes: JSON.stringify(tools).length };
 }
+
+/** MCP Apps `_meta.ui.visibility`: absent means model and app. */
+const modelVisible = (tool) => {
+  const visibility = tool._meta?.ui?.visibility;
+  return !Array.isArray(visibility) || visibility.includes("model");
+};
 
 const withoutDescriptions = (schema) =>
   Array.isArray(schema)

@@ -26,4 +26,16 @@ export function profileOf(pathname: string): McpProfile | null {
   return null;
 }
 
-export const inProfile = (profile: McpProfile, toolName: string): boolean => profile === "full" || CORE_TOOLS.has(toolName);
+/**
+ * Tools the core profile lists for the plan view only (MCP Apps `_meta.ui.visibility: ["app"]`):
+ * a host that knows visibility keeps them out of the model's list, so the small-context model pays
+ * nothing for them, while the view can still answer the reviews it shows. A host that does not know
+ * visibility lists them like any other tool; they work the same either way.
+ */
+export const CORE_APP_ONLY_TOOLS: ReadonlySet<string> = new Set(["submit_review"]);
+
+export const inProfile = (profile: McpProfile, toolName: string): boolean =>
+  profile === "full" || CORE_TOOLS.has(toolName) || CORE_APP_ONLY_TOOLS.has(toolName);
+
+/** Whether a host that knows MCP Apps visibility should keep this tool out of the model's list. */
+export const appOnly = (profile: McpProfile, toolName: string): boolean => profile === "core" && CORE_APP_ONLY_TOOLS.has(toolName);

@@ -1,18 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { fetchWorker, mcpRequest, ORIGIN, readJsonRpc, seedTenant } from "../../test/support/worker";
 import { OPERATIONS } from "../operations/registry";
-import { listTools } from "./tools";
+import { listTools, modelVisible } from "./tools";
+
+/** The listing a host that knows MCP Apps gives the model: the tools the model may call, without host metadata (`_meta`). */
+const modelListing = (tools: ReturnType<typeof listTools>) => tools.filter(modelVisible).map(({ _meta, ...tool }) => tool);
 
 describe("the tool surface", () => {
   it("matches the committed snapshot (names, schemas, annotations): change it deliberately", async () => {
     await expect(`${JSON.stringify(listTools(), null, 2)}\n`).toMatchFileSnapshot("./__snapshots__/tool-surface.json");
   });
 
-  it("costs at most 175 cl100k tokens per tool on average, as served (bench/README.md: why not 150)", async () => {
+  it("costs the model at most 175 cl100k tokens per tool on average (bench/README.md: why not 150); MCP Apps metadata is counted apart", async () => {
     const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
     const tools = listTools();
-    const perTool = encode(JSON.stringify(tools)).length / tools.length;
+    // What the model is given: each tool the model sees, without `_meta`, which hosts read and do not pass on.
+    const forModel = modelListing(tools);
+    const perTool = encode(JSON.stringify(forModel)).length / forModel.length;
     expect(perTool, `${perTool.toFixed(1)} tokens per tool`).toBeLessThanOrEqual(175);
+    // The plan view's links, under both keys (ui.resourceUri and the older ui/resourceUri), cost hosts a little, and only that.
+    const metadata = encode(JSON.stringify(tools)).length - encode(JSON.stringify(tools.map(({ _meta, ...tool }) => tool))).length;
+    const linked = tools.filter((tool) => tool._meta !== undefined).length;
+    expect(metadata, `${metadata} tokens of _meta on ${linked} tools`).toBeLessThanOrEqual(35 * linked);
   });
 
   it("gives every tool a valid name, a title, a description and the annotations that mean something for it", () => {
@@ -125,9 +134,15 @@ describe("the core profile at /mcp/core", () => {
   it("lists at most 10 tools in at most 1,200 cl100k tokens, matching its snapshot", async () => {
     const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
     const core = listTools("core");
-    expect(core.length).toBeLessThanOrEqual(10);
-    const tokens = encode(JSON.stringify(core)).length;
+    // Counted as the model gets them: submit_review is listed for the plan view only (visibility ["app"]).
+    const forModel = modelListing(core);
+    expect(core.filter((tool) => !modelVisible(tool)).map((tool) => tool.name)).toEqual(["submit_review"]);
+    expect(forModel.length).toBeLessThanOrEqual(10);
+    const tokens = encode(JSON.stringify(forModel)).length;
     expect(tokens, `core profile: ${tokens} tokens`).toBeLessThanOrEqual(1_200);
+    // A host that does not know visibility lists the app-only tool to the model as well: one tool more, bounded too.
+    const served = encode(JSON.stringify(core)).length;
+    expect(served - encode(JSON.stringify(core.filter(modelVisible))).length, "app-only tools, as served").toBeLessThanOrEqual(260);
     await expect(`${JSON.stringify(core, null, 2)}\n`).toMatchFileSnapshot("./__snapshots__/tool-surface.core.json");
     // The full catalog is untouched by the core listings.
     expect(listTools("full").find((tool) => tool.name === "create_research_plan")?.inputSchema).toHaveProperty("properties.branchingConditions");

@@ -4,7 +4,7 @@ import { LIST_AS_DESCRIPTION } from "../operations/listing";
 import type { AnyOperation, CoreListing } from "../operations/operation";
 import { OPERATIONS } from "../operations/registry";
 import { PLAN_VIEW_URI } from "./app/plan-view";
-import { inProfile, type McpProfile } from "./profiles";
+import { appOnly, inProfile, type McpProfile } from "./profiles";
 
 /**
  * Keywords the server enforces but the model does not need to read: every
@@ -61,10 +61,31 @@ function toTool(operation: AnyOperation, profile: McpProfile): Tool {
     description: core?.description ?? operation.description,
     inputSchema: core ? withoutHidden(schema, core, operation.name) : schema,
     annotations: listedAnnotations(operation.annotations),
-    // MCP Apps: hosts that render them show the plan view beside the result; others ignore _meta.
-    ...(operation.appView === "plan" ? { _meta: { ui: { resourceUri: PLAN_VIEW_URI } } } : {}),
+    ...appMeta(operation, profile),
   };
 }
+
+/** ext-apps' RESOURCE_URI_META_KEY (deprecated in the specification, still read by older hosts). */
+const LEGACY_RESOURCE_URI_KEY = "ui/resourceUri";
+
+/**
+ * MCP Apps metadata (`io.modelcontextprotocol/ui`); clients without MCP Apps ignore `_meta`.
+ * A tool that shows a plan links the plan view, under `ui.resourceUri` and under the older flat
+ * `ui/resourceUri` key that ext-apps' own registerAppTool also sets for hosts from before the
+ * nested form. A tool the view needs and the model does not is declared for the app only.
+ */
+function appMeta(operation: AnyOperation, profile: McpProfile): Pick<Tool, "_meta"> {
+  if (appOnly(profile, operation.name)) return { _meta: { ui: { visibility: ["app"] } } };
+  if (operation.appView === "plan") return { _meta: { ui: { resourceUri: PLAN_VIEW_URI }, [LEGACY_RESOURCE_URI_KEY]: PLAN_VIEW_URI } };
+  return {};
+}
+
+
+/** Whether a host that knows MCP Apps visibility gives this tool to the model (the default is model and app). */
+export const modelVisible = (tool: Tool): boolean => {
+  const visibility = (tool._meta?.ui as { visibility?: string[] } | undefined)?.visibility;
+  return visibility === undefined || visibility.includes("model");
+};
 
 /**
  * The hints as listed. idempotentHint only means something for a tool that

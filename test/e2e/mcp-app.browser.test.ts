@@ -26,10 +26,19 @@ const pageErrors: string[] = [];
 interface HostWindow {
   cairnHost: {
     start(options: Record<string, unknown>): Promise<void>;
+    reload(): Promise<void>;
     setTheme(theme: "light" | "dark"): void;
     calls: { name: string; arguments?: Record<string, unknown> }[];
+    modelContexts: { content?: { type: string; text: string }[] }[];
+    displayModeRequests: string[];
   };
 }
+
+/** What the test host saw the app do. */
+const hostRecord = (page: Page) => page.evaluate(() => {
+  const { calls, modelContexts, displayModeRequests } = (globalThis as unknown as HostWindow).cairnHost;
+  return { calls, modelContexts, displayModeRequests };
+});
 
 interface RpcResult {
   result?: Record<string, unknown>;
@@ -77,7 +86,17 @@ async function planAwaitingReview(name: string) {
   return { planId, stepId: next.step.stepId };
 }
 
-async function hostApp(options: { toolName: string; toolArguments: Record<string, unknown>; serverTools: boolean; theme?: "light" | "dark"; size?: typeof DESKTOP }) {
+interface HostOptions {
+  toolName: string;
+  toolArguments: Record<string, unknown>;
+  serverTools: boolean;
+  theme?: "light" | "dark";
+  size?: typeof DESKTOP;
+  displayModes?: string[];
+  modelContext?: boolean;
+}
+
+async function hostApp(options: HostOptions) {
   const page: Page = await context.newPage();
   await page.setViewportSize(options.size ?? DESKTOP);
   page.on("pageerror", (error) => pageErrors.push(String(error)));
@@ -96,15 +115,19 @@ async function hostApp(options: { toolName: string; toolArguments: Record<string
     toolResult,
     serverTools: options.serverTools,
     theme: options.theme ?? "light",
+    displayModes: options.displayModes,
+    modelContext: options.modelContext,
   });
   const frame = await waitForFrame(page);
+  // With tool access the view also reads the plan as it is now (the result it was given may be old): wait for that read.
+  if (options.serverTools) await expect.poll(async () => (await hostRecord(page)).calls.length).toBeGreaterThan(0);
   return { page, frame };
 }
 
 async function waitForFrame(page: Page): Promise<Frame> {
   await page.waitForSelector("iframe#app");
   for (let i = 0; i < 100; i++) {
-    const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+    const frame = page.frames().find((candidate) => candidate !== page.mainFrame() && !candidate.isDetached());
     if (frame && (await frame.locator("h1").count().catch(() => 0)) > 0) return frame;
     await page.waitForTimeout(50);
   }
@@ -137,9 +160,9 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  it("shows progress, steps and the pending review from a real get_plan_status result; Approve sends exactly submit_review", async () => {
+  it("shows progress, steps and the pending review from a real get_plan_status result; Approve sends exactly submit_review and tells the model", async () => {
     const { planId, stepId } = await planAwaitingReview("[Scan] App-hosted plan");
-    const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true });
+    const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, modelContext: true });
     expect(await frame.textContent("h1")).toBe("[Scan] App-hosted plan");
     expect(await frame.getAttribute("[role=progressbar]", "aria-valuenow")).toBe("0");
     expect(await frame.locator("li.step").count()).toBe(2);
@@ -150,12 +173,22 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
       await page.locator("iframe#app").screenshot({ path: join(projectRoot, "docs", "images", "mcp-app-plan.png") });
     }
 
+    // Nothing said to the model before the person acts: it has the tool result already.
+    expect((await hostRecord(page)).modelContexts).toEqual([]);
     await frame.click("button:text-is('Approve')");
     await frame.waitForSelector("text=Review sent: approve.");
-    const calls = await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls);
-    expect(calls[0]).toEqual({ name: "submit_review", arguments: { planId, stepId, decision: "approve" } });
-    // The app then refreshed through the host: the review is gone and step 1 is done, on the server too.
-    expect(calls[1]).toEqual({ name: "get_plan_status", arguments: { planId } });
+    const { calls } = await hostRecord(page);
+    // On load the view read the plan as it is now; then exactly the answer, then a refresh, all through the host.
+    expect(calls).toEqual([
+      { name: "get_plan_status", arguments: { planId } },
+      { name: "submit_review", arguments: { planId, stepId, decision: "approve" } },
+      { name: "get_plan_status", arguments: { planId } },
+    ]);
+    // The model learns the review is answered (ui/update-model-context; the host keeps the last, so it says the whole state).
+    await expect.poll(async () => (await hostRecord(page)).modelContexts.length).toBe(1);
+    const told = (await hostRecord(page)).modelContexts[0]?.content?.[0]?.text ?? "";
+    expect(told).toContain("The person answered the review of step 1 in the plan view: approve.");
+    expect(told).toContain(`Plan "[Scan] App-hosted plan" (${planId}) is now active, 50% of 2 steps done; no review waiting for the person.`);
     expect(await frame.locator("section.review").count()).toBe(0);
     expect(await frame.getAttribute("[role=progressbar]", "aria-valuenow")).toBe("50");
     const onServer = await structured("get_plan_status", { planId });
@@ -174,20 +207,76 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
 
     await frame.click("button:text-is('Revise')");
     await frame.waitForSelector("text=Write a note to revise.");
-    expect(await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls.length)).toBe(0);
+    expect((await hostRecord(page)).calls.map((call) => call.name)).toEqual(["get_plan_status"]);
     await frame.fill("textarea", "Add DuckDB to the shortlist");
     await frame.click("button:text-is('Revise')");
     await frame.waitForSelector("text=Review sent: revise.");
-    expect((await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls))[0]).toEqual({
+    const { calls, modelContexts } = await hostRecord(page);
+    expect(calls[1]).toEqual({
       name: "submit_review",
       arguments: { planId, stepId, decision: "revise", feedback: "Add DuckDB to the shortlist" },
     });
+    // This host does not take model context updates: the view sends none.
+    expect(modelContexts).toEqual([]);
+    await page.close();
+  });
+
+  it("offers full screen where the host has it, shows step results as text, and rebuilds from the server after a reload", async () => {
+    const created = await structured("create_research_plan", {
+      name: "[Scan] Full screen plan",
+      researchQuestion: "Which embedded vector database should the app use?",
+      steps: [
+        { stepType: "search", instructions: "Find candidates" },
+        { stepType: "checkpoint", instructions: "Confirm the shortlist" },
+      ],
+      planDesignRationale: "Search, then confirm",
+    });
+    const planId = String(created.planId);
+    const first = (await structured("get_next_step", { planId })) as { step: { stepId: string }; claimId: string };
+    const notes = "Runs in-process with no server; ".repeat(12);
+    await structured("submit_step_result", {
+      planId,
+      stepId: first.step.stepId,
+      claimId: first.claimId,
+      result: { winner: "sqlite-vec", candidates: ["sqlite-vec", "LanceDB"], scores: { recall: 0.93 }, notes },
+      confidence: 0.8,
+      stepExecutionReport: { thinking: "Compared", webSearches: [], webFetches: [], otherToolCalls: [], subagents: [] },
+    });
+    const second = (await structured("get_next_step", { planId })) as { step: { stepId: string }; claimId: string };
+    await structured("request_user_review", { planId, stepId: second.step.stepId, claimId: second.claimId, presentation: "Take sqlite-vec?", questions: [] });
+
+    const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, displayModes: ["inline", "fullscreen"] });
+    // The step result as key: value lines and lists, the cut marked, no JSON.
+    const result = frame.locator('li.step[data-status="completed"] .result');
+    const text = (await result.textContent()) ?? "";
+    for (const line of ["winner: sqlite-vec", "candidates: ", "scores: recall: 0.93", "notes: Runs in-process", "… (the whole result is in the chat)"]) expect(text).toContain(line);
+    expect(await result.locator("li:has(> .k:text-is('candidates: ')) li").allTextContents()).toEqual(["sqlite-vec", "LanceDB"]);
+    expect(text).not.toMatch(/[{}"]/);
+
+    // Inline first; the view asks for full screen (ui/request-display-mode) and follows the mode the host answers with.
+    expect(await frame.evaluate("document.documentElement.dataset.mode")).toBe("inline");
+    await frame.click("button:text-is('Full screen')");
+    await frame.waitForSelector("button:text-is('Exit full screen')");
+    expect(await frame.evaluate("document.documentElement.dataset.mode")).toBe("fullscreen");
+    await frame.click("button:text-is('Exit full screen')");
+    await frame.waitForSelector("button:text-is('Full screen')");
+    expect((await hostRecord(page)).displayModeRequests).toEqual(["fullscreen", "inline"]);
+
+    // Answered here, then the host reloads the view with the same (now old) result: it shows the plan as it is now.
+    await frame.click("button:text-is('Approve')");
+    await frame.waitForSelector("text=Review sent: approve.");
+    await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.reload());
+    const reloaded = await waitForFrame(page);
+    await expect.poll(() => reloaded.getAttribute("[role=progressbar]", "aria-valuenow")).toBe("100");
+    expect(await reloaded.locator("section.review").count()).toBe(0);
+    expect(await reloaded.locator("li.step .result").first().textContent()).toContain("winner: sqlite-vec");
     await page.close();
   });
 
   it("opens from create_research_plan's result, fits a phone, and without tool access shows the review read-only", async () => {
     const { planId } = await planAwaitingReview("[Scan] Phone-width plan");
     const phone = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: false, size: PHONE });
+    // No tool access and no full screen offered by this host: no buttons at all.
     expect(await phone.frame.locator("button").count()).toBe(0);
     expect(await phone.frame.textContent("section.review")).toContain("Answer this review in the chat or in Cairn's dashboard.");
     expect(await phone.frame.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")).toBe(true);

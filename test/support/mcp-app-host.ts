@@ -4,7 +4,7 @@
  * (scripts only, opaque origin), as Claude and ChatGPT run it. Bundled for the
  * browser by the test with esbuild; `window.cairnHost.start(...)` drives it.
  */
-import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { AppBridge, type McpUiHostContext, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 interface CallRecord {
   name: string;
@@ -18,19 +18,32 @@ interface StartOptions {
   toolResult: unknown;
   serverTools: boolean;
   theme: "light" | "dark";
+  /** The display modes this host offers (inline only when absent). */
+  displayModes?: ("inline" | "fullscreen" | "pip")[];
+  /** Whether the host accepts ui/update-model-context. */
+  modelContext?: boolean;
 }
 
 /** The few DOM parts used here (the project's types are the Workers runtime's, without the DOM library). */
 interface FrameElement {
   id: string;
   srcdoc: string;
+  remove(): void;
   style: { cssText: string };
   contentWindow: (Window & typeof globalThis) | null;
   setAttribute(name: string, value: string): void;
 }
 interface PageGlobals {
   document: { createElement(tag: "iframe"): FrameElement; body: { append(node: FrameElement): void } };
-  cairnHost: { start(options: StartOptions): Promise<void>; setTheme(theme: "light" | "dark"): void; calls: CallRecord[] };
+  cairnHost: {
+    start(options: StartOptions): Promise<void>;
+    reload(): Promise<void>;
+    setTheme(theme: "light" | "dark"): void;
+    calls: CallRecord[];
+    /** Every ui/update-model-context the app sent, in order (a host keeps the last). */
+    modelContexts: unknown[];
+    displayModeRequests: string[];
+  };
   /** Exposed by the test: forwards a tools/call to the real Cairn with the user's own credential. */
   forwardToolCall(call: CallRecord): Promise<unknown>;
 }
@@ -38,20 +51,57 @@ type Window = { postMessage(message: unknown, target: string): void };
 
 const page = globalThis as unknown as PageGlobals;
 let bridge: AppBridge | undefined;
+let hostContext: McpUiHostContext = {};
+/** setHostContext takes the whole context and sends the app what changed. */
+const updateContext = (change: McpUiHostContext) => {
+  hostContext = { ...hostContext, ...change };
+  bridge?.setHostContext(hostContext);
+};
+let frame: FrameElement | undefined;
+let started: StartOptions | undefined;
 const calls: CallRecord[] = [];
+const modelContexts: unknown[] = [];
+const displayModeRequests: string[] = [];
 
 page.cairnHost = {
   calls,
-  async start({ html, toolName, toolArguments, toolResult, serverTools, theme }) {
+  modelContexts,
+  displayModeRequests,
+  async start(options) {
+    started = options;
+    const { html, toolName, toolArguments, toolResult, serverTools, theme, displayModes = ["inline"], modelContext = false } = options;
     const iframe = page.document.createElement("iframe");
+    frame = iframe;
     iframe.id = "app";
     iframe.setAttribute("sandbox", "allow-scripts");
     iframe.style.cssText = "width:100%;height:600px;border:1px solid #ccc";
     page.document.body.append(iframe);
-    const capabilities = serverTools ? { serverTools: {} } : {};
-    bridge = new AppBridge(null, { name: "cairn-test-host", version: "1.0.0" }, capabilities, {
-      hostContext: { theme, platform: "web", toolInfo: { tool: { name: toolName, inputSchema: { type: "object" } } } },
-    });
+    const capabilities = { ...(serverTools ? { serverTools: {} } : {}), ...(modelContext ? { updateModelContext: { text: {} } } : {}) };
+    hostContext = {
+      theme,
+      platform: "web",
+      displayMode: "inline",
+      availableDisplayModes: displayModes,
+      toolInfo: { tool: { name: toolName, inputSchema: { type: "object" } } },
+    };
+    const host = new AppBridge(null, { name: "cairn-test-host", version: "1.0.0" }, capabilities, { hostContext });
+    bridge = host;
+    if (modelContext) {
+      host.onupdatemodelcontext = async (params) => {
+        modelContexts.push(params);
+        return {};
+      };
+    }
+    // As a host does: switch only to a mode both sides offer, answer with the mode now in force, and say so in the context.
+    host.onrequestdisplaymode = async ({ mode }) => {
+      displayModeRequests.push(mode);
+      const appModes = host.getAppCapabilities()?.availableDisplayModes ?? [];
+      const current = hostContext.displayMode ?? "inline";
+      const next = displayModes.includes(mode) && appModes.includes(mode) ? mode : current;
+      if (next !== current) updateContext({ displayMode: next });
+      iframe.style.cssText = next === "fullscreen" ? "position:fixed;inset:0;width:100vw;height:100vh;border:0" : "width:100%;height:600px;border:1px solid #ccc";
+      return { mode: next };
+    };
     if (serverTools) {
       bridge.oncalltool = async (params) => {
         const call = { name: params.name, arguments: params.arguments };
@@ -67,7 +117,14 @@ page.cairnHost = {
     await bridge.connect(new PostMessageTransport(contentWindow as never, contentWindow as never));
     iframe.srcdoc = html;
   },
+  /** A reload: the app starts over in a fresh frame and gets the same tool input and result as the first time (hosts keep no app state). */
+  async reload() {
+    if (!started) throw new Error("not started");
+    await bridge?.close();
+    frame?.remove();
+    await page.cairnHost.start(started);
+  },
   setTheme(theme) {
-    bridge?.setHostContext({ theme });
+    updateContext({ theme });
   },
 };

@@ -5,7 +5,10 @@ import html from "./plan-view.html";
  * page (no external origins, no dependencies) that hosts such as Claude and
  * ChatGPT render beside the result of the tools that link it. It shows what the
  * dashboard's plan page shows at a glance and answers pending reviews through
- * the host's `tools/call` (submit_review, under the person's own token).
+ * the host's `tools/call` (submit_review, under the person's own token), then
+ * tells the model (`ui/update-model-context`). It offers full screen where the
+ * host does, and keeps no state of its own: each load rebuilds from the tool's
+ * input and result, then reads the plan as it is now through get_plan_status.
  * Clients without MCP Apps ignore the link and read the same results as before.
  */
 export const PLAN_VIEW_URI = "ui://cairn/plan-view.html";
