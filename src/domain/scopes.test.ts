@@ -24,6 +24,8 @@ describe("error codes", () => {
       not_found: 404,
       conflict: 409,
       invalid_transition: 409,
+      import_in_progress: 409,
+      org_erasing: 409,
       forbidden: 403,
       insufficient_scope: 403,
       payload_too_large: 413,
