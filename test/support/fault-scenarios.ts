@@ -50,6 +50,18 @@ export interface Scenario {
   check?(h: Harness, t: Tenant, prepared: Record<string, unknown>): Promise<string[]>;
   /** The org is gone afterwards (erasure): its export is compared as empty, and nothing of it may be left. */
   erases?: boolean;
+  /**
+   * A member's write that may race this operation: it runs at each storage call in turn; `thenThrow`
+   * fails the call after it (an operation that undoes itself on failure). A write the client was told
+   * succeeded must be `kept` afterwards (unless the org is erased).
+   */
+  race?: {
+    thenThrow: boolean;
+    write(h: Harness, t: Tenant): Promise<Outcome>;
+    kept(t: Tenant): Promise<boolean>;
+    /** How the operation may refuse, and keep refusing, once the racing write is in (a clear answer, nothing lost). */
+    refusal?: RegExp;
+  };
 }
 
 export const hookPath = (orgId: string) => `/hooks/${orgId}`;
@@ -358,6 +370,13 @@ export const PLATFORM_SCENARIOS: Scenario[] = [
     repeatable: true,
     prepare: async (h) => ({ file: await exportOfRichOrg(h) }),
     act: (h, t, p) => restCall(h, t.key, "/org/import", { method: "POST", body: String(p.file), headers: { "content-type": "application/x-ndjson" } }),
+    race: {
+      thenThrow: true,
+      write: (h, t) => call(h, t.key, "store_research", { artifactType: "note", title: "Written during the import", content: { by: "member" }, contentText: "A note a member wrote while the import ran" }),
+      kept: async (t) => (await env.DB.prepare("SELECT 1 FROM artifacts WHERE org_id = ? AND title = 'Written during the import'").bind(t.orgId).first()) !== null,
+      // A write that lands before the import has checked the org is empty: the import is refused, as for any org with research.
+      refusal: /HTTP 409 .*already holds research/,
+    },
   },
   {
     name: "org erasure",
@@ -370,6 +389,30 @@ export const PLATFORM_SCENARIOS: Scenario[] = [
       return { planId };
     },
     act: (h, t) => restCall(h, t.key, "/org", { method: "DELETE", body: JSON.stringify({ confirm: t.slug }), headers: { "content-type": "application/json" } }),
+    race: {
+      thenThrow: false,
+      write: (h, t) => call(h, t.key, "create_research_plan", planArgs(steps("search"))),
+      kept: async () => true,
+    },
+  },
+  {
+    // An admin sends a failed delivery again: it is reopened and queued.
+    name: "webhook redelivery",
+    repeatable: true,
+    prepare: async (_h, t) => {
+      const subscriptionId = String(await env.DB.prepare("SELECT id FROM webhook_subscriptions WHERE org_id = ?").bind(t.orgId).first("id"));
+      const deliveryId = newId("dlv");
+      const eventId = newId("msg");
+      const body = JSON.stringify({ type: "plan.completed", timestamp: new Date().toISOString(), data: { planId: "plan_x" } });
+      await env.DB.prepare(
+        `INSERT INTO webhook_deliveries (id, org_id, subscription_id, event_id, event_type, body, status, attempts, last_error, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'plan.completed', ?, 'failed', 9, 'gave up: out of retries', ?, ?)`,
+      )
+        .bind(deliveryId, t.orgId, subscriptionId, eventId, body, Date.now(), Date.now())
+        .run();
+      return { subscriptionId, deliveryId };
+    },
+    act: (h, t, p) => restCall(h, t.key, `/webhooks/${String(p.subscriptionId)}/deliveries/${String(p.deliveryId)}/redeliver`, { method: "POST" }),
   },
   {
     name: "retention cron",

@@ -16,13 +16,15 @@ import { fetchWorkerOver } from "./worker";
  *     reset (evicted: its memory gone, its storage kept) and its caller gets an error instead of the
  *     answer. (`ctx.abort()` in the middle of a call is not survivable in the test pool: workerd
  *     reports it as an uncaught exception. The crash tests in test/e2e kill the whole server instead.)
+ *   - "race": before the N-th call goes on, another member's write runs to completion (a request
+ *     racing the operation), and for operations that undo themselves on failure the next call throws.
  * The wrapped env is also handed to every plan and session object the Worker calls (their own
  * index writes and event sends go through it), and its webhook queue is played by the test: sent
  * messages are kept here and handed to the Worker's real consumer by `drainQueue`, with the
  * platform's redelivery (a message retried, or whose handler threw, comes again).
  */
 
-export type FaultKind = "throw" | "reset";
+export type FaultKind = "throw" | "reset" | "race";
 
 export interface StorageCall {
   n: number;
@@ -43,18 +45,33 @@ export class FaultPlan {
   kind: FaultKind = "throw";
   calls: StorageCall[] = [];
   injected: StorageCall | null = null;
+  /** For "race": the racing write, and whether the call after it fails. */
+  race: (() => Promise<void>) | null = null;
+  raceThenThrow = false;
   /** Messages sent to the webhook queue, not yet consumed. */
   queue: { id: string; body: WebhookMessage; attempts: number }[] = [];
   /** Durable Object names the Worker called (plan and session objects), by namespace. */
   readonly objects = { PLAN: new Set<string>(), SEARCH_SESSION: new Set<string>() };
 
   /** Counts calls from now on, failing the `failAt`-th (1-based) with `kind`; null counts only. */
-  arm(failAt: number | null, kind: FaultKind = "throw"): void {
+  arm(failAt: number | null, kind: FaultKind = "throw", race: { write: () => Promise<void>; thenThrow: boolean } | null = null): void {
     this.armed = true;
     this.failAt = failAt;
     this.kind = kind;
     this.calls = [];
     this.injected = null;
+    this.race = race?.write ?? null;
+    this.raceThenThrow = race?.thenThrow ?? false;
+  }
+
+  /** Runs the racing write, uncounted and unfaulted. */
+  async runRace(): Promise<void> {
+    this.armed = false;
+    try {
+      await this.race?.();
+    } finally {
+      this.armed = true;
+    }
   }
 
   disarm(): StorageCall[] {
@@ -68,6 +85,10 @@ export class FaultPlan {
     if (!this.armed) return null;
     const call = { n: this.calls.length + 1, binding, what: what.replace(/\s+/g, " ").trim().slice(0, 100) };
     this.calls.push(call);
+    if (this.kind === "race" && this.failAt !== null && this.raceThenThrow && call.n === this.failAt + 1) {
+      this.injected = call;
+      return "throw";
+    }
     if (call.n !== this.failAt) return null;
     this.injected = call;
     return this.kind;
@@ -75,6 +96,12 @@ export class FaultPlan {
 }
 
 type Fn = (...args: unknown[]) => unknown;
+
+/** Before a call goes on: throws the injected fault, or lets the racing write run first. */
+async function failOrRace(plan: FaultPlan, fault: FaultKind | null): Promise<void> {
+  if (fault === "throw") throw new InjectedFault(plan.injected as StorageCall);
+  if (fault === "race") await plan.runRace();
+}
 
 function faultyD1(db: D1Database, name: string, plan: FaultPlan): D1Database {
   const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement =>
@@ -87,7 +114,7 @@ function faultyD1(db: D1Database, name: string, plan: FaultPlan): D1Database {
         if (typeof value !== "function") return value;
         if (["first", "all", "run", "raw"].includes(String(property))) {
           return async (...args: unknown[]) => {
-            if (plan.hit(name, sql)) throw new InjectedFault(plan.injected as StorageCall);
+            await failOrRace(plan, plan.hit(name, sql));
             return (value as Fn).apply(target, args);
           };
         }
@@ -101,12 +128,12 @@ function faultyD1(db: D1Database, name: string, plan: FaultPlan): D1Database {
       if (property === "batch") {
         return async (statements: D1PreparedStatement[]) => {
           const first = (statements[0] as unknown as { __sql?: string } | undefined)?.__sql ?? "";
-          if (plan.hit(name, `batch of ${statements.length}: ${first}`)) throw new InjectedFault(plan.injected as StorageCall);
+          await failOrRace(plan, plan.hit(name, `batch of ${statements.length}: ${first}`));
           return target.batch(statements.map((s) => (s as unknown as { __real?: D1PreparedStatement }).__real ?? s));
         };
       }
       if (property === "exec") return async (sql: string) => {
-        if (plan.hit(name, sql)) throw new InjectedFault(plan.injected as StorageCall);
+        await failOrRace(plan, plan.hit(name, sql));
         return target.exec(sql);
       };
       const value = Reflect.get(target, property, target);
@@ -121,7 +148,7 @@ function faultyKv(kv: KVNamespace, plan: FaultPlan): KVNamespace {
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       return async (...args: unknown[]) => {
-        if (plan.hit("KV", `${String(property)} ${String(args[0] ?? "").split(":").slice(0, 2).join(":")}`)) throw new InjectedFault(plan.injected as StorageCall);
+        await failOrRace(plan, plan.hit("KV", `${String(property)} ${String(args[0] ?? "").split(":").slice(0, 2).join(":")}`));
         return (value as Fn).apply(target, args);
       };
     },
@@ -134,12 +161,12 @@ function playedQueue(plan: FaultPlan): Queue<WebhookMessage> {
   const keep = (body: WebhookMessage) => plan.queue.push({ id: `m${++next}`, body, attempts: 1 });
   return {
     async send(body: WebhookMessage) {
-      if (plan.hit("QUEUE", `send ${body.kind}`)) throw new InjectedFault(plan.injected as StorageCall);
+      await failOrRace(plan, plan.hit("QUEUE", `send ${body.kind}`));
       keep(body);
     },
     async sendBatch(messages: Iterable<MessageSendRequest<WebhookMessage>>) {
       const list = [...messages];
-      if (plan.hit("QUEUE", `sendBatch of ${list.length} ${list[0]?.body.kind ?? ""}`)) throw new InjectedFault(plan.injected as StorageCall);
+      await failOrRace(plan, plan.hit("QUEUE", `sendBatch of ${list.length} ${list[0]?.body.kind ?? ""}`));
       for (const message of list) keep(message.body);
     },
   } as unknown as Queue<WebhookMessage>;
@@ -161,7 +188,7 @@ function faultyNamespace<T extends Rpc.DurableObjectBranded | undefined>(
           // The object works over the same faulty bindings (its index writes and event sends).
           await adoptEnv(target, objectEnv());
           const fault = plan.hit(binding, String(property));
-          if (fault === "throw") throw new InjectedFault(plan.injected as StorageCall);
+          if (fault !== "reset") await failOrRace(plan, fault);
           // Reflect.apply: on an RPC stub, `.apply` would be a remote method of that name.
           const result = await Reflect.apply(value as Fn, target, args);
           if (fault === "reset") {
