@@ -112,6 +112,8 @@ async function runOnce(scenario: Scenario, failAt: number | null, kind: FaultKin
   const first = await scenario.act(h, t, prepared);
   const calls = h.plan.disarm();
   const problems: string[] = [];
+  // A failure is answered, as any error is: problem details or a tool error with a correlation id, never the platform's page.
+  if (first.detail.startsWith("threw:")) problems.push(`the Worker threw instead of answering: ${first.detail}`);
   let retried: Outcome | null = null;
   // A client retries what failed; after a reset only what it may safely repeat. The platform always retries its own work.
   if (first.failed && (kind !== "reset" || scenario.repeatable)) {
