@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/operations/registry";
 import type { Env } from "../../src/env";
 import { drainQueue, type FaultKind, faultHarness, runAlarms, type StorageCall } from "../support/faults";
-import { hookPath, newTenant, OPERATION_SCENARIOS, type Outcome, PLATFORM_SCENARIOS, type Scenario, type Tenant } from "../support/fault-scenarios";
+import { hookPath, newTenant, OPERATION_SCENARIOS, type Outcome, type Scenario, type Tenant } from "../support/fault-scenarios";
+import { PLATFORM_SCENARIOS } from "../support/platform-fault-scenarios";
 import { canonicalExport, danglingReferences, exportDifference, ftsProblems, planIndexMismatches, sessionIndexMismatches } from "../support/org-invariants";
 
 /**
@@ -108,7 +109,10 @@ async function runOnce(scenario: Scenario, failAt: number | null, kind: FaultKin
   const planIds = (await orgPlans(t.orgId)).map((name) => name.split(":")[1] ?? "");
   let raced: Outcome | null = null;
   const race = kind === "race" && scenario.race ? scenario.race : null;
-  h.plan.arm(failAt, kind, race ? { thenThrow: race.thenThrow, write: async () => void (raced = await race.write(h, t)) } : null);
+  const raceWrite = async () => {
+    if (race) raced = await race.write(h, t);
+  };
+  h.plan.arm(failAt, kind, race ? { thenThrow: race.thenThrow, write: raceWrite } : null);
   const first = await scenario.act(h, t, prepared);
   const calls = h.plan.disarm();
   const problems: string[] = [];
@@ -217,7 +221,7 @@ describe("fault battery: every storage call of every write fails in turn, and no
     const failing = results.filter((pair) => pair.problems.length > 0);
     console.log(
       [
-        `fault battery: ${results.length} (operation × fault point) pairs tried in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; ${failing.length} failing`,
+        `fault battery: ${results.length} (operation × fault point) pairs tried in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (${["throw", "reset", "race"].map((kind) => `${results.filter((pair) => pair.kind === kind).length} ${kind}`).join(", ")}; ${results.filter((pair) => pair.call.startsWith("(not reached")).length} whose call did not come); ${failing.length} failing`,
         ...failing.map((pair) => `  ${knownGap(pair) ? "known gap" : "FAILS"}: ${pair.scenario} #${pair.n} ${pair.kind} at ${pair.call}: ${pair.problems[0]?.slice(0, 300)}`),
       ].join("\n"),
     );
