@@ -148,7 +148,9 @@ function faultyKv(kv: KVNamespace, plan: FaultPlan): KVNamespace {
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       return async (...args: unknown[]) => {
-        await failOrRace(plan, plan.hit("KV", `${String(property)} ${String(args[0] ?? "").split(":").slice(0, 2).join(":")}`));
+        // A key's kind (its first two parts), or a list's options.
+        const what = typeof args[0] === "string" ? args[0].split(":").slice(0, 2).join(":") : JSON.stringify(args[0] ?? null);
+        await failOrRace(plan, plan.hit("KV", `${String(property)} ${what}`));
         return (value as Fn).apply(target, args);
       };
     },

@@ -222,6 +222,7 @@ describe("fault battery: every storage call of every write fails in turn, and no
     console.log(
       [
         `fault battery: ${results.length} (operation × fault point) pairs tried in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (${["throw", "reset", "race"].map((kind) => `${results.filter((pair) => pair.kind === kind).length} ${kind}`).join(", ")}; ${results.filter((pair) => pair.call.startsWith("(not reached")).length} whose call did not come); ${failing.length} failing`,
+        ...results.filter((pair) => pair.call.startsWith("(not reached")).map((pair) => `  not reached: ${pair.scenario} #${pair.n} ${pair.kind} ${pair.call}`),
         ...failing.map((pair) => `  ${knownGap(pair) ? "known gap" : "FAILS"}: ${pair.scenario} #${pair.n} ${pair.kind} at ${pair.call}: ${pair.problems[0]?.slice(0, 300)}`),
       ].join("\n"),
     );
