@@ -9,7 +9,10 @@ import type { Env } from "./env";
 import { mcpApiHandler } from "./mcp/handler";
 import { REST_BASE, restApiHandler } from "./rest/app";
 import { openApiDocument } from "./rest/openapi";
+import { CairnError, INTERNAL_MESSAGE } from "./domain/errors";
 import { applyRetention } from "./platform/retention";
+import { newCorrelationId } from "./platform/runtime";
+import { problemResponse } from "./rest/problem";
 import { handleQueue } from "./platform/webhooks/consumer";
 import { sweepWebhooks } from "./platform/webhooks/sweeper";
 import { webApp } from "./web/app";
@@ -63,34 +66,47 @@ function openApiResponse(origin: string): Response {
   return new Response(openApi.body, { headers: { "content-type": "application/json", "access-control-allow-origin": "*" } });
 }
 
+/** Routes a request to the OAuth provider and the faces behind it. */
+async function route(request: Request, baseEnv: Env, ctx: ExecutionContext): Promise<Response> {
+  const origin = publicOrigin(baseEnv.PUBLIC_URL, request.url);
+  const env = envFor(baseEnv, origin);
+  const { pathname } = new URL(request.url);
+  // The API description is public: integrations read it before they hold a token.
+  if (pathname === `${REST_BASE}/openapi.json` && request.method === "GET") return openApiResponse(origin);
+  const alias = request.method === "GET" ? protectedResourceAlias(pathname, origin, BASELINE_SCOPES) : null;
+  if (alias) return alias;
+  // Client ID Metadata Documents are fetched by the provider: their URLs pass the outbound-address guard first.
+  if (pathname === AUTHORIZE_PATH || pathname === TOKEN_PATH) {
+    const refused = await screenClientId(request, pathname);
+    if (refused) return refused;
+  }
+  if (pathname === REGISTER_PATH && request.method === "POST") {
+    const screened = await screenRegistration(request, env);
+    if (screened instanceof Response) return screened;
+    return providerFor(origin).fetch(screened, env, ctx);
+  }
+  const normalized = pathname === TOKEN_PATH ? await normalizeTokenRequest(request, origin) : request;
+  if (pathname === TOKEN_PATH) {
+    const refreshed = await guardedRefresh(normalized, env, origin);
+    if (refreshed) return refreshed;
+  }
+  // A token this isolate verified moments ago goes straight to its face (auth/verified-callers.ts).
+  const face = protectedFaceOf(pathname);
+  if (face && (await restoreVerifiedCaller(normalized, origin, env, ctx))) return (face === "mcp" ? mcpApiHandler : restApiHandler).fetch(normalized, env, ctx);
+  return providerFor(origin).fetch(normalized, env, ctx);
+}
+
 export default {
   async fetch(request, baseEnv, ctx) {
-    const origin = publicOrigin(baseEnv.PUBLIC_URL, request.url);
-    const env = envFor(baseEnv, origin);
-    const { pathname } = new URL(request.url);
-    // The API description is public: integrations read it before they hold a token.
-    if (pathname === `${REST_BASE}/openapi.json` && request.method === "GET") return openApiResponse(origin);
-    const alias = request.method === "GET" ? protectedResourceAlias(pathname, origin, BASELINE_SCOPES) : null;
-    if (alias) return alias;
-    // Client ID Metadata Documents are fetched by the provider: their URLs pass the outbound-address guard first.
-    if (pathname === AUTHORIZE_PATH || pathname === TOKEN_PATH) {
-      const refused = await screenClientId(request, pathname);
-      if (refused) return refused;
+    try {
+      return await route(request, baseEnv, ctx);
+    } catch (error) {
+      // Each face maps its own errors; this catches what fails before a face runs (a credential's lookup when
+      // storage is down): an answer with a correlation id instead of the platform's error page.
+      const correlationId = newCorrelationId();
+      console.error(JSON.stringify({ level: "error", correlationId, message: "request failed before reaching a face", error: String(error) }));
+      return problemResponse(new CairnError("internal", INTERNAL_MESSAGE), correlationId);
     }
-    if (pathname === REGISTER_PATH && request.method === "POST") {
-      const screened = await screenRegistration(request, env);
-      if (screened instanceof Response) return screened;
-      return providerFor(origin).fetch(screened, env, ctx);
-    }
-    const normalized = pathname === TOKEN_PATH ? await normalizeTokenRequest(request, origin) : request;
-    if (pathname === TOKEN_PATH) {
-      const refreshed = await guardedRefresh(normalized, env, origin);
-      if (refreshed) return refreshed;
-    }
-    // A token this isolate verified moments ago goes straight to its face (auth/verified-callers.ts).
-    const face = protectedFaceOf(pathname);
-    if (face && (await restoreVerifiedCaller(normalized, origin, env, ctx))) return (face === "mcp" ? mcpApiHandler : restApiHandler).fetch(normalized, env, ctx);
-    return providerFor(origin).fetch(normalized, env, ctx);
   },
   async queue(batch, env) {
     await handleQueue(batch, env);

@@ -5,7 +5,7 @@ import { appendStep, type RecordOutcome, type SessionIdentity, startSession } fr
 import { NO_SESSION_HERE, SESSION_EXPIRED_HERE } from "../domain/sessions/store";
 import type { TableDump } from "../domain/org-data/format";
 import type { Env } from "../env";
-import { markSessionExpired } from "../storage/search-session-index";
+import { markSessionExpired, syncSessionIndex } from "../storage/search-session-index";
 import { rpcFailure, type RpcResult } from "../domain/rpc-result";
 import { dumpTables, restoreTables } from "./storage-dump";
 
@@ -19,7 +19,12 @@ export interface RecordCommand {
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS header (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL)",
   "CREATE TABLE IF NOT EXISTS steps (step_number INTEGER PRIMARY KEY, data TEXT NOT NULL)",
+  // A row here: the D1 index has not yet taken the session as of `steps` steps (written with them, cleared once D1 has it).
+  "CREATE TABLE IF NOT EXISTS index_pending (id INTEGER PRIMARY KEY CHECK (id = 1), steps INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0)",
 ];
+
+/** Delay before the alarm tries the index again, by failed attempts. */
+const INDEX_RETRY_MS = [1_000, 5_000, 30_000, 120_000];
 
 const SESSION_TABLES = ["header", "steps"] as const;
 
@@ -56,7 +61,9 @@ export class SearchSessionObject extends DurableObject<Env> {
         const added = outcome.session.steps.slice(stored.steps.length);
         if (!outcome.replayed) this.#persist(outcome.session, added);
       }
-      if (!outcome.replayed) await this.ctx.storage.setAlarm(outcome.session.expiresAt);
+      // A replayed step (the caller retrying after a lost answer) still brings a lagging index up to date.
+      await this.#syncIndex();
+      await this.#arm();
       return { ok: true, value: outcome };
     } catch (error) {
       if (error instanceof CairnError) return rpcFailure(error);
@@ -71,12 +78,16 @@ export class SearchSessionObject extends DurableObject<Env> {
     return { ok: true, value: stored };
   }
 
-  /** Runs at the expiry time. A step since the alarm was set moved the expiry: then it only re-arms. */
+  /**
+   * Runs at the expiry time, or sooner when the index lags. A step since the alarm was set moved
+   * the expiry: then it only re-arms.
+   */
   override async alarm(): Promise<void> {
+    await this.#syncIndex();
     const header = this.#header();
     if (!header || header.expiredAt) return;
     if (header.expiresAt > Date.now()) {
-      await this.ctx.storage.setAlarm(header.expiresAt);
+      await this.#arm();
       return;
     }
     await this.#expire(header);
@@ -134,7 +145,43 @@ export class SearchSessionObject extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       this.ctx.storage.sql.exec("INSERT INTO header (id, data) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data", JSON.stringify(header));
       for (const step of newSteps) this.ctx.storage.sql.exec("INSERT INTO steps (step_number, data) VALUES (?, ?)", step.stepNumber, JSON.stringify(step));
+      this.ctx.storage.sql.exec("INSERT INTO index_pending (id, steps) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET steps = excluded.steps", session.steps.length);
     });
+  }
+
+  #pendingAttempts(): number | null {
+    return this.ctx.storage.sql.exec<{ attempts: number }>("SELECT attempts FROM index_pending WHERE id = 1").toArray()[0]?.attempts ?? null;
+  }
+
+  /**
+   * Writes the session's row of the org's D1 index when the newest step has not reached it. A failure
+   * is the alarm's to retry (see #arm), never the caller's: the step is recorded.
+   */
+  async #syncIndex(): Promise<void> {
+    if (this.#pendingAttempts() === null) return;
+    const session = this.#load();
+    if (!session || session.expiredAt) {
+      this.ctx.storage.sql.exec("DELETE FROM index_pending");
+      return;
+    }
+    const { steps, ...header } = session;
+    try {
+      await syncSessionIndex(this.env.DB, { ...header, stepCount: steps.length });
+      // A step recorded while D1 answered is still owed: only what was sent is cleared.
+      this.ctx.storage.sql.exec("DELETE FROM index_pending WHERE steps <= ?", steps.length);
+    } catch (error) {
+      this.ctx.storage.sql.exec("UPDATE index_pending SET attempts = attempts + 1");
+      console.error(JSON.stringify({ level: "warn", message: "search session index update deferred", error: String(error) }));
+    }
+  }
+
+  /** The one alarm: at the expiry time, or sooner while the index waits for a retry. */
+  async #arm(): Promise<void> {
+    const header = this.#header();
+    if (!header || header.expiredAt) return;
+    const attempts = this.#pendingAttempts();
+    const retryAt = attempts === null ? Number.POSITIVE_INFINITY : Date.now() + (INDEX_RETRY_MS[Math.min(attempts, INDEX_RETRY_MS.length - 1)] ?? 120_000);
+    await this.ctx.storage.setAlarm(Math.min(header.expiresAt, retryAt));
   }
 
   /**

@@ -4,6 +4,7 @@
  * and an expired session can be told apart from one that never existed. The
  * session's content lives only in its Durable Object.
  */
+import type { SessionHeader } from "../domain/sessions/model";
 import type { SessionLimitReached } from "../domain/sessions/store";
 
 export type SessionIndexStatus = "active" | "completed" | "expired";
@@ -73,18 +74,25 @@ export async function releaseSession(db: D1Database, orgId: string, sessionId: s
   await db.prepare("DELETE FROM search_sessions WHERE org_id = ? AND session_id = ? AND step_count = 0").bind(orgId, sessionId).run();
 }
 
-export async function updateSessionIndex(
-  db: D1Database,
-  orgId: string,
-  sessionId: string,
-  state: { stepCount: number; lastActivityAt: number; expiresAt: number; completedAt: number | null },
-): Promise<void> {
+/**
+ * Makes the session's row say what its object holds (written by the object after each step, and
+ * retried by its alarm until D1 takes it). Recreates a row the Worker released while the object's
+ * answer was lost: the object holds the session, so the index must list it. Never moves a row
+ * backwards (fewer steps) or out of "expired".
+ */
+export async function syncSessionIndex(db: D1Database, session: SessionHeader & { stepCount: number }): Promise<void> {
   await db
     .prepare(
-      `UPDATE search_sessions SET status = ?, step_count = ?, last_activity_at = ?, expires_at = ?, completed_at = ?
-        WHERE org_id = ? AND session_id = ? AND status <> 'expired' AND step_count <= ?`,
+      `INSERT INTO search_sessions (session_id, org_id, created_by, research_goal, status, step_count, started_at, last_activity_at, expires_at, completed_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+       ON CONFLICT (session_id) DO UPDATE SET status = excluded.status, step_count = excluded.step_count, last_activity_at = excluded.last_activity_at,
+              expires_at = excluded.expires_at, completed_at = excluded.completed_at
+        WHERE search_sessions.org_id = excluded.org_id AND search_sessions.status <> 'expired' AND search_sessions.step_count <= excluded.step_count`,
     )
-    .bind(state.completedAt === null ? "active" : "completed", state.stepCount, state.lastActivityAt, state.expiresAt, state.completedAt, orgId, sessionId, state.stepCount)
+    .bind(
+      session.sessionId, session.orgId, session.createdBy, session.researchGoal, session.completedAt === null ? "active" : "completed", session.stepCount,
+      session.startedAt, session.lastActivityAt, session.expiresAt, session.completedAt,
+    )
     .run();
 }
 

@@ -4,15 +4,16 @@ import { checkStep, type RecordOutcome } from "../domain/sessions/steps";
 import { NO_SESSION_HERE, type SearchSessionStore, SESSION_EXPIRED_HERE, sessionExpired, sessionNotFound, tooManySessions } from "../domain/sessions/store";
 import { fromRpcError, type RpcResult } from "../domain/rpc-result";
 import type { Env } from "../env";
-import { findSessionRow, releaseSession, reserveSession, updateSessionIndex } from "./search-session-index";
+import { findSessionRow, releaseSession, reserveSession } from "./search-session-index";
 
 /** The object of a session: named by org and session, so a handle from another org reaches an empty object. */
 const stubFor = (env: Env, orgId: string, sessionId: string) => env.SEARCH_SESSION.getByName(`${orgId}:${sessionId}`);
 
 /**
  * Sessions in their Durable Objects, with the org-wide index in D1 beside them:
- * a new session first claims a slot in the index (the org's limit), and every
- * step updates its row after the object has recorded it.
+ * a new session first claims a slot in the index (the org's limit), and the
+ * object updates its row after recording each step. A start whose object call
+ * fails releases the slot; a row the object has written to (steps > 0) stays.
  */
 export function durableSearchSessions(env: Env, config: SessionConfig): SearchSessionStore {
   /** Turns an object's answer into a value or the error the caller should read, worded with the id it asked for. */
@@ -25,15 +26,6 @@ export function durableSearchSessions(env: Env, config: SessionConfig): SearchSe
     }
     if (code === "not_found" && message === NO_SESSION_HERE) throw sessionNotFound(sessionId);
     throw fromRpcError(result.error);
-  }
-
-  /** The index follows the object; a failed update is logged, never the caller's failure (the step is recorded). */
-  async function follow(orgId: string, sessionId: string, state: { stepCount: number; lastActivityAt: number; expiresAt: number; completedAt: number | null }) {
-    try {
-      await updateSessionIndex(env.DB, orgId, sessionId, state);
-    } catch (error) {
-      console.error(JSON.stringify({ level: "warn", message: "search session index update failed", error: String(error) }));
-    }
   }
 
   return {
@@ -61,17 +53,8 @@ export function durableSearchSessions(env: Env, config: SessionConfig): SearchSe
         throw error;
       }
       if (!result.ok && created) await releaseSession(env.DB, orgId, sessionId).catch(() => undefined);
-      const outcome = await unwrap(result, orgId, sessionId, now);
-      const { session } = outcome;
-      if (!outcome.replayed) {
-        await follow(orgId, sessionId, {
-          stepCount: session.steps.length,
-          lastActivityAt: session.lastActivityAt,
-          expiresAt: session.expiresAt,
-          completedAt: session.completedAt,
-        });
-      }
-      return outcome;
+      // The object has brought the session's index row up to date itself (its alarm retries when D1 failed).
+      return unwrap(result, orgId, sessionId, now);
     },
 
     async read(orgId, sessionId, now) {
