@@ -56,8 +56,10 @@ async function eraseObjects(db: D1Database, sql: string, orgId: string, erase: (
  *     callers are refused at admission (the erasure itself excepted), a write already under way by the
  *     operations' write gate or by the databases themselves (migration 0018), and no sign-in or consent into
  *     the org is granted;
- *  2. cuts access: its members' OAuth grants for it (with their tokens), its dashboard sessions and its API keys
- *     (this isolate's memory of verified tokens and memberships forgets the org at once), then waits until every
+ *  2. cuts access: its members' OAuth grants for it (with their tokens) and its dashboard sessions; its API
+ *     keys are refused everything but this erasure from the mark on, and deleted with the org in the last batch,
+ *     so an interrupted erasure can be run again with the key that started it (this isolate's memory of
+ *     verified tokens and memberships forgets the org at once); then it waits until every
  *     other isolate's memory of a membership has lapsed, so no call admitted before the cut is still starting;
  *  3. deletes: its research (above), webhook subscriptions, delivery log and unsent events, audit trail and tool-call log,
  *     memberships, users who belong to no other org, and the org itself.
@@ -73,7 +75,9 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   const { results: members } = await env.DB.prepare("SELECT user_id FROM memberships WHERE org_id = ?").bind(orgId).all<{ user_id: string }>();
   for (const { user_id } of members) await revokeGrantsFor(env, orgId, user_id);
   await eraseDashboardSessions(env.OAUTH_KV, orgId);
-  await env.DB.prepare("DELETE FROM api_keys WHERE org_id = ?").bind(orgId).run();
+  // API keys stay until the org itself goes (the last batch): from the mark on, admission refuses them
+  // everything but running this erasure again, so an admin whose erasure was cut off can finish it with
+  // the key that started it, and no key outlives the org.
   forgetOrg(orgId);
   await settle(env);
 
