@@ -43,6 +43,8 @@ export interface Env {
   WEBHOOK_QUEUE: Queue<WebhookMessage>;
   /** Seconds before a failed delivery's first retry, doubling after (default 30). */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /** Seconds a delivery may sit pending before the sweeper sends it again (default 7200: twice the longest retry delay). */
+  WEBHOOK_STUCK_AFTER_SECONDS?: string;
   /**
    * Secret: the keys that seal webhook signing secrets at rest, `id:base64` (32 bytes each), comma-separated;
    * the first seals, the others only open what they sealed (src/domain/webhooks/secret-box.ts).

@@ -50,10 +50,20 @@ export async function drainWebhookOutboxes(env: Env, now: number): Promise<numbe
   return sent;
 }
 
+/**
+ * How long a delivery may stay pending before it counts as stuck: WEBHOOK_STUCK_AFTER_SECONDS where set (a test,
+ * or a deployment whose retries are faster than the defaults), else twice the longest retry delay.
+ */
+function stuckAfterMs(env: Env): number {
+  const configured = Number(env.WEBHOOK_STUCK_AFTER_SECONDS);
+  return env.WEBHOOK_STUCK_AFTER_SECONDS !== undefined && Number.isFinite(configured) && configured >= 0 ? configured * 1000 : WEBHOOK_LIMITS.stuckAfterMs;
+}
+
 export async function resendStuckDeliveries(env: Env, now: number): Promise<number> {
   let resent = 0;
+  const bound = stuckAfterMs(env);
   for (let round = 0; round < WEBHOOK_LIMITS.sweepRounds; round++) {
-    const stuck = await claimStuckDeliveries(env.DB, now - WEBHOOK_LIMITS.stuckAfterMs, now, WEBHOOK_LIMITS.sweepBatch);
+    const stuck = await claimStuckDeliveries(env.DB, now - bound, now, WEBHOOK_LIMITS.sweepBatch);
     if (stuck.length === 0) break;
     try {
       await env.WEBHOOK_QUEUE.sendBatch(stuck.map(({ orgId, id }) => ({ body: { kind: "delivery", orgId, deliveryId: id } satisfies WebhookMessage })));
