@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { newId } from "../domain/ids";
+import { APPROVAL_MODES } from "../domain/plans/approval";
 import { LIMITS, STEP_TYPES } from "../domain/plans/model";
 import { CITATION_POLICIES } from "../domain/research/ledger";
 import { applyExecutionUpdate } from "../domain/skill-executions";
@@ -26,7 +27,8 @@ export const createResearchPlan = defineOperation({
   title: "Create research plan",
   description:
     "Create a plan of ordered steps, run with get_next_step. name: '[Scan] <topic>' or '[Deep] <topic>'. Steps " +
-    "sharing a parallelGroup run in parallel; a failed critical step fails the plan. sessionId links the skill execution.",
+    "sharing a parallelGroup run in parallel; a failed critical step fails the plan. sessionId links the skill execution. " +
+    "approval required: a person approves the plan first.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
@@ -50,6 +52,7 @@ export const createResearchPlan = defineOperation({
     sessionId: ParamSessionId.optional(),
     citationPolicy: z.enum(CITATION_POLICIES).optional().describe("Evidence ledger; strict refuses deliverables failing its citation check"),
     budget: BudgetInput.optional(),
+    approval: z.enum(APPROVAL_MODES).optional().describe("Default: the org's setting"),
   }),
   output: z.object({
     planId: z.string(),
@@ -61,11 +64,14 @@ export const createResearchPlan = defineOperation({
   }),
   rest: { method: "post", path: "/plans", status: 201 },
   appView: "plan",
-  core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "budget", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"] },
+  core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "budget", "approval", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"] },
   async handler(input, ctx) {
     const { orgId } = ctx.principal;
     const planId = newId("plan");
-    const execution = input.sessionId ? await ctx.services.skillExecutions.findLatestStarted(orgId, input.sessionId) : null;
+    const [execution, approval] = await Promise.all([
+      input.sessionId ? ctx.services.skillExecutions.findLatestStarted(orgId, input.sessionId) : null,
+      input.approval ?? ctx.services.orgSettings.planApproval(orgId),
+    ]);
     const { state } = await ctx.services.plans.run(
       orgId,
       planId,
@@ -84,6 +90,7 @@ export const createResearchPlan = defineOperation({
           executionId: execution?.executionId ?? null,
           stallThresholdMinutes: input.stallThresholdMinutes ?? null,
           budget: budgetOf(input.budget) ?? null,
+          approval,
         },
       },
       actorOf(ctx),

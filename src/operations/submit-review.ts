@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../domain/plans/model";
 import { defineOperation } from "./operation";
 import { BudgetInput, budgetOf } from "./budget-views";
 import { actorOf, ParamPlanId, ParamStepId, StepRef } from "./plan-views";
@@ -7,18 +8,22 @@ export const submitReview = defineOperation({
   name: "submit_review",
   title: "Submit review",
   description:
-    "Answer a step awaiting review: approve, revise with feedback (adds your follow-up steps, or one carrying " +
-    "the feedback), or reject with feedback (the plan fails). A budget review: approve " +
-    "with a raised budget, or reject to end the plan with what it has.",
+    "Answer a pendingReviews entry: approve, revise with feedback (a step: adds your follow-up steps, or one carrying " +
+    "the feedback; the approval: stepEdits, followUpSteps, budget), or reject with feedback (the plan fails). " +
+    "Budget review: approve with a raised budget, or reject to end the plan with what it has.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     planId: ParamPlanId,
-    stepId: ParamStepId,
+    stepId: ParamStepId.describe("Or the reviewId"),
     decision: z.enum(["approve", "revise", "reject"]),
     feedback: z.string().min(1).max(8000).optional(),
     followUpSteps: z.array(z.string().min(1).max(8000)).max(10).optional().describe("revise: instructions of the steps to add"),
     budget: BudgetInput.optional(),
+    stepEdits: z
+      .array(z.strictObject({ stepId: ParamStepId, instructions: z.string().min(1).max(LIMITS.instructionsChars).optional(), remove: z.literal(true).optional() }))
+      .max(LIMITS.stepsPerPlan)
+      .optional(),
   }),
   output: z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef) }),
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/review" },
@@ -34,6 +39,7 @@ export const submitReview = defineOperation({
           feedback: input.feedback ?? null,
           followUpSteps: (input.followUpSteps ?? []).map((instructions) => ({ stepType: "custom" as const, instructions })),
           ...(input.budget ? { budget: budgetOf(input.budget) } : {}),
+          ...(input.stepEdits ? { stepEdits: input.stepEdits } : {}),
         },
       },
       actorOf(ctx),

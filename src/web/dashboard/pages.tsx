@@ -1,11 +1,10 @@
 import type { PlanIndexEntry } from "../../domain/plans/index-entry";
-import type { Step } from "../../domain/plans/model";
 import type { Budget } from "../../domain/plans/budget";
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from "../../domain/scopes";
 import type { SkillExecution, SkillExecutionSummary } from "../../domain/skill-executions";
 import { label, prettyJson, shortTime } from "./format";
 import { Flash, Progress, StatusBadge } from "./layout";
-import { ReviewForm } from "./review-form";
+import { ReviewForm, type ReviewSubject } from "./review-form";
 import type { ApiKeyRow, FeedbackRow, MemberRow } from "./queries";
 
 // ---------------------------------------------------------------------------
@@ -50,7 +49,7 @@ export function Message(props: { title: string; message: string; kind?: "error" 
 
 export interface InboxItem {
   plan: PlanIndexEntry;
-  step: Step;
+  subject: ReviewSubject;
   budget: Budget | null;
 }
 
@@ -58,7 +57,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
   return (
     <>
       <h1>Review inbox</h1>
-      <p class="muted">Every step of your organization waiting for a person. Approving lets the plan continue, exactly as submit_review does.</p>
+      <p class="muted">Every plan and step of your organization waiting for a person. Approving lets the plan start or continue, exactly as submit_review does.</p>
       <Flash message={props.flash} />
       <Flash message={props.error} kind="error" />
       <div id="inbox-live" data-live>
@@ -67,7 +66,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
             Nothing awaits review.
           </p>
         ) : (
-          props.items.map(({ plan, step, budget }) => (
+          props.items.map(({ plan, subject, budget }) => (
             <div class="card" data-inbox-plan={plan.planId}>
               <p>
                 <a href={`/dashboard/plans/${plan.planId}`}>
@@ -77,7 +76,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
                 <br />
                 <span class="muted">{plan.researchQuestion}</span>
               </p>
-              <ReviewForm planId={plan.planId} step={step} csrf={props.csrf} back="/dashboard/reviews" budget={budget} />
+              <ReviewForm planId={plan.planId} subject={subject} csrf={props.csrf} back="/dashboard/reviews" budget={budget} />
             </div>
           ))
         )}
