@@ -27,8 +27,7 @@ export const createResearchPlan = defineOperation({
   title: "Create research plan",
   description:
     "Create a plan of ordered steps, run with get_next_step. name: '[Scan] <topic>' or '[Deep] <topic>'. Steps " +
-    "sharing a parallelGroup run in parallel; a failed critical step fails the plan. sessionId links the skill execution. " +
-    "approval required: a person approves the plan first.",
+    "sharing a parallelGroup run in parallel; a failed critical step fails the plan. sessionId links the skill execution.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
@@ -52,7 +51,7 @@ export const createResearchPlan = defineOperation({
     sessionId: ParamSessionId.optional(),
     citationPolicy: z.enum(CITATION_POLICIES).optional().describe("Evidence ledger; strict refuses deliverables failing its citation check"),
     budget: BudgetInput.optional(),
-    approval: z.enum(APPROVAL_MODES).optional().describe("Default: the org's setting"),
+    approval: z.enum(APPROVAL_MODES).optional(),
   }),
   output: z.object({
     planId: z.string(),

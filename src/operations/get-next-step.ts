@@ -12,10 +12,9 @@ export const getNextStep = defineOperation({
   name: "get_next_step",
   title: "Get next step",
   description:
-    "Pull the next step: status step (do it, then submit_step_result with claimId; get_step_context first if " +
-    "stepOrder > 1), plan_complete, awaiting_review, plan_failed or waiting (parallel steps all taken). Repeating " +
-    "returns your step in progress; parallel workers pass distinct workerIds. budget_exhausted (a person decides) and " +
-    "any budgetWarning: tell the user. reviewNotes: a reviewer's words for you; follow them.",
+    "Pull the next step. status step: do it, then submit_step_result with claimId (get_step_context first if stepOrder > 1); " +
+    "repeating returns it; parallel workers pass distinct workerIds. Else plan_complete, plan_failed, waiting (group all " +
+    "taken), awaiting_review or budget_exhausted (a person decides: tell the user). Relay budgetWarning; follow reviewNotes.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ planId: ParamPlanId, workerId: z.string().min(1).max(100).optional() }),

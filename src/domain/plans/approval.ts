@@ -1,7 +1,7 @@
 import { invalidTransition, validationError } from "../errors";
 import { type Budget, budgetLines, describeLine, normalizeBudget } from "./budget";
 import { assertBudget, usageOf, withDecidedReview } from "./budget-review";
-import type { Actor, NewStep, PlanReview, PlanState, Step } from "./model";
+import { type Actor, LIMITS, type NewStep, type PlanReview, type PlanState, type Step } from "./model";
 import { settle } from "./settle";
 import { assertStepCount, findStep, insertAfter, replaceStep, snapshot, withSteps } from "./step-list";
 import type { NewId, PlanEvent, PlanModification, Transition } from "./transition";
@@ -126,7 +126,10 @@ function revisePlan(state: PlanState, edits: StepEdit[], added: NewStep[], budge
       next = withSteps(next, next.steps.filter((candidate) => candidate.stepId !== step.stepId));
       return;
     }
-    if (edit.instructions === undefined) throw validationError("A step edit gives instructions or remove.", [{ path: `stepEdits.${index}`, message: "instructions or remove" }]);
+    if (edit.instructions === undefined || edit.instructions.trim() === "") throw validationError("A step edit gives instructions or remove.", [{ path: `stepEdits.${index}`, message: "instructions or remove" }]);
+    if (edit.instructions.length > LIMITS.instructionsChars) {
+      throw validationError(`Step ${step.stepOrder}'s instructions are longer than ${LIMITS.instructionsChars} characters.`, [{ path: `stepEdits.${index}.instructions`, message: `At most ${LIMITS.instructionsChars} characters` }]);
+    }
     const updated = { ...step, instructions: edit.instructions };
     before.push(step);
     after.push(updated);

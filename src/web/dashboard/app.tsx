@@ -4,6 +4,7 @@ import { checkPassword, waitInWords } from "../../auth/sign-in";
 import { canonicalOrigin } from "../../auth/resource";
 import { CairnError, httpStatusOf, isCairnError } from "../../domain/errors";
 import { ID_PATTERN } from "../../domain/ids";
+import type { StepEdit } from "../../domain/plans/approval";
 import type { PlanState } from "../../domain/plans/model";
 import type { Services } from "../../domain/ports";
 import type { Principal } from "../../domain/principal";
@@ -12,7 +13,7 @@ import { scopesAllowedForRole } from "../../domain/scopes";
 import type { Env } from "../../env";
 import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
-import { submitReview } from "../../operations/submit-review";
+import { answerReview, submitReview } from "../../operations/submit-review";
 import { homeDatabase } from "../../platform/org-homes";
 import { newCorrelationId, webServices } from "../../platform/runtime";
 import { defaultOrg } from "../../domain/auth/org-choice";
@@ -308,7 +309,7 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
   const revision = approval && decision === "revise" ? approvalRevisionOf(form, await services.plans.read(session.orgId, planId, false), now()) : {};
   const input = {
     ...(approval ? {} : budgetRaiseOf(form, decision, Date.now())),
-    ...revision,
+    ...(revision.budget ? { budget: revision.budget } : {}),
     planId,
     stepId: c.req.param("stepId"),
     decision,
@@ -318,19 +319,17 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
   const review = validInput(submitReview, input, "The review is not valid.");
   const ctx: OperationContext = { principal: principalOf(session), services, correlationId: crypto.randomUUID(), origin, now };
   // The very operation the submit_review tool runs: same command, same audit, with this person as the actor.
-  await submitReview.handler(review, ctx);
+  await answerReview(review, ctx, revision.stepEdits ?? []);
   const back = safeReturn(form.get("back"), `/dashboard/plans/${review.planId}`);
   const done = form.get("budgetReview") === "1" ? (review.decision === "approve" ? "budget_raised" : "budget_ended") : approval ? `plan_${review.decision}` : review.decision;
   return c.redirect(`${back}${back.includes("?") ? "&" : "?"}done=${done}`, 303);
 });
 
 /** The step edits and budget of an approval form: only what differs from the plan as it stands. */
-type StepEditInput = { stepId: string; instructions?: string; remove?: true };
-
-function approvalRevisionOf(form: FormData, state: PlanState, now: number): { stepEdits?: StepEditInput[]; budget?: Record<string, number | string> } {
+function approvalRevisionOf(form: FormData, state: PlanState, now: number): { stepEdits?: StepEdit[]; budget?: Record<string, number | string> } {
   const stepEdits = state.steps
     .filter((step) => step.status === "pending")
-    .flatMap((step): StepEditInput[] => {
+    .flatMap((step): StepEdit[] => {
       if (form.get(`remove:${step.stepId}`) === "1") return [{ stepId: step.stepId, remove: true }];
       const instructions = form.get(`instructions:${step.stepId}`);
       if (typeof instructions !== "string") return [];
