@@ -109,7 +109,8 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
     failedSteps: steps.filter((step) => step.status === "failed").map((step) => ({ ...stepRef(step), reason: step.note })),
     failureReason: plan.failureReason,
     pendingReviews: [
-      ...(plan.reviews ?? [])
+      // A cancelled or failed plan waits for nobody: its unanswered plan review is moot.
+      ...(terminal ? [] : (plan.reviews ?? []))
         .filter((review) => review.decision === null)
         .map((review) => ({
           reviewId: review.reviewId,

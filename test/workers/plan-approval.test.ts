@@ -86,6 +86,14 @@ describe("a plan that waits for approval", () => {
     expect(await ok(a.apiKey, "get_next_step", { planId })).toMatchObject({ status: "plan_failed", reason: "Rejected at approval: Not this quarter." });
   });
 
+  it("a cancelled plan no longer lists its unanswered approval", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await approvalPlan(apiKey);
+    await ok(apiKey, "cancel_plan", { planId, reason: "Changed our minds." });
+    expect(await statusOf(apiKey, planId)).toMatchObject({ status: "cancelled", pendingReviews: [] });
+    expect(await ok(apiKey, "get_next_step", { planId })).toMatchObject({ status: "plan_failed" });
+  });
+
   it("a budget review stays off the step list: 4 steps with 2 done read 2 of 4, 50 %", async () => {
     const { apiKey } = await seedTenant();
     const { planId } = await createPlan(apiKey, { steps: steps("search", "search", "analyze", "synthesize"), budget: { maxSteps: 2 } });

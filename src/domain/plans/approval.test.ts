@@ -3,6 +3,7 @@ import { CairnError } from "../errors";
 import { type CreatePlanInput, createPlan, liftLegacyReviews, modifyPlan, type NewId, nextStep, submitResult, submitReview } from "./machine";
 import type { NewStep, PlanState, Step } from "./model";
 import { derivePlanStatus, progressOf } from "./status";
+import { planWebhookEvents } from "../webhooks/plan-events";
 
 const T0 = 1_700_000_000_000;
 const actor = { userId: "usr_1", clientId: "cli_1" };
@@ -84,6 +85,14 @@ describe("a plan created with approval required", () => {
     expect(asked.state).toBe(state);
   });
 
+  it("announces the approval as plan.review_requested with what the person decides on", () => {
+    const created = create(steps(2));
+    const [event] = planWebhookEvents(created.state, created.events, T0, () => "msg_1");
+    expect(event).toMatchObject({ type: "plan.review_requested", data: { status: "awaiting_review", progress: 0, totalSteps: 2, review: { kind: "approval", reviewId: idOf(created.state) } } });
+    expect(JSON.stringify(event?.data)).toContain("Which heat pump suits a 1950s house?");
+    expect(event?.data.step).toBeUndefined();
+  });
+
   it("an optional approval starts at once", () => {
     const { state } = create(steps(2), { approval: "optional" });
     expect(state.plan.status).toBe("active");
@@ -137,6 +146,14 @@ describe("a plan created with approval required", () => {
     const again = nextStep(pulled.state, "w", T0, newId);
     expect(again.outcome.status).toBe("step");
     expect(again.outcome.status === "step" && again.outcome.reviewNotes).toBeFalsy();
+  });
+
+  it("an instruction edit is bounded like a new step's", () => {
+    const { state } = create(steps(1));
+    const stepId = state.steps[0]?.stepId ?? "";
+    const long = "x".repeat(8_001);
+    const revise = () => submitReview(state, { stepId: idOf(state), decision: "revise", feedback: "shorter", followUpSteps: [], stepEdits: [{ stepId, instructions: long }] }, actor, T0, newId);
+    expect(codeOf(revise)).toBe("validation");
   });
 
   it("reject fails the plan before anything is spent", () => {

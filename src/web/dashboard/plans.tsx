@@ -244,7 +244,7 @@ export function PlanDetail(props: PlanDetailProps) {
       </div>
 
       <div id="plan-reviews" data-live>
-        {(plan.reviews ?? [])
+        {(["completed", "failed", "cancelled"].includes(plan.status) ? [] : (plan.reviews ?? []))
           .filter((review) => review.decision === null)
           .map((review) => (
             <ReviewForm planId={plan.planId} subject={{ planReview: review, steps }} csrf={props.csrf} back={`/dashboard/plans/${plan.planId}`} budget={plan.budget ?? null} now={props.now} />
