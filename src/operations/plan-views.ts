@@ -3,6 +3,8 @@ import { clipNullable } from "../domain/clip";
 import type { Actor, PlanState, Step } from "../domain/plans/model";
 import { derivePlanStatusWithReviews, progressOf, stalledSteps } from "../domain/plans/status";
 import { BudgetView, budgetView } from "./budget-views";
+// An approval shows the whole plan (question, every step, budget, rationale): what the person approves must all be there.
+import { APPROVAL_PRESENTATION_MAX } from "../domain/plans/approval";
 import { isoOrNull, ParamId } from "./params";
 import type { OperationContext } from "./operation";
 
@@ -80,6 +82,7 @@ export const PlanStatusView = z.object({
 /** A review's presentation as the status view carries it: enough to decide on, bounded (the step context has it whole). */
 const REVIEW_PRESENTATION_CHARS = 2_000;
 
+
 export function planStatusView(state: PlanState, now: number): z.infer<typeof PlanStatusView> {
   const { plan, steps } = state;
   const current = steps.find((step) => step.status === "in_progress" || step.status === "awaiting_input");
@@ -118,7 +121,7 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
           stepId: null,
           stepOrder: null,
           stepType: null,
-          presentation: clipNullable(review.presentation, REVIEW_PRESENTATION_CHARS) ?? "",
+          presentation: clipNullable(review.presentation, review.kind === "approval" ? APPROVAL_PRESENTATION_MAX : REVIEW_PRESENTATION_CHARS) ?? "",
           questions: review.questions,
           requestedAt: new Date(review.requestedAt).toISOString(),
         })),

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { CairnError } from "../errors";
 import { type CreatePlanInput, createPlan, liftLegacyReviews, modifyPlan, type NewId, nextStep, submitResult, submitReview } from "./machine";
-import type { NewStep, PlanState, Step } from "./model";
+import { LIMITS, type NewStep, type PlanState, type Step } from "./model";
+import { APPROVAL_PRESENTATION_MAX } from "./approval";
 import { derivePlanStatus, progressOf } from "./status";
 import { planWebhookEvents } from "../webhooks/plan-events";
 
@@ -91,6 +92,16 @@ describe("a plan created with approval required", () => {
     expect(event).toMatchObject({ type: "plan.review_requested", data: { status: "awaiting_review", progress: 0, totalSteps: 2, review: { kind: "approval", reviewId: idOf(created.state) } } });
     expect(JSON.stringify(event?.data)).toContain("Which heat pump suits a 1950s house?");
     expect(event?.data.step).toBeUndefined();
+  });
+
+  it("shows every step of the largest plan within the presentation's bound", () => {
+    const long = (n: number) => "y".repeat(n);
+    const many = Array.from({ length: LIMITS.stepsPerPlan }, (_, i) => ({ stepType: "search" as const, instructions: `${i + 1} ${long(7_990)}`, parallelGroup: `group-${i}` }));
+    const { state } = create(many, { researchQuestion: long(4_000), planDesignRationale: long(8_000), budget: { maxSteps: 99, maxTokens: 1_000_000, maxToolCalls: 999, deadline: T0 + 86_400_000 } });
+    const presentation = approvalOf(state)?.presentation ?? "";
+    expect(presentation.length).toBeLessThanOrEqual(APPROVAL_PRESENTATION_MAX);
+    expect(presentation).toContain(`${LIMITS.stepsPerPlan}. [search, parallel group-${LIMITS.stepsPerPlan - 1}] ${LIMITS.stepsPerPlan} y`);
+    expect(presentation).toContain("Design rationale: y");
   });
 
   it("an optional approval starts at once", () => {

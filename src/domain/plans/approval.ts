@@ -23,8 +23,11 @@ export interface StepEdit {
   remove?: boolean;
 }
 
-const STEP_LINE_CHARS = 300;
+// Bounded so that the largest plan (60 steps, long instructions) still shows every step within APPROVAL_PRESENTATION_MAX.
+const STEP_LINE_CHARS = 160;
+const QUESTION_CHARS = 1_000;
 const RATIONALE_CHARS = 1_500;
+export const APPROVAL_PRESENTATION_MAX = 16_000;
 
 const clip = (text: string, chars: number) => (text.length <= chars ? text : `${text.slice(0, chars - 1)}…`);
 
@@ -34,7 +37,7 @@ export function approvalPresentation(state: PlanState, now: number): string {
   const lines = budgetLines(plan.budget, usageOf(plan), plan.createdAt, now);
   const budget = lines.length ? lines.map(describeLine).join("; ") : "none set";
   return [
-    `Research question: ${plan.researchQuestion}`,
+    `Research question: ${clip(plan.researchQuestion, QUESTION_CHARS)}`,
     `Steps (${steps.length}):`,
     ...steps.map((step) => `${step.stepOrder}. [${step.stepType}${step.parallelGroup ? `, parallel ${step.parallelGroup}` : ""}] ${clip(step.instructions, STEP_LINE_CHARS)}`),
     `Budget: ${budget}`,
