@@ -58,6 +58,7 @@ const OPTIONS = {
   endpoint: { type: "string" },
   events: { type: "string" },
   description: { type: "string" },
+  "plan-approval": { type: "string" },
   delivery: { type: "string" },
   database: { type: "string" },
 };
@@ -168,6 +169,19 @@ The key is printed once; only its SHA-256 is stored.`,
           "`Authorization: Bearer <key>` on /mcp and /api/v1.",
         ].join("\n"),
       );
+    },
+  },
+  "org settings": {
+    usage: "org settings --org SLUG [--plan-approval required|optional]",
+    summary: "show an org's settings, or change them",
+    flags: ["org", "plan-approval"],
+    required: ["org"],
+    details: `--plan-approval required: every new plan of the org waits for a person's approval before its first step
+(create_research_plan can still say approval "optional"); optional (the default): plans start at once unless they ask.
+Also PATCH /api/v1/org/settings {"planApproval": …} as an org admin.`,
+    run: async (o, t) => {
+      const r = await lib.orgSettings({ org: o.org, ...(o["plan-approval"] !== undefined ? { planApproval: o["plan-approval"] } : {}) }, t);
+      emit(o, r, () => `${r.changed ? "Set. " : ""}"${r.org}": plan approval ${r.planApproval}.`);
     },
   },
   "key list": {

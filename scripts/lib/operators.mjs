@@ -397,3 +397,23 @@ export async function revokeApiKey(input, options = {}) {
   const revokedAt = Number(row.revoked_at);
   return { id: String(row.id), name: String(row.name), prefix: String(row.prefix), revokedAt, alreadyRevoked: revokedAt !== now };
 }
+
+export const PLAN_APPROVAL_MODES = Object.freeze(["required", "optional"]);
+
+/**
+ * An org's settings; with planApproval, sets it first. planApproval "required" makes every new plan of the
+ * org wait for a person's approval unless create_research_plan says approval "optional".
+ */
+export async function orgSettings(input, options = {}) {
+  const { org, planApproval } = input ?? {};
+  const target = targetOf(input, options);
+  const slug = normalizeSlug(org);
+  if (planApproval !== undefined && !PLAN_APPROVAL_MODES.includes(planApproval)) {
+    throw new UsageError(`--plan-approval is ${PLAN_APPROVAL_MODES.join(" or ")} (got "${String(planApproval).slice(0, 40)}").`);
+  }
+  const update = planApproval === undefined ? "" : `UPDATE orgs SET plan_approval = ${sqlString(planApproval)} WHERE slug = ${sqlString(slug)};\n`;
+  const results = await runSqlAll(`${update}SELECT slug, plan_approval FROM orgs WHERE slug = ${sqlString(slug)}`, target);
+  const row = results[results.length - 1]?.[0];
+  if (!row) throw notFoundOrg(slug);
+  return { org: String(row.slug), planApproval: String(row.plan_approval), changed: planApproval !== undefined };
+}

@@ -1,3 +1,4 @@
+import type { ApprovalMode } from "./plans/approval";
 import type { WebhookEvent } from "./webhooks/events";
 import type { CompletionPort } from "./completion";
 import type { ReusedFrom } from "./research/claim-reuse";
@@ -131,6 +132,13 @@ export interface EvidenceLedgerRepository {
   /** Full-text search over claims; the caller keeps the grounded ones. */
 }
 
+/** The org's own settings (one row per org, in the directory). */
+export interface OrgSettings {
+  /** What create_research_plan does when the caller gives no approval: "required" holds every new plan for a person. */
+  planApproval(orgId: string): Promise<ApprovalMode>;
+  setPlanApproval(orgId: string, mode: ApprovalMode): Promise<void>;
+}
+
 export interface Services {
   ledger: EvidenceLedgerRepository;
   outputs: OutputRepository;
@@ -151,6 +159,7 @@ export interface Services {
   webhookEvents: WebhookEventPublisher;
   /** Full-text search over artifacts, deliverables and claims together. */
   researchSearch: ResearchSearch;
+  orgSettings: OrgSettings;
 }
 
 export interface ClaimSearchHit {

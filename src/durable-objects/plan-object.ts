@@ -10,6 +10,7 @@ import { changesListing, indexEntryOf, type PlanIndexEntry } from "../domain/pla
 import {
   cancelPlan,
   createPlan,
+  liftLegacyReviews,
   modifyPlan,
   type NextStepOutcome,
   nextStep,
@@ -238,7 +239,8 @@ export class PlanObject extends DurableObject<Env> {
         ? { ...step, result: r.result === null ? null : JSON.parse(r.result), executionReport: r.executionReport === null ? null : JSON.parse(r.executionReport) }
         : step;
     });
-    return { plan: JSON.parse(row.data), steps };
+    // Budget reviews stored as steps by earlier versions are read as the plan reviews they are.
+    return liftLegacyReviews({ plan: JSON.parse(row.data), steps });
   }
 
   /** Writes a transition in one synchronous transaction: state, versions, audit and the outbox; returns the index entry it queued. */
@@ -254,10 +256,13 @@ export class PlanObject extends DurableObject<Env> {
         .onConflictDoUpdate({ target: planRow.planId, set: { data: JSON.stringify(state.plan) } })
         .run();
       const kept = new Set(state.steps.map((step) => step.stepId));
-      const removed = [...before.keys()].filter((stepId) => !kept.has(stepId));
+      const stored = this.#db.select({ stepId: stepRows.stepId }).from(stepRows).all().map((row) => row.stepId);
+      const removed = stored.filter((stepId) => !kept.has(stepId));
       if (removed.length) this.#db.delete(stepRows).where(inArray(stepRows.stepId, removed)).run();
+      // A row read but not kept (a lifted legacy review) shifted the others' positions: write them all.
+      const rewriteAll = removed.some((stepId) => !before.has(stepId));
       for (const step of state.steps) {
-        if (before.get(step.stepId) === step) continue;
+        if (!rewriteAll && before.get(step.stepId) === step) continue;
         // Results and reports live in their own columns, written only when a transition set them.
         const { result, executionReport, ...rest } = step;
         const data = JSON.stringify({ ...rest, result: null, executionReport: null });

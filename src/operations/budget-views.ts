@@ -11,7 +11,7 @@ export const BudgetInput = z
     maxToolCalls: z.number().int().min(1).max(BUDGET_LIMITS.maxToolCalls).optional(),
     deadline: z.iso.datetime({ offset: true }).optional(),
   })
-  .describe("Limits; reached, the plan pauses for a person");
+  .describe("Limits; reached, a person decides");
 
 export const UsageInput = z
   .strictObject({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { newId } from "../domain/ids";
+import { APPROVAL_MODES } from "../domain/plans/approval";
 import { LIMITS, STEP_TYPES } from "../domain/plans/model";
 import { CITATION_POLICIES } from "../domain/research/ledger";
 import { applyExecutionUpdate } from "../domain/skill-executions";
@@ -50,6 +51,7 @@ export const createResearchPlan = defineOperation({
     sessionId: ParamSessionId.optional(),
     citationPolicy: z.enum(CITATION_POLICIES).optional().describe("Evidence ledger; strict refuses deliverables failing its citation check"),
     budget: BudgetInput.optional(),
+    approval: z.enum(APPROVAL_MODES).optional(),
   }),
   output: z.object({
     planId: z.string(),
@@ -61,11 +63,14 @@ export const createResearchPlan = defineOperation({
   }),
   rest: { method: "post", path: "/plans", creates: { location: (plan) => restPath`/plans/${plan.planId}` } },
   appView: "plan",
-  core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "budget", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"] },
+  core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "budget", "approval", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"] },
   async handler(input, ctx) {
     const { orgId } = ctx.principal;
     const planId = newId("plan");
-    const execution = input.sessionId ? await ctx.services.skillExecutions.findLatestStarted(orgId, input.sessionId) : null;
+    const [execution, approval] = await Promise.all([
+      input.sessionId ? ctx.services.skillExecutions.findLatestStarted(orgId, input.sessionId) : null,
+      input.approval ?? ctx.services.orgSettings.planApproval(orgId),
+    ]);
     const { state } = await ctx.services.plans.run(
       orgId,
       planId,
@@ -84,6 +89,7 @@ export const createResearchPlan = defineOperation({
           executionId: execution?.executionId ?? null,
           stallThresholdMinutes: input.stallThresholdMinutes ?? null,
           budget: budgetOf(input.budget) ?? null,
+          approval,
         },
       },
       actorOf(ctx),

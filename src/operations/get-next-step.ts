@@ -1,18 +1,20 @@
 import { z } from "zod";
 import { describeLine } from "../domain/plans/budget";
+import { PLAN_REVIEW_KINDS, type PlanReview } from "../domain/plans/model";
 import { progressOf } from "../domain/plans/status";
 import { defineOperation } from "./operation";
 import { budgetWarningOf } from "./budget-views";
 import { actorOf, ParamPlanId, StepRef, stepRef, WorkStep, workerIdOf, workStep } from "./plan-views";
 
+const reviewRef = (review: PlanReview) => ({ reviewId: review.reviewId, kind: review.kind });
+
 export const getNextStep = defineOperation({
   name: "get_next_step",
   title: "Get next step",
   description:
-    "Pull the next step: status step (do it, then submit_step_result with claimId; get_step_context first if " +
-    "stepOrder > 1), plan_complete, awaiting_review, plan_failed or waiting (parallel steps all taken). Repeating " +
-    "returns your step in progress; parallel workers pass distinct workerIds. budget_exhausted (a person decides) and " +
-    "any budgetWarning: tell the user.",
+    "Pull the next step. status step: do it, then submit_step_result with claimId (get_step_context first if stepOrder > 1); " +
+    "repeating returns it; parallel workers pass distinct workerIds. Else plan_complete, plan_failed, waiting (group all " +
+    "taken), awaiting_review or budget_exhausted (a person decides: tell the user). Relay budgetWarning; follow reviewNotes.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ planId: ParamPlanId, workerId: z.string().min(1).max(100).optional() }),
@@ -22,6 +24,8 @@ export const getNextStep = defineOperation({
     claimId: z.string().optional(),
     resumed: z.boolean().optional(),
     reviewSteps: z.array(StepRef).optional(),
+    pendingReviews: z.array(z.object({ reviewId: z.string(), kind: z.enum(PLAN_REVIEW_KINDS) })).optional(),
+    reviewNotes: z.array(z.string()).optional(),
     inProgressSteps: z.array(StepRef).optional(),
     reason: z.string().optional(),
     progress: z.number(),
@@ -43,17 +47,30 @@ export const getNextStep = defineOperation({
     const common = { progress: progressOf(state.steps), totalSteps: state.steps.length };
     switch (outcome?.status) {
       case "step":
-        return { status: "step" as const, step: workStep(outcome.step), claimId: outcome.claimId, resumed: outcome.resumed, ...common, ...budgetWarningOf(state, now) };
+        return {
+          status: "step" as const,
+          step: workStep(outcome.step),
+          claimId: outcome.claimId,
+          resumed: outcome.resumed,
+          ...(outcome.reviewNotes ? { reviewNotes: outcome.reviewNotes } : {}),
+          ...common,
+          ...budgetWarningOf(state, now),
+        };
       case "budget_exhausted":
         return {
           status: "budget_exhausted" as const,
-          reviewSteps: outcome.steps.map(stepRef),
+          pendingReviews: [reviewRef(outcome.review)],
           reason: `The plan's budget is spent (${outcome.exhausted.map(describeLine).join("; ")}): a person raises it or ends the plan with submit_review.`,
           exhausted: outcome.exhausted.map(({ dimension, used, limit }) => ({ dimension, used, limit })),
           ...common,
         };
       case "awaiting_review":
-        return { status: "awaiting_review" as const, reviewSteps: outcome.steps.map(stepRef), ...common };
+        return {
+          status: "awaiting_review" as const,
+          reviewSteps: outcome.steps.map(stepRef),
+          ...(outcome.reviews.length ? { pendingReviews: outcome.reviews.map(reviewRef), reason: "The plan waits for a person's approval (submit_review): show them get_plan_status's pendingReviews." } : {}),
+          ...common,
+        };
       case "plan_failed":
         return { status: "plan_failed" as const, reason: outcome.reason, ...common };
       case "waiting":

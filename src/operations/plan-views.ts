@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { clipNullable } from "../domain/clip";
 import type { Actor, PlanState, Step } from "../domain/plans/model";
-import { derivePlanStatus, progressOf, stalledSteps } from "../domain/plans/status";
+import { derivePlanStatusWithReviews, progressOf, stalledSteps } from "../domain/plans/status";
 import { BudgetView, budgetView } from "./budget-views";
+// An approval shows the whole plan (question, every step, budget, rationale): what the person approves must all be there.
+import { APPROVAL_PRESENTATION_MAX } from "../domain/plans/approval";
 import { isoOrNull, ParamId } from "./params";
 import type { OperationContext } from "./operation";
 
@@ -56,9 +58,21 @@ export const PlanStatusView = z.object({
   inProgressSteps: z.array(StepRef.extend({ status: z.string(), claimedAt: z.string().nullable(), lastActivityAt: z.string().nullable() })),
   failedSteps: z.array(StepRef.extend({ reason: z.string().nullable() })),
   failureReason: z.string().nullable(),
-  /** Checkpoints waiting for a person: what to present and what to ask (answered with submit_review). */
+  /**
+   * What waits for a person: checkpoint steps (stepId) and the plan's own reviews (approval, budget: reviewId,
+   * no step). Answered with submit_review, passing the stepId or the reviewId.
+   */
   pendingReviews: z.array(
-    StepRef.extend({ kind: z.enum(["step", "budget"]), presentation: z.string(), questions: z.array(z.string()), requestedAt: z.string() }),
+    z.object({
+      reviewId: z.string(),
+      kind: z.enum(["step", "approval", "budget"]),
+      stepId: z.string().nullable(),
+      stepOrder: z.number().nullable(),
+      stepType: z.string().nullable(),
+      presentation: z.string(),
+      questions: z.array(z.string()),
+      requestedAt: z.string(),
+    }),
   ),
   /** Limits and what has been spent; null when the plan has no budget. */
   budget: BudgetView,
@@ -68,6 +82,7 @@ export const PlanStatusView = z.object({
 /** A review's presentation as the status view carries it: enough to decide on, bounded (the step context has it whole). */
 const REVIEW_PRESENTATION_CHARS = 2_000;
 
+
 export function planStatusView(state: PlanState, now: number): z.infer<typeof PlanStatusView> {
   const { plan, steps } = state;
   const current = steps.find((step) => step.status === "in_progress" || step.status === "awaiting_input");
@@ -76,7 +91,7 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
     planId: plan.planId,
     name: plan.name,
     status: plan.status,
-    derivedStatus: derivePlanStatus(steps),
+    derivedStatus: derivePlanStatusWithReviews(plan, steps),
     stalled: !terminal && (plan.status === "stalled" || stalledSteps(state, now).length > 0),
     progress: progressOf(steps),
     totalSteps: steps.length,
@@ -96,15 +111,31 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
       .map((step) => ({ ...stepRef(step), status: step.status, claimedAt: isoOrNull(step.claimedAt), lastActivityAt: isoOrNull(step.lastActivityAt) })),
     failedSteps: steps.filter((step) => step.status === "failed").map((step) => ({ ...stepRef(step), reason: step.note })),
     failureReason: plan.failureReason,
-    pendingReviews: steps
-      .filter((step) => step.status === "awaiting_input" && step.review && step.review.decision === null)
-      .map((step) => ({
-        ...stepRef(step),
-        kind: step.origin === "budget" ? ("budget" as const) : ("step" as const),
-        presentation: clipNullable(step.review?.presentation ?? "", REVIEW_PRESENTATION_CHARS) ?? "",
-        questions: step.review?.questions ?? [],
-        requestedAt: new Date(step.review?.requestedAt ?? plan.updatedAt).toISOString(),
-      })),
+    pendingReviews: [
+      // A cancelled or failed plan waits for nobody: its unanswered plan review is moot.
+      ...(terminal ? [] : (plan.reviews ?? []))
+        .filter((review) => review.decision === null)
+        .map((review) => ({
+          reviewId: review.reviewId,
+          kind: review.kind,
+          stepId: null,
+          stepOrder: null,
+          stepType: null,
+          presentation: clipNullable(review.presentation, review.kind === "approval" ? APPROVAL_PRESENTATION_MAX : REVIEW_PRESENTATION_CHARS) ?? "",
+          questions: review.questions,
+          requestedAt: new Date(review.requestedAt).toISOString(),
+        })),
+      ...steps
+        .filter((step) => step.status === "awaiting_input" && step.review && step.review.decision === null)
+        .map((step) => ({
+          ...stepRef(step),
+          reviewId: step.stepId,
+          kind: "step" as const,
+          presentation: clipNullable(step.review?.presentation ?? "", REVIEW_PRESENTATION_CHARS) ?? "",
+          questions: step.review?.questions ?? [],
+          requestedAt: new Date(step.review?.requestedAt ?? plan.updatedAt).toISOString(),
+        })),
+    ],
     budget: budgetView(state, now),
     updatedAt: new Date(plan.updatedAt).toISOString(),
   };

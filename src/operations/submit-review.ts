@@ -1,49 +1,66 @@
 import { z } from "zod";
-import { defineOperation } from "./operation";
+import type { StepEdit } from "../domain/plans/approval";
+import { defineOperation, type OperationContext } from "./operation";
 import { BudgetInput, budgetOf } from "./budget-views";
 import { actorOf, ParamPlanId, ParamStepId, StepRef } from "./plan-views";
+
+const SubmitReviewInput = z.strictObject({
+  planId: ParamPlanId,
+  stepId: ParamStepId,
+  decision: z.enum(["approve", "revise", "reject"]),
+  feedback: z.string().min(1).max(8000).optional(),
+  followUpSteps: z.array(z.string().min(1).max(8000)).max(10).optional().describe("revise"),
+  budget: BudgetInput.optional(),
+});
+
+const SubmitReviewOutput = z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef) });
+
+/**
+ * Answers a review as the tool does. `stepEdits` (an approval's steps changed or removed) come from the
+ * dashboard's approval form, where a person edits them; the tool's own listing stays lean without them,
+ * and an assistant changes steps with modify_plan.
+ */
+export async function answerReview(
+  input: z.infer<typeof SubmitReviewInput>,
+  ctx: OperationContext,
+  stepEdits: StepEdit[] = [],
+): Promise<z.infer<typeof SubmitReviewOutput>> {
+  const { state, modifications } = await ctx.services.plans.run(
+    ctx.principal.orgId,
+    input.planId,
+    {
+      kind: "submit_review",
+      decision: {
+        stepId: input.stepId,
+        decision: input.decision,
+        feedback: input.feedback ?? null,
+        followUpSteps: (input.followUpSteps ?? []).map((instructions) => ({ stepType: "custom" as const, instructions })),
+        ...(input.budget ? { budget: budgetOf(input.budget) } : {}),
+        ...(stepEdits.length ? { stepEdits } : {}),
+      },
+    },
+    actorOf(ctx),
+    ctx.now(),
+  );
+  return {
+    stepId: input.stepId,
+    decision: input.decision,
+    planStatus: state.plan.status,
+    insertedSteps: modifications.flatMap((m) => m.after.map(({ stepId, stepOrder, stepType }) => ({ stepId, stepOrder, stepType }))),
+  };
+}
 
 export const submitReview = defineOperation({
   name: "submit_review",
   title: "Submit review",
   description:
-    "Answer a step awaiting review: approve, revise with feedback (adds your follow-up steps, or one carrying " +
-    "the feedback), or reject with feedback (the plan fails). A budget review: approve " +
-    "with a raised budget, or reject to end the plan with what it has.",
+    "Answer a pendingReviews entry (stepId: its stepId or reviewId): approve; revise with feedback (adds followUpSteps or " +
+    "one carrying the feedback; an approval also takes budget); reject with feedback (fails the plan). Budget review: " +
+    "approve raises budget; reject ends the plan with what it has.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  input: z.strictObject({
-    planId: ParamPlanId,
-    stepId: ParamStepId,
-    decision: z.enum(["approve", "revise", "reject"]),
-    feedback: z.string().min(1).max(8000).optional(),
-    followUpSteps: z.array(z.string().min(1).max(8000)).max(10).optional().describe("revise: instructions of the steps to add"),
-    budget: BudgetInput.optional(),
-  }),
-  output: z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef) }),
+  input: SubmitReviewInput,
+  output: SubmitReviewOutput,
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/review" },
-  async handler(input, ctx) {
-    const { state, modifications } = await ctx.services.plans.run(
-      ctx.principal.orgId,
-      input.planId,
-      {
-        kind: "submit_review",
-        decision: {
-          stepId: input.stepId,
-          decision: input.decision,
-          feedback: input.feedback ?? null,
-          followUpSteps: (input.followUpSteps ?? []).map((instructions) => ({ stepType: "custom" as const, instructions })),
-          ...(input.budget ? { budget: budgetOf(input.budget) } : {}),
-        },
-      },
-      actorOf(ctx),
-      ctx.now(),
-    );
-    return {
-      stepId: input.stepId,
-      decision: input.decision,
-      planStatus: state.plan.status,
-      insertedSteps: modifications.flatMap((m) => m.after.map(({ stepId, stepOrder, stepType }) => ({ stepId, stepOrder, stepType }))),
-    };
-  },
+  handler: (input, ctx) => answerReview(input, ctx),
 });

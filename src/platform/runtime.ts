@@ -19,6 +19,7 @@ import { type D1Queries, openDatabase } from "../storage/database";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
 import { durableSearchSessions } from "../storage/search-sessions";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
+import { d1OrgSettings } from "../storage/org-settings";
 import { ToolCallLog } from "../storage/tool-call-log";
 import { platformExtraction } from "./extraction";
 import { learnPosition, sessionFrom } from "./database-positions";
@@ -66,6 +67,8 @@ function servicesFor(env: Env, home: D1Database): Services {
       searchProviders: configuredSearchProviders(env),
       // Events are written to the home database's outbox with their change; this sends them on at once.
       webhookEvents: outboxPublisher(env.WEBHOOK_QUEUE, home),
+      // Org settings are in the directory (DB), beside the org's row.
+      orgSettings: d1OrgSettings(env.DB),
     };
     servicesByHome.set(home, services);
   }

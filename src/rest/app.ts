@@ -13,6 +13,7 @@ import { jsonBody, queryInput } from "./input";
 import { insufficientScopeResponse, problemResponse } from "./problem";
 import { orgDataRoute } from "./org-data";
 import { webhooksRoute } from "./webhooks";
+import { orgSettingsRoute } from "./org-settings";
 import { promptsRoute } from "./prompts";
 
 export const REST_BASE = "/api/v1";
@@ -91,6 +92,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   if (orgData) return orgData;
   const webhooks = await webhooksRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (webhooks) return webhooks;
+  const settings = await orgSettingsRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (settings) return settings;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {

@@ -16,6 +16,8 @@ export const orgs = sqliteTable("orgs", {
   importingSince: integer("importing_since"),
   /** When the erasure of this org began (ms), or null: from then on nothing is imported into it (src/platform/org-data/erase.ts). */
   erasingSince: integer("erasing_since"),
+  /** The default of create_research_plan's approval: "required" or "optional" (src/domain/plans/approval.ts). */
+  planApproval: text("plan_approval").notNull().default("optional"),
 });
 
 export const users = sqliteTable("users", {

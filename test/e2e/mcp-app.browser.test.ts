@@ -273,6 +273,33 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     await page.close();
   });
 
+  it("shows a plan waiting for approval, with its steps and rationale, and approving it starts the plan", async () => {
+    const created = await structured("create_research_plan", {
+      name: "[Scan] Approved in the app",
+      researchQuestion: "Which embedded vector database should the app use?",
+      steps: [
+        { stepType: "search", instructions: "Shortlist embedded vector databases" },
+        { stepType: "synthesize", instructions: "Recommend one" },
+      ],
+      planDesignRationale: "Shortlist, then recommend",
+      approval: "required",
+    });
+    const planId = String(created.planId);
+    const reviewId = String(((await structured("get_plan_status", { planId })).pendingReviews as { reviewId: string }[])[0]?.reviewId);
+    const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true });
+    const card = await frame.textContent(`section.review[data-kind="approval"]`);
+    expect(card).toContain("Approve this plan before it starts");
+    expect(card).toContain("1. [search] Shortlist embedded vector databases");
+    expect(card).toContain("Design rationale: Shortlist, then recommend");
+    await frame.click("button:text-is('Approve')");
+    await frame.waitForSelector("text=Review sent: approve.");
+    const calls = await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls);
+    expect(calls[0]).toEqual({ name: "submit_review", arguments: { planId, stepId: reviewId, decision: "approve" } });
+    expect(await frame.locator("section.review").count()).toBe(0);
+    expect((await structured("get_next_step", { planId })).status).toBe("step");
+    await page.close();
+  });
+
   it("opens from create_research_plan's result, fits a phone, and without tool access shows the review read-only", async () => {
     const { planId } = await planAwaitingReview("[Scan] Phone-width plan");
     const phone = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: false, size: PHONE });

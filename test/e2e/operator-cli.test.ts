@@ -65,6 +65,23 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
     expect(Number(rows[0]?.created_at)).toBeGreaterThan(Date.now() - 5 * 60_000);
   });
 
+  it("shows and sets an org's plan approval, refusing a value it does not know", async () => {
+    expect((await cli("org", "create", "--slug", "steered", "--name", "Steered")).code).toBe(0);
+    const shown = await cli("org", "settings", "--org", "steered", "--json");
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual({ org: "steered", planApproval: "optional", changed: false });
+    const bad = await cli("org", "settings", "--org", "steered", "--plan-approval", "always");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--plan-approval is required or optional");
+    const set = await cli("org", "settings", "--org", "steered", "--plan-approval", "required");
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain('"steered": plan approval required');
+    expect(await runSql("SELECT plan_approval FROM orgs WHERE slug = 'steered'", db)).toEqual([{ plan_approval: "required" }]);
+    const missing = await cli("org", "settings", "--org", "nowhere", "--plan-approval", "required");
+    expect(missing.code).toBe(1);
+    await runSql("DELETE FROM orgs WHERE slug = 'steered'", db);
+  });
+
   it("adds a member with a given password and an admin with a generated one", async () => {
     const member = await cli("user", "add", "--org", "acme", "--email", "Bob@Example.COM", "--name", "Bob", "--role", "member", "--password", "bob-password-123");
     expect(member.code, member.stderr).toBe(0);

@@ -29,17 +29,21 @@ describe("plan budgets through the operations and the plan object", () => {
     const submitted = await ok(apiKey, "submit_step_result", { planId, stepId: fourth.step.stepId, claimId: fourth.claimId, result: { ok: 1 }, confidence: 0.9, stepExecutionReport: REPORT, usage: { inputTokens: 1200, outputTokens: 300 } });
     expect(submitted.planStatus).toBe("awaiting_review");
 
-    const exhausted = (await ok(apiKey, "get_next_step", { planId })) as { status: string; reason: string; reviewSteps: { stepId: string }[] };
+    const exhausted = (await ok(apiKey, "get_next_step", { planId })) as { status: string; reason: string; pendingReviews: { reviewId: string; kind: string }[]; totalSteps: number; progress: number };
     expect(exhausted.status).toBe("budget_exhausted");
     expect(exhausted.reason).toContain("4 of 4 steps used");
     expect((exhausted as unknown as { exhausted: unknown }).exhausted).toEqual([{ dimension: "steps", used: 4, limit: 4 }]);
-    const reviewStepId = exhausted.reviewSteps[0]?.stepId as string;
+    expect(exhausted.pendingReviews).toMatchObject([{ kind: "budget" }]);
+    // The review is the plan's, not a step: 4 of 5 steps done is still 80 %.
+    expect(exhausted).toMatchObject({ totalSteps: 5, progress: 80 });
+    const reviewStepId = exhausted.pendingReviews[0]?.reviewId as string;
 
-    const status = (await ok(apiKey, "get_plan_status", { planId })) as { status: string; budget: BudgetView; pendingReviews: { kind: string; stepId: string }[] };
+    const status = (await ok(apiKey, "get_plan_status", { planId })) as { status: string; budget: BudgetView; pendingReviews: { kind: string; reviewId: string; stepId: string | null }[]; totalSteps: number };
     expect(status.status).toBe("awaiting_review");
     expect(status.budget).toMatchObject({ limits: { maxSteps: 4 }, used: { steps: 4, inputTokens: 1200, outputTokens: 300, toolCalls: 0 }, exhausted: true });
     expect(status.budget.lines).toEqual([{ dimension: "steps", used: 4, limit: 4, percent: 100 }]);
-    expect(status.pendingReviews).toMatchObject([{ kind: "budget", stepId: reviewStepId }]);
+    expect(status.pendingReviews).toMatchObject([{ kind: "budget", reviewId: reviewStepId, stepId: null }]);
+    expect(status.totalSteps).toBe(5);
     const context = (await ok(apiKey, "get_research_context", { planId })) as { status: { budget: BudgetView } };
     expect(context.status.budget.used.steps).toBe(4);
 
@@ -98,7 +102,7 @@ describe("plan budgets through the operations and the plan object", () => {
     expect(exhaustions).toHaveLength(1);
     expect(exhaustions[0]?.actorClientId).toBe("plan-alarm");
     // Ending there skips what never started and completes the plan.
-    const reviewStepId = (status.pendingReviews[0] as unknown as { stepId: string }).stepId;
+    const reviewStepId = (status.pendingReviews[0] as unknown as { reviewId: string }).reviewId;
     const ended = await ok(apiKey, "submit_review", { planId, stepId: reviewStepId, decision: "reject" });
     expect(ended.planStatus).toBe("completed");
   });
@@ -117,8 +121,8 @@ describe("plan budgets through the operations and the plan object", () => {
     const { apiKey, admin } = await seedTenant();
     const { planId } = await createPlan(apiKey, { steps: steps("search", "search", "analyze"), budget: { maxSteps: 1, maxToolCalls: 50 } });
     await completeNextStep(apiKey, planId);
-    const status = (await ok(apiKey, "get_plan_status", { planId })) as { pendingReviews: { stepId: string; kind: string }[] };
-    const reviewStepId = status.pendingReviews[0]?.stepId as string;
+    const status = (await ok(apiKey, "get_plan_status", { planId })) as { pendingReviews: { reviewId: string; kind: string }[] };
+    const reviewStepId = status.pendingReviews[0]?.reviewId as string;
     expect(status.pendingReviews[0]?.kind).toBe("budget");
 
     const visitor = new Visitor();
@@ -127,7 +131,8 @@ describe("plan budgets through the operations and the plan object", () => {
     expect(page).toContain('data-budget="steps"');
     expect(page).toContain("1 of 1 steps used (100 %)");
     expect(page).toContain('data-budget="toolCalls"');
-    expect(page).toContain("Budget review (step 2)");
+    expect(page).toContain("Budget review");
+    expect(page).toContain(`data-review-kind="budget"`);
     // The form offers half as much again (at least two more steps).
     expect(page).toMatch(/name="maxSteps" type="number" min="1" value="3"/);
     const list = await (await visitor.get("/dashboard/plans")).text();

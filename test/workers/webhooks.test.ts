@@ -147,7 +147,7 @@ describe("webhooks", () => {
     await waitFor("the second stall", async () => (at("/stalls").length >= 2 ? true : null));
     await ok(apiKey, "request_user_review", { planId, stepId: resumed.step.stepId, claimId: resumed.claimId, presentation: "Is the scope right?", questions: ["Offline only?"] });
     const review = await waitFor("plan.review_requested", async () => at("/stalls").find((r) => r.body.includes("plan.review_requested")));
-    expect(JSON.parse(review.body).data.review).toEqual({ presentation: "Is the scope right?", questions: ["Offline only?"] });
+    expect(JSON.parse(review.body).data.review).toEqual({ reviewId: resumed.step.stepId, kind: "step", presentation: "Is the scope right?", questions: ["Offline only?"] });
     expect(at("/stalls").filter((r) => r.body.includes('"plan.stalled"'))).toHaveLength(2);
   });
 

@@ -74,7 +74,8 @@ const codeOf = (fn: () => unknown): string => {
   return "no error";
 };
 
-const budgetReview = (state: PlanState) => state.steps.find((s) => s.origin === "budget");
+const budgetReview = (state: PlanState) => state.plan.reviews?.find((r) => r.kind === "budget");
+const reviewIdOf = (state: PlanState) => budgetReview(state)?.reviewId ?? "none";
 
 describe("a step budget", () => {
   it("counts started steps and pauses at the limit for a person, right after the result that spent it", () => {
@@ -89,8 +90,11 @@ describe("a step budget", () => {
     expect(after.events.map((e) => e.action)).toContain("plan.budget_exhausted");
     expect(after.state.plan.status).toBe("awaiting_review");
     const review = budgetReview(after.state);
-    expect(review).toMatchObject({ status: "awaiting_input", stepType: "checkpoint", stepOrder: 4 });
-    expect(review?.review?.presentation).toContain("3 of 3 steps used");
+    expect(review).toMatchObject({ kind: "budget", decision: null });
+    expect(review?.presentation).toContain("3 of 3 steps used");
+    // The review is on the plan, not in its steps: 3 of 5 done stays 60 %.
+    expect(after.state.steps).toHaveLength(5);
+    expect(progressOf(after.state.steps)).toBe(60);
 
     const asked = nextStep(after.state, "w", T0, newId);
     expect(asked.outcome.status).toBe("budget_exhausted");
@@ -100,7 +104,7 @@ describe("a step budget", () => {
 
   it("a raise at review lets the plan go on and complete", () => {
     const paused = runSequential(create(steps(5), { budget: { maxSteps: 3 } }));
-    const review = budgetReview(paused) as Step;
+    const review = { stepId: reviewIdOf(paused) };
     expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [] }, actor, T0, newId))).toBe("validation");
     expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [], budget: { maxSteps: 3 } }, actor, T0, newId))).toBe("validation");
     expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "revise", feedback: "more", followUpSteps: [] }, actor, T0, newId))).toBe("validation");
@@ -111,15 +115,16 @@ describe("a step budget", () => {
     const done = runSequential(raised.state);
     expect(done.plan.status).toBe("completed");
     expect(done.plan.usage?.steps).toBe(5);
-    expect(done.steps.filter((s) => s.origin === "budget")).toHaveLength(1);
+    expect(done.steps).toHaveLength(5);
+    expect(done.plan.reviews?.map((r) => r.decision)).toEqual(["approve"]);
   });
 
   it("ending at review skips what never started and completes with what the plan has", () => {
     const paused = runSequential(create(steps(5), { budget: { maxSteps: 2 } }));
-    const review = budgetReview(paused) as Step;
+    const review = { stepId: reviewIdOf(paused) };
     const ended = submitReview(paused, { stepId: review.stepId, decision: "reject", feedback: "enough", followUpSteps: [] }, actor, T0, newId);
     expect(ended.state.plan.status).toBe("completed");
-    expect(ended.state.steps.map((s) => s.status)).toEqual(["completed", "completed", "completed", "skipped", "skipped", "skipped"]);
+    expect(ended.state.steps.map((s) => s.status)).toEqual(["completed", "completed", "skipped", "skipped", "skipped"]);
     expect(progressOf(ended.state.steps)).toBe(100);
     expect(ended.events.map((e) => e.action)).toEqual(["review.reject", "plan.ended_at_budget", "plan.completed"]);
     expect(ended.state.plan.failureReason).toBeNull();
@@ -143,9 +148,8 @@ describe("exhaustion in the middle of a parallel group", () => {
     expect(c.outcome.status).toBe("budget_exhausted");
     expect(c.events.map((e) => e.action)).toEqual(["plan.budget_exhausted"]);
     state = c.state;
-    const review = budgetReview(state) as Step;
-    expect(review.stepOrder).toBe(5);
-    expect(state.steps.map((s) => s.parallelGroup)).toEqual(["g", "g", "g", "g", null, null]);
+    expect(budgetReview(state)?.decision).toBeNull();
+    expect(state.steps.map((s) => s.parallelGroup)).toEqual(["g", "g", "g", "g", null]);
     expect(state.plan.usage?.steps).toBe(2);
     // The worker of an in-flight step gets it back and may finish it; the others get nothing new.
     expect(nextStep(state, "a", T0, newId).outcome).toMatchObject({ status: "step", resumed: true });
@@ -153,7 +157,7 @@ describe("exhaustion in the middle of a parallel group", () => {
     state = submit(state, a.step, a.claimId).state;
     state = submit(state, b.step, b.claimId).state;
     expect(state.steps.filter((s) => s.status === "completed")).toHaveLength(2);
-    expect(state.steps.filter((s) => s.origin === "budget")).toHaveLength(1);
+    expect(state.steps).toHaveLength(5);
     expect(state.plan.status).toBe("awaiting_review");
   });
 
@@ -161,12 +165,11 @@ describe("exhaustion in the middle of a parallel group", () => {
     let state = create(steps(3, "g"), { budget: { maxSteps: 1 } });
     const a = take(state, "a");
     state = nextStep(a.state, "b", T0, newId).state;
-    const review = budgetReview(state) as Step;
-    state = submitReview(state, { stepId: review.stepId, decision: "reject", feedback: "stop", followUpSteps: [] }, actor, T0, newId).state;
+    state = submitReview(state, { stepId: reviewIdOf(state), decision: "reject", feedback: "stop", followUpSteps: [] }, actor, T0, newId).state;
     expect(state.plan.status).toBe("active");
     const finished = submit(state, a.step, a.claimId);
     expect(finished.state.plan.status).toBe("completed");
-    expect(finished.state.steps.map((s) => s.status)).toEqual(["completed", "skipped", "skipped", "completed"]);
+    expect(finished.state.steps.map((s) => s.status)).toEqual(["completed", "skipped", "skipped"]);
   });
 });
 
@@ -180,7 +183,7 @@ describe("token and tool-call budgets", () => {
     taken = take(state, "w");
     const spent = submit(taken.state, taken.step, taken.claimId, { inputTokens: 300, outputTokens: 150, toolCalls: 7 });
     expect(spent.state.plan.usage).toEqual({ steps: 2, inputTokens: 800, outputTokens: 250, toolCalls: 9 });
-    expect(spent.events.find((e) => e.action === "plan.budget_exhausted")?.detail).toEqual({ exhausted: [{ dimension: "tokens", used: 1050, limit: 1000 }] });
+    expect(spent.events.find((e) => e.action === "plan.budget_exhausted")?.detail).toEqual({ reviewId: reviewIdOf(spent.state), exhausted: [{ dimension: "tokens", used: 1050, limit: 1000 }] });
   });
 
   it("a replayed result is not counted twice", () => {
@@ -212,8 +215,7 @@ describe("a deadline", () => {
     expect(state.plan.status).toBe("awaiting_review");
     expect(nextBudgetAlarm(state, T0 + HOUR)).toBeNull();
     expect(onAlarm(state, T0 + 2 * HOUR, newId).events).toEqual([]);
-    const review = budgetReview(state) as Step;
-    const raised = submitReview(state, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [], budget: { deadline: T0 + 3 * HOUR } }, actor, T0 + HOUR, newId);
+    const raised = submitReview(state, { stepId: reviewIdOf(state), decision: "approve", feedback: null, followUpSteps: [], budget: { deadline: T0 + 3 * HOUR } }, actor, T0 + HOUR, newId);
     expect(nextBudgetAlarm(raised.state, T0 + HOUR)).toBe(T0 + 3 * HOUR);
   });
 });
@@ -223,7 +225,7 @@ describe("changing a budget with modify_plan", () => {
     let state = runSequential(create(steps(4)), 2);
     expect(state.plan.budget).toBeNull();
     const set = modifyPlan(state, { action: "budget", budget: { maxSteps: 2 } }, "keep it short", T0, newId);
-    expect(set.modifications.map((m) => m.kind)).toEqual(["budget", "budget_review"]);
+    expect(set.modifications.map((m) => m.kind)).toEqual(["budget"]);
     expect(set.events.map((e) => e.action)).toEqual(["plan.modified.budget", "plan.budget_exhausted"]);
     state = set.state;
     expect(codeOf(() => modifyPlan(state, { action: "budget", budget: { maxSteps: 10 } }, "more", T0, newId))).toBe("invalid_transition");

@@ -1,6 +1,6 @@
 import { budgetLinesOf, pendingBudgetReview } from "./budget-review";
 import { isTerminalPlan, type PlanState } from "./model";
-import { derivePlanStatus, progressOf, stalledSteps } from "./status";
+import { derivePlanStatusWithReviews, progressOf, stalledSteps } from "./status";
 
 /** What the org-wide plan index knows of a plan: enough to list and filter without waking it. */
 export interface PlanIndexEntry {
@@ -38,7 +38,7 @@ export function indexEntryOf(state: PlanState, now: number, seq: number): PlanIn
     name: plan.name,
     researchQuestion: plan.researchQuestion,
     status: plan.status,
-    derivedStatus: derivePlanStatus(steps),
+    derivedStatus: derivePlanStatusWithReviews(plan, steps),
     progress: progressOf(steps),
     stalled: !isTerminalPlan(plan) && (plan.status === "stalled" || stalledSteps(state, now).length > 0),
     totalSteps: steps.length,

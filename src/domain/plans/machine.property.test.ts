@@ -17,8 +17,8 @@ import {
   submitResult,
   submitReview,
 } from "./machine";
-import { LIMITS, type NewStep, type PlanState, STEP_TYPES, type Step } from "./model";
-import { derivePlanStatus, progressOf, stallDeadline } from "./status";
+import { LIMITS, type NewStep, type PlanState, pendingPlanReview, STEP_TYPES, type Step } from "./model";
+import { derivePlanStatus, derivePlanStatusWithReviews, progressOf, stallDeadline } from "./status";
 
 /**
  * Random plans driven by random command sequences. Each command's outcome is
@@ -66,6 +66,8 @@ const planArb = stepsArb.chain((steps) =>
       }),
       { maxLength: 3 },
     ),
+    approval: fc.constantFrom("required" as const, "optional" as const, undefined),
+    maxSteps: fc.option(fc.integer({ min: 1, max: 8 }), { freq: 2 }),
   }),
 );
 
@@ -91,6 +93,17 @@ const commandArb = fc.oneof(
       decision: fc.constantFrom("approve" as const, "revise" as const, "reject" as const),
       withFeedback: fc.boolean(),
       followUps: fc.nat({ max: 2 }),
+      dt: dtArb,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("answerPlanReview" as const),
+      pick: pickArb,
+      decision: fc.constantFrom("approve" as const, "revise" as const, "reject" as const),
+      withFeedback: fc.boolean(),
+      raise: fc.boolean(),
       dt: dtArb,
     }),
   },
@@ -162,6 +175,8 @@ function startWorld(plan: GeneratedPlan): World {
     outputFormattingNotes: null,
     sessionId: null,
     executionId: null,
+    ...(plan.approval ? { approval: plan.approval } : {}),
+    budget: plan.maxSteps === null ? null : { maxSteps: plan.maxSteps },
   };
   const { state } = createPlan(input, actor, T0, newId);
   const gateStep = new Map(state.plan.branchingConditions.map((c) => [c.conditionId, state.steps[c.afterStepOrder - 1]?.stepId ?? "?"]));
@@ -274,6 +289,27 @@ function resolve(world: World, command: Command): Call {
       else if (command.decision === "revise" && state.steps.length + Math.max(1, command.followUps) > LIMITS.stepsPerPlan) expected = "validation";
       return { run: () => submitReview(state, decision, actor, now, newId), expected, label: `submitReview ${command.decision} ${step.stepOrder}` };
     }
+    case "answerPlanReview": {
+      const reviews = state.plan.reviews ?? [];
+      const review = pendingPlanReview(state.plan) ?? pickFrom(reviews, command.pick);
+      const used = state.plan.usage?.steps ?? 0;
+      const decision = {
+        stepId: review?.reviewId ?? "review_nope",
+        decision: command.decision,
+        feedback: command.withFeedback ? "feedback" : null,
+        followUpSteps: [],
+        ...(command.raise ? { budget: { maxSteps: used + 5 } } : {}),
+      };
+      let expected: Expected = "ok";
+      if (isTerminalPlan(state)) expected = "invalid_transition";
+      else if (!review) expected = "not_found";
+      else if (review.decision !== null) expected = "invalid_transition";
+      else if (review.kind === "budget") {
+        if (command.decision === "revise" || (command.decision === "approve" && !command.raise)) expected = "validation";
+      } else if (command.decision !== "revise" && command.raise) expected = "validation";
+      else if (command.decision !== "approve" && !command.withFeedback) expected = "validation";
+      return { run: () => submitReview(state, decision, actor, now, newId), expected, label: `answerPlanReview ${review?.kind} ${command.decision}` };
+    }
     case "stall":
       return { run: () => markStalled(state, now), expected: "ok", label: "markStalled" };
     case "cancel": {
@@ -365,7 +401,11 @@ function checkInvariants(world: World, prev: PlanState, result: Result, call: Ca
 
   // Plan status.
   if (isDead(prev)) expect(plan.status).toBe(prev.plan.status);
-  const derived = derivePlanStatus(steps);
+  // Plan reviews (approval, budget) live on the plan: no step is ever one, and the steps' own status ignores them.
+  expect(steps.some((s) => s.origin === "budget")).toBe(false);
+  expect((plan.reviews ?? []).filter((r) => r.decision === null).length).toBeLessThanOrEqual(1);
+  const derived = derivePlanStatusWithReviews(plan, steps);
+  if (derived === "awaiting_review" && !steps.some((s) => s.status === "awaiting_input")) expect(derivePlanStatus(steps)).toBe("active");
   if (!["failed", "cancelled", "stalled"].includes(plan.status)) expect(plan.status).toBe(derived);
   if (plan.status === "stalled") {
     expect(plan.stalledAt).not.toBeNull();
@@ -375,7 +415,8 @@ function checkInvariants(world: World, prev: PlanState, result: Result, call: Ca
   if (isDead(next)) expect(plan.failureReason).toBeTruthy();
   if (plan.status === "failed" && !isDead(prev)) {
     // A plan fails through a failed critical step or a review that rejected it.
-    expect(steps.some((s) => (s.critical && s.status === "failed") || (s.status === "failed" && s.review?.decision === "reject"))).toBe(true);
+    const rejectedAtApproval = (plan.reviews ?? []).some((r) => r.kind === "approval" && r.decision === "reject");
+    expect(rejectedAtApproval || steps.some((s) => (s.critical && s.status === "failed") || (s.status === "failed" && s.review?.decision === "reject"))).toBe(true);
   }
 
   // Progress: the seed's formula, and it only goes down when steps were added.
@@ -403,9 +444,13 @@ function checkInvariants(world: World, prev: PlanState, result: Result, call: Ca
 /** nextStep: a step goes to one worker at a time in a parallel group; a taken step changes hands only once stalled. */
 function checkHandout(world: World, prev: PlanState, next: PlanState, outcome: NextStepOutcome, worker: string) {
   if (outcome.status !== "step") {
-    expect(next).toBe(prev);
+    if (outcome.status === "budget_exhausted" && !pendingPlanReview(prev.plan)) {
+      // Reaching the limit opens the budget review on the plan; the steps stay as they were.
+      expect(next.steps).toEqual(prev.steps);
+      expect(pendingPlanReview(next.plan)?.kind).toBe("budget");
+    } else expect(next).toBe(prev);
     if (outcome.status === "plan_failed") expect(isDead(prev)).toBe(true);
-    if (outcome.status === "awaiting_review") expect(prev.steps.some((s) => s.status === "awaiting_input")).toBe(true);
+    if (outcome.status === "awaiting_review") expect(prev.steps.some((s) => s.status === "awaiting_input") || pendingPlanReview(prev.plan)?.kind === "approval").toBe(true);
     if (outcome.status === "plan_complete") expect(prev.steps.every((s) => !isOpen(s))).toBe(true);
     return;
   }
@@ -473,7 +518,7 @@ describe("plan state machine under random command sequences", () => {
   it("drives every plan to completion when workers only pull and submit", () => {
     fc.assert(
       fc.property(planArb, fc.array(fc.nat({ max: 2 }), { minLength: 1, maxLength: 5 }), (plan, workers) => {
-        const world = startWorld(plan);
+        const world = startWorld({ ...plan, approval: undefined, maxSteps: null });
         for (let round = 0; round < 200 && world.state.plan.status !== "completed"; round++) {
           const worker = workers[round % workers.length] ?? 0;
           apply(world, { kind: "next", worker, dt: 1 });

@@ -1,5 +1,6 @@
 import { conflict, invalidTransition, validationError } from "../errors";
-import { isTerminalPlan, isTerminalStep, LIMITS, type Actor, type BranchingCondition, type NewStep, type PlanState, type Step, type StepStatus } from "./model";
+import { isTerminalPlan, isTerminalStep, LIMITS, type Actor, type BranchingCondition, type NewStep, type PlanReview, type PlanState, pendingPlanReview, type Step, type StepStatus } from "./model";
+import { type ApprovalMode, openApproval, refreshApproval, takeReviewNotes } from "./approval";
 import { addUsage, type Budget, type BudgetLine, exhaustedLines, normalizeBudget, type StepUsage, toolCallsOf } from "./budget";
 import { assertBudget, budgetLinesOf, pauseForBudget, pendingBudgetReview, usageOf } from "./budget-review";
 import { settle } from "./settle";
@@ -17,6 +18,7 @@ export { settle } from "./settle";
 export { assertGroupsContiguous, snapshot } from "./step-list";
 export type { NewId, PlanEvent, PlanModification, StepSnapshot, Transition } from "./transition";
 export { requestReview, type ReviewDecision, submitReview } from "./review";
+export { APPROVAL_MODES, type ApprovalMode, liftLegacyReviews, type StepEdit } from "./approval";
 
 // ---------------------------------------------------------------- create
 
@@ -33,6 +35,8 @@ export interface CreatePlanInput {
   executionId: string | null;
   stallThresholdMinutes?: number | null;
   budget?: Budget | null;
+  /** required: the plan waits for a person's approval before its first step. */
+  approval?: ApprovalMode;
 }
 
 export function createPlan(input: CreatePlanInput, actor: Actor, now: number, newId: NewId): Transition {
@@ -77,9 +81,10 @@ export function createPlan(input: CreatePlanInput, actor: Actor, now: number, ne
     },
     steps,
   };
+  const gated = input.approval === "required" ? openApproval(state, now, newId) : { state, events: [] };
   return {
-    state,
-    events: [{ action: "plan.created", stepId: null, detail: { steps: steps.length, name: input.name } }],
+    state: gated.state,
+    events: [{ action: "plan.created", stepId: null, detail: { steps: steps.length, name: input.name, ...(input.approval === "required" ? { approval: "required" } : {}) } }, ...gated.events],
     modifications: [{ version: 1, kind: "create", rationale: input.planDesignRationale, before: [], after: steps.map(snapshot) }],
   };
 }
@@ -87,13 +92,14 @@ export function createPlan(input: CreatePlanInput, actor: Actor, now: number, ne
 // ---------------------------------------------------------------- get_next_step
 
 export type NextStepOutcome =
-  | { status: "step"; step: Step; claimId: string; resumed: boolean }
+  /** reviewNotes: what reviewers wrote for the assistant (approval revised, budget raised), handed over once. */
+  | { status: "step"; step: Step; claimId: string; resumed: boolean; reviewNotes?: string[] }
   | { status: "plan_complete" }
-  | { status: "awaiting_review"; steps: Step[] }
+  | { status: "awaiting_review"; steps: Step[]; reviews: PlanReview[] }
   | { status: "plan_failed"; reason: string }
   | { status: "waiting"; inProgress: Step[] }
   /** A limit of the plan's budget is reached: no new step starts until a person answers the budget review. */
-  | { status: "budget_exhausted"; steps: Step[]; exhausted: BudgetLine[] };
+  | { status: "budget_exhausted"; review: PlanReview; exhausted: BudgetLine[] };
 
 /**
  * Hands the caller its next step. A sequential plan gives back the step in
@@ -103,6 +109,14 @@ export type NextStepOutcome =
  * old claim then goes stale.
  */
 export function nextStep(state: PlanState, workerId: string, now: number, newId: NewId): Transition & { outcome: NextStepOutcome } {
+  const next = pullStep(state, workerId, now, newId);
+  if (next.outcome.status !== "step") return next;
+  const handed = takeReviewNotes(next.state, now);
+  if (handed.notes.length === 0) return next;
+  return { ...next, state: handed.state, outcome: { ...next.outcome, reviewNotes: handed.notes } };
+}
+
+function pullStep(state: PlanState, workerId: string, now: number, newId: NewId): Transition & { outcome: NextStepOutcome } {
   const { plan } = state;
   const unchanged = (outcome: NextStepOutcome) => ({ state, events: [], modifications: [], outcome });
   if (plan.status === "completed") return unchanged({ status: "plan_complete" });
@@ -111,13 +125,15 @@ export function nextStep(state: PlanState, workerId: string, now: number, newId:
   }
   const awaiting = state.steps.filter((step) => step.status === "awaiting_input");
   const open = state.steps.filter((step) => !isTerminalStep(step));
-  if (pendingBudgetReview(state)) {
-    // Steps in flight may finish while the budget review waits: their workers get them back.
+  const planReview = pendingPlanReview(plan);
+  if (planReview) {
+    // Steps in flight may finish while a plan review waits: their workers get them back.
     const own = open.find((step) => step.status === "in_progress" && step.claimId && (step.parallelGroup === null || step.claimedBy === workerId));
     if (own) return resume(state, own, now);
-    return unchanged({ status: "budget_exhausted", steps: awaiting, exhausted: exhaustedLines(budgetLinesOf(state, now)) });
+    if (planReview.kind === "budget") return unchanged({ status: "budget_exhausted", review: planReview, exhausted: exhaustedLines(budgetLinesOf(state, now)) });
+    return unchanged({ status: "awaiting_review", steps: awaiting, reviews: [planReview] });
   }
-  if (awaiting.length > 0) return unchanged({ status: "awaiting_review", steps: awaiting });
+  if (awaiting.length > 0) return unchanged({ status: "awaiting_review", steps: awaiting, reviews: [] });
   const first = open[0];
   if (!first) return unchanged({ status: "plan_complete" });
 
@@ -155,8 +171,8 @@ function claim(state: PlanState, step: Step, workerId: string, now: number, newI
     const reached = exhaustedLines(budgetLinesOf(state, now));
     if (reached.length > 0) {
       const paused = pauseForBudget(state, now, newId);
-      const steps = paused.state.steps.filter((candidate) => candidate.status === "awaiting_input");
-      return { ...paused, outcome: { status: "budget_exhausted", steps, exhausted: reached } };
+      const review = pendingBudgetReview(paused.state);
+      if (review) return { ...paused, outcome: { status: "budget_exhausted", review, exhausted: reached } };
     }
   }
   const claimed: Step = { ...step, status: "in_progress", claimId: newId("claim"), claimedBy: workerId, claimedAt: now, lastActivityAt: now };
@@ -337,7 +353,7 @@ export function modifyPlan(state: PlanState, modification: Modification, rationa
     }
   }
   const reopened = state.plan.status === "completed" ? { ...next.plan, status: "active" as const, finishedAt: null } : next.plan;
-  const settled = settle({ ...next, plan: { ...reopened, version } }, now);
+  const settled = settle(refreshApproval({ ...next, plan: { ...reopened, version } }, now), now);
   return {
     state: settled.state,
     events: [{ action: `plan.modified.${modification.action}`, stepId: "stepId" in modification ? modification.stepId : null, detail: { version, rationale } }, ...settled.events],
@@ -350,7 +366,7 @@ function setBudget(state: PlanState, change: Budget, rationale: string, version:
   if (pendingBudgetReview(state)) throw invalidTransition("The plan waits at its budget review; a person answers it with submit_review.");
   assertBudget(change, now);
   const budget = normalizeBudget({ ...(state.plan.budget ?? {}), ...change });
-  const changed: PlanState = { ...state, plan: { ...state.plan, budget, version, updatedAt: now } };
+  const changed: PlanState = refreshApproval({ ...state, plan: { ...state.plan, budget, version, updatedAt: now } }, now);
   const paused = pauseForBudget(changed, now, newId);
   return {
     state: paused.state,

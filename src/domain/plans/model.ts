@@ -60,6 +60,18 @@ export interface Review {
   decidedBy: string | null;
 }
 
+/** A gate on the whole plan, not a step: it never enters the step list or the progress formula. */
+export const PLAN_REVIEW_KINDS = ["approval", "budget"] as const;
+export type PlanReviewKind = (typeof PLAN_REVIEW_KINDS)[number];
+
+export interface PlanReview extends Review {
+  reviewId: string;
+  /** approval: the plan waits for a person before its first step; budget: a spent limit waits for one. */
+  kind: PlanReviewKind;
+  /** When the reviewer's feedback was handed to the assistant with a step (get_next_step), or null. */
+  noteDeliveredAt?: number | null;
+}
+
 export interface Step {
   stepId: string;
   /** 1-based position; renumbered after every modification. */
@@ -87,7 +99,7 @@ export interface Step {
   review: Review | null;
   /** Why it failed or was skipped. */
   note: string | null;
-  /** How it entered the plan; "budget" is the review a spent budget opens. */
+  /** How it entered the plan; "budget" is a budget review stored as a step by earlier versions (lifted to plan.reviews on load). */
   origin: "plan" | "modification" | "branching" | "review" | "budget";
 }
 
@@ -133,12 +145,17 @@ export interface Plan {
   /** Limits on what the plan may spend (budget.ts); absent on plans made before budgets. */
   budget?: Budget | null;
   usage?: Usage;
+  /** Plan-level reviews (approval, budget), oldest first; absent on plans made before them. */
+  reviews?: PlanReview[];
 }
 
 export interface PlanState {
   plan: Plan;
   steps: Step[];
 }
+
+/** The plan-level review waiting for a person, if any (at most one waits at a time). */
+export const pendingPlanReview = (plan: Pick<Plan, "reviews">): PlanReview | undefined => plan.reviews?.find((review) => review.decision === null);
 
 export const isTerminalStep = (step: Pick<Step, "status">) => TERMINAL_STEP_STATUSES.has(step.status);
 export const isTerminalPlan = (plan: Pick<Plan, "status">) => TERMINAL_PLAN_STATUSES.has(plan.status);

@@ -2,6 +2,7 @@ import { conflict, invalidTransition, validationError } from "../errors";
 import { type Actor, isTerminalPlan, type NewStep, type PlanState, type Step } from "./model";
 import type { Budget } from "./budget";
 import { answerBudgetReview } from "./budget-review";
+import { answerApproval, type StepEdit } from "./approval";
 import { settle } from "./settle";
 import { findStep, insertAfter, replaceStep, snapshot } from "./step-list";
 import type { NewId, PlanModification, Transition } from "./transition";
@@ -29,19 +30,27 @@ export function requestReview(
 }
 
 export interface ReviewDecision {
+  /** The step awaiting review, or the reviewId of a plan review (approval, budget). */
   stepId: string;
   decision: "approve" | "revise" | "reject";
   feedback: string | null;
   followUpSteps: NewStep[];
-  /** Approving a budget review: the raised limits. */
+  /** Approving a budget review: the raised limits; revising an approval: the new ones. */
   budget?: Budget;
+  /** Revising an approval: steps to change or remove. */
+  stepEdits?: StepEdit[];
 }
 
 export function submitReview(state: PlanState, decision: ReviewDecision, actor: Actor, now: number, newId: NewId): Transition {
   if (isTerminalPlan(state.plan)) throw invalidTransition(`The plan is ${state.plan.status}.`);
+  const planReview = state.plan.reviews?.find((review) => review.reviewId === decision.stepId);
+  if (planReview) {
+    if (planReview.decision !== null) throw invalidTransition(`The ${planReview.kind} review was already answered (${planReview.decision}).`);
+    return planReview.kind === "budget" ? answerBudgetReview(state, planReview, decision, actor, now) : answerApproval(state, planReview, decision, actor, now, newId);
+  }
   const step = findStep(state, decision.stepId);
   if (step.status !== "awaiting_input" || !step.review) throw invalidTransition(`Step ${step.stepOrder} is ${step.status}; there is no review to answer.`);
-  if (step.origin === "budget") return answerBudgetReview(state, step, decision, actor, now);
+  if ((decision.stepEdits?.length ?? 0) > 0) throw validationError("stepEdits revise a plan's approval, not a step's review.", [{ path: "stepEdits", message: "Only for an approval review" }]);
   if (decision.decision !== "approve" && !decision.feedback?.trim()) {
     throw validationError(`feedback is required to ${decision.decision}.`, [{ path: "feedback", message: "Required unless approving" }]);
   }

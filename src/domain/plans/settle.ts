@@ -1,8 +1,8 @@
 import type { PlanState } from "./model";
-import { derivePlanStatus, stalledSteps } from "./status";
+import { derivePlanStatusWithReviews, stalledSteps } from "./status";
 import type { PlanEvent } from "./transition";
 
-/** The stored status after a transition: terminal stays terminal, a failed critical step fails the plan, progress clears a stall. */
+/** The stored status after a transition: terminal stays terminal, a failed critical step fails the plan, a waiting plan review holds it, progress clears a stall. */
 export function settle(state: PlanState, now: number): { state: PlanState; events: PlanEvent[] } {
   const { plan, steps } = state;
   if (plan.status === "failed" || plan.status === "cancelled") return { state, events: [] };
@@ -14,7 +14,7 @@ export function settle(state: PlanState, now: number): { state: PlanState; event
       events: [{ action: "plan.failed", stepId: failedCritical.stepId, detail: { reason } }],
     };
   }
-  const derived = derivePlanStatus(steps);
+  const derived = derivePlanStatusWithReviews(plan, steps);
   let status: typeof plan.status = derived;
   if (derived === "active" && plan.status === "stalled" && stalledSteps(state, now).length > 0) status = "stalled";
   if (status === plan.status) return { state: { ...state, plan: { ...plan, updatedAt: now } }, events: [] };

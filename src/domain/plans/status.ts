@@ -1,10 +1,16 @@
-import { DEFAULT_STALL_MINUTES, isTerminalStep, type PlanState, type Step } from "./model";
+import { DEFAULT_STALL_MINUTES, isTerminalStep, type Plan, type PlanState, pendingPlanReview, type Step } from "./model";
 
 /** seed 004: all steps terminal → completed (even if all failed); any awaiting input → awaiting_review; else active. */
 export function derivePlanStatus(steps: readonly Pick<Step, "status">[]): "completed" | "awaiting_review" | "active" {
   if (steps.length > 0 && steps.every(isTerminalStep)) return "completed";
   if (steps.some((step) => step.status === "awaiting_input")) return "awaiting_review";
   return "active";
+}
+
+/** The derived status with the plan's own reviews: a plan-level review waiting keeps an unfinished plan awaiting_review. */
+export function derivePlanStatusWithReviews(plan: Pick<Plan, "reviews">, steps: readonly Pick<Step, "status">[]): "completed" | "awaiting_review" | "active" {
+  const derived = derivePlanStatus(steps);
+  return derived === "active" && pendingPlanReview(plan) ? "awaiting_review" : derived;
 }
 
 /** seed 004: (completed + skipped) / total, as a rounded percentage; failed steps do not count. */

@@ -61,4 +61,14 @@ describe("plan templates", () => {
     expect(scan.createPlanArguments.steps.some((s) => s.stepType === "checkpoint")).toBe(true);
     expect(scan.parameters).toBeNull();
   });
+
+  it("offers approval before a large deep plan spends, not before a standard one or a scan", () => {
+    expect(planTemplate("general_topic", "deep", "x", {}).createPlanArguments.approval).toBeUndefined();
+    expect(planTemplate("general_topic", "scan", "x", {}).createPlanArguments.approval).toBeUndefined();
+    const exhaustive = planTemplate("general_topic", "deep", "x", { depth: "exhaustive" });
+    expect(exhaustive.createPlanArguments).toMatchObject({ approval: "required", budget: { maxToolCalls: 600 } });
+    expect(exhaustive.description).toContain("asks for the user's approval");
+    expect(planTemplate("competitive_analysis", "deep", "x", { maxResearchers: 5, rounds: 2 }).createPlanArguments.approval).toBe("required");
+    expect(planTemplate("competitive_analysis", "deep", "x", { maxResearchers: 3, rounds: 3 }).createPlanArguments.approval).toBeUndefined();
+  });
 });

@@ -50,7 +50,12 @@ export type CreatePlanArguments = {
   citationPolicy?: CitationPolicy;
   /** A suggested budget: room for every step the plan may add, and tool calls in proportion to its breadth. */
   budget: { maxSteps: number; maxToolCalls: number };
+  /** Offered on large plans: a person approves the plan before it spends its budget. */
+  approval?: "required";
 };
+
+/** Tool calls from which a template asks for approval first: a deep plan of 10 researcher-rounds or more (5 × 2, 4 × 3, the exhaustive default). */
+export const APPROVAL_TOOL_CALLS = 400;
 
 export interface PlanTemplate {
   templateId: string;
@@ -226,7 +231,8 @@ export function planTemplate(type: ResearchType, mode: Mode, topic: string | nul
     mode,
     description:
       `Deep research on a ${label(type)} (evidence-ledger protocol): decompose, ${parameters.rounds} retrieval round(s) with assessment, ` +
-      `${parameters.maxResearchers} parallel synthesis workers, dual review, critic, ${parameters.output}; strict citation check.`,
+      `${parameters.maxResearchers} parallel synthesis workers, dual review, critic, ${parameters.output}; strict citation check.` +
+      (40 * parameters.rounds * parameters.maxResearchers >= APPROVAL_TOOL_CALLS ? " Large: asks for the user's approval before the first step." : ""),
     parameters,
     createPlanArguments: {
       name: `[Deep] ${subject}`,
@@ -239,12 +245,17 @@ export function planTemplate(type: ResearchType, mode: Mode, topic: string | nul
       outputFormattingNotes:
         parameters.output === "brief" ? "Brief: answer first, key findings, citations [E…]." : "Report: answer first, per-subtopic sections, Confidence & limitations, Sources.",
       citationPolicy: "strict",
-      budget: {
+      ...withApprovalWhenLarge({
         maxSteps: steps.length + (branchingConditions ?? []).reduce((sum, c) => sum + c.insertSteps.length, 0) + 4,
         maxToolCalls: 40 * parameters.rounds * parameters.maxResearchers,
-      },
+      }),
     },
   };
+}
+
+/** The budget, and approval required when it is large enough that the user should see the plan before it is spent. */
+function withApprovalWhenLarge(budget: CreatePlanArguments["budget"]): Pick<CreatePlanArguments, "budget" | "approval"> {
+  return budget.maxToolCalls >= APPROVAL_TOOL_CALLS ? { budget, approval: "required" } : { budget };
 }
 
 export function planTemplates(filter: { researchType?: ResearchType; mode?: Mode; topic?: string; parameters?: Partial<DeepParameters> }): PlanTemplate[] {

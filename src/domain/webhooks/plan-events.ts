@@ -27,14 +27,18 @@ export function planWebhookEvents(state: PlanState, events: readonly PlanEvent[]
       ...(step ? { step: { stepId: step.stepId, stepOrder: step.stepOrder, stepType: step.stepType } } : {}),
     };
     if (type === "plan.stalled") data.stalledStepIds = event.detail.stepIds ?? [];
-    if (type === "plan.review_requested" && step?.review) {
-      data.review = { presentation: clipNullable(step.review.presentation, PRESENTATION_CHARS), questions: step.review.questions };
+    const planReview = typeof event.detail.reviewId === "string" ? plan.reviews?.find((review) => review.reviewId === event.detail.reviewId) : undefined;
+    if (type === "plan.review_requested" && planReview) {
+      data.review = { reviewId: planReview.reviewId, kind: planReview.kind, presentation: clipNullable(planReview.presentation, PRESENTATION_CHARS), questions: planReview.questions };
+    } else if (type === "plan.review_requested" && step?.review) {
+      data.review = { reviewId: step.stepId, kind: "step", presentation: clipNullable(step.review.presentation, PRESENTATION_CHARS), questions: step.review.questions };
     }
     if (type === "plan.failed") data.reason = plan.failureReason;
     if (type === "plan.completed") data.finishedAt = new Date(plan.finishedAt ?? now).toISOString();
     if (type === "plan.budget_exhausted") {
       const { deadline, ...counts } = plan.budget ?? {};
       data.exhausted = event.detail.exhausted ?? [];
+      if (planReview) data.reviewId = planReview.reviewId;
       data.budget = { ...counts, ...(deadline !== undefined ? { deadline: new Date(deadline).toISOString() } : {}) };
     }
     return [{ eventId: newEventId(), orgId: plan.orgId, type, occurredAt: now, data }];

@@ -40,7 +40,16 @@ describe("the plan view (MCP App)", () => {
     await ok(apiKey, "request_user_review", { planId: plan.planId, stepId: next.step.stepId, claimId: next.claimId, presentation: "Scope: three engines", questions: ["Offline only?"] });
     const status = await ok(apiKey, "get_plan_status", { planId: plan.planId });
     expect(status.pendingReviews).toEqual([
-      { stepId: next.step.stepId, stepOrder: 1, stepType: "checkpoint", kind: "step", presentation: "Scope: three engines", questions: ["Offline only?"], requestedAt: expect.any(String) },
+      {
+        reviewId: next.step.stepId,
+        stepId: next.step.stepId,
+        stepOrder: 1,
+        stepType: "checkpoint",
+        kind: "step",
+        presentation: "Scope: three engines",
+        questions: ["Offline only?"],
+        requestedAt: expect.any(String),
+      },
     ]);
     await ok(apiKey, "submit_review", { planId: plan.planId, stepId: next.step.stepId, decision: "approve" });
     const after = (await ok(apiKey, "get_plan_status", { planId: plan.planId })) as { pendingReviews: unknown[]; completedSteps: { finishedAt: string | null }[] };

@@ -5,6 +5,8 @@ import { canonicalOrigin } from "../../auth/resource";
 import { CairnError, httpStatusOf, isCairnError } from "../../domain/errors";
 import { ID_PATTERN } from "../../domain/ids";
 import { refusedByDatabaseGate, writeRefusal } from "../../domain/org-data/write-gate";
+import type { StepEdit } from "../../domain/plans/approval";
+import type { PlanState } from "../../domain/plans/model";
 import type { Services } from "../../domain/ports";
 import type { Principal } from "../../domain/principal";
 import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
@@ -12,7 +14,7 @@ import { scopesAllowedForRole } from "../../domain/scopes";
 import type { Env } from "../../env";
 import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
-import { submitReview } from "../../operations/submit-review";
+import { answerReview, submitReview } from "../../operations/submit-review";
 import { homeDatabase } from "../../platform/org-homes";
 import { newCorrelationId, webServices } from "../../platform/runtime";
 import { defaultOrg } from "../../domain/auth/org-choice";
@@ -318,23 +320,45 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
     .map((line) => line.trim())
     .filter(Boolean);
   const decision = String(form.get("decision") ?? "");
+  const approval = form.get("approvalReview") === "1";
+  const { services, origin, now } = await webServices(c.env, session.orgId);
+  const planId = c.req.param("planId");
+  // Revising an approval: what the person changed, against the plan as it stands (another org's plan is not found).
+  const revision = approval && decision === "revise" ? approvalRevisionOf(form, await services.plans.read(session.orgId, planId, false), now()) : {};
   const input = {
-    ...budgetRaiseOf(form, decision, Date.now()),
-    planId: c.req.param("planId"),
+    ...(approval ? {} : budgetRaiseOf(form, decision, Date.now())),
+    ...(revision.budget ? { budget: revision.budget } : {}),
+    planId,
     stepId: c.req.param("stepId"),
     decision,
     ...(feedback ? { feedback } : {}),
     ...(followUps.length && decision === "revise" ? { followUpSteps: followUps } : {}),
   };
   const review = validInput(submitReview, input, "The review is not valid.");
-  const { services, origin, now } = await webServices(c.env, session.orgId);
   const ctx: OperationContext = { principal: principalOf(session), services, correlationId: crypto.randomUUID(), origin, now };
   // The very operation the submit_review tool runs: same command, same audit, with this person as the actor.
-  await submitReview.handler(review, ctx);
+  await answerReview(review, ctx, revision.stepEdits ?? []);
   const back = safeReturn(form.get("back"), `/dashboard/plans/${review.planId}`);
-  const done = form.get("budgetReview") === "1" ? (review.decision === "approve" ? "budget_raised" : "budget_ended") : review.decision;
+  const done = form.get("budgetReview") === "1" ? (review.decision === "approve" ? "budget_raised" : "budget_ended") : approval ? `plan_${review.decision}` : review.decision;
   return c.redirect(`${back}${back.includes("?") ? "&" : "?"}done=${done}`, 303);
 });
+
+/** The step edits and budget of an approval form: only what differs from the plan as it stands. */
+function approvalRevisionOf(form: FormData, state: PlanState, now: number): { stepEdits?: StepEdit[]; budget?: Record<string, number | string> } {
+  const stepEdits = state.steps
+    .filter((step) => step.status === "pending")
+    .flatMap((step): StepEdit[] => {
+      if (form.get(`remove:${step.stepId}`) === "1") return [{ stepId: step.stepId, remove: true }];
+      const instructions = form.get(`instructions:${step.stepId}`);
+      if (typeof instructions !== "string") return [];
+      const text = instructions.replace(/\r\n/g, "\n").trim();
+      return text !== step.instructions.trim() ? [{ stepId: step.stepId, instructions: text }] : [];
+    });
+  const { budget } = budgetRaiseOf(form, "revise", now, "revise");
+  const current = state.plan.budget ?? {};
+  const changed = budget ? Object.fromEntries(Object.entries(budget).filter(([key, value]) => current[key as keyof typeof current] !== value)) : {};
+  return { ...(stepEdits.length ? { stepEdits } : {}), ...(Object.keys(changed).length ? { budget: changed } : {}) };
+}
 
 // ---------------------------------------------------------------------------
 // Review inbox
@@ -355,7 +379,11 @@ dashboardApp.get("/reviews", async (c) => {
   );
   const items: InboxItem[] = [];
   plans.forEach((plan, i) => {
-    for (const step of states[i]?.steps ?? []) if (step.status === "awaiting_input" && step.review) items.push({ plan, step, budget: states[i]?.plan.budget ?? null });
+    const state = states[i];
+    if (!state) return;
+    const budget = state.plan.budget ?? null;
+    for (const review of state.plan.reviews ?? []) if (review.decision === null) items.push({ plan, subject: { planReview: review, steps: state.steps }, budget });
+    for (const step of state.steps) if (step.status === "awaiting_input" && step.review) items.push({ plan, subject: { step }, budget });
   });
   return render(c, {
     title: "Review inbox",

@@ -41,8 +41,10 @@ export function suggestedRaise(budget: Budget | null | undefined, now: number): 
   };
 }
 
-export function BudgetRaiseFields({ budget, now, id }: { budget: Budget | null | undefined; now: number; id: string }) {
-  const raise = suggestedRaise(budget, now);
+export function BudgetRaiseFields(props: { budget: Budget | null | undefined; now: number; id: string; legend?: string; suggest?: boolean }) {
+  const { budget, now, id } = props;
+  // At an approval the fields start at the current limits: changing one is the person's choice.
+  const raise = props.suggest === false ? { maxSteps: budget?.maxSteps, maxTokens: budget?.maxTokens, maxToolCalls: budget?.maxToolCalls } : suggestedRaise(budget, now);
   const field = (name: "maxSteps" | "maxTokens" | "maxToolCalls", label: string) =>
     budget?.[name] === undefined ? null : (
       <>
@@ -54,7 +56,7 @@ export function BudgetRaiseFields({ budget, now, id }: { budget: Budget | null |
     );
   return (
     <fieldset>
-      <legend>Raised budget (to continue)</legend>
+      <legend>{props.legend ?? "Raised budget (to continue)"}</legend>
       {field("maxSteps", "Steps")}
       {field("maxTokens", "Tokens")}
       {field("maxToolCalls", "Tool calls")}
@@ -68,9 +70,9 @@ export function BudgetRaiseFields({ budget, now, id }: { budget: Budget | null |
   );
 }
 
-/** The raised budget a review form carries, as submit_review takes it; nothing unless approving with a field filled in. */
-export function budgetRaiseOf(form: FormData, decision: string, now: number): { budget?: Record<string, number | string> } {
-  if (decision !== "approve") return {};
+/** The budget a review form carries, as submit_review takes it; nothing unless deciding `when` (approve a raise, revise an approval) with a field filled in. */
+export function budgetRaiseOf(form: FormData, decision: string, now: number, when = "approve"): { budget?: Record<string, number | string> } {
+  if (decision !== when) return {};
   const budget: Record<string, number | string> = {};
   for (const name of ["maxSteps", "maxTokens", "maxToolCalls"] as const) {
     const raw = String(form.get(name) ?? "").trim();

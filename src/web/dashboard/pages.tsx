@@ -1,8 +1,7 @@
 import type { Budget } from "../../domain/plans/budget";
 import type { PlanIndexEntry } from "../../domain/plans/index-entry";
-import type { Step } from "../../domain/plans/model";
 import { Flash, Progress } from "./layout";
-import { ReviewForm } from "./review-form";
+import { ReviewForm, type ReviewSubject } from "./review-form";
 
 /** The dashboard's small pages: sign-in, a message, the review inbox. */
 
@@ -45,7 +44,7 @@ export function Message(props: { title: string; message: string; kind?: "error" 
 
 export interface InboxItem {
   plan: PlanIndexEntry;
-  step: Step;
+  subject: ReviewSubject;
   budget: Budget | null;
 }
 
@@ -53,7 +52,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
   return (
     <>
       <h1>Review inbox</h1>
-      <p class="muted">Every step of your organization waiting for a person. Approving lets the plan continue, exactly as submit_review does.</p>
+      <p class="muted">Every plan and step of your organization waiting for a person. Approving lets the plan start or continue, exactly as submit_review does.</p>
       <Flash message={props.flash} />
       <Flash message={props.error} kind="error" />
       <div id="inbox-live" data-live>
@@ -62,7 +61,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
             Nothing awaits review.
           </p>
         ) : (
-          props.items.map(({ plan, step, budget }) => (
+          props.items.map(({ plan, subject, budget }) => (
             <div class="card" data-inbox-plan={plan.planId}>
               <p>
                 <a href={`/dashboard/plans/${plan.planId}`}>
@@ -72,7 +71,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
                 <br />
                 <span class="muted">{plan.researchQuestion}</span>
               </p>
-              <ReviewForm planId={plan.planId} step={step} csrf={props.csrf} back="/dashboard/reviews" budget={budget} />
+              <ReviewForm planId={plan.planId} subject={subject} csrf={props.csrf} back="/dashboard/reviews" budget={budget} />
             </div>
           ))
         )}

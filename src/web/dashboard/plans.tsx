@@ -1,14 +1,14 @@
 import type { HistoryPage } from "../../domain/plans/engine";
 import type { PlanIndexEntry } from "../../domain/plans/index-entry";
 import type { PlanState } from "../../domain/plans/model";
-import { derivePlanStatus, progressOf, stalledSteps } from "../../domain/plans/status";
+import { derivePlanStatusWithReviews, progressOf, stalledSteps } from "../../domain/plans/status";
 import { label, prettyJson, shortTime } from "./format";
 import { Flash, Progress, StatusBadge } from "./layout";
 import { type PlanFilters, STATUS_FILTERS } from "./queries";
 import { EvidenceLedger, type EvidenceLedgerView } from "./plan-ledger";
 import { namedWorkers, splitWorkerId, StepCard } from "./plan-steps";
 import { BudgetBars } from "./budget";
-import { ReviewForm } from "./review-form";
+import { PlanReviewHistory, ReviewForm } from "./review-form";
 
 // ---------------------------------------------------------------------------
 // Plans list
@@ -193,7 +193,7 @@ export function PlanDetail(props: PlanDetailProps) {
           <dd>{plan.researchQuestion}</dd>
           <dt>Status</dt>
           <dd>
-            <StatusBadge status={plan.status} /> <span class="muted">derived:</span> <StatusBadge status={derivePlanStatus(steps)} />
+            <StatusBadge status={plan.status} /> <span class="muted">derived:</span> <StatusBadge status={derivePlanStatusWithReviews(plan, steps)} />
             {stalled ? (
               <>
                 {" "}
@@ -244,11 +244,17 @@ export function PlanDetail(props: PlanDetailProps) {
       </div>
 
       <div id="plan-reviews" data-live>
+        {(["completed", "failed", "cancelled"].includes(plan.status) ? [] : (plan.reviews ?? []))
+          .filter((review) => review.decision === null)
+          .map((review) => (
+            <ReviewForm planId={plan.planId} subject={{ planReview: review, steps }} csrf={props.csrf} back={`/dashboard/plans/${plan.planId}`} budget={plan.budget ?? null} now={props.now} />
+          ))}
         {steps
           .filter((s) => s.status === "awaiting_input" && s.review)
           .map((step) => (
-            <ReviewForm planId={plan.planId} step={step} csrf={props.csrf} back={`/dashboard/plans/${plan.planId}`} budget={plan.budget ?? null} now={props.now} />
+            <ReviewForm planId={plan.planId} subject={{ step }} csrf={props.csrf} back={`/dashboard/plans/${plan.planId}`} budget={plan.budget ?? null} now={props.now} />
           ))}
+        <PlanReviewHistory reviews={plan.reviews ?? []} who={who} />
       </div>
 
       <section id="evidence-ledger" aria-labelledby="ledger-heading">

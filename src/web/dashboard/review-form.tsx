@@ -1,29 +1,39 @@
 
 import type { Budget } from "../../domain/plans/budget";
-import type { Step } from "../../domain/plans/model";
+import type { PlanReview, Step } from "../../domain/plans/model";
 import { BudgetRaiseFields } from "./budget";
 import { shortTime } from "./format";
 
 // ---------------------------------------------------------------------------
 // Review form (plan page and inbox)
 
-export function ReviewForm(props: { planId: string; step: Step; csrf: string; back: string; budget?: Budget | null; now?: number }) {
-  const { step } = props;
-  const id = step.stepId;
-  const budgetReview = step.origin === "budget";
+/** What a review form answers: a checkpoint step, or one of the plan's own reviews (approval, budget). */
+export type ReviewSubject = { step: Step } | { planReview: PlanReview; steps: readonly Step[] };
+
+export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf: string; back: string; budget?: Budget | null; now?: number }) {
+  const { subject } = props;
+  const planReview = "planReview" in subject ? subject.planReview : null;
+  const step = "step" in subject ? subject.step : null;
+  const id = planReview?.reviewId ?? step?.stepId ?? "";
+  const review = planReview ?? step?.review ?? null;
+  // Budget reviews stored as steps by earlier versions are read as plan reviews; the origin check keeps any straggler answerable.
+  const budgetReview = planReview?.kind === "budget" || step?.origin === "budget";
+  const title = planReview?.kind === "approval" ? "Approve the plan" : budgetReview ? "Budget review" : `Review step ${step?.stepOrder} (${step?.stepType})`;
   return (
-    <form class="card review-form" method="post" action={`/dashboard/plans/${props.planId}/steps/${id}/review`} data-review-step={id}>
+    <form class="card review-form" method="post" action={`/dashboard/plans/${props.planId}/steps/${id}/review`} data-review-step={id} data-review-kind={planReview?.kind ?? "step"}>
       <input type="hidden" name="csrf" value={props.csrf} />
       <input type="hidden" name="back" value={props.back} />
-      <h3>{budgetReview ? `Budget review (step ${step.stepOrder})` : `Review step ${step.stepOrder} (${step.stepType})`}</h3>
-      {step.review ? (
+      <h3>{title}</h3>
+      {review ? (
         <>
-          <p>{step.review.presentation}</p>
-          <ReviewQuestions questions={step.review.questions} />
-          <p class="muted">Requested {shortTime(step.review.requestedAt)}</p>
+          {planReview?.kind === "approval" ? <pre class="review-presentation">{review.presentation}</pre> : <p>{review.presentation}</p>}
+          <ReviewQuestions questions={review.questions} />
+          <p class="muted">Requested {shortTime(review.requestedAt)}</p>
         </>
       ) : null}
-      {budgetReview ? (
+      {planReview?.kind === "approval" && "steps" in subject ? (
+        <ApprovalFields id={id} steps={subject.steps} budget={props.budget} now={props.now ?? Date.now()} />
+      ) : budgetReview ? (
         <>
           <input type="hidden" name="budgetReview" value="1" />
           <fieldset>
@@ -49,6 +59,52 @@ export function ReviewForm(props: { planId: string; step: Step; csrf: string; ba
         </button>
       </p>
     </form>
+  );
+}
+
+/** Approve, revise (edit the steps' instructions, remove or add steps, change the budget; the note reaches the assistant) or reject. */
+function ApprovalFields({ id, steps, budget, now }: { id: string; steps: readonly Step[]; budget: Budget | null | undefined; now: number }) {
+  return (
+    <>
+      <input type="hidden" name="approvalReview" value="1" />
+      <fieldset>
+        <legend>Decision</legend>
+        <label class="check">
+          <input type="radio" name="decision" value="approve" checked /> Approve: the plan starts as it stands
+        </label>
+        <br />
+        <label class="check">
+          <input type="radio" name="decision" value="revise" /> Revise: the plan starts with the changes below
+        </label>
+        <br />
+        <label class="check">
+          <input type="radio" name="decision" value="reject" /> Reject: the plan ends before anything is spent
+        </label>
+      </fieldset>
+      <label for={`feedback-${id}`}>Note for the assistant (required to revise or reject)</label>
+      <textarea id={`feedback-${id}`} name="feedback" maxlength={8000} />
+      <fieldset>
+        <legend>Steps (revise)</legend>
+        {steps
+          .filter((step) => step.status === "pending")
+          .map((step) => (
+            <div data-approval-step={step.stepId}>
+              <label for={`instructions-${step.stepId}`}>
+                Step {step.stepOrder} ({step.stepType})
+              </label>
+              <textarea id={`instructions-${step.stepId}`} name={`instructions:${step.stepId}`} maxlength={8000}>
+                {step.instructions}
+              </textarea>
+              <label class="check">
+                <input type="checkbox" name={`remove:${step.stepId}`} value="1" /> Remove this step
+              </label>
+            </div>
+          ))}
+        <label for={`follow-${id}`}>Steps to add at the end (one instruction per line, optional)</label>
+        <textarea id={`follow-${id}`} name="followUpSteps" maxlength={20000} />
+      </fieldset>
+      <BudgetRaiseFields budget={budget} now={now} id={id} legend="Budget (revise; leave as it is to keep it)" suggest={false} />
+    </>
   );
 }
 
@@ -86,5 +142,24 @@ export function ReviewQuestions({ questions }: { questions: readonly string[] })
         <li>{q}</li>
       ))}
     </ul>
+  );
+}
+
+/** The plan's own reviews already answered (approval, budget): who decided what, and their note. */
+export function PlanReviewHistory({ reviews, who }: { reviews: readonly PlanReview[]; who: (userId: string) => string }) {
+  const decided = reviews.filter((review) => review.decision !== null);
+  if (decided.length === 0) return null;
+  return (
+    <div class="card" id="plan-review-history">
+      <h3>Plan reviews</h3>
+      <ul>
+        {decided.map((review) => (
+          <li data-plan-review={review.reviewId}>
+            {review.kind === "approval" ? "Approval" : "Budget review"}: <strong>{review.decision}</strong> by {who(review.decidedBy ?? "")} at {shortTime(review.decidedAt)}
+            {review.feedback ? `: ${review.feedback}` : ""}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
