@@ -31,6 +31,8 @@ export default defineConfig(async () => ({
       "test/workers/**/*.test.ts",
     ],
     setupFiles: ["./test/support/apply-migrations.ts"],
+    // Cited pages on a real loopback HTTP server (test/workers/source-verification.test.ts fetches them through the guard).
+    globalSetup: ["./test/support/source-pages.global.ts"],
     testTimeout: 30_000,
   },
 }));

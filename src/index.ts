@@ -11,6 +11,8 @@ import { REST_BASE, restApiHandler } from "./rest/app";
 import { openApiDocument } from "./rest/openapi";
 import { applyRetention } from "./platform/retention";
 import { handleQueue } from "./platform/webhooks/consumer";
+import { handleSourceChecks, isSourceCheckQueue } from "./platform/sources/consumer";
+import type { SourceCheckMessage } from "./domain/ports";
 import { sweepWebhooks } from "./platform/webhooks/sweeper";
 import { webApp } from "./web/app";
 
@@ -93,6 +95,7 @@ export default {
     return providerFor(origin).fetch(normalized, env, ctx);
   },
   async queue(batch, env) {
+    if (isSourceCheckQueue(batch.queue)) return handleSourceChecks(batch as MessageBatch<SourceCheckMessage>, env);
     await handleQueue(batch, env);
   },
   // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal);

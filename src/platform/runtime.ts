@@ -1,5 +1,6 @@
 import { d1ResearchSearch } from "../storage/research-search";
 import { outboxPublisher } from "./webhooks/producer";
+import { sourceCheckQueue } from "./sources/producer";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
@@ -66,6 +67,7 @@ function servicesFor(env: Env, home: D1Database): Services {
       searchProviders: configuredSearchProviders(env),
       // Events are written to the home database's outbox with their change; this sends them on at once.
       webhookEvents: outboxPublisher(env.WEBHOOK_QUEUE, home),
+      sourceChecks: sourceCheckQueue(env),
     };
     servicesByHome.set(home, services);
   }

@@ -3,6 +3,7 @@
  * (C1, C2, …) citing it, reviewer and critic verdicts on the claims, and the citation check a
  * deliverable of the plan must pass. Pure: storage keeps rows, this module decides what they mean.
  */
+import type { SourceVerification } from "../sources/verification";
 import type { ReusedFrom } from "./claim-reuse";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
 
@@ -51,6 +52,8 @@ export interface Evidence {
   search: SearchMetadata;
   recordedBy: string;
   createdAt: number;
+  /** What Cairn found when it fetched the page (pending until its check ran). */
+  verification: SourceVerification;
 }
 
 /** seed 001 step 3: kept with each source as the search tool gave it. */

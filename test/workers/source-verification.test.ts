@@ -1,0 +1,196 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, inject, it } from "vitest";
+import { fetchPage } from "../../src/platform/sources/fetch-page";
+import { createPlan, ok, steps } from "../support/plans";
+import { callTool, seedTenant } from "../support/worker";
+import { waitFor } from "../support/webhooks";
+
+/**
+ * Verified sources on workerd: record_evidence queues a check on Miniflare's real queue, the Worker's consumer
+ * fetches the cited page from a real HTTP server on loopback (test/support/source-pages.global.ts; development
+ * allows loopback, as for webhooks), keeps a snapshot in the local R2 bucket and writes the verdict on the row.
+ */
+const origin = inject("sourcePagesOrigin");
+const page = (path: string) => `${origin}${path}`;
+
+interface Verification {
+  status: string;
+  score?: number | null;
+  passage?: string;
+  reason?: string;
+  titleMismatch?: boolean;
+}
+interface EvidenceOut {
+  ref: string;
+  verification: Verification;
+}
+
+async function deepPlan(key: string, citationPolicy: "strict" | "report" = "strict") {
+  return createPlan(key, { name: "[Deep] Solid-state batteries", steps: steps("analyze", "search", "synthesize"), citationPolicy });
+}
+
+const source = (url: string, quote: string | undefined, title = "Solid-state batteries reach 500 Wh/kg") => ({
+  url,
+  title,
+  facts: `What ${url} says`,
+  subtopic: "Density",
+  ...(quote === undefined ? {} : { quote }),
+});
+
+async function ledger(key: string, planId: string, ref?: string) {
+  return (await ok(key, "get_evidence_ledger", { planId, limit: 50, ...(ref ? { ref } : {}) })) as { evidence: EvidenceOut[]; trust: string };
+}
+
+/** Waits until no listed source is pending, and returns the ledger's evidence. */
+async function settled(key: string, planId: string): Promise<EvidenceOut[]> {
+  return waitFor("the source checks", async () => {
+    const { evidence } = await ledger(key, planId);
+    return evidence.every((e) => e.verification.status !== "pending") ? evidence : null;
+  });
+}
+
+const hits = async () => (await (await fetch(`${origin}/hits`)).json()) as { hits: Record<string, number>; userAgent: string };
+
+describe("verified sources", () => {
+  it("answers at once with the source pending, then verifies the quote against the page's visible text", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    const quote = "solid-state cells reached 500 Wh/kg in the lab";
+    await ok(apiKey, "record_evidence", { planId, evidence: [source(page("/article.html"), quote)] });
+    const row = await env.DB.prepare("SELECT verification_status, verification_requested_at FROM ledger_evidence WHERE org_id = ? AND plan_id = ?")
+      .bind(orgId, planId)
+      .first<{ verification_status: string; verification_requested_at: number }>();
+    // Recorded pending (the check runs after the answer); whatever the consumer has done since, it was requested now.
+    expect(["pending", "verified"]).toContain(row?.verification_status);
+    expect(row?.verification_requested_at).toBeGreaterThan(Date.now() - 60_000);
+
+    const [e1] = await settled(apiKey, planId);
+    expect(e1?.verification).toEqual({ status: "verified", score: 1 });
+    const whole = await ledger(apiKey, planId, "E1");
+    expect(whole.trust).toBe("untrusted-external-content");
+    expect(whole.evidence[0]?.verification).toMatchObject({ status: "verified", score: 1, passage: quote.replace("solid-state", "solid-state") });
+    expect((await hits()).userAgent).toMatch(/^Cairn-SourceCheck\/1 \(\+http:\/\/localhost:8787/);
+
+    // The snapshot is in R2 under the org, addressed by the SHA-256 of its text.
+    const stored = await env.DB.prepare("SELECT verification_snapshot AS sha FROM ledger_evidence WHERE org_id = ? AND plan_id = ?").bind(orgId, planId).first<{ sha: string }>();
+    const object = await env.SOURCE_SNAPSHOTS.get(`orgs/${orgId}/snapshots/${stored?.sha}.json`);
+    const snapshot = (await object?.json()) as Record<string, unknown>;
+    expect(snapshot).toMatchObject({ url: page("/article.html"), finalUrl: page("/article.html"), status: 200, contentType: "text/html; charset=utf-8", title: "Solid-state batteries reach 500 Wh/kg | Lab News", sha256: stored?.sha, truncated: false });
+    expect(typeof snapshot.fetchedAt).toBe("number");
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(String(snapshot.text))))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    expect(digest).toBe(stored?.sha);
+  });
+
+  it("reads only what a reader sees: scripts, styles, comments, templates, hidden, aria-hidden and noscript text is not found", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const unseen = [
+      "the script says cells reached nine thousand Wh/kg",
+      "styled words must stay unseen",
+      "a comment says cells reached seven thousand Wh/kg",
+      "Hidden text claims the cells reached eight thousand Wh/kg today",
+      "Decorative text says cells reached six thousand Wh/kg",
+      "Template text says cells reached five thousand Wh/kg",
+      "Noscript text says cells reached four thousand Wh/kg",
+    ];
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [
+        ...unseen.map((quote, i) => ({ ...source(page(`/article.html?v=${i}`), quote), facts: `variant ${i}` })),
+        source(page("/article.html?v=seen"), "Costs remain higher than lithium-ion cells & scaling production is still years away"),
+      ],
+    });
+    const evidence = await settled(apiKey, planId);
+    expect(evidence.slice(0, unseen.length).map((e) => e.verification.status)).toEqual(unseen.map(() => "not_found"));
+    expect(evidence[unseen.length]?.verification.status).toBe("verified");
+  });
+
+  it("reads text, Markdown and JSON; leaves a PDF unchecked with the reason; flags a title that does not match", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const quote = "The survey covered 1,204 households in 2025.";
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [
+        source(page("/plain.txt"), quote, "Plain text notes"),
+        source(page("/notes.md"), quote, "Field notes"),
+        source(page("/data.json"), quote, "Survey data"),
+        source(page("/paper.pdf"), quote, "Survey paper"),
+        source(page("/article.html?title"), "solid-state cells reached 500 Wh/kg in the lab", "Quarterly tax guidance for freelancers"),
+      ],
+    });
+    const evidence = await settled(apiKey, planId);
+    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "verified", "verified", "unchecked", "verified"]);
+    expect(evidence[3]?.verification.reason).toBe("PDF text extraction not available");
+    expect(evidence[4]?.verification.titleMismatch).toBe(true);
+    expect(evidence[0]?.verification.titleMismatch).toBeUndefined();
+  });
+
+  it("reports a reworded quote as partial with the closest passage, and an absent one as not_found", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [
+        source(page("/article.html?p"), "the team said solid-state cells had reached 500 Wh/kg in lab tests, a record"),
+        source(page("/article.html?n"), "sodium batteries now power most electric buses in Europe"),
+      ],
+    });
+    const [partial, absent] = await settled(apiKey, planId);
+    expect(partial?.verification.status).toBe("partial");
+    expect(partial?.verification.passage).toContain("500 Wh/kg");
+    expect(partial?.verification.score).toBeGreaterThan(0.5);
+    expect(absent?.verification.status).toBe("not_found");
+  });
+
+  it("names why a page could not be read: blocked, HTTP error, a redirect to a private address, too many redirects", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const quote = "solid-state cells reached 500 Wh/kg in the lab";
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [source(page("/forbidden"), quote), source(page("/gone"), quote), source(page("/to-private"), quote), source(page("/hop/6"), quote), source(page("/hop/4"), quote)],
+    });
+    const evidence = await settled(apiKey, planId);
+    expect(evidence.map((e) => e.verification.status)).toEqual(["unreachable", "unreachable", "unreachable", "unreachable", "verified"]);
+    expect(evidence[0]?.verification.reason).toMatch(/^blocked: HTTP 403/);
+    expect(evidence[1]?.verification.reason).toBe("HTTP error: 404");
+    expect(evidence[2]?.verification.reason).toMatch(/^blocked: a redirect was refused \(private addresses are not allowed\)/);
+    expect(evidence[3]?.verification.reason).toBe("HTTP error: more than 5 redirects");
+  });
+
+  it("reuses a fresh snapshot of the same URL instead of fetching it again", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const before = (await hits()).hits["/counted.html"] ?? 0;
+    await ok(apiKey, "record_evidence", { planId, evidence: [source(page("/counted.html"), "solid-state cells reached 500 Wh/kg in the lab")] });
+    await settled(apiKey, planId);
+    await ok(apiKey, "record_evidence", { planId, evidence: [{ ...source(page("/counted.html"), "Costs remain higher than lithium-ion cells"), facts: "second" }] });
+    const evidence = await settled(apiKey, planId);
+    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "verified"]);
+    expect((await hits()).hits["/counted.html"]).toBe(before + 1);
+  });
+
+  it("bounds a fetch in time and in bytes", async () => {
+    const slow = await fetchPage(page("/slow"), { allowLoopback: true }, "test", { maxRedirects: 5, timeoutMs: 500, maxBytes: 1024 });
+    expect(slow).toEqual({ ok: false, reason: "timeout: no complete answer within 0.5 s" });
+    const huge = await fetchPage(page("/huge.txt"), { allowLoopback: true }, "test", { maxRedirects: 5, timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024 });
+    expect(huge).toMatchObject({ ok: true, truncated: true });
+    if (huge.ok) expect(huge.body.byteLength).toBe(2 * 1024 * 1024);
+    // Production: loopback (and plain http) is refused before any request.
+    expect(await fetchPage(page("/article.html"), { allowLoopback: false }, "test")).toEqual({ ok: false, reason: "blocked: the address was refused (loopback addresses are not allowed)" });
+  });
+
+  it("refuses past the org's per-minute limit with rate_limited, and records nothing", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const many = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ ...source(page(`/article.html?m=${from + i}`), "solid-state cells reached 500 Wh/kg in the lab"), facts: `m${from + i}` }));
+    await ok(apiKey, "record_evidence", { planId, evidence: many(0, 50) });
+    const refused = await callTool(apiKey, "record_evidence", { planId, evidence: many(50, 11) });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.body)).toMatch(/at most 60 sources a minute/);
+    expect(refused.body).toMatchObject({ error: { code: "rate_limited", retryAfterSeconds: 60 } });
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_evidence WHERE org_id = ?").bind(orgId).first<{ n: number }>();
+    expect(count?.n).toBe(50);
+  });
+});
