@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
+import { eraseOrg } from "../../src/platform/org-data/erase";
 import { fetchPage } from "../../src/platform/sources/fetch-page";
 import { createPlan, ok, steps } from "../support/plans";
 import { callTool, seedTenant } from "../support/worker";
@@ -192,5 +193,20 @@ describe("verified sources", () => {
     expect(refused.body).toMatchObject({ error: { code: "rate_limited", retryAfterSeconds: 60 } });
     const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_evidence WHERE org_id = ?").bind(orgId).first<{ n: number }>();
     expect(count?.n).toBe(50);
+  });
+
+  it("erasing an org deletes its snapshots, and only its own", async () => {
+    const erased = await seedTenant();
+    const kept = await seedTenant();
+    for (const tenant of [erased, kept]) {
+      const { planId } = await deepPlan(tenant.apiKey, "report");
+      await ok(tenant.apiKey, "record_evidence", { planId, evidence: [source(page("/article.html?erase"), "solid-state cells reached 500 Wh/kg in the lab")] });
+      await settled(tenant.apiKey, planId);
+    }
+    const under = async (orgId: string) => (await env.SOURCE_SNAPSHOTS.list({ prefix: `orgs/${orgId}/` })).objects.length;
+    expect(await under(erased.orgId)).toBe(2); // the snapshot and the URL's pointer to it
+    await eraseOrg(env, erased.orgId);
+    expect(await under(erased.orgId)).toBe(0);
+    expect(await under(kept.orgId)).toBe(2);
   });
 });

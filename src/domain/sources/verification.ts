@@ -45,8 +45,8 @@ export const SOURCE_CHECK_LIMITS = {
   perDay: 2_000,
 } as const;
 
-/** A source recorded before verification existed: no verdict, read as unchecked. */
-export const NOT_RECORDED_FOR_CHECK = "recorded before source verification existed";
+/** A source with no verdict (recorded before verification existed, or imported): read as unchecked. */
+export const NOT_RECORDED_FOR_CHECK = "not checked: recorded before source verification, or imported";
 
 export const PENDING: SourceVerification = { status: "pending", reason: null, score: null, passage: null, basis: null, titleMismatch: null, snapshot: null, checkedAt: null };
 

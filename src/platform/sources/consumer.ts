@@ -52,6 +52,11 @@ async function verdictFor(checker: Checker, orgId: string, source: { url: string
   return verdict;
 }
 
+async function orgErasing(home: D1Database, orgId: string): Promise<boolean> {
+  const row = await home.prepare("SELECT erasing_since FROM orgs WHERE id = ?").bind(orgId).first<{ erasing_since: number | null }>();
+  return !row || row.erasing_since !== null;
+}
+
 /**
  * The consumer of the source-check queue: for each recorded source, fetch (or reuse) the page, match the
  * quote, and write the verdict on the evidence row. A source gone meanwhile (its plan deleted, its org erased)
@@ -68,9 +73,14 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
   for (const message of batch.messages) {
     const { orgId, planId, n } = message.body;
     try {
-      const ledger = d1EvidenceLedger(await homeDatabase(env, orgId));
+      const home = await homeDatabase(env, orgId);
+      const ledger = d1EvidenceLedger(home);
       const source = await ledger.sourceToCheck(orgId, planId, n);
-      if (source) await ledger.recordVerification(orgId, planId, n, await verdictFor(checker, orgId, source, Date.now()));
+      if (source) {
+        await ledger.recordVerification(orgId, planId, n, await verdictFor(checker, orgId, source, Date.now()));
+        // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
+        if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
+      }
       message.ack();
     } catch (error) {
       if (error instanceof CairnError && error.code === "not_found") {
