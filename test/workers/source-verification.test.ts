@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
+import type { Env } from "../../src/env";
 import { eraseOrg } from "../../src/platform/org-data/erase";
 import { fetchPage } from "../../src/platform/sources/fetch-page";
 import { createPlan, ok, steps } from "../support/plans";
@@ -205,7 +206,7 @@ describe("verified sources", () => {
     }
     const under = async (orgId: string) => (await env.SOURCE_SNAPSHOTS.list({ prefix: `orgs/${orgId}/` })).objects.length;
     expect(await under(erased.orgId)).toBe(2); // the snapshot and the URL's pointer to it
-    await eraseOrg(env, erased.orgId);
+    await eraseOrg(env as unknown as Env, erased.orgId);
     expect(await under(erased.orgId)).toBe(0);
     expect(await under(kept.orgId)).toBe(2);
   });
