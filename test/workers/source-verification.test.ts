@@ -210,4 +210,82 @@ describe("verified sources", () => {
     expect(await under(erased.orgId)).toBe(0);
     expect(await under(kept.orgId)).toBe(2);
   });
+
+  describe("citation integrity under a strict policy", () => {
+    const quote = "solid-state cells reached 500 Wh/kg in the lab";
+    /** E1 verified, E2 not_found, E3 partial, E4 unreachable; C1…C4 each rest on one of them, all SUPPORTED. */
+    async function checkedLedger(key: string, planId: string) {
+      await ok(key, "record_evidence", {
+        planId,
+        evidence: [
+          source(page("/article.html?s1"), quote),
+          source(page("/article.html?s2"), "sodium batteries now power most electric buses in Europe"),
+          source(page("/article.html?s3"), "the team said solid-state cells had reached 500 Wh/kg in lab tests, a record"),
+          source(page("/gone?s4"), quote),
+        ],
+      });
+      await ok(key, "record_claims", {
+        planId,
+        claims: [1, 2, 3, 4].map((n) => ({ subtopic: "Density", text: `Claim number ${n} about density`, evidenceRefs: [`E${n}`] })),
+      });
+      await ok(key, "record_verdicts", {
+        planId,
+        verdicts: [1, 2, 3, 4].map((n) => ({ claim: `C${n}`, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" })),
+      });
+    }
+    const store = (key: string, planId: string, content: string) => callTool(key, "store_research_output", { planId, title: "Report", mediaType: "markdown", content });
+
+    it("refuses a paragraph or claim resting only on sources whose quote was not found or only partly found, naming each E#", async () => {
+      const { apiKey } = await seedTenant();
+      const { planId } = await deepPlan(apiKey);
+      await checkedLedger(apiKey, planId);
+      await settled(apiKey, planId);
+
+      const refused = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].\n\nSodium batteries power buses [E2].\n\nA record for the chemistry [E3].");
+      expect(refused.body).toMatchObject({ error: { code: "validation" } });
+      const message = String((refused.body.error as { message: string }).message);
+      expect(message).toContain('paragraph 2 ("Sodium batteries power buses [E2].") on E2 (not_found');
+      expect(message).toMatch(/paragraph 3 \("A record for the chemistry \[E3\]\."\) on E3 \(partial, score 0\.\d+\)/);
+      expect(message).not.toContain("paragraph 1");
+
+      const viaClaim = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].\n\nAs found before [C2].");
+      expect(String((viaClaim.body.error as { message: string }).message)).toContain("claim C2 on E2 (not_found");
+
+      // A verified source beside a failed one carries the paragraph; an unreachable one passes and is named.
+      const stored = await ok(apiKey, "store_research_output", { planId, title: "Report", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1, E3].\n\nMore on density [E4]." });
+      expect(stored.verification).toMatchObject({
+        passed: true,
+        sources: {
+          unsupported: [],
+          notVerified: [{ ref: "E3", status: "partial" }],
+          pending: [],
+          unchecked: [{ ref: "E4", status: "unreachable", reason: "HTTP error: 404" }],
+          trust: "untrusted-external-content",
+        },
+      });
+      const partial = (stored.verification as { sources: { notVerified: { passage: string }[] } }).sources.notVerified[0];
+      expect(partial?.passage).toContain("500 Wh/kg");
+    });
+
+    it("refuses, retryably, a deliverable citing a source still being checked: never a silent pass", async () => {
+      const { apiKey } = await seedTenant();
+      const { planId } = await deepPlan(apiKey);
+      await ok(apiKey, "record_evidence", { planId, evidence: [source(page("/slow?pending"), quote)] });
+      await ok(apiKey, "record_claims", { planId, claims: [{ subtopic: "Density", text: "Cells reached 500 Wh/kg", evidenceRefs: ["E1"] }] });
+      await ok(apiKey, "record_verdicts", { planId, verdicts: [{ claim: "C1", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
+      const waiting = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].");
+      expect(waiting.body).toMatchObject({ error: { code: "sources_pending", retryAfterSeconds: 30 } });
+      expect((waiting.body.error as { message: string }).message).toMatch(/still checking source E1 .* store it again in 30 s/);
+      // Over REST: 409 with Retry-After.
+      const { rest } = await import("../support/worker");
+      const overRest = await rest(apiKey, "/outputs", { method: "POST", body: JSON.stringify({ planId, title: "Report", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1]." }) });
+      expect(overRest.status).toBe(409);
+      expect(overRest.headers.get("retry-after")).toBe("30");
+      // Under the report policy the same deliverable is stored, the source named as pending.
+      const { planId: reportPlan } = await deepPlan(apiKey, "report");
+      await ok(apiKey, "record_evidence", { planId: reportPlan, evidence: [source(page("/slow?pending-report"), quote)] });
+      const stored = await ok(apiKey, "store_research_output", { planId: reportPlan, title: "Draft", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1]." });
+      expect(stored.verification).toMatchObject({ sources: { pending: ["E1"] } });
+    });
+  });
 });
