@@ -69,6 +69,17 @@ if (args[0] === "whoami") {
   state.queues.push(name);
   save();
   out(`🌀 Creating queue '${name}'\n✅ Created queue '${name}'`);
+} else if (command.startsWith("r2 bucket info")) {
+  const name = args[3];
+  if (!(state.buckets ?? []).includes(name)) fail(`The bucket "${name}" does not exist. [code: 10006]`);
+  out(`name: ${name}\nlocation: WEUR`);
+} else if (command.startsWith("r2 bucket create")) {
+  const name = args[3];
+  state.buckets = state.buckets ?? [];
+  if (state.buckets.includes(name)) fail(`The bucket you tried to create already exists, and you own it. [code: 10004]`);
+  state.buckets.push(name);
+  save();
+  out(`Creating bucket '${name}'...\n✅ Created bucket '${name}' with default storage class of Standard.`);
 } else if (command.startsWith("secret list")) {
   const secrets = state.secrets ?? [];
   if (secrets.length === 0 && !state.deploys) fail("This Worker does not exist on your account. [code: 10007]");
