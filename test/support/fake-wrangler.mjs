@@ -4,7 +4,7 @@
  * the deploy tests: put a copy named `wrangler` first on PATH. It appends every
  * call (argv, account env, and for `deploy` the configuration it was given) to
  * FAKE_WRANGLER_LOG and keeps the account in FAKE_WRANGLER_STATE (JSON):
- *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}], queues: [name],
+ *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}], queues: [name], buckets: [name],
  *     orgs, orgHomes, appliedMigrations (DB; "appliedMigrations:BINDING" for the others), failMigrations, workersDev,
  *     secrets: [name] (the Worker's secrets; none and no deploy yet: the Worker does not exist) }
  * Anything it does not know answers exit 1, so an unexpected call fails the test.

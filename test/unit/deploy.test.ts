@@ -21,6 +21,7 @@ interface Account {
   databases: Array<{ uuid: string; name: string }>;
   namespaces: Array<{ id: string; title: string }>;
   queues?: string[];
+  buckets?: string[];
   orgs: number;
   secrets?: string[];
   orgHomes?: Record<string, number>;
