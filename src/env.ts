@@ -46,9 +46,11 @@ export interface Env {
   SOURCE_CHECK_QUEUE: Queue<SourceCheckMessage>;
   /** Snapshots of fetched sources, under "orgs/<orgId>/", content-addressed by the SHA-256 of their text. */
   SOURCE_SNAPSHOTS: R2Bucket;
-  /** Source checks one org may request a minute (default 60) and a day (default 2000). */
+  /** Source checks one org may request a minute (default 300) and a day (default 5000). */
   SOURCE_CHECKS_PER_MINUTE?: string;
   SOURCE_CHECKS_PER_DAY?: string;
+  /** Hosts source checks may fetch from, comma-separated (unset: any public host); the tests allow only their loopback fixtures. */
+  SOURCE_CHECK_HOSTS?: string;
   /** Seconds before a failed delivery's first retry, doubling after (default 30). */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
   /**

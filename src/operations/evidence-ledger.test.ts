@@ -205,6 +205,7 @@ describe("evidence ledger", () => {
       needsReverification: false,
     });
     // Cited like the plan's own: the strict check passes on it.
+    await sourceChecksSettled(apiKey, target.planId);
     const stored = await ok(apiKey, "store_research_output", {
       planId: target.planId,
       title: "Density",

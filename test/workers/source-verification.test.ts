@@ -186,14 +186,23 @@ describe("verified sources", () => {
   it("refuses past the org's per-minute limit with rate_limited, and records nothing", async () => {
     const { apiKey, orgId } = await seedTenant();
     const { planId } = await deepPlan(apiKey, "report");
-    const many = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ ...source(page(`/article.html?m=${from + i}`), "solid-state cells reached 500 Wh/kg in the lab"), facts: `m${from + i}` }));
-    await ok(apiKey, "record_evidence", { planId, evidence: many(0, 50) });
-    const refused = await callTool(apiKey, "record_evidence", { planId, evidence: many(50, 11) });
+    // One page (fetched once, its snapshot reused), many sources: 300 a minute pass, the 301st is refused.
+    const many = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ ...source(page("/article.html?many"), "solid-state cells reached 500 Wh/kg in the lab"), facts: `m${from + i}` }));
+    for (let call = 0; call < 6; call++) await ok(apiKey, "record_evidence", { planId, evidence: many(call * 50, 50) });
+    const refused = await callTool(apiKey, "record_evidence", { planId, evidence: many(300, 1) });
     expect(refused.isError).toBe(true);
-    expect(JSON.stringify(refused.body)).toMatch(/at most 60 sources a minute/);
     expect(refused.body).toMatchObject({ error: { code: "rate_limited", retryAfterSeconds: 60 } });
+    expect(JSON.stringify(refused.body)).toMatch(/at most 300 sources a minute/);
     const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_evidence WHERE org_id = ?").bind(orgId).first<{ n: number }>();
-    expect(count?.n).toBe(50);
+    expect(count?.n).toBe(300);
+  });
+
+  it("fetches only the hosts SOURCE_CHECK_HOSTS lists, where a deployment sets it", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    await ok(apiKey, "record_evidence", { planId, evidence: [source("https://example.org/a-page", "solid-state cells reached 500 Wh/kg in the lab")] });
+    const [e1] = await settled(apiKey, planId);
+    expect(e1?.verification).toEqual({ status: "unreachable", reason: "blocked: the address was refused (this deployment fetches only from the hosts SOURCE_CHECK_HOSTS lists)" });
   });
 
   it("erasing an org deletes its snapshots, and only its own", async () => {

@@ -41,8 +41,8 @@ export const SOURCE_CHECK_LIMITS = {
   /** What a strict deliverable waiting for checks is told to wait. */
   pendingRetrySeconds: 30,
   /** Default per-org checks (SOURCE_CHECKS_PER_MINUTE, SOURCE_CHECKS_PER_DAY). */
-  perMinute: 60,
-  perDay: 2_000,
+  perMinute: 300,
+  perDay: 5_000,
 } as const;
 
 /** A source with no verdict (recorded before verification existed, or imported): read as unchecked. */

@@ -19,6 +19,13 @@ interface Checker {
   store: SnapshotStore;
   policy: OutboundPolicy;
   userAgent: string;
+  allowedHosts: ReadonlySet<string> | null;
+}
+
+/** SOURCE_CHECK_HOSTS: a comma-separated list of hosts source checks may fetch from (unset: any public host). */
+function allowedHostsOf(setting: string | undefined): ReadonlySet<string> | null {
+  const hosts = (setting ?? "").split(",").map((host) => host.trim().toLowerCase()).filter(Boolean);
+  return hosts.length ? new Set(hosts) : null;
 }
 
 /** What the page at `url` says about the source: a snapshot of the org reused within the window, else a fresh fetch. */
@@ -27,7 +34,7 @@ async function verdictFor(checker: Checker, orgId: string, source: { url: string
   if (recent && "snapshot" in recent) return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
   if (recent) return unchecked(recent.unchecked, now);
 
-  const page = await fetchPage(source.url, checker.policy, checker.userAgent);
+  const page = await fetchPage(source.url, checker.policy, checker.userAgent, SOURCE_CHECK_LIMITS, checker.allowedHosts);
   if (!page.ok) return unreachable(page.reason, now);
   const kind = readableKind(page.contentType);
   if (typeof kind !== "string") {
@@ -67,6 +74,7 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
     store: snapshotStore(env.SOURCE_SNAPSHOTS),
     // As for webhooks: development may fetch from loopback (local fixtures); production only public https hosts.
     policy: { allowLoopback: env.CAIRN_ENV !== "production" },
+    allowedHosts: allowedHostsOf(env.SOURCE_CHECK_HOSTS),
     userAgent: `Cairn-SourceCheck/1 (+${env.PUBLIC_URL || "https://github.com/cairn"}; checks that cited pages contain the quoted words)`,
   };
   // One at a time: a second source on the same page then reuses the snapshot the first one stored.

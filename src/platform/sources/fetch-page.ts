@@ -17,6 +17,8 @@ export async function fetchPage(
   policy: OutboundPolicy,
   userAgent: string,
   limits: { maxRedirects: number; timeoutMs: number; maxBytes: number } = SOURCE_CHECK_LIMITS,
+  /** A deployment's own restriction (SOURCE_CHECK_HOSTS): hosts it may fetch from; null for any public host. */
+  allowedHosts: ReadonlySet<string> | null = null,
 ): Promise<FetchedPage> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let target = url;
@@ -24,6 +26,9 @@ export async function fetchPage(
     for (let hop = 0; ; hop++) {
       const verdict = checkOutboundUrl(target, policy);
       if (!verdict.allowed) return { ok: false, reason: `blocked: ${hop === 0 ? "the address" : "a redirect"} was refused (${verdict.reason})` };
+      if (allowedHosts && !allowedHosts.has(verdict.url.hostname)) {
+        return { ok: false, reason: `blocked: ${hop === 0 ? "the address" : "a redirect"} was refused (this deployment fetches only from the hosts SOURCE_CHECK_HOSTS lists)` };
+      }
       const response = await fetch(verdict.url.href, {
         redirect: "manual",
         signal,
