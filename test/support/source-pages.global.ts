@@ -44,6 +44,9 @@ function route(path: string): { status: number; type?: string; body?: string | B
       return { status: 200, type: "application/json", body: JSON.stringify({ results: [{ note: "The survey covered 1,204 households in 2025." }] }) };
     case "/paper.pdf":
       return { status: 200, type: "application/pdf", body: Buffer.from("%PDF-1.7 the survey covered 1,204 households") };
+    case "/blob":
+      // No content type; binary bytes with the quote's words among them.
+      return { status: 200, body: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00]), Buffer.from("The survey covered 1,204 households in 2025.")]) };
     case "/to-private":
       return { status: 302, location: "https://10.0.0.1/internal" };
     case "/forbidden":

@@ -119,10 +119,12 @@ describe("verified sources", () => {
         source(page("/data.json"), quote, "Survey data"),
         source(page("/paper.pdf"), quote, "Survey paper"),
         source(page("/article.html?title"), "solid-state cells reached 500 Wh/kg in the lab", "Quarterly tax guidance for freelancers"),
+        source(page("/blob"), quote, "Survey chart"),
       ],
     });
     const evidence = await settled(apiKey, planId);
-    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "verified", "verified", "unchecked", "verified"]);
+    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "verified", "verified", "unchecked", "verified", "unchecked"]);
+    expect(evidence[5]?.verification.reason).toBe("binary content without a content type");
     expect(evidence[3]?.verification.reason).toBe("PDF text extraction not available");
     expect(evidence[4]?.verification.titleMismatch).toBe(true);
     expect(evidence[0]?.verification.titleMismatch).toBeUndefined();
