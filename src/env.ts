@@ -3,6 +3,7 @@ import type { GrantGuardObject } from "./durable-objects/grant-guard-object";
 import type { PlanObject } from "./durable-objects/plan-object";
 import type { SearchSessionObject } from "./durable-objects/search-session-object";
 import type { SignInThrottleObject } from "./durable-objects/sign-in-throttle-object";
+import type { SourceCheckMessage } from "./domain/ports";
 import type { WebhookMessage } from "./domain/webhooks/model";
 
 /** The Worker's bindings (wrangler.toml) plus what the OAuth provider injects. */
@@ -41,6 +42,15 @@ export interface Env {
   PUBLIC_URL: string;
   /** Webhook events and deliveries (src/platform/webhooks). */
   WEBHOOK_QUEUE: Queue<WebhookMessage>;
+  /** Recorded sources to check: its consumer (this Worker) fetches each page and matches the quote (src/platform/sources). */
+  SOURCE_CHECK_QUEUE: Queue<SourceCheckMessage>;
+  /** Snapshots of fetched sources, under "orgs/<orgId>/", content-addressed by the SHA-256 of their text. */
+  SOURCE_SNAPSHOTS: R2Bucket;
+  /** Source checks one org may request a minute (default 300) and a day (default 5000). */
+  SOURCE_CHECKS_PER_MINUTE?: string;
+  SOURCE_CHECKS_PER_DAY?: string;
+  /** Hosts source checks may fetch from, comma-separated (unset: any public host); the tests allow only their loopback fixtures. */
+  SOURCE_CHECK_HOSTS?: string;
   /** Seconds before a failed delivery's first retry, doubling after (default 30). */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
   /** Seconds a delivery may sit pending before the sweeper sends it again (default 7200: twice the longest retry delay). */

@@ -14,6 +14,8 @@ import { applyRetention } from "./platform/retention";
 import { newCorrelationId } from "./platform/runtime";
 import { problemResponse } from "./rest/problem";
 import { handleQueue } from "./platform/webhooks/consumer";
+import { handleSourceChecks, isSourceCheckQueue } from "./platform/sources/consumer";
+import type { SourceCheckMessage } from "./domain/ports";
 import { sweepWebhooks } from "./platform/webhooks/sweeper";
 import { webApp } from "./web/app";
 
@@ -109,6 +111,7 @@ export default {
     }
   },
   async queue(batch, env) {
+    if (isSourceCheckQueue(batch.queue)) return handleSourceChecks(batch as MessageBatch<SourceCheckMessage>, env);
     await handleQueue(batch, env);
   },
   // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal);

@@ -217,6 +217,11 @@ export function renderProductionConfig(baseToml, settings) {
     if (toml.split(`"${name}"`).length !== 3) throw new Error(`wrangler.toml no longer names queue "${name}" exactly twice; update scripts/lib/deploy-config.mjs to its new shape.`);
   }
   toml = toml.replaceAll('"cairn-webhooks-dlq"', tomlString(queues.deadLetter)).replaceAll('"cairn-webhooks"', tomlString(queues.main));
+  // The source-check queue (producer and consumer) and the bucket of page snapshots, named after the Worker too.
+  const sources = sourceCheckResourceNames(settings.workerName);
+  if (toml.split('"cairn-source-checks"').length !== 3) throw new Error('wrangler.toml no longer names queue "cairn-source-checks" exactly twice; update scripts/lib/deploy-config.mjs to its new shape.');
+  if (toml.split('"cairn-source-snapshots"').length !== 2) throw new Error('wrangler.toml no longer names bucket "cairn-source-snapshots" once; update scripts/lib/deploy-config.mjs to its new shape.');
+  toml = toml.replaceAll('"cairn-source-checks"', tomlString(sources.queue)).replaceAll('"cairn-source-snapshots"', tomlString(sources.bucket));
   toml = replaceOnce(toml, /^CAIRN_ENV\s*=\s*"[^"]*"\s*$/m, 'CAIRN_ENV = "production"', "CAIRN_ENV variable");
   toml = replaceOnce(
     toml,
@@ -275,6 +280,11 @@ export function localDatabasesLeftOut(baseToml) {
 /** The webhook queue and its dead-letter queue for a Worker of this name (wrangler.toml's are for the name "cairn"). */
 export function webhookQueueNames(workerName) {
   return { main: `${workerName}-webhooks`, deadLetter: `${workerName}-webhooks-dlq` };
+}
+
+/** The source-check queue and the R2 bucket of page snapshots for a Worker of this name (wrangler.toml's are for "cairn"). */
+export function sourceCheckResourceNames(workerName) {
+  return { queue: `${workerName}-source-checks`, bucket: `${workerName}-source-snapshots` };
 }
 
 /** The workers.dev URL `wrangler deploy` reports for the Worker, or null when it reports none (workers_dev off). */

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   "payload_too_large",
   "method_not_allowed",
   "rate_limited",
+  "sources_pending",
   "internal",
 ] as const;
 
@@ -30,7 +31,7 @@ export interface ValidationIssue {
 export interface ErrorDetails {
   issues?: ValidationIssue[];
   requiredScopes?: string[];
-  /** rate_limited, import_in_progress: when a retry can succeed (the faces send it as `Retry-After`). */
+  /** rate_limited, import_in_progress, sources_pending: when a retry can succeed (the faces send it as `Retry-After`). */
   retryAfterSeconds?: number;
   /** method_not_allowed: the methods the resource answers (sent as `Allow`). */
   allow?: string[];
@@ -72,6 +73,10 @@ export const payloadTooLarge = (message: string) => new CairnError("payload_too_
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new CairnError("rate_limited", message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
 
+/** A strict deliverable cites sources whose check has not run yet: retry after `retryAfterSeconds`. */
+export const sourcesPending = (message: string, retryAfterSeconds: number) =>
+  new CairnError("sources_pending", message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
+
 /** The HTTP status each error code maps to. Exhaustive: adding a code without a status fails typecheck. */
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
@@ -83,6 +88,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case "import_in_progress":
     case "org_erasing":
     case "invalid_transition":
+    case "sources_pending":
       return 409;
     case "forbidden":
     case "insufficient_scope":

@@ -10,6 +10,7 @@ import type { CitationPolicy, Claim, Evidence, SearchMetadata, Verdict } from ".
 import type { ResearchFeedback, ResearchOutput, ResearchOutputSummary } from "./research/outputs";
 import type { SearchProvider } from "./sessions/search";
 import type { SearchSessionStore } from "./sessions/store";
+import type { SourceVerification, VerificationStatus } from "./sources/verification";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
 /**
@@ -121,6 +122,12 @@ export interface EvidenceLedgerRepository {
   ensure(orgId: string, planId: string, policy: CitationPolicy | null, subtopics: string[], now: number): Promise<LedgerHeader>;
   /** Numbers new evidence E<n> in order; a source already recorded (same url and hash) keeps its ref. */
   addEvidence(orgId: string, planId: string, items: NewEvidence[], recordedBy: string, now: number): Promise<{ ref: string; duplicate: boolean }[]>;
+  /** Checks of the org's sources requested since each time (its per-minute and per-day limits). */
+  sourceCheckRequests(orgId: string, since: { minute: number; day: number }): Promise<{ lastMinute: number; lastDay: number }>;
+  /** What the source check of E<n> needs; null when the source is gone (plan deleted, org erased). */
+  sourceToCheck(orgId: string, planId: string, n: number): Promise<{ url: string; title: string; quote: string | null; status: VerificationStatus | null } | null>;
+  /** The verdict of a source check, on the evidence row. */
+  recordVerification(orgId: string, planId: string, n: number, verification: SourceVerification): Promise<void>;
   /** Numbers new claims C<n>; a claim with the same words in the same subtopic merges into the existing one. */
   addClaims(orgId: string, planId: string, claims: NewClaim[], now: number): Promise<{ claimId: string; ref: string; merged: boolean }[]>;
   /** A judge's verdict on a claim replaces that judge's earlier verdict on it. */
@@ -160,6 +167,21 @@ export interface Services {
   /** Full-text search over artifacts, deliverables and claims together. */
   researchSearch: ResearchSearch;
   orgSettings: OrgSettings;
+  /** Hands recorded sources to the source-check queue (their verdicts land on the evidence rows later). */
+  sourceChecks: SourceCheckQueue;
+}
+
+/** One recorded source to check: E<n> of a plan of an org. */
+export interface SourceCheckMessage {
+  orgId: string;
+  planId: string;
+  n: number;
+}
+
+export interface SourceCheckQueue {
+  /** The org's per-minute and per-day limits on checks. */
+  limits: { perMinute: number; perDay: number };
+  enqueue(messages: SourceCheckMessage[]): Promise<void>;
 }
 
 export interface ClaimSearchHit {

@@ -23,14 +23,15 @@ describe("error codes", () => {
       validation: 400,
       not_found: 404,
       conflict: 409,
-      invalid_transition: 409,
       import_in_progress: 409,
       org_erasing: 409,
+      invalid_transition: 409,
       forbidden: 403,
       insufficient_scope: 403,
       payload_too_large: 413,
       method_not_allowed: 405,
       rate_limited: 429,
+      sources_pending: 409,
       internal: 500,
     });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPlan, ok, steps } from "../../test/support/plans";
+import { createPlan, ok, sourceChecksSettled, steps } from "../../test/support/plans";
 import { callTool, countRows, rest, seedTenant } from "../../test/support/worker";
 
 const source = (n: number, subtopic: string, extra: Record<string, unknown> = {}) => ({
@@ -205,6 +205,7 @@ describe("evidence ledger", () => {
       needsReverification: false,
     });
     // Cited like the plan's own: the strict check passes on it.
+    await sourceChecksSettled(apiKey, target.planId);
     const stored = await ok(apiKey, "store_research_output", {
       planId: target.planId,
       title: "Density",
@@ -305,6 +306,7 @@ describe("citation integrity on deliverables", () => {
     const { apiKey } = await seedTenant();
     const { planId } = await deepPlan(apiKey, "strict");
     await groundedLedger(apiKey, planId);
+    await sourceChecksSettled(apiKey, planId);
     const stored = await ok(apiKey, "store_research_output", {
       planId,
       title: "Report",

@@ -26,7 +26,37 @@ export const EvidenceView = z.object({
   temporalIntent: z.string().nullable().optional(),
   freshness: z.string().nullable().optional(),
   removedStaleYears: z.array(z.number()).optional(),
+  /** Whether the page Cairn fetched says the quoted words (passage: the page's text, untrusted). */
+  verification: z
+    .object({
+      status: z.string(),
+      score: z.number().nullable().optional(),
+      passage: z.string().optional(),
+      reason: z.string().optional(),
+      titleMismatch: z.boolean().optional(),
+      checkedAt: z.string().optional(),
+    })
+    .optional(),
 });
+
+const LISTED_PASSAGE_CHARS = 160;
+
+/**
+ * Compact in listings: status and score, the closest passage of a partial match, the reason of an unreachable or
+ * unchecked source, and a title mismatch only when there is one; a read of the one item shows every field.
+ */
+function verificationView(v: Evidence["verification"], whole: boolean) {
+  const showPassage = v.passage !== null && (whole || v.status === "partial");
+  const showReason = v.reason !== null && (whole || v.status === "unreachable" || v.status === "unchecked");
+  return {
+    status: v.status,
+    ...(v.score !== null ? { score: v.score } : {}),
+    ...(showPassage ? { passage: whole ? (v.passage ?? "") : (clip(v.passage, LISTED_PASSAGE_CHARS) ?? "") } : {}),
+    ...(showReason ? { reason: v.reason ?? "" } : {}),
+    ...(v.titleMismatch ? { titleMismatch: true } : {}),
+    ...(whole && v.checkedAt !== null ? { checkedAt: new Date(v.checkedAt).toISOString() } : {}),
+  };
+}
 
 /** How much of each text a listing shows; a read of one item (`ref`) shows it whole. */
 export interface ViewBounds {
@@ -52,6 +82,7 @@ export const evidenceView = (evidence: Evidence, bounds: ViewBounds): z.infer<ty
   ...(bounds === WHOLE
     ? { temporalIntent: evidence.search.temporalIntent, freshness: evidence.search.freshness, removedStaleYears: evidence.search.removedStaleYears }
     : {}),
+  verification: verificationView(evidence.verification, bounds === WHOLE),
 });
 
 export const ClaimView = z.object({

@@ -3,6 +3,7 @@ import { type ValidationIssue, validationError } from "../domain/errors";
 import { newId } from "../domain/ids";
 import { needsReverification, provenanceOf, reuseRefusal } from "../domain/research/claim-reuse";
 import { type Claim, type Evidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
+import { requestSourceChecks } from "./source-checks";
 import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamEvidenceRef, ParamPlanId, ParamSubtopic } from "./ledger-views";
 import { ParamId } from "./params";
@@ -118,6 +119,7 @@ async function copyClaim(ctx: OperationContext, planId: string, source: { claim:
     userId,
     now,
   );
+  await requestSourceChecks(ctx, planId, refs);
   const newRef = new Map(evidence.map((e, i) => [e.ref, refs[i]?.ref ?? e.ref]));
   const reusedFrom = provenanceOf(claim, now);
   const [copied] = await ctx.services.ledger.addClaims(

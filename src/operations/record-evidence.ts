@@ -3,6 +3,7 @@ import { validationError } from "../domain/errors";
 import { hashEvidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
 import { defineOperation, restPath } from "./operation";
 import { ParamPlanId, ParamSubtopic } from "./ledger-views";
+import { admitSourceChecks, requestSourceChecks } from "./source-checks";
 
 export const recordEvidence = defineOperation({
   name: "record_evidence",
@@ -66,6 +67,8 @@ export const recordEvidence = defineOperation({
       throw validationError(`A plan's ledger holds at most ${LEDGER_LIMITS.evidencePerPlan} sources; it has ${counts.evidence}.`, [{ path: "evidence", message: "Ledger full" }]);
     }
 
+    await admitSourceChecks(ctx, items.length);
+
     const header = await ctx.services.ledger.ensure(orgId, input.planId, null, added, ctx.now());
     const evidence = await Promise.all(
       items.map(async (item) => ({
@@ -86,6 +89,8 @@ export const recordEvidence = defineOperation({
       })),
     );
     const refs = evidence.length ? await ctx.services.ledger.addEvidence(orgId, input.planId, evidence, userId, ctx.now()) : [];
+    // Each new source is checked after this answer: fetched, its quote looked for (verification: pending until then).
+    await requestSourceChecks(ctx, input.planId, refs);
     return {
       planId: input.planId,
       evidence: refs.map((r) => ({ ref: r.ref, duplicate: r.duplicate })),

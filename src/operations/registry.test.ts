@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPlan, REPORT, steps } from "../../test/support/plans";
+import { createPlan, REPORT, sourceChecksSettled, steps } from "../../test/support/plans";
 import { callTool, seedTenant } from "../../test/support/worker";
 import { findOperation, OPERATIONS } from "./registry";
 
@@ -66,6 +66,7 @@ describe("the registry", () => {
     await call("record_claims", { planId: ledgerPlan, claims: [{ subtopic: "Shape", text: "Shapes are round", evidenceRefs: ["E1"] }] });
     await call("record_verdicts", { planId: ledgerPlan, verdicts: [{ claim: "C1", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
     await call("get_evidence_ledger", { planId: ledgerPlan });
+    await sourceChecksSettled(apiKey, ledgerPlan);
     const checked = await callTool(apiKey, "store_research_output", { planId: ledgerPlan, title: "Checked", mediaType: "markdown", content: "Round [E1]." });
     expect(findOperation("store_research_output")?.output.parse(checked.structured)).toEqual(checked.structured);
 

@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { conflict, notFound, validationError } from "../domain/errors";
+import { conflict, notFound, sourcesPending, validationError } from "../domain/errors";
+import { UNTRUSTED } from "../domain/research/artifacts";
+import { SOURCE_CHECK_LIMITS } from "../domain/sources/verification";
+import { Trust } from "./artifact-views";
+import { sendChecks } from "./source-checks";
 import { newId } from "../domain/ids";
 import { type CitationReport, checkCitations, summarizeSubtopics } from "../domain/research/ledger";
 import { type Citation, MEDIA_TYPES, OUTPUT_LIMITS, type ResearchOutput } from "../domain/research/outputs";
@@ -50,6 +54,16 @@ export const storeResearchOutput = defineOperation({
         unmarkedUnverifiedSubtopics: z.array(z.string()),
         unverifiedSubtopics: z.array(z.string()),
         downgradedClaimsCited: z.array(z.string()),
+        /** What Cairn found on the cited pages: passages are the pages' text (trust: untrusted). */
+        sources: z
+          .object({
+            unsupported: z.array(z.object({ where: z.string(), refs: z.array(z.string()) })),
+            notVerified: z.array(z.object({ ref: z.string(), status: z.string(), score: z.number().nullable(), passage: z.string().nullable() })),
+            pending: z.array(z.string()),
+            unchecked: z.array(z.object({ ref: z.string(), status: z.string(), reason: z.string().nullable() })),
+            trust: Trust,
+          })
+          .nullable(),
         problems: z.array(z.string()),
       })
       .nullable(),
@@ -66,13 +80,15 @@ export const storeResearchOutput = defineOperation({
       throw notFound("skill execution", input.executionId);
     }
     const planId = input.planId ?? previous?.planId ?? null;
-    const verification = planId ? await verifyCitations(ctx, planId, input.content, input.citations ?? []) : null;
-    if (verification?.policy === "strict" && !verification.passed) {
+    const checked = planId ? await verifyCitations(ctx, planId, input.content, input.citations ?? []) : null;
+    const verification = checked ? reportOf(checked) : null;
+    if (checked?.policy === "strict" && !checked.passed) {
       throw validationError(
-        `The deliverable fails plan ${planId}'s strict citation check and was not stored: ${verification.problems.join(" ")}`,
-        verification.problems.map((message) => ({ path: "content", message })),
+        `The deliverable fails plan ${planId}'s strict citation check and was not stored: ${checked.problems.join(" ")}`,
+        checked.problems.map((message) => ({ path: "content", message })),
       );
     }
+    if (checked?.policy === "strict" && planId) await awaitSourceChecks(ctx, planId, checked);
     const output: ResearchOutput = {
       outputId: previous?.outputId ?? newId("out"),
       orgId,
@@ -109,13 +125,37 @@ export const storeResearchOutput = defineOperation({
 });
 
 /** Plans without an evidence ledger have nothing to check against. */
-async function verifyCitations(ctx: OperationContext, planId: string, content: string, citations: Citation[]): Promise<CitationReport | null> {
+async function verifyCitations(ctx: OperationContext, planId: string, content: string, citations: Citation[]) {
   const header = await ctx.services.ledger.header(ctx.principal.orgId, planId);
   if (!header) return null;
   const { evidence, claims } = await ctx.services.ledger.read(ctx.principal.orgId, planId, false);
-  return checkCitations(
+  const report = checkCitations(
     header.citationPolicy,
     { content, citationRefs: citations.flatMap((c) => (c.ref ? [c.ref] : [])) },
     { evidence, claims, subtopics: summarizeSubtopics(header.subtopics, evidence, claims) },
+  );
+  const pendingSince = new Map(evidence.filter((e) => e.verification.status === "pending").map((e) => [e.ref, e.createdAt]));
+  return { ...report, sources: report.sources ? { ...report.sources, trust: UNTRUSTED } : null, pendingSince };
+}
+
+/** The report as answered (the pending times are for awaitSourceChecks only). */
+function reportOf({ pendingSince: _, ...report }: NonNullable<Awaited<ReturnType<typeof verifyCitations>>>) {
+  return report;
+}
+
+/**
+ * A strict deliverable never passes on sources not checked yet: it is refused, retryable, with how long to wait.
+ * A check pending far longer than a check takes (its queue message lost) is sent again.
+ */
+async function awaitSourceChecks(ctx: OperationContext, planId: string, report: CitationReport & { pendingSince: Map<string, number> }): Promise<void> {
+  const pending = report.sources?.pending ?? [];
+  if (pending.length === 0) return;
+  const stale = pending.filter((ref) => (report.pendingSince.get(ref) ?? 0) < ctx.now() - SOURCE_CHECK_LIMITS.stalePendingMs);
+  await sendChecks(ctx, planId, stale.map((ref) => Number(ref.slice(1))));
+  const wait = SOURCE_CHECK_LIMITS.pendingRetrySeconds;
+  throw sourcesPending(
+    `Cairn is still checking ${pending.length === 1 ? "source" : "sources"} ${pending.join(", ")} (fetching the page${pending.length === 1 ? "" : "s"} and looking for the quotes); ` +
+      `the deliverable was not stored. Checks take seconds to a minute: store it again in ${wait} s.`,
+    wait,
   );
 }

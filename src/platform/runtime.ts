@@ -1,5 +1,6 @@
 import { d1ResearchSearch } from "../storage/research-search";
 import { outboxPublisher } from "./webhooks/producer";
+import { sourceCheckQueue } from "./sources/producer";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
@@ -69,6 +70,7 @@ function servicesFor(env: Env, home: D1Database): Services {
       webhookEvents: outboxPublisher(env.WEBHOOK_QUEUE, home),
       // Org settings are in the directory (DB), beside the org's row.
       orgSettings: d1OrgSettings(env.DB),
+      sourceChecks: sourceCheckQueue(env),
     };
     servicesByHome.set(home, services);
   }

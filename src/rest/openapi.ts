@@ -78,7 +78,9 @@ function pathItem(operation: AnyOperation) {
       "409": problem(
         operation.annotations.readOnlyHint
           ? "Conflict or invalid state transition; org_erasing once the organization's erasure has begun"
-          : "Conflict or invalid state transition; import_in_progress while an import runs into the organization (retry after Retry-After); org_erasing once its erasure has begun",
+          : operation.name === "store_research_output"
+            ? "Conflict or invalid state transition; sources_pending while a cited source of a strict plan is still being checked (retry after Retry-After); import_in_progress while an import runs into the organization (retry after Retry-After); org_erasing once its erasure has begun"
+            : "Conflict or invalid state transition; import_in_progress while an import runs into the organization (retry after Retry-After); org_erasing once its erasure has begun",
       ),
       "500": problem("Unexpected error; quote the correlation id"),
     },

@@ -4,6 +4,7 @@ import type { ClaimSearchHit, EvidenceLedgerRepository, LedgerHeader } from "../
 import type { CitationPolicy, Claim, CriticVerdict, Evidence, ReviewerVerdict, Verdict } from "../domain/research/ledger";
 import { normalizeClaim } from "../domain/research/ledger";
 import type { ReusedFrom } from "../domain/research/claim-reuse";
+import { NOT_RECORDED_FOR_CHECK, type SourceVerification, type VerificationStatus } from "../domain/sources/verification";
 
 interface EvidenceRow {
   n: number;
@@ -21,6 +22,14 @@ interface EvidenceRow {
   removed_stale_years: string | null;
   recorded_by: string;
   created_at: number;
+  verification_status: string | null;
+  verification_reason: string | null;
+  verification_score: number | null;
+  verification_passage: string | null;
+  verification_basis: string | null;
+  verification_title_mismatch: number | null;
+  verification_snapshot: string | null;
+  verification_checked_at: number | null;
 }
 
 interface ClaimRow {
@@ -50,7 +59,24 @@ interface VerdictJson {
 }
 
 const EVIDENCE_BRIEF =
-  "n, url, title, fetched_at, content_hash, subtopic, query, evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at";
+  "n, url, title, fetched_at, content_hash, subtopic, query, evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at, " +
+  "verification_status, verification_reason, verification_score, verification_passage, verification_basis, verification_title_mismatch, " +
+  "verification_snapshot, verification_checked_at";
+
+/** A source recorded before verification existed has no verdict: it reads as unchecked, with that reason. */
+const verificationOf = (row: EvidenceRow): SourceVerification =>
+  row.verification_status === null
+    ? { status: "unchecked", reason: NOT_RECORDED_FOR_CHECK, score: null, passage: null, basis: null, titleMismatch: null, snapshot: null, checkedAt: null }
+    : {
+        status: row.verification_status as VerificationStatus,
+        reason: row.verification_reason,
+        score: row.verification_score,
+        passage: row.verification_passage,
+        basis: row.verification_basis === "fetched" ? "fetched" : null,
+        titleMismatch: row.verification_title_mismatch === null ? null : row.verification_title_mismatch === 1,
+        snapshot: row.verification_snapshot,
+        checkedAt: row.verification_checked_at,
+      };
 
 /** The stored list of years, or none when the row holds something else (a list must never fail on one row). */
 function years(text: string | null): number[] {
@@ -82,6 +108,7 @@ const toEvidence = (row: EvidenceRow): Evidence => ({
   search: { evidenceRef: row.evidence_ref, temporalIntent: row.temporal_intent, freshness: row.freshness, removedStaleYears: years(row.removed_stale_years) },
   recordedBy: row.recorded_by,
   createdAt: row.created_at,
+  verification: verificationOf(row),
 });
 
 /** The stored provenance of a reused claim; a row that does not parse reads as not reused rather than failing the list. */
@@ -167,8 +194,9 @@ export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
           db
             .prepare(
               `INSERT INTO ledger_evidence (org_id, plan_id, n, url, title, facts, quote, fetched_at, content_hash, subtopic, query,
-                                            evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at)
-               SELECT ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM ledger_evidence WHERE org_id = ? AND plan_id = ?
+                                            evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at,
+                                            verification_status, verification_requested_at)
+               SELECT ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ? FROM ledger_evidence WHERE org_id = ? AND plan_id = ?
                ON CONFLICT(org_id, plan_id, url, content_hash) DO NOTHING`,
             )
             .bind(
@@ -188,6 +216,7 @@ export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
               item.search.removedStaleYears.length ? JSON.stringify(item.search.removedStaleYears) : null,
               recordedBy,
               now,
+              now,
               orgId,
               planId,
             ),
@@ -205,6 +234,36 @@ export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
         seenInCall.add(key);
         return { ref: refOf.get(key) as string, duplicate };
       });
+    },
+
+    async sourceCheckRequests(orgId, since) {
+      const row = await db
+        .prepare(
+          `SELECT COALESCE(SUM(verification_requested_at >= ?), 0) AS minute, COUNT(*) AS day FROM ledger_evidence
+            WHERE org_id = ? AND verification_requested_at >= ?`,
+        )
+        .bind(since.minute, orgId, since.day)
+        .first<{ minute: number; day: number }>();
+      return { lastMinute: row?.minute ?? 0, lastDay: row?.day ?? 0 };
+    },
+
+    async sourceToCheck(orgId, planId, n) {
+      const row = await db
+        .prepare("SELECT url, title, quote, verification_status FROM ledger_evidence WHERE org_id = ? AND plan_id = ? AND n = ?")
+        .bind(orgId, planId, n)
+        .first<{ url: string; title: string; quote: string | null; verification_status: string | null }>();
+      return row ? { url: row.url, title: row.title, quote: row.quote, status: row.verification_status as VerificationStatus | null } : null;
+    },
+
+    async recordVerification(orgId, planId, n, v) {
+      await db
+        .prepare(
+          `UPDATE ledger_evidence SET verification_status = ?, verification_reason = ?, verification_score = ?, verification_passage = ?,
+                  verification_basis = ?, verification_title_mismatch = ?, verification_snapshot = ?, verification_checked_at = ?
+            WHERE org_id = ? AND plan_id = ? AND n = ?`,
+        )
+        .bind(v.status, v.reason, v.score, v.passage, v.basis, v.titleMismatch === null ? null : v.titleMismatch ? 1 : 0, v.snapshot, v.checkedAt, orgId, planId, n)
+        .run();
     },
 
     async addClaims(orgId, planId, claims, now) {

@@ -4,7 +4,7 @@
  * the deploy tests: put a copy named `wrangler` first on PATH. It appends every
  * call (argv, account env, and for `deploy` the configuration it was given) to
  * FAKE_WRANGLER_LOG and keeps the account in FAKE_WRANGLER_STATE (JSON):
- *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}], queues: [name],
+ *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}], queues: [name], buckets: [name],
  *     orgs, orgHomes, appliedMigrations (DB; "appliedMigrations:BINDING" for the others), failMigrations, workersDev,
  *     secrets: [name] (the Worker's secrets; none and no deploy yet: the Worker does not exist) }
  * Anything it does not know answers exit 1, so an unexpected call fails the test.
@@ -69,6 +69,17 @@ if (args[0] === "whoami") {
   state.queues.push(name);
   save();
   out(`🌀 Creating queue '${name}'\n✅ Created queue '${name}'`);
+} else if (command.startsWith("r2 bucket info")) {
+  const name = args[3];
+  if (!(state.buckets ?? []).includes(name)) fail(`The bucket "${name}" does not exist. [code: 10006]`);
+  out(`name: ${name}\nlocation: WEUR`);
+} else if (command.startsWith("r2 bucket create")) {
+  const name = args[3];
+  state.buckets = state.buckets ?? [];
+  if (state.buckets.includes(name)) fail(`The bucket you tried to create already exists, and you own it. [code: 10004]`);
+  state.buckets.push(name);
+  save();
+  out(`Creating bucket '${name}'...\n✅ Created bucket '${name}' with default storage class of Standard.`);
 } else if (command.startsWith("secret list")) {
   const secrets = state.secrets ?? [];
   if (secrets.length === 0 && !state.deploys) fail("This Worker does not exist on your account. [code: 10007]");

@@ -36,3 +36,17 @@ export async function completeNextStep(key: string, planId: string, confidence =
   });
   return { next, submitted };
 }
+
+/**
+ * Waits until the plan's source checks have all run (none pending): a strict deliverable is refused, retryably,
+ * while a cited source is still being checked. Sources on unreachable hosts end unreachable, which passes.
+ */
+export async function sourceChecksSettled(key: string, planId: string, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const ledger = (await ok(key, "get_evidence_ledger", { planId, limit: 100 })) as { evidence: { verification?: { status: string } }[] };
+    if (ledger.evidence.every((e) => e.verification?.status !== "pending")) return;
+    if (Date.now() > until) throw new Error("source checks still pending");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

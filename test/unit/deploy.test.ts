@@ -21,6 +21,7 @@ interface Account {
   databases: Array<{ uuid: string; name: string }>;
   namespaces: Array<{ id: string; title: string }>;
   queues?: string[];
+  buckets?: string[];
   orgs: number;
   secrets?: string[];
   orgHomes?: Record<string, number>;
@@ -105,6 +106,10 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
       "queues create cairn-webhooks",
       "queues info cairn-webhooks-dlq",
       "queues create cairn-webhooks-dlq",
+      "queues info cairn-source-checks",
+      "queues create cairn-source-checks",
+      "r2 bucket info",
+      "r2 bucket create",
       "secret list",
       "d1 migrations apply",
       "d1 execute DB",
@@ -118,7 +123,9 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
     expect(migrate).toBeLessThan(upload);
     expect(calls[migrate]?.args).toContain("--remote");
     // The webhook queues exist before the Worker that produces to and consumes them is uploaded.
-    expect(box.state().queues).toEqual(["cairn-webhooks", "cairn-webhooks-dlq"]);
+    expect(box.state().queues).toEqual(["cairn-webhooks", "cairn-webhooks-dlq", "cairn-source-checks"]);
+    // So do the source-check queue and the bucket of page snapshots its consumer writes.
+    expect(box.state().buckets).toEqual(["cairn-source-snapshots"]);
 
     const state = box.state();
     const settings = JSON.parse(box.file("cairn.deploy.json"));
@@ -155,7 +162,19 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
 
     const again = await box.deploy();
     const commands = box.calls().map(commandOf);
-    expect(commands).toEqual(["whoami", "d1 list", "kv namespace list", "queues info cairn-webhooks", "queues info cairn-webhooks-dlq", "secret list", "d1 migrations apply", "d1 execute DB", "deploy"]);
+    expect(commands).toEqual([
+      "whoami",
+      "d1 list",
+      "kv namespace list",
+      "queues info cairn-webhooks",
+      "queues info cairn-webhooks-dlq",
+      "queues info cairn-source-checks",
+      "r2 bucket info",
+      "secret list",
+      "d1 migrations apply",
+      "d1 execute DB",
+      "deploy",
+    ]);
     expect(commands.some((command) => command.includes("create"))).toBe(false);
     expect(again.admin).toBeNull();
     expect(box.state().databases).toHaveLength(1);
@@ -408,5 +427,8 @@ describe("production configuration", () => {
     expect(rendered).toMatch(/^dead_letter_queue = "acme-research-webhooks-dlq"$/m);
     expect(rendered).toMatch(/^queue = "acme-research-webhooks-dlq"$/m);
     expect(rendered).not.toContain('"cairn-webhooks');
+    expect(rendered.match(/^queue = "acme-research-source-checks"$/gm)).toHaveLength(2);
+    expect(rendered).toMatch(/^bucket_name = "acme-research-source-snapshots"$/m);
+    expect(rendered).not.toContain('"cairn-source');
   });
 });

@@ -58,6 +58,18 @@ export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly 
   plans: ["index_seq"],
   research_outputs: ["seq"],
   ledger_claims: ["seq"],
+  // A source's verdict is Cairn's own finding from fetching the page: never taken from a file.
+  ledger_evidence: [
+    "verification_status",
+    "verification_reason",
+    "verification_score",
+    "verification_passage",
+    "verification_basis",
+    "verification_title_mismatch",
+    "verification_snapshot",
+    "verification_requested_at",
+    "verification_checked_at",
+  ],
 };
 
 /** Columns never exported: secrets, and what the server assigns itself. */

@@ -50,6 +50,8 @@ describe("import policy: rows", () => {
     );
     expect(refusal(() => checkImportRow("plans", { index_seq: 1 }, 3))).toContain("column index_seq is assigned by the server");
     expect(refusal(() => checkImportRow("ledger_claims", { seq: "9223372036854775807" }, 3))).toContain("column seq");
+    // A file cannot mark its sources verified: the verdict is Cairn's own, from fetching the page.
+    expect(refusal(() => checkImportRow("ledger_evidence", { verification_status: "verified" }, 4))).toContain("column verification_status is assigned by the server");
     expect(refusal(() => checkImportRow("artifacts", artifact({ rowid: 1 }), 2))).toContain("column rowid is assigned by the server");
     expect(refusal(() => checkImportRow("artifacts", artifact({ extra: 1 }), 2))).toBe("Line 2: artifacts has no column extra.");
   });

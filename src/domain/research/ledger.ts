@@ -3,8 +3,10 @@
  * (C1, C2, …) citing it, reviewer and critic verdicts on the claims, and the citation check a
  * deliverable of the plan must pass. Pure: storage keeps rows, this module decides what they mean.
  */
+import type { SourceVerification } from "../sources/verification";
 import type { ReusedFrom } from "./claim-reuse";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
+import { checkSourceIntegrity, type SourceIntegrity, sourceIntegrityProblem } from "./source-integrity";
 
 
 export const REVIEWER_VERDICTS = ["SUPPORTED", "UNSUPPORTED", "OVERSTATED", "CONTRADICTED"] as const;
@@ -51,6 +53,8 @@ export interface Evidence {
   search: SearchMetadata;
   recordedBy: string;
   createdAt: number;
+  /** What Cairn found when it fetched the page (pending until its check ran). */
+  verification: SourceVerification;
 }
 
 /** seed 001 step 3: kept with each source as the search tool gave it. */
@@ -195,6 +199,8 @@ export interface CitationReport {
   unverifiedSubtopics: string[];
   /** Grounded but downgraded by the critic: allowed, to be presented with their lower confidence. */
   downgradedClaimsCited: string[];
+  /** What Cairn found on the cited pages (null when the ledger was read without verdicts). */
+  sources: SourceIntegrity | null;
   problems: string[];
 }
 
@@ -225,7 +231,7 @@ function marksUnverified(content: string, subtopic: string): boolean {
 export function checkCitations(
   policy: CitationPolicy,
   deliverable: { content: string; citationRefs: string[] },
-  ledger: { evidence: Pick<Evidence, "ref">[]; claims: Claim[]; subtopics: SubtopicSummary[] },
+  ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
 ): CitationReport {
   const cited = citedRefsIn(deliverable.content);
   const citedRefs = [...new Set([...cited.evidence, ...deliverable.citationRefs.filter((ref) => /^E\d+$/.test(ref))])];
@@ -278,6 +284,10 @@ export function checkCitations(
   if (unmarkedUnverifiedSubtopics.length) {
     problems.push(`Does not mark these subtopics as UNVERIFIED (a line naming the subtopic and the word UNVERIFIED): ${unmarkedUnverifiedSubtopics.join("; ")}.`);
   }
+  const verified = ledger.evidence.flatMap((e) => (e.verification ? [{ ref: e.ref, verification: e.verification }] : []));
+  const sources = verified.length === ledger.evidence.length ? checkSourceIntegrity(deliverable.content, { refs: citedRefs, claims: citedClaims }, { evidence: verified, claims: ledger.claims }) : null;
+  const sourceProblem = sources ? sourceIntegrityProblem(sources) : null;
+  if (sourceProblem) problems.push(sourceProblem);
   return {
     policy,
     passed: problems.length === 0,
@@ -292,6 +302,7 @@ export function checkCitations(
     unmarkedUnverifiedSubtopics,
     unverifiedSubtopics,
     downgradedClaimsCited,
+    sources,
     problems,
   };
 }

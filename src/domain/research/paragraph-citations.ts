@@ -42,9 +42,17 @@ function citesGrounded(text: string, grounded: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** The paragraphs and list items of `content` that cite no grounded evidence and are not exempt. */
-export function uncitedUnits(content: string, grounded: ReadonlySet<string>): UncitedUnit[] {
-  const units: { kind: UncitedUnit["kind"]; text: string; exempt: boolean }[] = [];
+export interface BodyUnit {
+  position: number;
+  kind: UncitedUnit["kind"];
+  text: string;
+  /** Under a heading that states no findings (method, limitations, sources…), or marked UNVERIFIED. */
+  exempt: boolean;
+}
+
+/** The paragraphs and list items of `content`, in order (headings, rules, tables and code left out). */
+export function bodyUnits(content: string): BodyUnit[] {
+  const units: Omit<BodyUnit, "position">[] = [];
   let exemptSection = false;
   let inFence = false;
   let current: { kind: UncitedUnit["kind"]; lines: string[] } | null = null;
@@ -78,7 +86,20 @@ export function uncitedUnits(content: string, grounded: ReadonlySet<string>): Un
     else current = { kind: "paragraph", lines: [line] };
   }
   close();
-  return units.flatMap((unit, i) =>
-    unit.exempt || /\bUNVERIFIED\b/.test(unit.text) || citesGrounded(unit.text, grounded) ? [] : [{ position: i + 1, kind: unit.kind, start: firstWords(unit.text) }],
+  return units.map((unit, i) => ({ ...unit, position: i + 1, exempt: unit.exempt || /\bUNVERIFIED\b/.test(unit.text) }));
+}
+
+/** The first words of a unit, enough to find it. */
+export const unitStart = (unit: BodyUnit): string => firstWords(unit.text);
+
+/** The evidence refs ([E3], [E1, E4]) a unit cites. */
+export function evidenceCitedIn(text: string): string[] {
+  return [...text.matchAll(EVIDENCE)].flatMap((match) => (match[1] ?? "").split(/\s*[,;]\s*/));
+}
+
+/** The paragraphs and list items of `content` that cite no grounded evidence and are not exempt. */
+export function uncitedUnits(content: string, grounded: ReadonlySet<string>): UncitedUnit[] {
+  return bodyUnits(content).flatMap((unit) =>
+    unit.exempt || citesGrounded(unit.text, grounded) ? [] : [{ position: unit.position, kind: unit.kind, start: firstWords(unit.text) }],
   );
 }

@@ -5,6 +5,7 @@ import { IMPORT_LOCK_STALE_MS, importHolds, importRunning } from "../../domain/o
 import { livesInHome } from "../../domain/org-data/placement";
 import type { Env } from "../../env";
 import { forgetHome, homeDatabase } from "../org-homes";
+import { snapshotStore } from "../sources/snapshots";
 
 /** The research of an org; its API keys, audit trail and tool-call log go only with the org itself. */
 const RESEARCH_TABLES = ROW_TABLES.filter((table) => table !== "api_keys" && table !== "audit_log" && table !== "tool_call_log");
@@ -33,6 +34,9 @@ export async function eraseResearch(env: Env, orgId: string): Promise<{ plans: n
   // One batch per database: D1 runs each as a transaction, so no half-erased research is ever visible in it.
   await home.batch(HOME_RESEARCH_TABLES.map((table) => home.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
   await env.DB.batch(DIRECTORY_RESEARCH_TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
+  // Snapshots of the org's cited pages, after the rows naming them: a source check still running then finds its row
+  // gone or its org erasing, and deletes what it wrote itself (platform/sources/consumer.ts).
+  await snapshotStore(env.SOURCE_SNAPSHOTS).eraseOrg(orgId);
   return { plans, sessions };
 }
 

@@ -12,6 +12,7 @@ import type { Env } from "../../env";
 import { countPlacement, type ImportedMembers } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
+import { queueImportedSourceChecks } from "../sources/imported";
 import { ImportMeter } from "./import-meter";
 import { placeImportedMember } from "./members";
 
@@ -67,7 +68,12 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
   // This isolate's callers see the lock on their next write (other isolates within the membership bound).
   forgetOrgMarks(orgId);
   try {
-    return await importUnlocked(env, orgId, lines, now);
+    const summary = await importUnlocked(env, orgId, lines, now);
+    // Imported sources carry no verdict (a file cannot say a page was checked): Cairn checks them itself.
+    await queueImportedSourceChecks(env, orgId, Date.now()).catch((error: unknown) =>
+      console.error(JSON.stringify({ level: "error", message: "imported sources not queued for checking", orgId, error: String(error) })),
+    );
+    return summary;
   } finally {
     forgetOrgMarks(orgId);
     // A release that fails must not hide how the import ended: the lock then lapses after the hour.

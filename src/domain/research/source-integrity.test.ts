@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import type { SourceVerification, VerificationStatus } from "../sources/verification";
+import { checkSourceIntegrity, sourceIntegrityProblem } from "./source-integrity";
+
+const v = (status: VerificationStatus, passage: string | null = null): SourceVerification => ({
+  status,
+  reason: status === "unreachable" ? "timeout: no complete answer within 15 s" : null,
+  score: status === "partial" ? 0.7 : status === "verified" ? 1 : null,
+  passage,
+  basis: "fetched",
+  titleMismatch: null,
+  snapshot: null,
+  checkedAt: 1,
+});
+
+const ledger = {
+  evidence: [
+    { ref: "E1", verification: v("verified") },
+    { ref: "E2", verification: v("not_found") },
+    { ref: "E3", verification: v("partial", "the closest words") },
+    { ref: "E4", verification: v("unreachable") },
+    { ref: "E5", verification: v("pending") },
+  ],
+  claims: [
+    { ref: "C1", evidenceRefs: ["E2", "E3"] },
+    { ref: "C2", evidenceRefs: ["E1", "E2"] },
+  ],
+};
+
+describe("source integrity", () => {
+  it("names units and claims resting only on not_found or partial sources; one verified source carries them", () => {
+    const content = "Alpha [E2].\n\n- Beta [E1, E2]\n- Gamma [C1]\n\nDelta [C2].";
+    const result = checkSourceIntegrity(content, { refs: ["E1", "E2"], claims: ["C1", "C2"] }, ledger);
+    expect(result.unsupported).toEqual([
+      { where: 'paragraph 1 ("Alpha [E2].")', refs: ["E2"] },
+      { where: 'list item 3 ("Gamma [C1]")', refs: ["E2", "E3"] },
+      { where: "claim C1", refs: ["E2", "E3"] },
+    ]);
+    expect(result.notVerified).toEqual([
+      { ref: "E2", status: "not_found", score: null, passage: null },
+      { ref: "E3", status: "partial", score: 0.7, passage: "the closest words" },
+    ]);
+    expect(sourceIntegrityProblem(result)).toContain('paragraph 1 ("Alpha [E2].") on E2 (not_found)');
+    expect(sourceIntegrityProblem(result)).not.toContain("the closest words"); // page text never enters the message
+  });
+
+  it("exempts Sources and UNVERIFIED text, lists pending and unchecked sources, and passes unreachable ones", () => {
+    const content = "Known [E4].\n\nWaiting [E5].\n\nRegulation: UNVERIFIED [E2].\n\n## Sources\n- [E2] a page";
+    const result = checkSourceIntegrity(content, { refs: ["E2", "E4", "E5"], claims: [] }, ledger);
+    expect(result.unsupported).toEqual([]);
+    expect(result.pending).toEqual(["E5"]);
+    expect(result.unchecked).toEqual([{ ref: "E4", status: "unreachable", reason: "timeout: no complete answer within 15 s" }]);
+    expect(sourceIntegrityProblem(result)).toBeNull();
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * What Cairn concluded about one recorded source after fetching it: whether the page says the quoted
+ * words (not whether the page is right). Pure: the queue consumer fetches, this module decides.
+ */
+import { matchQuote, type PreparedSnapshot } from "./quote-match";
+import { matchTitle } from "./title-match";
+
+export const VERIFICATION_STATUSES = ["pending", "verified", "partial", "not_found", "unreachable", "unchecked"] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+export interface SourceVerification {
+  status: VerificationStatus;
+  /** Why a source is unreachable or unchecked (or, for partial and not_found, what the matcher said). Cairn's own words. */
+  reason: string | null;
+  /** 1 when verified; the similarity of the closest passage otherwise; null when nothing was compared. */
+  score: number | null;
+  /** Where the quote stands (verified) or the closest passage (partial): the page's text, untrusted. */
+  passage: string | null;
+  /** "fetched": Cairn fetched the page itself. */
+  basis: "fetched" | null;
+  /** The page's title shares too few words with the recorded title (a wrong link, or the wrong page of a site). */
+  titleMismatch: boolean | null;
+  /** The content-addressed snapshot the verdict was reached on (its SHA-256). */
+  snapshot: string | null;
+  checkedAt: number | null;
+}
+
+export const SOURCE_CHECK_LIMITS = {
+  /** Redirects followed, each re-checked against the outbound-address guard. */
+  maxRedirects: 5,
+  /** The whole fetch, redirects and body included. */
+  timeoutMs: 15_000,
+  /** Bytes of body read; the rest of a longer page is not read (the check runs on what was). */
+  maxBytes: 2 * 1024 * 1024,
+  /** A snapshot of the same URL this recent is reused instead of fetching again. */
+  reuseWindowMs: 60 * 60 * 1000,
+  /** Passage text kept on the evidence row. */
+  passageChars: 500,
+  /** A source pending longer than this is checked again when a deliverable needs it (its message was lost). */
+  stalePendingMs: 10 * 60 * 1000,
+  /** What a strict deliverable waiting for checks is told to wait. */
+  pendingRetrySeconds: 30,
+  /** Default per-org checks (SOURCE_CHECKS_PER_MINUTE, SOURCE_CHECKS_PER_DAY). */
+  perMinute: 300,
+  perDay: 5_000,
+} as const;
+
+/** A source with no verdict (recorded before verification existed, or imported): read as unchecked. */
+export const NOT_RECORDED_FOR_CHECK = "not checked: recorded before source verification, or imported";
+
+export const PENDING: SourceVerification = { status: "pending", reason: null, score: null, passage: null, basis: null, titleMismatch: null, snapshot: null, checkedAt: null };
+
+/** What kind of text a response carries, from its Content-Type; null when Cairn cannot read it. */
+export type ReadableKind = "html" | "text" | "markdown" | "json";
+
+export function readableKind(contentType: string | null): ReadableKind | { unchecked: string } {
+  const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "text/html" || type === "application/xhtml+xml") return "html";
+  if (type === "text/markdown" || type === "text/x-markdown") return "markdown";
+  if (type === "application/json" || type.endsWith("+json")) return "json";
+  if (type === "text/plain" || type === "") return "text";
+  if (type === "application/pdf") return { unchecked: "PDF text extraction not available" };
+  return { unchecked: `content type ${type.slice(0, 80)} is not read` };
+}
+
+/**
+ * An HTTP error: 401, 403, 429 and 503 are what bot walls and paywalls answer, so the page is "blocked"
+ * (it may well be live), never called dead; other statuses are an HTTP error.
+ */
+export function httpFailureReason(status: number): string {
+  if (status === 401 || status === 403 || status === 429 || status === 503) return `blocked: HTTP ${status} (a bot wall, paywall or rate limit)`;
+  return `HTTP error: ${status}`;
+}
+
+/** Fetch outcomes that end in no page. */
+export const unreachable = (reason: string, checkedAt: number): SourceVerification => ({
+  status: "unreachable",
+  reason,
+  score: null,
+  passage: null,
+  basis: "fetched",
+  titleMismatch: null,
+  snapshot: null,
+  checkedAt,
+});
+
+export const unchecked = (reason: string, checkedAt: number, snapshot: string | null = null, titleMismatch: boolean | null = null): SourceVerification => ({
+  status: "unchecked",
+  reason,
+  score: null,
+  passage: null,
+  basis: "fetched",
+  titleMismatch,
+  snapshot,
+  checkedAt,
+});
+
+const clipped = (text: string) => (text.length > SOURCE_CHECK_LIMITS.passageChars ? `${text.slice(0, SOURCE_CHECK_LIMITS.passageChars)}…` : text);
+
+/** The verdict on a fetched page: the quote matched against its visible text, the recorded title against its title. */
+export function judgeSource(
+  source: { quote: string | null; title: string },
+  page: { text: string | PreparedSnapshot; title: string | null; snapshot: string },
+  checkedAt: number,
+): SourceVerification {
+  const titleMismatch = page.title ? matchTitle(page.title, source.title).level === "low" : null;
+  if (!source.quote?.trim()) return unchecked("no quote was recorded to check", checkedAt, page.snapshot, titleMismatch);
+  const match = matchQuote(source.quote, page.text);
+  return {
+    status: match.status,
+    reason: match.status === "verified" ? null : (match.reason ?? null),
+    score: match.status === "unchecked" ? null : match.score,
+    passage: match.passage && (match.status === "verified" || match.status === "partial") ? clipped(match.passage.text) : null,
+    basis: "fetched",
+    titleMismatch,
+    snapshot: page.snapshot,
+    checkedAt,
+  };
+}
+
+/** Per-org check limits: null when `requested` more checks fit, else the refusal and when to retry. */
+export function checkBudget(
+  used: { lastMinute: number; lastDay: number },
+  requested: number,
+  limits: { perMinute: number; perDay: number },
+): { message: string; retryAfterSeconds: number } | null {
+  if (requested === 0) return null;
+  if (used.lastDay + requested > limits.perDay) {
+    return { message: `Your organization's source checks for the last 24 hours are used up (${limits.perDay}); record these sources later.`, retryAfterSeconds: 3600 };
+  }
+  if (used.lastMinute + requested > limits.perMinute) {
+    return { message: `Your organization records at most ${limits.perMinute} sources a minute for checking; wait a minute and record these again.`, retryAfterSeconds: 60 };
+  }
+  return null;
+}

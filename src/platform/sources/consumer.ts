@@ -1,0 +1,104 @@
+import { CairnError } from "../../domain/errors";
+import type { OutboundPolicy } from "../../domain/outbound-address";
+import type { SourceCheckMessage } from "../../domain/ports";
+import { judgeSource, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
+import type { Env } from "../../env";
+import { d1EvidenceLedger } from "../../storage/ledger-repository";
+import { homeDatabase } from "../org-homes";
+import { fetchPage } from "./fetch-page";
+import { type SnapshotStore, snapshotStore } from "./snapshots";
+import { decodeBody, pageText } from "./visible-text";
+
+/** The source-check queue as wrangler.toml names it (a deployment names it after its Worker: "<worker>-source-checks"). */
+export const SOURCE_CHECK_QUEUE_NAME = "cairn-source-checks";
+export const isSourceCheckQueue = (name: string) => name === SOURCE_CHECK_QUEUE_NAME || name.endsWith("-source-checks");
+
+const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
+
+interface Checker {
+  store: SnapshotStore;
+  policy: OutboundPolicy;
+  userAgent: string;
+  allowedHosts: ReadonlySet<string> | null;
+}
+
+/** SOURCE_CHECK_HOSTS: a comma-separated list of hosts source checks may fetch from (unset: any public host). */
+function allowedHostsOf(setting: string | undefined): ReadonlySet<string> | null {
+  const hosts = (setting ?? "").split(",").map((host) => host.trim().toLowerCase()).filter(Boolean);
+  return hosts.length ? new Set(hosts) : null;
+}
+
+/** What the page at `url` says about the source: a snapshot of the org reused within the window, else a fresh fetch. */
+async function verdictFor(checker: Checker, orgId: string, source: { url: string; title: string; quote: string | null }, now: number): Promise<SourceVerification> {
+  const recent = await checker.store.recent(orgId, source.url, now - SOURCE_CHECK_LIMITS.reuseWindowMs);
+  if (recent && "snapshot" in recent) return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
+  if (recent) return unchecked(recent.unchecked, now);
+
+  const page = await fetchPage(source.url, checker.policy, checker.userAgent, SOURCE_CHECK_LIMITS, checker.allowedHosts);
+  if (!page.ok) return unreachable(page.reason, now);
+  const declared = readableKind(page.contentType);
+  // No content type and a NUL byte early on: an image or archive, not text to search.
+  const kind = declared === "text" && !page.contentType && page.body.subarray(0, 1024).includes(0) ? { unchecked: "binary content without a content type" } : declared;
+  if (typeof kind !== "string") {
+    await checker.store.saveUnchecked(orgId, source.url, kind.unchecked, null, now);
+    return unchecked(kind.unchecked, now);
+  }
+  const { text, title } = await pageText(kind, decodeBody(page.body, page.contentType));
+  const snapshot = await checker.store.save(orgId, {
+    url: source.url,
+    finalUrl: page.finalUrl,
+    status: page.status,
+    contentType: page.contentType,
+    title,
+    fetchedAt: now,
+    truncated: page.truncated,
+    text,
+  });
+  const verdict = judgeSource(source, { text, title, snapshot: snapshot.sha256 }, now);
+  if (page.truncated && verdict.status !== "verified") {
+    verdict.reason = `${verdict.reason ?? "not found"} (only the first ${SOURCE_CHECK_LIMITS.maxBytes / 1024 / 1024} MiB of the page were read)`;
+  }
+  return verdict;
+}
+
+async function orgErasing(home: D1Database, orgId: string): Promise<boolean> {
+  const row = await home.prepare("SELECT erasing_since FROM orgs WHERE id = ?").bind(orgId).first<{ erasing_since: number | null }>();
+  return !row || row.erasing_since !== null;
+}
+
+/**
+ * The consumer of the source-check queue: for each recorded source, fetch (or reuse) the page, match the
+ * quote, and write the verdict on the evidence row. A source gone meanwhile (its plan deleted, its org erased)
+ * is skipped; anything else that fails is retried by the queue.
+ */
+export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>, env: Env): Promise<void> {
+  const checker: Checker = {
+    store: snapshotStore(env.SOURCE_SNAPSHOTS),
+    // As for webhooks: development may fetch from loopback (local fixtures); production only public https hosts.
+    policy: { allowLoopback: env.CAIRN_ENV !== "production" },
+    allowedHosts: allowedHostsOf(env.SOURCE_CHECK_HOSTS),
+    userAgent: `Cairn-SourceCheck/1 (+${env.PUBLIC_URL || "https://github.com/cairn"}; checks that cited pages contain the quoted words)`,
+  };
+  // One at a time: a second source on the same page then reuses the snapshot the first one stored.
+  for (const message of batch.messages) {
+    const { orgId, planId, n } = message.body;
+    try {
+      const home = await homeDatabase(env, orgId);
+      const ledger = d1EvidenceLedger(home);
+      const source = await ledger.sourceToCheck(orgId, planId, n);
+      if (source) {
+        await ledger.recordVerification(orgId, planId, n, await verdictFor(checker, orgId, source, Date.now()));
+        // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
+        if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
+      }
+      message.ack();
+    } catch (error) {
+      if (error instanceof CairnError && error.code === "not_found") {
+        message.ack();
+        continue;
+      }
+      log("error", "source check failed; retried", { orgId, planId, n, error: String(error) });
+      message.retry();
+    }
+  }
+}

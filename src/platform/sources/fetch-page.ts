@@ -1,0 +1,90 @@
+import { checkOutboundUrl, type OutboundPolicy } from "../../domain/outbound-address";
+import { httpFailureReason, SOURCE_CHECK_LIMITS } from "../../domain/sources/verification";
+
+export type FetchedPage =
+  | { ok: true; finalUrl: string; status: number; contentType: string | null; body: Uint8Array; truncated: boolean }
+  | { ok: false; reason: string };
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Fetches a cited page the way a careful reader would, and no further: every address (the first and each
+ * redirect, followed by hand) passes the outbound-address guard; at most SOURCE_CHECK_LIMITS.maxRedirects
+ * hops; one deadline for the whole fetch; at most maxBytes of body read (a longer page is cut, not refused).
+ */
+export async function fetchPage(
+  url: string,
+  policy: OutboundPolicy,
+  userAgent: string,
+  limits: { maxRedirects: number; timeoutMs: number; maxBytes: number } = SOURCE_CHECK_LIMITS,
+  /** A deployment's own restriction (SOURCE_CHECK_HOSTS): hosts it may fetch from; null for any public host. */
+  allowedHosts: ReadonlySet<string> | null = null,
+): Promise<FetchedPage> {
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  let target = url;
+  try {
+    for (let hop = 0; ; hop++) {
+      const verdict = checkOutboundUrl(target, policy);
+      if (!verdict.allowed) return { ok: false, reason: `blocked: ${hop === 0 ? "the address" : "a redirect"} was refused (${verdict.reason})` };
+      if (allowedHosts && !allowedHosts.has(verdict.url.hostname)) {
+        return { ok: false, reason: `blocked: ${hop === 0 ? "the address" : "a redirect"} was refused (this deployment fetches only from the hosts SOURCE_CHECK_HOSTS lists)` };
+      }
+      const response = await fetch(verdict.url.href, {
+        redirect: "manual",
+        signal,
+        headers: { "user-agent": userAgent, accept: "text/html, text/plain, text/markdown, application/json;q=0.9, */*;q=0.5" },
+      });
+      if (REDIRECTS.has(response.status)) {
+        await response.body?.cancel();
+        const location = response.headers.get("location");
+        if (!location) return { ok: false, reason: `HTTP error: ${response.status} without a Location` };
+        if (hop >= limits.maxRedirects) return { ok: false, reason: `HTTP error: more than ${limits.maxRedirects} redirects` };
+        target = new URL(location, verdict.url).href;
+        continue;
+      }
+      if (response.status >= 400) {
+        await response.body?.cancel();
+        return { ok: false, reason: httpFailureReason(response.status) };
+      }
+      const { body, truncated } = await readBounded(response, limits.maxBytes);
+      return { ok: true, finalUrl: verdict.url.href, status: response.status, contentType: response.headers.get("content-type"), body, truncated };
+    }
+  } catch (error) {
+    if (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")) {
+      return { ok: false, reason: `timeout: no complete answer within ${limits.timeoutMs / 1000} s` };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    // The runtime does not tell a name that does not resolve from a host that does not answer: both are named.
+    return { ok: false, reason: `DNS or connection: ${message.slice(0, 200)}` };
+  }
+}
+
+/** The first `maxBytes` bytes of the body; the stream is cancelled past them. */
+async function readBounded(response: Response, maxBytes: number): Promise<{ body: Uint8Array; truncated: boolean }> {
+  if (!response.body) return { body: new Uint8Array(), truncated: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const room = maxBytes - size;
+    if (value.byteLength >= room) {
+      chunks.push(value.subarray(0, room));
+      size += room;
+      truncated = value.byteLength > room || !(await reader.read().then((next) => next.done));
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { body, truncated };
+}

@@ -1,0 +1,98 @@
+import { createServer, type Server } from "node:http";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The loopback origin of the cited-page fixtures (plain http on 127.0.0.1, as development allows). */
+    sourcePagesOrigin: string;
+  }
+}
+
+export const ARTICLE_HTML = `<!doctype html><html><head><title>Solid-state batteries reach 500 Wh/kg | Lab News</title>
+<style>.x { content: "styled words must stay unseen" }</style>
+<script>var hidden = "the script says cells reached nine thousand Wh/kg";</script></head>
+<body><!-- a comment says cells reached seven thousand Wh/kg -->
+<nav>Home &middot; News</nav>
+<p>In March, the team reported that solid-state cells reached 500 Wh/kg in the lab, a record for the chemistry.</p>
+<div hidden>Hidden text claims the cells reached eight thousand Wh/kg today.</div>
+<div aria-hidden="true">Decorative text says cells reached six thousand Wh/kg.</div>
+<template><p>Template text says cells reached five thousand Wh/kg.</p></template>
+<noscript>Noscript text says cells reached four thousand Wh/kg.</noscript>
+<p>Costs remain higher than lithium-ion cells &amp; scaling production is still years away.</p>
+</body></html>`;
+
+/** Requests each path received: a test of snapshot reuse counts them. */
+const hits = new Map<string, number>();
+/** The User-Agent of the last request. */
+let lastUserAgent = "";
+
+function route(path: string): { status: number; type?: string; body?: string | Buffer; location?: string; hang?: boolean } {
+  const redirect = /^\/hop\/(\d+)$/.exec(path);
+  if (redirect) {
+    const left = Number(redirect[1]);
+    return { status: 302, location: left === 0 ? "/article.html" : `/hop/${left - 1}` };
+  }
+  switch (path.replace(/\?.*$/, "")) {
+    case "/article.html":
+    case "/counted.html":
+      return { status: 200, type: "text/html; charset=utf-8", body: ARTICLE_HTML };
+    case "/plain.txt":
+      return { status: 200, type: "text/plain; charset=utf-8", body: "Plain text notes: the survey covered 1,204 households in 2025." };
+    case "/notes.md":
+      return { status: 200, type: "text/markdown", body: "# Field notes\n\nThe *survey* covered 1,204 households in 2025.\n" };
+    case "/data.json":
+      return { status: 200, type: "application/json", body: JSON.stringify({ results: [{ note: "The survey covered 1,204 households in 2025." }] }) };
+    case "/paper.pdf":
+      return { status: 200, type: "application/pdf", body: Buffer.from("%PDF-1.7 the survey covered 1,204 households") };
+    case "/blob":
+      // No content type; binary bytes with the quote's words among them.
+      return { status: 200, body: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00]), Buffer.from("The survey covered 1,204 households in 2025.")]) };
+    case "/to-private":
+      return { status: 302, location: "https://10.0.0.1/internal" };
+    case "/forbidden":
+      return { status: 403, type: "text/html", body: "<p>Are you a robot?</p>" };
+    case "/gone":
+      return { status: 404, type: "text/html", body: "<p>Not here</p>" };
+    case "/huge.txt":
+      // 3 MiB of filler, the quote after the first 2 MiB: not read.
+      return { status: 200, type: "text/plain", body: `${"filler words go here. ".repeat(143_000)}The hidden finding is that costs fell by half.` };
+    case "/slow":
+      return { status: 200, hang: true };
+    default:
+      return { status: 404, type: "text/plain", body: "no such fixture" };
+  }
+}
+
+let server: Server | undefined;
+
+/** Cited pages served on loopback for the workers tests (a real HTTP server the Worker fetches through its guard). */
+export default async function setup(project: TestProject) {
+  server = createServer((request, response) => {
+    const path = request.url ?? "/";
+    if (path === "/hits") {
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ hits: Object.fromEntries(hits), userAgent: lastUserAgent }));
+      return;
+    }
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    lastUserAgent = String(request.headers["user-agent"] ?? "");
+    const answer = route(path);
+    if (answer.hang) {
+      response.writeHead(200, { "content-type": "text/plain" });
+      response.write("started ");
+      return; // never ends
+    }
+    response.writeHead(answer.status, {
+      ...(answer.type ? { "content-type": answer.type } : {}),
+      ...(answer.location ? { location: answer.location } : {}),
+    });
+    response.end(answer.body ?? "");
+  });
+  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the source-page fixtures have no port");
+  project.provide("sourcePagesOrigin", `http://127.0.0.1:${address.port}`);
+  return async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+  };
+}

@@ -1,0 +1,302 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, inject, it } from "vitest";
+import type { Env } from "../../src/env";
+import { eraseOrg } from "../../src/platform/org-data/erase";
+import { fetchPage } from "../../src/platform/sources/fetch-page";
+import { createPlan, ok, steps } from "../support/plans";
+import { callTool, seedTenant } from "../support/worker";
+import { waitFor } from "../support/webhooks";
+
+/**
+ * Verified sources on workerd: record_evidence queues a check on Miniflare's real queue, the Worker's consumer
+ * fetches the cited page from a real HTTP server on loopback (test/support/source-pages.global.ts; development
+ * allows loopback, as for webhooks), keeps a snapshot in the local R2 bucket and writes the verdict on the row.
+ */
+const origin = inject("sourcePagesOrigin");
+const page = (path: string) => `${origin}${path}`;
+
+interface Verification {
+  status: string;
+  score?: number | null;
+  passage?: string;
+  reason?: string;
+  titleMismatch?: boolean;
+}
+interface EvidenceOut {
+  ref: string;
+  verification: Verification;
+}
+
+async function deepPlan(key: string, citationPolicy: "strict" | "report" = "strict") {
+  return createPlan(key, { name: "[Deep] Solid-state batteries", steps: steps("analyze", "search", "synthesize"), citationPolicy });
+}
+
+const source = (url: string, quote: string | undefined, title = "Solid-state batteries reach 500 Wh/kg") => ({
+  url,
+  title,
+  facts: `What ${url} says`,
+  subtopic: "Density",
+  ...(quote === undefined ? {} : { quote }),
+});
+
+async function ledger(key: string, planId: string, ref?: string) {
+  return (await ok(key, "get_evidence_ledger", { planId, limit: 50, ...(ref ? { ref } : {}) })) as { evidence: EvidenceOut[]; trust: string };
+}
+
+/** Waits until no listed source is pending, and returns the ledger's evidence. */
+async function settled(key: string, planId: string): Promise<EvidenceOut[]> {
+  return waitFor("the source checks", async () => {
+    const { evidence } = await ledger(key, planId);
+    return evidence.every((e) => e.verification.status !== "pending") ? evidence : null;
+  });
+}
+
+const hits = async () => (await (await fetch(`${origin}/hits`)).json()) as { hits: Record<string, number>; userAgent: string };
+
+describe("verified sources", () => {
+  it("answers at once with the source pending, then verifies the quote against the page's visible text", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    const quote = "solid-state cells reached 500 Wh/kg in the lab";
+    await ok(apiKey, "record_evidence", { planId, evidence: [source(page("/article.html"), quote)] });
+    const row = await env.DB.prepare("SELECT verification_status, verification_requested_at FROM ledger_evidence WHERE org_id = ? AND plan_id = ?")
+      .bind(orgId, planId)
+      .first<{ verification_status: string; verification_requested_at: number }>();
+    // Recorded pending (the check runs after the answer); whatever the consumer has done since, it was requested now.
+    expect(["pending", "verified"]).toContain(row?.verification_status);
+    expect(row?.verification_requested_at).toBeGreaterThan(Date.now() - 60_000);
+
+    const [e1] = await settled(apiKey, planId);
+    expect(e1?.verification).toEqual({ status: "verified", score: 1 });
+    const whole = await ledger(apiKey, planId, "E1");
+    expect(whole.trust).toBe("untrusted-external-content");
+    expect(whole.evidence[0]?.verification).toMatchObject({ status: "verified", score: 1, passage: quote.replace("solid-state", "solid-state") });
+    expect((await hits()).userAgent).toMatch(/^Cairn-SourceCheck\/1 \(\+http:\/\/localhost:8787/);
+
+    // The snapshot is in R2 under the org, addressed by the SHA-256 of its text.
+    const stored = await env.DB.prepare("SELECT verification_snapshot AS sha FROM ledger_evidence WHERE org_id = ? AND plan_id = ?").bind(orgId, planId).first<{ sha: string }>();
+    const object = await env.SOURCE_SNAPSHOTS.get(`orgs/${orgId}/snapshots/${stored?.sha}.json`);
+    const snapshot = (await object?.json()) as Record<string, unknown>;
+    expect(snapshot).toMatchObject({ url: page("/article.html"), finalUrl: page("/article.html"), status: 200, contentType: "text/html; charset=utf-8", title: "Solid-state batteries reach 500 Wh/kg | Lab News", sha256: stored?.sha, truncated: false });
+    expect(typeof snapshot.fetchedAt).toBe("number");
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(String(snapshot.text))))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    expect(digest).toBe(stored?.sha);
+  });
+
+  it("reads only what a reader sees: scripts, styles, comments, templates, hidden, aria-hidden and noscript text is not found", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const unseen = [
+      "the script says cells reached nine thousand Wh/kg",
+      "styled words must stay unseen",
+      "a comment says cells reached seven thousand Wh/kg",
+      "Hidden text claims the cells reached eight thousand Wh/kg today",
+      "Decorative text says cells reached six thousand Wh/kg",
+      "Template text says cells reached five thousand Wh/kg",
+      "Noscript text says cells reached four thousand Wh/kg",
+    ];
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [
+        ...unseen.map((quote, i) => ({ ...source(page(`/article.html?v=${i}`), quote), facts: `variant ${i}` })),
+        source(page("/article.html?v=seen"), "Costs remain higher than lithium-ion cells & scaling production is still years away"),
+      ],
+    });
+    const evidence = await settled(apiKey, planId);
+    expect(evidence.slice(0, unseen.length).map((e) => e.verification.status)).toEqual(unseen.map(() => "not_found"));
+    expect(evidence[unseen.length]?.verification.status).toBe("verified");
+  });
+
+  it("reads text, Markdown and JSON; leaves a PDF unchecked with the reason; flags a title that does not match", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const quote = "The survey covered 1,204 households in 2025.";
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [
+        source(page("/plain.txt"), quote, "Plain text notes"),
+        source(page("/notes.md"), quote, "Field notes"),
+        source(page("/data.json"), quote, "Survey data"),
+        source(page("/paper.pdf"), quote, "Survey paper"),
+        source(page("/article.html?title"), "solid-state cells reached 500 Wh/kg in the lab", "Quarterly tax guidance for freelancers"),
+        source(page("/blob"), quote, "Survey chart"),
+      ],
+    });
+    const evidence = await settled(apiKey, planId);
+    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "verified", "verified", "unchecked", "verified", "unchecked"]);
+    expect(evidence[5]?.verification.reason).toBe("binary content without a content type");
+    expect(evidence[3]?.verification.reason).toBe("PDF text extraction not available");
+    expect(evidence[4]?.verification.titleMismatch).toBe(true);
+    expect(evidence[0]?.verification.titleMismatch).toBeUndefined();
+  });
+
+  it("reports a reworded quote as partial with the closest passage, and an absent one as not_found", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [
+        source(page("/article.html?p"), "the team said solid-state cells had reached 500 Wh/kg in lab tests, a record"),
+        source(page("/article.html?n"), "sodium batteries now power most electric buses in Europe"),
+      ],
+    });
+    const [partial, absent] = await settled(apiKey, planId);
+    expect(partial?.verification.status).toBe("partial");
+    expect(partial?.verification.passage).toContain("500 Wh/kg");
+    expect(partial?.verification.score).toBeGreaterThan(0.5);
+    expect(absent?.verification.status).toBe("not_found");
+  });
+
+  it("names why a page could not be read: blocked, HTTP error, a redirect to a private address, too many redirects", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const quote = "solid-state cells reached 500 Wh/kg in the lab";
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [source(page("/forbidden"), quote), source(page("/gone"), quote), source(page("/to-private"), quote), source(page("/hop/6"), quote), source(page("/hop/4"), quote)],
+    });
+    const evidence = await settled(apiKey, planId);
+    expect(evidence.map((e) => e.verification.status)).toEqual(["unreachable", "unreachable", "unreachable", "unreachable", "verified"]);
+    expect(evidence[0]?.verification.reason).toMatch(/^blocked: HTTP 403/);
+    expect(evidence[1]?.verification.reason).toBe("HTTP error: 404");
+    expect(evidence[2]?.verification.reason).toMatch(/^blocked: a redirect was refused \(private addresses are not allowed\)/);
+    expect(evidence[3]?.verification.reason).toBe("HTTP error: more than 5 redirects");
+  });
+
+  it("reuses a fresh snapshot of the same URL instead of fetching it again", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const before = (await hits()).hits["/counted.html"] ?? 0;
+    await ok(apiKey, "record_evidence", { planId, evidence: [source(page("/counted.html"), "solid-state cells reached 500 Wh/kg in the lab")] });
+    await settled(apiKey, planId);
+    await ok(apiKey, "record_evidence", { planId, evidence: [{ ...source(page("/counted.html"), "Costs remain higher than lithium-ion cells"), facts: "second" }] });
+    const evidence = await settled(apiKey, planId);
+    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "verified"]);
+    expect((await hits()).hits["/counted.html"]).toBe(before + 1);
+  });
+
+  it("bounds a fetch in time and in bytes", async () => {
+    const slow = await fetchPage(page("/slow"), { allowLoopback: true }, "test", { maxRedirects: 5, timeoutMs: 500, maxBytes: 1024 });
+    expect(slow).toEqual({ ok: false, reason: "timeout: no complete answer within 0.5 s" });
+    const huge = await fetchPage(page("/huge.txt"), { allowLoopback: true }, "test", { maxRedirects: 5, timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024 });
+    expect(huge).toMatchObject({ ok: true, truncated: true });
+    if (huge.ok) expect(huge.body.byteLength).toBe(2 * 1024 * 1024);
+    // Production: loopback (and plain http) is refused before any request.
+    expect(await fetchPage(page("/article.html"), { allowLoopback: false }, "test")).toEqual({ ok: false, reason: "blocked: the address was refused (loopback addresses are not allowed)" });
+  });
+
+  it("refuses past the org's per-minute limit with rate_limited, and records nothing", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    // One page (fetched once, its snapshot reused), many sources: 300 a minute pass, the 301st is refused.
+    const many = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ ...source(page("/article.html?many"), "solid-state cells reached 500 Wh/kg in the lab"), facts: `m${from + i}` }));
+    for (let call = 0; call < 6; call++) await ok(apiKey, "record_evidence", { planId, evidence: many(call * 50, 50) });
+    const refused = await callTool(apiKey, "record_evidence", { planId, evidence: many(300, 1) });
+    expect(refused.isError).toBe(true);
+    expect(refused.body).toMatchObject({ error: { code: "rate_limited", retryAfterSeconds: 60 } });
+    expect(JSON.stringify(refused.body)).toMatch(/at most 300 sources a minute/);
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_evidence WHERE org_id = ?").bind(orgId).first<{ n: number }>();
+    expect(count?.n).toBe(300);
+  });
+
+  it("fetches only the hosts SOURCE_CHECK_HOSTS lists, where a deployment sets it", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    await ok(apiKey, "record_evidence", { planId, evidence: [source("https://example.org/a-page", "solid-state cells reached 500 Wh/kg in the lab")] });
+    const [e1] = await settled(apiKey, planId);
+    expect(e1?.verification).toEqual({ status: "unreachable", reason: "blocked: the address was refused (this deployment fetches only from the hosts SOURCE_CHECK_HOSTS lists)" });
+  });
+
+  it("erasing an org deletes its snapshots, and only its own", async () => {
+    const erased = await seedTenant();
+    const kept = await seedTenant();
+    for (const tenant of [erased, kept]) {
+      const { planId } = await deepPlan(tenant.apiKey, "report");
+      await ok(tenant.apiKey, "record_evidence", { planId, evidence: [source(page("/article.html?erase"), "solid-state cells reached 500 Wh/kg in the lab")] });
+      await settled(tenant.apiKey, planId);
+    }
+    const under = async (orgId: string) => (await env.SOURCE_SNAPSHOTS.list({ prefix: `orgs/${orgId}/` })).objects.length;
+    expect(await under(erased.orgId)).toBe(2); // the snapshot and the URL's pointer to it
+    await eraseOrg(env as unknown as Env, erased.orgId);
+    expect(await under(erased.orgId)).toBe(0);
+    expect(await under(kept.orgId)).toBe(2);
+  });
+
+  describe("citation integrity under a strict policy", () => {
+    const quote = "solid-state cells reached 500 Wh/kg in the lab";
+    /** E1 verified, E2 not_found, E3 partial, E4 unreachable; C1…C4 each rest on one of them, all SUPPORTED. */
+    async function checkedLedger(key: string, planId: string) {
+      await ok(key, "record_evidence", {
+        planId,
+        evidence: [
+          source(page("/article.html?s1"), quote),
+          source(page("/article.html?s2"), "sodium batteries now power most electric buses in Europe"),
+          source(page("/article.html?s3"), "the team said solid-state cells had reached 500 Wh/kg in lab tests, a record"),
+          source(page("/gone?s4"), quote),
+        ],
+      });
+      await ok(key, "record_claims", {
+        planId,
+        claims: [1, 2, 3, 4].map((n) => ({ subtopic: "Density", text: `Claim number ${n} about density`, evidenceRefs: [`E${n}`] })),
+      });
+      await ok(key, "record_verdicts", {
+        planId,
+        verdicts: [1, 2, 3, 4].map((n) => ({ claim: `C${n}`, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" })),
+      });
+    }
+    const store = (key: string, planId: string, content: string) => callTool(key, "store_research_output", { planId, title: "Report", mediaType: "markdown", content });
+
+    it("refuses a paragraph or claim resting only on sources whose quote was not found or only partly found, naming each E#", async () => {
+      const { apiKey } = await seedTenant();
+      const { planId } = await deepPlan(apiKey);
+      await checkedLedger(apiKey, planId);
+      await settled(apiKey, planId);
+
+      const refused = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].\n\nSodium batteries power buses [E2].\n\nA record for the chemistry [E3].");
+      expect(refused.body).toMatchObject({ error: { code: "validation" } });
+      const message = String((refused.body.error as { message: string }).message);
+      expect(message).toContain('paragraph 2 ("Sodium batteries power buses [E2].") on E2 (not_found');
+      expect(message).toMatch(/paragraph 3 \("A record for the chemistry \[E3\]\."\) on E3 \(partial, score 0\.\d+\)/);
+      expect(message).not.toContain("paragraph 1");
+
+      const viaClaim = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].\n\nAs found before [C2].");
+      expect(String((viaClaim.body.error as { message: string }).message)).toContain("claim C2 on E2 (not_found");
+
+      // A verified source beside a failed one carries the paragraph; an unreachable one passes and is named.
+      const stored = await ok(apiKey, "store_research_output", { planId, title: "Report", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1, E3].\n\nMore on density [E4]." });
+      expect(stored.verification).toMatchObject({
+        passed: true,
+        sources: {
+          unsupported: [],
+          notVerified: [{ ref: "E3", status: "partial" }],
+          pending: [],
+          unchecked: [{ ref: "E4", status: "unreachable", reason: "HTTP error: 404" }],
+          trust: "untrusted-external-content",
+        },
+      });
+      const partial = (stored.verification as { sources: { notVerified: { passage: string }[] } }).sources.notVerified[0];
+      expect(partial?.passage).toContain("500 Wh/kg");
+    });
+
+    it("refuses, retryably, a deliverable citing a source still being checked: never a silent pass", async () => {
+      const { apiKey } = await seedTenant();
+      const { planId } = await deepPlan(apiKey);
+      await ok(apiKey, "record_evidence", { planId, evidence: [source(page("/slow?pending"), quote)] });
+      await ok(apiKey, "record_claims", { planId, claims: [{ subtopic: "Density", text: "Cells reached 500 Wh/kg", evidenceRefs: ["E1"] }] });
+      await ok(apiKey, "record_verdicts", { planId, verdicts: [{ claim: "C1", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
+      const waiting = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].");
+      expect(waiting.body).toMatchObject({ error: { code: "sources_pending", retryAfterSeconds: 30 } });
+      expect((waiting.body.error as { message: string }).message).toMatch(/still checking source E1 .* store it again in 30 s/);
+      // Over REST: 409 with Retry-After.
+      const { rest } = await import("../support/worker");
+      const overRest = await rest(apiKey, "/outputs", { method: "POST", body: JSON.stringify({ planId, title: "Report", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1]." }) });
+      expect(overRest.status).toBe(409);
+      expect(overRest.headers.get("retry-after")).toBe("30");
+      // Under the report policy the same deliverable is stored, the source named as pending.
+      const { planId: reportPlan } = await deepPlan(apiKey, "report");
+      await ok(apiKey, "record_evidence", { planId: reportPlan, evidence: [source(page("/slow?pending-report"), quote)] });
+      const stored = await ok(apiKey, "store_research_output", { planId: reportPlan, title: "Draft", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1]." });
+      expect(stored.verification).toMatchObject({ sources: { pending: ["E1"] } });
+    });
+  });
+});
