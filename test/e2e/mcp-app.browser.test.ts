@@ -167,12 +167,6 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     expect(await frame.getAttribute("[role=progressbar]", "aria-valuenow")).toBe("0");
     expect(await frame.locator("li.step").count()).toBe(2);
     expect(await frame.textContent(`section.review[data-step="${stepId}"]`)).toContain("Must it run fully offline?");
-    // The README's picture of the view, refreshed deliberately (UPDATE_DOCS_SCREENSHOTS=1).
-    if (process.env.UPDATE_DOCS_SCREENSHOTS === "1") {
-      await page.setViewportSize({ width: 720, height: 640 });
-      await page.locator("iframe#app").screenshot({ path: join(projectRoot, "docs", "images", "mcp-app-plan.png") });
-    }
-
     // Nothing said to the model before the person acts: it has the tool result already.
     expect((await hostRecord(page)).modelContexts).toEqual([]);
     await frame.click("button:text-is('Approve')");
@@ -291,10 +285,20 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     expect(card).toContain("Approve this plan before it starts");
     expect(card).toContain("1. [search] Shortlist embedded vector databases");
     expect(card).toContain("Design rationale: Shortlist, then recommend");
+    // The README's picture of the view: a plan waiting for its approval, refreshed deliberately (UPDATE_DOCS_SCREENSHOTS=1).
+    if (process.env.UPDATE_DOCS_SCREENSHOTS === "1") {
+      await page.setViewportSize({ width: 720, height: 720 });
+      await page.locator("iframe#app").screenshot({ path: join(projectRoot, "docs", "images", "mcp-app-plan.png") });
+    }
     await frame.click("button:text-is('Approve')");
     await frame.waitForSelector("text=Review sent: approve.");
     const calls = await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls);
-    expect(calls[0]).toEqual({ name: "submit_review", arguments: { planId, stepId: reviewId, decision: "approve" } });
+    // On load the view read the plan as it is now; then exactly the answer, then a refresh.
+    expect(calls).toEqual([
+      { name: "get_plan_status", arguments: { planId } },
+      { name: "submit_review", arguments: { planId, stepId: reviewId, decision: "approve" } },
+      { name: "get_plan_status", arguments: { planId } },
+    ]);
     expect(await frame.locator("section.review").count()).toBe(0);
     expect((await structured("get_next_step", { planId })).status).toBe("step");
     await page.close();
