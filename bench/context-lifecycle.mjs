@@ -343,7 +343,7 @@ export function echoesOf({ name, args, text }) {
     if (typeof value === "string") {
       if (/(Id|Ids|^claim|^ref)$/.test(key ?? "")) ids.add(value);
       else if (value.length >= 12 || /\s/.test(value)) said.add(value);
-    } else if (Array.isArray(value)) value.forEach((item) => walk(item, key, freeForm));
+    } else if (Array.isArray(value)) for (const item of value) walk(item, key, freeForm);
     else if (value && typeof value === "object") {
       for (const [k, v] of Object.entries(value)) {
         if (freeForm && k.length >= 5) said.add(k);
@@ -355,8 +355,8 @@ export function echoesOf({ name, args, text }) {
   const answered = [];
   const collect = (value) => {
     if (typeof value === "string") answered.push(value);
-    else if (Array.isArray(value)) value.forEach(collect);
-    else if (value && typeof value === "object") Object.values(value).forEach(collect);
+    else if (Array.isArray(value)) for (const item of value) collect(item);
+    else if (value && typeof value === "object") for (const item of Object.values(value)) collect(item);
   };
   collect(JSON.parse(text));
   return [...said].filter((s) => !ids.has(s) && answered.some((a) => a === s || (s.length >= 20 && a.includes(s)))).map((s) => `${name}: ${s.slice(0, 60)}`);
