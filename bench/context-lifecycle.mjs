@@ -127,6 +127,7 @@ export async function runDeep(meter, { createPlan }) {
   const plan = await createPlan(meter, { researchType: "decision_support", mode: "deep", topic: QUESTION, sessionId: "bench-deep" });
   const planId = plan.planId;
   const recorded = [];
+  let cursor;
   const claims = [];
   let round = 0;
   let synth = 0;
@@ -137,7 +138,7 @@ export async function runDeep(meter, { createPlan }) {
     if (next.status !== "step") throw new Error(`deep: unexpected ${JSON.stringify(next).slice(0, 400)}`);
     const { step, claimId } = next;
     counts.steps += 1;
-    if (step.stepOrder > 1) await meter.call("get_step_context", { planId, stepId: step.stepId });
+    if (step.stepOrder > 1) cursor = (await meter.call("get_step_context", { planId, stepId: step.stepId, ...(cursor ? { since: cursor } : {}) })).cursor;
     const submit = (result, confidence = 0.8) =>
       meter.call("submit_step_result", { planId, stepId: step.stepId, claimId, result, confidence, stepExecutionReport: REPORT(`Executed step ${step.stepOrder} (${step.stepType}).`) });
     const text = step.instructions;
@@ -171,7 +172,7 @@ export async function runDeep(meter, { createPlan }) {
       await submit(stepResult(step.stepOrder, { subtopic, claims: answer.claims.map((c) => c.ref), contradictions: [] }));
     } else if (/^Reviewer/.test(text)) {
       const shard = /^Reviewer 1/.test(text) ? 1 : 2;
-      await meter.call("get_evidence_ledger", { planId, status: "PENDING_REVIEW" });
+      await meter.call("get_evidence_ledger", { planId, status: "PENDING_REVIEW", shard });
       const mine = claims.filter((_, i) => i % 2 === shard - 1);
       await meter.call("record_verdicts", {
         planId,
@@ -225,13 +226,14 @@ export async function runScan(meter, { createPlan }) {
   const plan = await createPlan(meter, { researchType: "general_topic", mode: "scan", topic, sessionId: "bench-scan" });
   const planId = plan.planId;
   let steps = 0;
+  let cursor;
   for (let guard = 0; guard < 40; guard++) {
     const next = await meter.call("get_next_step", { planId });
     if (next.status === "plan_complete") break;
     if (next.status !== "step") throw new Error(`scan: unexpected ${JSON.stringify(next).slice(0, 400)}`);
     const { step, claimId } = next;
     steps += 1;
-    if (step.stepOrder > 1) await meter.call("get_step_context", { planId, stepId: step.stepId });
+    if (step.stepOrder > 1) cursor = (await meter.call("get_step_context", { planId, stepId: step.stepId, ...(cursor ? { since: cursor } : {}) })).cursor;
     const artifact = await meter.call("store_research", {
       artifactType: step.stepType === "search" ? "source" : "analysis",
       title: `${topic}: step ${step.stepOrder} ${step.stepType}`,
@@ -265,8 +267,13 @@ export async function runScan(meter, { createPlan }) {
   return { steps };
 }
 
-/** How the skills build a plan from the template: read it, send it back as the plan. */
+/** How the skills build a plan from the template: Cairn builds it server-side from the template and the topic. */
 export async function planFromTemplate(meter, { researchType, mode, topic, sessionId }) {
+  return meter.call("create_research_plan", { template: { researchType, mode }, topic, sessionId });
+}
+
+/** The round trip the skills made before create_research_plan took a template: read it, send it back as the plan. */
+export async function planFromTemplateRoundTrip(meter, { researchType, mode, topic, sessionId }) {
   const { templates } = await meter.call("get_plan_templates", { researchType, mode, topic });
   return meter.call("create_research_plan", { ...templates[0].createPlanArguments, sessionId });
 }

@@ -77,6 +77,7 @@ async function main() {
     };
     const echoes = [...deep.calls, ...scan.calls, ...core.calls].filter((call) => ACKNOWLEDGING_TOOLS.has(call.name)).flatMap(echoesOf);
     result.echoes = [...new Set(echoes)];
+    if (process.env.BENCH_CONTEXT_DUMP) writeFileSync(process.env.BENCH_CONTEXT_DUMP, JSON.stringify({ deep: deep.calls, scan: scan.calls, core: core.calls }, null, 1));
 
     const out = [];
     const header = ["tool", "calls", "request tokens", "response tokens", "together", "response per call"];

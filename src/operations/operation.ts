@@ -63,6 +63,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
 export interface CoreListing {
   description: string;
   hide?: readonly string[];
+  /**
+   * Optional inputs the core listing marks required: with an alternative hidden (a template in place of the plan's
+   * own fields), what is left is what a core caller must give. The operation still checks it.
+   */
+  require?: readonly string[];
 }
 
 export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operation: Operation<I, O>): Operation<I, O> {

@@ -32,7 +32,7 @@ describe("a research plan, end to end through the tools", () => {
     const second = await ok(apiKey, "get_next_step", { planId });
     const context = await ok(apiKey, "get_step_context", { planId, stepId: (second.step as { stepId: string }).stepId, detail: "full" });
     expect(context).toMatchObject({
-      earlierSteps: [{ stepOrder: 1, confidence: 0.9, result: { a: 1 }, resultSummary: '{"a":1}', artifacts: [{ artifactId: stored.artifactId, title: "Step 1 source", artifactType: "source" }] }],
+      earlierSteps: [{ stepOrder: 1, confidence: 0.9, result: { a: 1 }, resultSummary: { a: 1 }, artifacts: [{ artifactId: stored.artifactId, title: "Step 1 source", artifactType: "source" }] }],
     });
 
     await completeNextStep(apiKey, planId); // step 2 (already claimed: resumed)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { clipNullable } from "../domain/clip";
+import { clipJson, clipNullable } from "../domain/clip";
 import type { Actor, PlanState, Step } from "../domain/plans/model";
 import { derivePlanStatus, progressOf, stalledSteps } from "../domain/plans/status";
 import { BudgetView, budgetView } from "./budget-views";
@@ -50,7 +50,7 @@ export const PlanStatusView = z.object({
   totalSteps: z.number(),
   currentStep: StepRef.extend({ status: z.string() }).nullable(),
   completedSteps: z.array(
-    StepRef.extend({ status: z.string(), resultSummary: z.string().nullable(), confidence: z.number().nullable(), finishedAt: z.string().nullable() }),
+    StepRef.extend({ status: z.string(), resultSummary: z.unknown(), confidence: z.number().nullable(), finishedAt: z.string().nullable() }),
   ),
   pendingSteps: z.array(StepRef),
   inProgressSteps: z.array(StepRef.extend({ status: z.string(), claimedAt: z.string().nullable(), lastActivityAt: z.string().nullable() })),
@@ -86,7 +86,7 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
       .map((step) => ({
         ...stepRef(step),
         status: step.status,
-        resultSummary: step.resultSummary ?? step.note ?? null,
+        resultSummary: resultSummaryOf(step),
         confidence: step.confidence,
         finishedAt: isoOrNull(step.finishedAt),
       })),
@@ -141,10 +141,24 @@ export function fillBudget<T>(rows: Iterable<T>, budget: number, cost: (row: T) 
   return kept;
 }
 
-const SUMMARY_CHARS = 400;
+/** What status views show of a result: its JSON within this many characters, long strings clipped first. */
+const SUMMARY = { budget: 400, stringChars: 160 } as const;
 
-/** The first characters of a result's JSON: what status views show of it. */
+/** A result bounded for status views, stored as its JSON: the summary stays a valid value (an object, a list or text). */
 export function summarize(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length <= SUMMARY_CHARS ? text : `${text.slice(0, SUMMARY_CHARS - 1)}…`;
+  return JSON.stringify(clipJson(value, SUMMARY).value);
+}
+
+/**
+ * A step's summary as views return it: the bounded value, or the note of a step that was skipped or failed.
+ * Summaries stored before they were bounded values are clipped JSON text, returned as that text.
+ */
+export function resultSummaryOf(step: Pick<Step, "resultSummary" | "note">): unknown {
+  const stored = step.resultSummary;
+  if (stored === undefined || stored === null) return step.note ?? null;
+  try {
+    return JSON.parse(stored) as unknown;
+  } catch {
+    return stored;
+  }
 }
