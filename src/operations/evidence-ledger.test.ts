@@ -46,11 +46,13 @@ describe("evidence ledger", () => {
         { ref: "E1", duplicate: false },
         { ref: "E2", duplicate: false },
       ],
-      subtopics: ["Density", "Cost"],
+      totalSubtopics: 2,
       totalEvidence: 2,
     });
     const again = await ok(apiKey, "record_evidence", { planId, evidence: [source(2, "Cost"), source(3, "Safety")] });
-    expect(again).toMatchObject({ evidence: [{ ref: "E2", duplicate: true }, { ref: "E3", duplicate: false }], subtopics: ["Density", "Cost", "Safety"], totalEvidence: 3 });
+    expect(again).toMatchObject({ evidence: [{ ref: "E2", duplicate: true }, { ref: "E3", duplicate: false }], totalSubtopics: 3, totalEvidence: 3 });
+    // "density " was the same subtopic as "Density": declared once, under the first spelling.
+    expect(((await ok(apiKey, "get_evidence_ledger", { planId })).subtopics as { subtopic: string }[]).map((s) => s.subtopic)).toEqual(["Density", "Cost", "Safety"]);
     // The same URL with different content is a different piece of evidence.
     const changed = await ok(apiKey, "record_evidence", { planId, evidence: [source(1, "Density", { facts: "A revised page says 120 Wh/kg." })] });
     expect(changed).toMatchObject({ evidence: [{ ref: "E4", duplicate: false }] });
@@ -358,7 +360,8 @@ describe("citation integrity on deliverables", () => {
       content: passing,
       citations: [{ ref: "E1", title: "Source 1", url: "https://example.org/source-1" }],
     });
-    expect(stored.verification).toMatchObject({ policy: "strict", passed: true, citedRefs: ["E1"], unverifiedSubtopics: ["Cost", "Safety"], problems: [] });
+    // Only the lists with something in them: nothing to act on is left out.
+    expect(stored.verification).toEqual({ policy: "strict", passed: true, citedRefs: ["E1"], unverifiedSubtopics: ["Cost", "Safety"] });
     // A new version is checked too (the plan comes from the stored output).
     const failing = await callTool(apiKey, "store_research_output", { outputId: stored.outputId, title: "Report v2", mediaType: "markdown", content: "No citations now." });
     expect(failing.body.error).toMatchObject({ code: "validation" });

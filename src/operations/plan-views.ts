@@ -26,16 +26,18 @@ export const stepRef = (step: Step) => ({ stepId: step.stepId, stepOrder: step.s
 /** A step as handed to the worker that will execute it. */
 export const WorkStep = StepRef.extend({
   instructions: z.string(),
-  parallelGroup: z.string().nullable(),
-  critical: z.boolean(),
+  /** Present for a step of a parallel group. */
+  parallelGroup: z.string().optional(),
+  /** Present (true) when failing the step fails the plan. */
+  critical: z.literal(true).optional(),
   status: z.string(),
 });
 
-export const workStep = (step: Step) => ({
+export const workStep = (step: Step): z.infer<typeof WorkStep> => ({
   ...stepRef(step),
   instructions: step.instructions,
-  parallelGroup: step.parallelGroup,
-  critical: step.critical,
+  ...(step.parallelGroup !== null ? { parallelGroup: step.parallelGroup } : {}),
+  ...(step.critical ? { critical: true as const } : {}),
   status: step.status,
 });
 
@@ -161,4 +163,12 @@ export function resultSummaryOf(step: Pick<Step, "resultSummary" | "note">): unk
   } catch {
     return stored;
   }
+}
+
+/** The steps a command's modifications added, as its acknowledgement names them: left out when there are none. */
+export function insertedStepsOf(
+  modifications: readonly { after: readonly { stepId: string; stepOrder: number; stepType: string }[] }[],
+): { insertedSteps?: z.infer<typeof StepRef>[] } {
+  const inserted = modifications.flatMap((modification) => modification.after.map(({ stepId, stepOrder, stepType }) => ({ stepId, stepOrder, stepType })));
+  return inserted.length > 0 ? { insertedSteps: inserted } : {};
 }

@@ -39,7 +39,8 @@ export const recordEvidence = defineOperation({
     planId: z.string(),
     /** In the order given; no echo of the URLs (up to 2,000 characters each) the caller just sent. */
     evidence: z.array(z.object({ ref: z.string(), duplicate: z.boolean() })),
-    subtopics: z.array(z.string()),
+    /** The plan's subtopics now (the names were sent; get_evidence_ledger lists them). */
+    totalSubtopics: z.number(),
     totalEvidence: z.number(),
   }),
   rest: { method: "post", path: "/plans/{planId}/evidence", status: 201 },
@@ -89,7 +90,7 @@ export const recordEvidence = defineOperation({
     return {
       planId: input.planId,
       evidence: refs.map((r) => ({ ref: r.ref, duplicate: r.duplicate })),
-      subtopics: header.subtopics,
+      totalSubtopics: header.subtopics.length,
       totalEvidence: counts.evidence + refs.filter((r) => !r.duplicate).length,
     };
   },

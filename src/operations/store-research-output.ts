@@ -35,22 +35,23 @@ export const storeResearchOutput = defineOperation({
     outputId: z.string(),
     version: z.number(),
     created: z.boolean(),
+    /** The citation check: policy, passed, and only the lists that have something in them. */
     verification: z
       .object({
         policy: z.string(),
         passed: z.boolean(),
-        citedRefs: z.array(z.string()),
-        citedClaims: z.array(z.string()),
-        unknownRefs: z.array(z.string()),
-        ungroundedRefs: z.array(z.string()),
-        ungroundedClaims: z.array(z.string()),
-        rejectedClaimsRepeated: z.array(z.string()),
-        overstatedClaimsRepeated: z.array(z.string()),
-        uncitedParagraphs: z.array(z.object({ position: z.number(), kind: z.string(), start: z.string() })),
-        unmarkedUnverifiedSubtopics: z.array(z.string()),
-        unverifiedSubtopics: z.array(z.string()),
-        downgradedClaimsCited: z.array(z.string()),
-        problems: z.array(z.string()),
+        citedRefs: z.array(z.string()).optional(),
+        citedClaims: z.array(z.string()).optional(),
+        unknownRefs: z.array(z.string()).optional(),
+        ungroundedRefs: z.array(z.string()).optional(),
+        ungroundedClaims: z.array(z.string()).optional(),
+        rejectedClaimsRepeated: z.array(z.string()).optional(),
+        overstatedClaimsRepeated: z.array(z.string()).optional(),
+        uncitedParagraphs: z.array(z.object({ position: z.number(), kind: z.string(), start: z.string() })).optional(),
+        unmarkedUnverifiedSubtopics: z.array(z.string()).optional(),
+        unverifiedSubtopics: z.array(z.string()).optional(),
+        downgradedClaimsCited: z.array(z.string()).optional(),
+        problems: z.array(z.string()).optional(),
       })
       .nullable(),
   }),
@@ -104,7 +105,7 @@ export const storeResearchOutput = defineOperation({
     const saved = await ctx.services.outputs.save(output, previous?.version ?? null, events);
     if (!saved) throw conflict(`Output ${output.outputId} got a new version meanwhile; read it and store again.`);
     await ctx.services.webhookEvents.publish(events);
-    return { outputId: output.outputId, version: output.version, created: previous === null, verification };
+    return { outputId: output.outputId, version: output.version, created: previous === null, verification: verification && withoutEmptyLists(verification) };
   },
 });
 
@@ -118,4 +119,9 @@ async function verifyCitations(ctx: OperationContext, planId: string, content: s
     { content, citationRefs: citations.flatMap((c) => (c.ref ? [c.ref] : [])) },
     { evidence, claims, subtopics: summarizeSubtopics(header.subtopics, evidence, claims) },
   );
+}
+
+/** An acknowledgement carries what the caller must act on: the check's empty lists say nothing. */
+function withoutEmptyLists<T extends { policy: string; passed: boolean }>(value: T): Pick<T, "policy" | "passed"> & Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => !(Array.isArray(item) && item.length === 0))) as Pick<T, "policy" | "passed"> & Partial<T>;
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "./operation";
 import { BudgetInput, budgetOf } from "./budget-views";
-import { actorOf, ParamPlanId, ParamStepId, StepRef } from "./plan-views";
+import { actorOf, insertedStepsOf, ParamPlanId, ParamStepId, StepRef } from "./plan-views";
 
 export const submitReview = defineOperation({
   name: "submit_review",
@@ -20,7 +20,7 @@ export const submitReview = defineOperation({
     followUpSteps: z.array(z.string().min(1).max(8000)).max(10).optional().describe("revise: instructions of the steps to add"),
     budget: BudgetInput.optional(),
   }),
-  output: z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef) }),
+  output: z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef).optional() }),
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/review" },
   async handler(input, ctx) {
     const { state, modifications } = await ctx.services.plans.run(
@@ -43,7 +43,7 @@ export const submitReview = defineOperation({
       stepId: input.stepId,
       decision: input.decision,
       planStatus: state.plan.status,
-      insertedSteps: modifications.flatMap((m) => m.after.map(({ stepId, stepOrder, stepType }) => ({ stepId, stepOrder, stepType }))),
+      ...insertedStepsOf(modifications),
     };
   },
 });
