@@ -8,11 +8,14 @@ describe("the tool surface", () => {
     await expect(`${JSON.stringify(listTools(), null, 2)}\n`).toMatchFileSnapshot("./__snapshots__/tool-surface.json");
   });
 
-  it("costs at most 175 cl100k tokens per tool on average, as served (bench/README.md: why not 150)", async () => {
+  // 175 until the context diet: the ledger's filters (shard, since, detail), the step context's cursor and the
+  // template in create_research_plan cost ≈166 tokens once per session and save ≈22,000 of responses in one deep
+  // run (npm run bench:context), so the guard moved to 180 deliberately.
+  it("costs at most 180 cl100k tokens per tool on average, as served (bench/README.md: why not 150)", async () => {
     const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
     const tools = listTools();
     const perTool = encode(JSON.stringify(tools)).length / tools.length;
-    expect(perTool, `${perTool.toFixed(1)} tokens per tool`).toBeLessThanOrEqual(175);
+    expect(perTool, `${perTool.toFixed(1)} tokens per tool`).toBeLessThanOrEqual(180);
   });
 
   it("gives every tool a valid name, a title, a description and the annotations that mean something for it", () => {

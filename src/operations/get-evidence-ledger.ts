@@ -35,9 +35,9 @@ export const getEvidenceLedger = defineOperation({
   name: "get_evidence_ledger",
   title: "Get evidence ledger",
   description:
-    "A plan's evidence ledger: subtopics (UNVERIFIED when no claim is grounded), evidence (facts by subtopic, shard or " +
-    "review status; urls with GROUNDED), claims with status and verdicts. Texts clipped; ref (E3, C2) reads one whole; " +
-    "detail full: every field; since: your last cursor; shard 1: odd claims, 2: even.",
+    "A plan's evidence ledger: subtopics (UNVERIFIED: no grounded claim), evidence, claims with status and verdicts; " +
+    "rows fit each read (facts by subtopic, shard or review status; urls with GROUNDED). ref (E3, C2): one item " +
+    "whole; detail full: every field; since: your last cursor; shard 1/2: odd/even claims.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
