@@ -128,6 +128,7 @@ export async function runDeep(meter, { createPlan }) {
   const planId = plan.planId;
   const recorded = [];
   let cursor;
+  let ledgerCursor;
   const claims = [];
   let round = 0;
   let synth = 0;
@@ -157,7 +158,8 @@ export async function runDeep(meter, { createPlan }) {
       counts.sources += batch.length;
       await submit(stepResult(step.stepOrder, { round, queries: 4, sourcesRecorded: answer.evidence.map((e) => e.ref) }));
     } else if (/^Assess round/.test(text)) {
-      await meter.call("get_evidence_ledger", { planId });
+      // The template's second assess reads only what changed since the first.
+      ledgerCursor = (await meter.call("get_evidence_ledger", { planId, ...(ledgerCursor ? { since: ledgerCursor } : {}) })).cursor;
       await submit(stepResult(step.stepOrder, { open: [], answered: SUBTOPICS }));
     } else if (/^Synthesis worker/.test(text)) {
       const subtopic = SUBTOPICS[synth++ % SUBTOPICS.length];

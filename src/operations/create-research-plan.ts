@@ -71,7 +71,8 @@ export const createResearchPlan = defineOperation({
   output: z.object({
     planId: z.string(),
     totalSteps: z.number(),
-    steps: z.array(StepRef),
+    /** The steps created, when the caller wrote them; a plan built from a template hands its steps out by get_next_step. */
+    steps: z.array(StepRef).optional(),
     linkedExecutionId: z.string().nullable(),
   }),
   rest: { method: "post", path: "/plans", status: 201 },
@@ -129,7 +130,7 @@ export const createResearchPlan = defineOperation({
     return {
       planId,
       totalSteps: state.steps.length,
-      steps: state.steps.map(stepRef),
+      ...(given.template && !given.steps ? {} : { steps: state.steps.map(stepRef) }),
       linkedExecutionId,
     };
   },

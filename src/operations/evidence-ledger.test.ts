@@ -420,8 +420,9 @@ describe("get_plan_templates", () => {
     const served = await ok(apiKey, "get_plan_templates", { researchType: "decision_support", mode: "deep", topic, rounds: 1 });
     const roundTrip = await ok(apiKey, "create_research_plan", (served.templates as { createPlanArguments: Record<string, unknown> }[])[0]?.createPlanArguments ?? {});
     const built = await ok(apiKey, "create_research_plan", { template: { researchType: "decision_support", mode: "deep", rounds: 1 }, topic });
-    // Only what was created comes back: no name or status the caller already knows.
-    expect(Object.keys(built).sort()).toEqual(["linkedExecutionId", "planId", "steps", "totalSteps"]);
+    // Only what was created comes back: no name or status the caller already knows, and (built from a template)
+    // no step list: get_next_step hands the steps out.
+    expect(Object.keys(built).sort()).toEqual(["linkedExecutionId", "planId", "totalSteps"]);
     const context = async (planId: unknown) => (await ok(apiKey, "get_research_context", { planId, detail: "full" })) as { plan: Record<string, unknown>; steps: Record<string, unknown>[] };
     const [a, b] = [await context(roundTrip.planId), await context(built.planId)];
     const shape = (c: typeof a) => ({
@@ -439,7 +440,7 @@ describe("get_plan_templates", () => {
       researchQuestion: "Which heat pumps work below -20 C?",
       steps: [{ stepType: "search", instructions: "Only this step" }],
     });
-    expect(overridden.totalSteps).toBe(1);
+    expect(overridden).toMatchObject({ totalSteps: 1, steps: [{ stepOrder: 1, stepType: "search" }] });
     const own = await context(overridden.planId);
     expect(own.plan).toMatchObject({ name: `[Scan] ${topic}`, researchQuestion: "Which heat pumps work below -20 C?" });
 

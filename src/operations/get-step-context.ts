@@ -18,7 +18,7 @@ const CLIP = { instructions: 500, planNotes: 1_000, stepText: 300, question: 200
 const ARTIFACTS_PER_STEP = 5;
 
 const EarlierStep = z.object({
-  stepId: z.string(),
+  stepId: z.string().optional(),
   stepOrder: z.number(),
   stepType: z.string(),
   status: z.string(),
@@ -93,7 +93,8 @@ export const getStepContext = defineOperation({
         questions.some((question) => question.length > CLIP.question);
       // Empty parts are left out: every token lands in the model's context.
       return {
-        stepId: prior.stepId,
+        // Earlier steps are not acted on by id; the full view names them.
+        ...(full ? { stepId: prior.stepId } : {}),
         stepOrder: prior.stepOrder,
         stepType: prior.stepType,
         status: prior.status,
@@ -126,7 +127,7 @@ export const getStepContext = defineOperation({
       left -= size;
       kept.push(row);
     }
-    const keptIds = new Set(kept.map((row) => row.stepId));
+    const keptOrders = new Set(kept.map((row) => row.stepOrder));
     const others = full ? [] : earlier.filter((prior) => !shown.includes(prior) && changed(prior)).map(lineOf);
     const isLast = step.stepOrder === Math.max(...state.steps.map((candidate) => candidate.stepOrder));
     return {
@@ -141,7 +142,7 @@ export const getStepContext = defineOperation({
       ...(full ? { researchQuestion: state.plan.researchQuestion } : {}),
       earlierSteps: kept.reverse(),
       ...(others.length > 0 ? { otherSteps: others } : {}),
-      earlierStepsOmitted: shown.filter((prior) => !keptIds.has(prior.stepId)).length,
+      earlierStepsOmitted: shown.filter((prior) => !keptOrders.has(prior.stepOrder)).length,
       ...(full || isLast ? { planOutputFormattingNotes: clipNullable(state.plan.outputFormattingNotes, CLIP.planNotes) } : {}),
       cursor: String(state.plan.updatedAt),
     };

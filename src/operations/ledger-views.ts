@@ -141,7 +141,8 @@ export const CompactClaimView = z.object({
   text: z.string(),
   evidenceRefs: z.array(z.string()),
   status: z.string(),
-  grounded: z.boolean(),
+  /** Present (true) when the claim may carry weight in a deliverable. */
+  grounded: z.literal(true).optional(),
   finalConfidence: z.number().nullable(),
   highStakes: z.literal(true).optional(),
   /** Who judged the claim how, e.g. "reviewer-1 SUPPORTED; critic SURVIVES"; reasoning in a read of the claim (ref). */
@@ -158,7 +159,7 @@ export const compactClaimView = (claim: Claim, bounds: ViewBounds, parts: Pick<C
     text: clip(claim.text, bounds.textChars) ?? "",
     evidenceRefs: claim.evidenceRefs,
     status,
-    grounded,
+    ...(grounded ? { grounded: true as const } : {}),
     finalConfidence,
     ...(claim.highStakes ? { highStakes: true as const } : {}),
     ...(claim.verdicts.length > 0

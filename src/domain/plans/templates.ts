@@ -127,7 +127,7 @@ function deepSteps(type: ResearchType, p: DeepParameters): { steps: TemplateStep
       ),
       step(
         "analyze",
-        `Assess round ${round}: get_evidence_ledger; per subtopic, what is answered, open or contradicted. ` +
+        `Assess round ${round}: get_evidence_ledger${round > 1 ? " (since: your last ledger read's cursor)" : ""}; per subtopic, what is answered, open or contradicted. ` +
           (round < p.rounds
             ? "If nothing is open, skip the remaining retrieval rounds with modify_plan action skip."
             : "Subtopics that could not be grounded will be reported UNVERIFIED."),
