@@ -183,7 +183,7 @@ export async function runDeep(meter, { createPlan }) {
       counts.verdicts += mine.length;
       await submit(stepResult(step.stepOrder, { reviewed: mine.length }));
     } else if (/^Critic/.test(text)) {
-      await meter.call("get_evidence_ledger", { planId, status: "SUPPORTED" });
+      await meter.call("get_evidence_ledger", { planId, status: "SUPPORTED", highStakes: true });
       const highStakes = claims.filter((_, i) => i % 2 === 0);
       await meter.call("record_verdicts", {
         planId,

@@ -201,6 +201,10 @@ describe("evidence ledger", () => {
     expect((shard2.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C2"]);
     expect(shard2.evidence).toEqual([{ ref: "E2", title: "Source 2", subtopic: "Cost", facts: source(2, "Cost").facts }]);
     expect(shard2).not.toHaveProperty("subtopics");
+    // The critic's read: the high-stakes supported claims only, with what they cite.
+    const critic = await ok(apiKey, "get_evidence_ledger", { planId, status: "SURVIVES", highStakes: true });
+    expect((critic.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C1"]);
+    expect((await ok(apiKey, "get_evidence_ledger", { planId, highStakes: false })).claims).toMatchObject([{ ref: "C2" }]);
     // The report's read: grounded claims with the urls to cite, and the table that names UNVERIFIED subtopics.
     const grounded = await ok(apiKey, "get_evidence_ledger", { planId, status: "GROUNDED" });
     expect(grounded.evidence).toEqual([{ ref: "E1", title: "Source 1", subtopic: "Density", url: "https://example.org/source-1" }]);

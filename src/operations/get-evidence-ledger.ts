@@ -46,6 +46,7 @@ export const getEvidenceLedger = defineOperation({
     subtopic: ParamSubtopic.optional(),
     status: z.enum(["PENDING_REVIEW", ...REVIEWER_VERDICTS, ...CRITIC_VERDICTS, "GROUNDED", "UNGROUNDED"]).optional(),
     shard: z.number().int().min(1).max(2).optional(),
+    highStakes: z.boolean().optional(),
     since: ParamSince.optional(),
     detail: z.enum(["compact", "full"]).optional(),
     limit: z.number().int().min(1).max(100).optional().describe(`Default ${DEFAULT_ITEMS.compact} (full ${DEFAULT_ITEMS.full})`),
@@ -97,11 +98,18 @@ export const getEvidenceLedger = defineOperation({
       if (input.status === "UNGROUNDED") return !outcome.grounded;
       return outcome.status === input.status;
     };
-    const keptClaims = claims.filter((c) => inSubtopic(c.subtopic) && matchesStatus(c) && inShard(c.ref) && (since === null || claimChangedAt(c) > since));
-    // With a status or shard filter, the evidence shown is what those claims cite.
+    const keptClaims = claims.filter(
+      (c) =>
+        inSubtopic(c.subtopic) &&
+        matchesStatus(c) &&
+        inShard(c.ref) &&
+        (input.highStakes === undefined || c.highStakes === input.highStakes) &&
+        (since === null || claimChangedAt(c) > since),
+    );
+    // With a claim filter (status, shard, highStakes), the evidence shown is what those claims cite.
     const cited = new Set(keptClaims.flatMap((c) => c.evidenceRefs));
     const keptEvidence = evidence.filter(
-      (e) => inSubtopic(e.subtopic) && (!input.status && !input.shard ? since === null || evidenceChangedAt(e) > since : cited.has(e.ref)),
+      (e) => inSubtopic(e.subtopic) && (!input.status && !input.shard && input.highStakes === undefined ? since === null || evidenceChangedAt(e) > since : cited.has(e.ref)),
     );
 
     const full = input.detail === "full";
@@ -129,7 +137,7 @@ export const getEvidenceLedger = defineOperation({
     // Compact: the subtopic table where a step decides on coverage (no filter, one subtopic, the report's GROUNDED
     // read); facts where a step writes or judges from them; urls where the report cites.
     const forReport = input.status === "GROUNDED" || input.status === "UNGROUNDED";
-    const judging = (input.status !== undefined && !forReport) || input.shard !== undefined;
+    const judging = (input.status !== undefined && !forReport) || input.shard !== undefined || input.highStakes !== undefined;
     const parts = { subtopic: !input.subtopic, facts: input.subtopic !== undefined || judging, url: forReport };
     return {
       ...(!judging ? { subtopics: subtopicRows } : {}),

@@ -20,7 +20,8 @@ export const getNextStep = defineOperation({
     status: z.enum(["step", "plan_complete", "awaiting_review", "plan_failed", "waiting", "budget_exhausted"]),
     step: WorkStep.optional(),
     claimId: z.string().optional(),
-    resumed: z.boolean().optional(),
+    /** Present (true) when the step was already yours: claimed by an earlier session. */
+    resumed: z.literal(true).optional(),
     reviewSteps: z.array(StepRef).optional(),
     inProgressSteps: z.array(StepRef).optional(),
     reason: z.string().optional(),
@@ -43,7 +44,14 @@ export const getNextStep = defineOperation({
     const common = { progress: progressOf(state.steps), totalSteps: state.steps.length };
     switch (outcome?.status) {
       case "step":
-        return { status: "step" as const, step: workStep(outcome.step), claimId: outcome.claimId, resumed: outcome.resumed, ...common, ...budgetWarningOf(state, now) };
+        return {
+          status: "step" as const,
+          step: workStep(outcome.step),
+          claimId: outcome.claimId,
+          ...(outcome.resumed ? { resumed: true as const } : {}),
+          ...common,
+          ...budgetWarningOf(state, now),
+        };
       case "budget_exhausted":
         return {
           status: "budget_exhausted" as const,

@@ -220,13 +220,13 @@ describe("a plan survives a SIGKILL of the local server", () => {
       if (!step1 || !step2 || !step3) throw new Error(`expected three steps: ${JSON.stringify(created.steps)}`);
 
       const first = await nextStep(planId);
-      expect(first).toMatchObject({ status: "step", resumed: false, step: { stepId: step1.stepId, stepOrder: 1 } });
+      expect(first).toMatchObject({ status: "step", step: { stepId: step1.stepId, stepOrder: 1 } });
       const step1Result = { findings: ["step 1 finding survives the crash"] };
       const submitted1 = await submit(planId, step1.stepId, first.claimId ?? "", step1Result, 0.9);
       expect(submitted1).toMatchObject({ status: "completed", replayed: false, planStatus: "active", progress: 33 });
 
       const second = await nextStep(planId);
-      expect(second).toMatchObject({ status: "step", resumed: false, step: { stepId: step2.stepId, stepOrder: 2 } });
+      expect(second).toMatchObject({ status: "step", step: { stepId: step2.stepId, stepOrder: 2 } });
       const claim2 = second.claimId ?? "";
       expect(claim2).not.toBe("");
       const beforeKill = await status(planId);
@@ -328,7 +328,7 @@ describe("a plan survives a SIGKILL of the local server", () => {
       expect(submitted2).toMatchObject({ status: "completed", replayed: false, planStatus: "active", progress: 67 });
 
       const third = await nextStep(planId);
-      expect(third).toMatchObject({ status: "step", resumed: false, step: { stepId: step3.stepId, stepOrder: 3 } });
+      expect(third).toMatchObject({ status: "step", step: { stepId: step3.stepId, stepOrder: 3 } });
       const submitted3 = await submit(planId, step3.stepId, third.claimId ?? "", { findings: ["synthesis"] });
       expect(submitted3).toMatchObject({ status: "completed", planStatus: "completed", progress: 100 });
 

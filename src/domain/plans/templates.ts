@@ -159,7 +159,7 @@ function deepSteps(type: ResearchType, p: DeepParameters): { steps: TemplateStep
   steps.push(
     step(
       "critique",
-      "Critic: for each SUPPORTED claim marked highStakes (get_evidence_ledger status SUPPORTED), is the evidence strong enough for its weight, " +
+      "Critic: for each SUPPORTED claim marked highStakes (get_evidence_ledger status SUPPORTED, highStakes true), is the evidence strong enough for its weight, " +
         "are contradicting sources fairly represented? record_verdicts kind critic, judge \"critic\": SURVIVES, DOWNGRADE or REJECT with reasoning " +
         "and confidence. Skip well-supported low-stakes claims. Submit your overall confidence in the grounded claims.",
     ),
