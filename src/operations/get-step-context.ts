@@ -62,7 +62,8 @@ export const getStepContext = defineOperation({
     earlierSteps: z.array(EarlierStep),
     /** Other earlier steps (changed since the cursor, when given): "order type status confidence". */
     otherSteps: z.array(z.string()).optional(),
-    earlierStepsOmitted: z.number(),
+    /** Steps left out for the size budget (latest kept first); present when some were. */
+    earlierStepsOmitted: z.number().optional(),
     planOutputFormattingNotes: z.string().nullable().optional(),
     cursor: z.string(),
   }),
@@ -129,6 +130,7 @@ export const getStepContext = defineOperation({
     }
     const keptOrders = new Set(kept.map((row) => row.stepOrder));
     const others = full ? [] : earlier.filter((prior) => !shown.includes(prior) && changed(prior)).map(lineOf);
+    const omitted = shown.filter((prior) => !keptOrders.has(prior.stepOrder)).length;
     const isLast = step.stepOrder === Math.max(...state.steps.map((candidate) => candidate.stepOrder));
     return {
       // The caller named the plan and step, and get_next_step handed over the instructions; the full view repeats them.
@@ -142,7 +144,7 @@ export const getStepContext = defineOperation({
       ...(full ? { researchQuestion: state.plan.researchQuestion } : {}),
       earlierSteps: kept.reverse(),
       ...(others.length > 0 ? { otherSteps: others } : {}),
-      earlierStepsOmitted: shown.filter((prior) => !keptOrders.has(prior.stepOrder)).length,
+      ...(omitted > 0 ? { earlierStepsOmitted: omitted } : {}),
       ...(full || isLast ? { planOutputFormattingNotes: clipNullable(state.plan.outputFormattingNotes, CLIP.planNotes) } : {}),
       cursor: String(state.plan.updatedAt),
     };

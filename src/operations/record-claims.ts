@@ -36,8 +36,8 @@ export const recordClaims = defineOperation({
       .max(LEDGER_LIMITS.claimsPerCall)
       .optional(),
   }),
+  // The caller named the plan: the answer carries what it created or decided.
   output: z.object({
-    planId: z.string(),
     claims: z.array(
       z.object({
         ref: z.string(),
@@ -98,7 +98,7 @@ export const recordClaims = defineOperation({
     }
     const all = [...recorded, ...reused];
     const totalClaims = new Set([...counts.claimNumbers].map((n) => `C${n}`).concat(all.map((r) => r.ref))).size;
-    return { planId: input.planId, claims: all, totalClaims };
+    return { claims: all, totalClaims };
   },
 });
 

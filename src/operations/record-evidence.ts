@@ -35,8 +35,8 @@ export const recordEvidence = defineOperation({
       .max(LEDGER_LIMITS.evidencePerCall)
       .optional(),
   }),
+  // The caller named the plan: the answer carries what it created or decided.
   output: z.object({
-    planId: z.string(),
     /** In the order given; no echo of the URLs (up to 2,000 characters each) the caller just sent. */
     evidence: z.array(z.object({ ref: z.string(), duplicate: z.boolean() })),
     /** The plan's subtopics now (the names were sent; get_evidence_ledger lists them). */
@@ -88,7 +88,6 @@ export const recordEvidence = defineOperation({
     );
     const refs = evidence.length ? await ctx.services.ledger.addEvidence(orgId, input.planId, evidence, userId, ctx.now()) : [];
     return {
-      planId: input.planId,
       evidence: refs.map((r) => ({ ref: r.ref, duplicate: r.duplicate })),
       totalSubtopics: header.subtopics.length,
       totalEvidence: counts.evidence + refs.filter((r) => !r.duplicate).length,
