@@ -205,6 +205,8 @@ describe("evidence ledger", () => {
     const critic = await ok(apiKey, "get_evidence_ledger", { planId, status: "SURVIVES", highStakes: true });
     expect((critic.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C1"]);
     expect((await ok(apiKey, "get_evidence_ledger", { planId, highStakes: false })).claims).toMatchObject([{ ref: "C2" }]);
+    const overRest = await rest(apiKey, `/plans/${planId}/ledger?highStakes=true&shard=1`);
+    expect(((await overRest.json()) as { claims: { ref: string }[] }).claims.map((c) => c.ref)).toEqual(["C1"]);
     // The report's read: grounded claims with the urls to cite, and the table that names UNVERIFIED subtopics.
     const grounded = await ok(apiKey, "get_evidence_ledger", { planId, status: "GROUNDED" });
     expect(grounded.evidence).toEqual([{ ref: "E1", title: "Source 1", subtopic: "Density", url: "https://example.org/source-1" }]);

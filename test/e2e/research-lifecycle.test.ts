@@ -117,13 +117,10 @@ describe("the research lifecycle through real MCP clients", () => {
     expect(prior.results).toEqual([]);
     await scan.call("log_skill_execution", { executionId: execution.executionId, metadata: { priorResearchCheck: { decision: "none_found", artifactIds: [] } } });
 
-    const { templates } = await scan.call<{ templates: { createPlanArguments: Record<string, unknown> }[] }>("get_plan_templates", {
-      researchType: "general_topic",
-      mode: "scan",
-      topic: TOPIC,
-    });
+    // The plan is built from the template on the server: the template does not travel to the model and back.
     const plan = await scan.call<{ planId: string; linkedExecutionId: string | null; totalSteps: number }>("create_research_plan", {
-      ...templates[0]?.createPlanArguments,
+      template: { researchType: "general_topic", mode: "scan" },
+      topic: TOPIC,
       sessionId: "lifecycle-scan-1",
     });
     expect(plan.linkedExecutionId).toBe(execution.executionId);
