@@ -82,7 +82,8 @@ export const checks = {
   /** → planId of the new plan with all its steps pending. */
   create(status, contentType, text, planSteps) {
     const content = toolResult("create_research_plan", status, contentType, text);
-    if (typeof content.planId !== "string" || content.totalSteps !== planSteps || content.status !== "active") {
+    // An acknowledgement names what was created (the plan and its steps), not the status the caller knows.
+    if (typeof content.planId !== "string" || content.totalSteps !== planSteps || content.steps?.length !== planSteps) {
       throw new BadResponse("bad", `create_research_plan: unexpected result ${JSON.stringify(content).slice(0, 400)}`);
     }
     return content.planId;

@@ -11,13 +11,16 @@ describe("the tool surface", () => {
     await expect(`${JSON.stringify(listTools(), null, 2)}\n`).toMatchFileSnapshot("./__snapshots__/tool-surface.json");
   });
 
-  it("costs the model at most 175 cl100k tokens per tool on average (bench/README.md: why not 150); MCP Apps metadata is counted apart", async () => {
+  // The context diet (npm run bench:context) added the ledger's filters (shard, since, detail), the step context's
+  // cursor and the template in create_research_plan: ≈166 tokens once per session that save ≈22,000 of responses
+  // in one deep run, so the guard moved from 175 to 180 deliberately.
+  it("costs the model at most 180 cl100k tokens per tool on average (bench/README.md: why not 150); MCP Apps metadata is counted apart", async () => {
     const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
     const tools = listTools();
     // What the model is given: each tool the model sees, without `_meta`, which hosts read and do not pass on.
     const forModel = modelListing(tools);
     const perTool = encode(JSON.stringify(forModel)).length / forModel.length;
-    expect(perTool, `${perTool.toFixed(1)} tokens per tool`).toBeLessThanOrEqual(175);
+    expect(perTool, `${perTool.toFixed(1)} tokens per tool`).toBeLessThanOrEqual(180);
     // The plan view's links, under both keys (ui.resourceUri and the older ui/resourceUri), cost hosts a little, and only that.
     const metadata = encode(JSON.stringify(tools)).length - encode(JSON.stringify(tools.map(({ _meta, ...tool }) => tool))).length;
     const linked = tools.filter((tool) => tool._meta !== undefined).length;

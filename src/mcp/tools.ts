@@ -109,6 +109,10 @@ function withoutHidden(schema: Tool["inputSchema"], core: CoreListing, name: str
     if (node.required?.includes(property)) throw new Error(`${name}: the core listing cannot hide the required input ${path}`);
     delete node.properties[property];
   }
+  for (const property of core.require ?? []) {
+    if (!copy.properties || !(property in copy.properties)) throw new Error(`${name}: the core listing requires ${property}, which the schema does not have`);
+    copy.required = [...new Set([...(copy.required ?? []), property])];
+  }
   return copy as Tool["inputSchema"];
 }
 

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { newId } from "../domain/ids";
 import { APPROVAL_MODES } from "../domain/plans/approval";
+import { validationError } from "../domain/errors";
 import { LIMITS, STEP_TYPES } from "../domain/plans/model";
+import { MODES, planTemplate, RESEARCH_TYPES } from "../domain/plans/templates";
 import { CITATION_POLICIES } from "../domain/research/ledger";
 import { applyExecutionUpdate } from "../domain/skill-executions";
 import { defineOperation, restPath } from "./operation";
@@ -22,49 +24,63 @@ const NewStepInput = z
 
 export { NewStepInput };
 
+const CreatePlanInput = z.strictObject({
+  template: z
+    .strictObject({
+      researchType: z.enum(RESEARCH_TYPES),
+      mode: z.enum(MODES),
+      depth: z.enum(["standard", "exhaustive"]).optional(),
+      maxResearchers: z.number().int().min(1).max(6).optional(),
+      rounds: z.number().int().min(1).max(4).optional(),
+      output: z.enum(["report", "brief"]).optional(),
+    })
+    .optional(),
+  topic: z.string().trim().min(1).max(200).optional(),
+  name: z.string().min(8).max(200).optional(),
+  researchQuestion: z.string().min(1).max(4000).optional(),
+  steps: z.array(NewStepInput).min(1).max(LIMITS.stepsPerPlan).optional(),
+  branchingConditions: z
+    .array(
+      z.strictObject({
+        afterStep: z.number().int().min(1),
+        confidenceBelow: z.number().min(0).max(1),
+        insertSteps: z.array(NewStepInput).min(1).max(10),
+        rationale: z.string().min(1).max(2000),
+      }),
+    )
+    .max(LIMITS.branchingConditions)
+    .optional(),
+  planDesignRationale: z.string().min(1).max(8000).optional(),
+  outputFormattingNotes: z.string().max(4000).optional(),
+  stallThresholdMinutes: z.number().int().min(1).max(1440).optional(),
+  sessionId: ParamSessionId.optional(),
+  citationPolicy: z.enum(CITATION_POLICIES).optional().describe("Evidence ledger; strict refuses deliverables failing its citation check"),
+  budget: BudgetInput.optional(),
+  approval: z.enum(APPROVAL_MODES).optional(),
+});
+
 export const createResearchPlan = defineOperation({
   name: "create_research_plan",
   title: "Create research plan",
   description:
-    "Create a plan of ordered steps, run with get_next_step. name: '[Scan] <topic>' or '[Deep] <topic>'. Steps " +
-    "sharing a parallelGroup run in parallel; a failed critical step fails the plan. sessionId links the skill execution.",
+    "Create a plan of ordered steps, run with get_next_step; template + topic builds it (fields given replace the " +
+    "template's). name: '[Scan] <topic>' or '[Deep] <topic>'. Steps sharing a parallelGroup run in parallel; a " +
+    "failed critical step fails the plan. sessionId links the skill execution.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  input: z.strictObject({
-    name: z.string().min(8).max(200),
-    researchQuestion: z.string().min(1).max(4000),
-    steps: z.array(NewStepInput).min(1).max(LIMITS.stepsPerPlan),
-    branchingConditions: z
-      .array(
-        z.strictObject({
-          afterStep: z.number().int().min(1),
-          confidenceBelow: z.number().min(0).max(1),
-          insertSteps: z.array(NewStepInput).min(1).max(10),
-          rationale: z.string().min(1).max(2000),
-        }),
-      )
-      .max(LIMITS.branchingConditions)
-      .optional(),
-    planDesignRationale: z.string().min(1).max(8000),
-    outputFormattingNotes: z.string().max(4000).optional(),
-    stallThresholdMinutes: z.number().int().min(1).max(1440).optional(),
-    sessionId: ParamSessionId.optional(),
-    citationPolicy: z.enum(CITATION_POLICIES).optional().describe("Evidence ledger; strict refuses deliverables failing its citation check"),
-    budget: BudgetInput.optional(),
-    approval: z.enum(APPROVAL_MODES).optional(),
-  }),
+  input: CreatePlanInput,
   output: z.object({
     planId: z.string(),
-    name: z.string(),
-    status: z.string(),
     totalSteps: z.number(),
-    steps: z.array(StepRef),
+    /** The steps created, when the caller wrote them; a plan built from a template hands its steps out by get_next_step. */
+    steps: z.array(StepRef).optional(),
     linkedExecutionId: z.string().nullable(),
   }),
   rest: { method: "post", path: "/plans", creates: { location: (plan) => restPath`/plans/${plan.planId}` } },
   appView: "plan",
-  core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "budget", "approval", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"] },
-  async handler(input, ctx) {
+  core: { description: "Create a plan of ordered steps; run it with get_next_step. name: \"[Scan] <topic>\" or \"[Deep] <topic>\".", hide: ["template", "topic", "branchingConditions", "outputFormattingNotes", "stallThresholdMinutes", "sessionId", "citationPolicy", "budget", "approval", "Step.parallelGroup", "Step.critical", "Step.stallThresholdMinutes"], require: ["name", "researchQuestion", "steps", "planDesignRationale"] },
+  async handler(given, ctx) {
+    const input = withTemplate(given);
     const { orgId } = ctx.principal;
     const planId = newId("plan");
     const [execution, approval] = await Promise.all([
@@ -115,13 +131,46 @@ export const createResearchPlan = defineOperation({
       };
       if (await ctx.services.skillExecutions.replace(next, execution.version, audit)) linkedExecutionId = execution.executionId;
     }
+    // The caller knows the name and status it asked for: only what was created comes back.
     return {
       planId,
-      name: state.plan.name,
-      status: state.plan.status,
       totalSteps: state.steps.length,
-      steps: state.steps.map(stepRef),
+      ...(given.template && !given.steps ? {} : { steps: state.steps.map(stepRef) }),
       linkedExecutionId,
     };
   },
 });
+
+type CreateInput = z.infer<typeof CreatePlanInput>;
+type PlanArguments = Omit<CreateInput, "template" | "topic" | "name" | "researchQuestion" | "steps" | "planDesignRationale"> & {
+  name: string;
+  researchQuestion: string;
+  steps: NonNullable<CreateInput["steps"]>;
+  planDesignRationale: string;
+};
+
+/**
+ * The plan's arguments: the template's (built here, so it never travels to the model and back) with every field the
+ * caller gave in its place; without a template, the caller's, which must then name the plan, its question, steps and
+ * rationale.
+ */
+function withTemplate(input: CreateInput): PlanArguments {
+  const { template, topic, ...given } = input;
+  const base = template
+    ? (() => {
+        const subject = topic ?? given.researchQuestion?.slice(0, 200).trim();
+        if (!subject) throw validationError("A plan from a template needs its topic.", [{ path: "topic", message: "Required with template" }]);
+        const { researchType, mode, ...parameters } = template;
+        return planTemplate(researchType, mode, subject, parameters).createPlanArguments;
+      })()
+    : {};
+  const merged = { ...base, ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) } as Partial<PlanArguments>;
+  const missing = (["name", "researchQuestion", "steps", "planDesignRationale"] as const).filter((field) => merged[field] === undefined);
+  if (missing.length > 0) {
+    throw validationError(
+      `A plan needs ${missing.join(", ")}, or a template and topic to build them from.`,
+      missing.map((path) => ({ path, message: "Required without template" })),
+    );
+  }
+  return merged as PlanArguments;
+}

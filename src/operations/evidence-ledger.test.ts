@@ -46,11 +46,13 @@ describe("evidence ledger", () => {
         { ref: "E1", duplicate: false },
         { ref: "E2", duplicate: false },
       ],
-      subtopics: ["Density", "Cost"],
+      totalSubtopics: 2,
       totalEvidence: 2,
     });
     const again = await ok(apiKey, "record_evidence", { planId, evidence: [source(2, "Cost"), source(3, "Safety")] });
-    expect(again).toMatchObject({ evidence: [{ ref: "E2", duplicate: true }, { ref: "E3", duplicate: false }], subtopics: ["Density", "Cost", "Safety"], totalEvidence: 3 });
+    expect(again).toMatchObject({ evidence: [{ ref: "E2", duplicate: true }, { ref: "E3", duplicate: false }], totalSubtopics: 3, totalEvidence: 3 });
+    // "density " was the same subtopic as "Density": declared once, under the first spelling.
+    expect(((await ok(apiKey, "get_evidence_ledger", { planId })).subtopics as { subtopic: string }[]).map((s) => s.subtopic)).toEqual(["Density", "Cost", "Safety"]);
     // The same URL with different content is a different piece of evidence.
     const changed = await ok(apiKey, "record_evidence", { planId, evidence: [source(1, "Density", { facts: "A revised page says 120 Wh/kg." })] });
     expect(changed).toMatchObject({ evidence: [{ ref: "E4", duplicate: false }] });
@@ -97,7 +99,7 @@ describe("evidence ledger", () => {
     const [merged, fresh] = second.claims as { ref: string; claimId: string; merged: boolean }[];
     expect(merged).toMatchObject({ ref: "C1", merged: true, claimId: (first.claims as { claimId: string }[])[0]?.claimId });
     expect(fresh).toMatchObject({ ref: "C2", merged: false });
-    const ledger = await ok(apiKey, "get_evidence_ledger", { planId });
+    const ledger = await ok(apiKey, "get_evidence_ledger", { planId, detail: "full" });
     expect((ledger.claims as { evidenceRefs: string[]; workerIds: string[] }[])[0]).toMatchObject({ evidenceRefs: ["E1", "E2", "E3"], workerIds: ["worker-1", "worker-2"] });
   });
 
@@ -140,7 +142,7 @@ describe("evidence ledger", () => {
     const { apiKey } = await seedTenant();
     const { planId } = await deepPlan(apiKey);
     await groundedLedger(apiKey, planId);
-    const all = await ok(apiKey, "get_evidence_ledger", { planId });
+    const all = await ok(apiKey, "get_evidence_ledger", { planId, detail: "full" });
     expect(all).toMatchObject({ citationPolicy: "strict", totalEvidence: 2, totalClaims: 2, nextOffset: null, trust: "untrusted-external-content" });
     expect(all.subtopics).toEqual([
       { subtopic: "Density", status: "GROUNDED", evidence: 1, claims: 1, groundedClaims: 1 },
@@ -167,12 +169,64 @@ describe("evidence ledger", () => {
     expect(paged.claims).toHaveLength(1);
   });
 
+  it("lists compactly by default, each read fitting its use, with shard and changed-since filters", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    await groundedLedger(apiKey, planId);
+    // Assess: the subtopic table, the sources named, the claims with their status; nothing the model does not use.
+    const all = await ok(apiKey, "get_evidence_ledger", { planId });
+    expect(all).not.toHaveProperty("planId");
+    expect(all).not.toHaveProperty("citationPolicy");
+    expect((all.subtopics as unknown[]).length).toBe(3);
+    expect(all.evidence).toEqual([
+      { ref: "E1", title: "Source 1", subtopic: "Density" },
+      { ref: "E2", title: "Source 2", subtopic: "Cost" },
+    ]);
+    expect((all.claims as unknown[])[0]).toEqual({
+      ref: "C1",
+      subtopic: "Density",
+      text: "Lab cells reached 100 Wh/kg with solid electrolytes",
+      evidenceRefs: ["E1"],
+      status: "SURVIVES",
+      grounded: true,
+      finalConfidence: 0.8,
+      highStakes: true,
+      verdicts: "reviewer-1 SUPPORTED; critic SURVIVES",
+    });
+    // A synthesis worker's read: one subtopic's facts.
+    const cost = await ok(apiKey, "get_evidence_ledger", { planId, subtopic: "Cost" });
+    expect(cost.evidence).toEqual([{ ref: "E2", title: "Source 2", facts: source(2, "Cost").facts }]);
+    // A reviewer's read: its shard's claims and the facts they cite, no subtopic table.
+    const shard2 = await ok(apiKey, "get_evidence_ledger", { planId, shard: 2 });
+    expect((shard2.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C2"]);
+    expect(shard2.evidence).toEqual([{ ref: "E2", title: "Source 2", subtopic: "Cost", facts: source(2, "Cost").facts }]);
+    expect(shard2).not.toHaveProperty("subtopics");
+    // The critic's read: the high-stakes supported claims only, with what they cite.
+    const critic = await ok(apiKey, "get_evidence_ledger", { planId, status: "SURVIVES", highStakes: true });
+    expect((critic.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C1"]);
+    expect((await ok(apiKey, "get_evidence_ledger", { planId, highStakes: false })).claims).toMatchObject([{ ref: "C2" }]);
+    const overRest = await rest(apiKey, `/plans/${planId}/ledger?highStakes=true&shard=1`);
+    expect(((await overRest.json()) as { claims: { ref: string }[] }).claims.map((c) => c.ref)).toEqual(["C1"]);
+    // The report's read: grounded claims with the urls to cite, and the table that names UNVERIFIED subtopics.
+    const grounded = await ok(apiKey, "get_evidence_ledger", { planId, status: "GROUNDED" });
+    expect(grounded.evidence).toEqual([{ ref: "E1", title: "Source 1", subtopic: "Density", url: "https://example.org/source-1" }]);
+    expect((grounded.subtopics as { status: string }[]).map((s) => s.status)).toEqual(["GROUNDED", "UNVERIFIED", "UNVERIFIED"]);
+    // Changed since the cursor: only the claim judged afterwards.
+    await ok(apiKey, "record_verdicts", { planId, verdicts: [{ claim: "C2", kind: "reviewer", judge: "reviewer-1", shard: 2, verdict: "CONTRADICTED", reasoning: "E2 says otherwise" }] });
+    const changed = await ok(apiKey, "get_evidence_ledger", { planId, since: all.cursor });
+    expect((changed.claims as { ref: string }[]).map((c) => c.ref)).toEqual(["C2"]);
+    expect(changed.evidence).toEqual([]);
+    expect(Number(changed.cursor)).toBeGreaterThan(Number(all.cursor));
+    const bad = await callTool(apiKey, "get_evidence_ledger", { planId, shard: 3 });
+    expect(bad.body).toMatchObject({ error: { code: "validation", issues: [{ path: "shard" }] } });
+  });
+
   it("keeps what the search tool said about each source: its evidenceRef in listings, the time handling in a read of the one item", async () => {
     const { apiKey } = await seedTenant();
     const { planId } = await deepPlan(apiKey);
     const searched = { evidenceRef: "ws_7f3a:2", temporalIntent: "recent", freshness: "auto", removedStaleYears: [2023, 2024] };
     await ok(apiKey, "record_evidence", { planId, subtopics: ["Density"], evidence: [source(1, "Density", searched), source(2, "Density")] });
-    const listing = await ok(apiKey, "get_evidence_ledger", { planId });
+    const listing = await ok(apiKey, "get_evidence_ledger", { planId, detail: "full" });
     expect(listing.evidence).toMatchObject([{ ref: "E1", evidenceRef: "ws_7f3a:2" }, { ref: "E2", evidenceRef: null }]);
     expect((listing.evidence as Record<string, unknown>[])[0]).not.toHaveProperty("temporalIntent");
     const whole = await ok(apiKey, "get_evidence_ledger", { planId, ref: "E1" });
@@ -194,7 +248,7 @@ describe("evidence ledger", () => {
     const reused = await ok(apiKey, "record_claims", { planId: target.planId, reuse: [{ claimId: grounded?.id }] });
     expect(reused).toMatchObject({ claims: [{ ref: "C1", merged: false, reusedFrom: grounded?.id, needsReverification: false }], totalClaims: 1 });
 
-    const ledger = await ok(apiKey, "get_evidence_ledger", { planId: target.planId });
+    const ledger = await ok(apiKey, "get_evidence_ledger", { planId: target.planId, detail: "full" });
     expect(ledger.evidence).toMatchObject([{ ref: "E1", url: "https://example.org/source-1" }]);
     expect((ledger.claims as Record<string, unknown>[])[0]).toMatchObject({
       ref: "C1",
@@ -249,7 +303,7 @@ describe("evidence ledger", () => {
     }
     const search = await ok(b.apiKey, "search_sources", { query: "solid electrolytes" });
     expect(search.results).toEqual([]);
-    const fetched = await callTool(b.apiKey, "fetch", { id: ((await ok(a.apiKey, "get_evidence_ledger", { planId })).claims as { claimId: string }[])[0]?.claimId });
+    const fetched = await callTool(b.apiKey, "fetch", { id: ((await ok(a.apiKey, "get_evidence_ledger", { planId, detail: "full" })).claims as { claimId: string }[])[0]?.claimId });
     expect(fetched.body.error).toMatchObject({ code: "not_found" });
   });
 
@@ -314,7 +368,8 @@ describe("citation integrity on deliverables", () => {
       content: passing,
       citations: [{ ref: "E1", title: "Source 1", url: "https://example.org/source-1" }],
     });
-    expect(stored.verification).toMatchObject({ policy: "strict", passed: true, citedRefs: ["E1"], unverifiedSubtopics: ["Cost", "Safety"], problems: [] });
+    // Only the lists with something in them: nothing to act on is left out.
+    expect(stored.verification).toEqual({ policy: "strict", passed: true, citedRefs: ["E1"], unverifiedSubtopics: ["Cost", "Safety"] });
     // A new version is checked too (the plan comes from the stored output).
     const failing = await callTool(apiKey, "store_research_output", { outputId: stored.outputId, title: "Report v2", mediaType: "markdown", content: "No citations now." });
     expect(failing.body.error).toMatchObject({ code: "validation" });
@@ -356,8 +411,8 @@ describe("get_plan_templates", () => {
     expect(templates).toHaveLength(6);
     for (const template of templates) {
       const plan = await ok(apiKey, "create_research_plan", template.createPlanArguments);
-      expect(plan.status, template.templateId).toBe("active");
-      const ledger = await callTool(apiKey, "get_evidence_ledger", { planId: plan.planId });
+      expect((await ok(apiKey, "get_plan_status", { planId: plan.planId })).status, template.templateId).toBe("active");
+      const ledger = await callTool(apiKey, "get_evidence_ledger", { planId: plan.planId, detail: "full" });
       if (template.templateId.startsWith("deep.")) expect(ledger.body).toMatchObject({ citationPolicy: "strict" });
       else expect(ledger.body.error).toMatchObject({ code: "not_found" });
     }
@@ -365,5 +420,43 @@ describe("get_plan_templates", () => {
     const body = (await rested.json()) as { templates: { parameters: unknown }[] };
     expect(body.templates).toHaveLength(1);
     expect(body.templates[0]?.parameters).toEqual({ depth: "exhaustive", maxResearchers: 5, rounds: 3, output: "report" });
+  });
+
+  it("builds the plan from a template on the server: the same plan as the round trip, overrides taking the template's place", async () => {
+    const { apiKey } = await seedTenant();
+    const topic = "heat pumps in cold climates";
+    const served = await ok(apiKey, "get_plan_templates", { researchType: "decision_support", mode: "deep", topic, rounds: 1 });
+    const roundTrip = await ok(apiKey, "create_research_plan", (served.templates as { createPlanArguments: Record<string, unknown> }[])[0]?.createPlanArguments ?? {});
+    const built = await ok(apiKey, "create_research_plan", { template: { researchType: "decision_support", mode: "deep", rounds: 1 }, topic });
+    // Only what was created comes back: no name or status the caller already knows, and (built from a template)
+    // no step list: get_next_step hands the steps out.
+    expect(Object.keys(built).sort()).toEqual(["linkedExecutionId", "planId", "totalSteps"]);
+    const context = async (planId: unknown) => (await ok(apiKey, "get_research_context", { planId, detail: "full" })) as { plan: Record<string, unknown>; steps: Record<string, unknown>[] };
+    const [a, b] = [await context(roundTrip.planId), await context(built.planId)];
+    const shape = (c: typeof a) => ({
+      name: c.plan.name,
+      question: c.plan.researchQuestion,
+      steps: c.steps.map((step) => [step.stepType, step.instructions, step.parallelGroup ?? null]),
+    });
+    expect(shape(b)).toEqual(shape(a));
+    expect(b.plan.name).toBe(`[Deep] ${topic}`);
+    expect(await ok(apiKey, "get_evidence_ledger", { planId: built.planId, detail: "full" })).toMatchObject({ citationPolicy: "strict" });
+
+    const overridden = await ok(apiKey, "create_research_plan", {
+      template: { researchType: "general_topic", mode: "scan" },
+      topic,
+      researchQuestion: "Which heat pumps work below -20 C?",
+      steps: [{ stepType: "search", instructions: "Only this step" }],
+    });
+    expect(overridden).toMatchObject({ totalSteps: 1, steps: [{ stepOrder: 1, stepType: "search" }] });
+    const own = await context(overridden.planId);
+    expect(own.plan).toMatchObject({ name: `[Scan] ${topic}`, researchQuestion: "Which heat pumps work below -20 C?" });
+
+    const noTopic = await callTool(apiKey, "create_research_plan", { template: { researchType: "general_topic", mode: "scan" } });
+    expect(noTopic.body).toMatchObject({ error: { code: "validation", issues: [{ path: "topic" }] } });
+    const bare = await callTool(apiKey, "create_research_plan", { name: "[Scan] Missing parts" });
+    expect(bare.body).toMatchObject({ error: { code: "validation", issues: [{ path: "researchQuestion" }, { path: "steps" }, { path: "planDesignRationale" }] } });
+    const badTemplate = await callTool(apiKey, "create_research_plan", { template: { researchType: "gossip", mode: "scan" }, topic });
+    expect(badTemplate.body).toMatchObject({ error: { code: "validation" } });
   });
 });

@@ -5,8 +5,14 @@ import { CRITIC_VERDICTS, claimOutcome, REVIEWER_VERDICTS, summarizeSubtopics } 
 import { Trust } from "./artifact-views";
 import {
   ClaimView,
+  claimChangedAt,
   claimView,
+  CompactClaimView,
+  CompactEvidenceView,
+  compactClaimView,
+  compactEvidenceView,
   EvidenceView,
+  evidenceChangedAt,
   evidenceView,
   ParamClaimRef,
   ParamEvidenceRef,
@@ -16,17 +22,22 @@ import {
   WHOLE,
 } from "./ledger-views";
 import { defineOperation } from "./operation";
+import { ParamSince } from "./params";
 
-const DEFAULT_ITEMS = 6;
+/** Items per page: compact rows are small, full records are not. */
+const DEFAULT_ITEMS = { compact: 15, full: 6 } as const;
 /** Listings clip texts; `ref` reads one item whole. */
 const LISTED: ViewBounds = { textChars: 200, shortChars: 100 };
+
+const Subtopics = z.array(z.object({ subtopic: z.string(), status: z.string(), evidence: z.number(), claims: z.number(), groundedClaims: z.number() }));
 
 export const getEvidenceLedger = defineOperation({
   name: "get_evidence_ledger",
   title: "Get evidence ledger",
   description:
-    "A plan's evidence ledger: subtopics (UNVERIFIED when no claim of it is grounded), evidence, and claims with " +
-    "verdicts, final status and confidence. Texts are clipped; ref (E3, C2) reads one item whole.",
+    "A plan's evidence ledger: subtopics (UNVERIFIED: no grounded claim), evidence, claims with status and verdicts; " +
+    "rows fit each read (facts by subtopic, shard or review status; urls with GROUNDED). ref (E3, C2): one item " +
+    "whole; detail full: every field; since: your last cursor; shard 1/2: odd/even claims.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -34,18 +45,23 @@ export const getEvidenceLedger = defineOperation({
     ref: z.union([ParamEvidenceRef, ParamClaimRef]).optional(),
     subtopic: ParamSubtopic.optional(),
     status: z.enum(["PENDING_REVIEW", ...REVIEWER_VERDICTS, ...CRITIC_VERDICTS, "GROUNDED", "UNGROUNDED"]).optional(),
-    limit: z.number().int().min(1).max(100).optional().describe(`Default ${DEFAULT_ITEMS}`),
+    shard: z.number().int().min(1).max(2).optional(),
+    highStakes: z.boolean().optional(),
+    since: ParamSince.optional(),
+    detail: z.enum(["compact", "full"]).optional(),
+    limit: z.number().int().min(1).max(100).optional().describe(`Default ${DEFAULT_ITEMS.compact} (full ${DEFAULT_ITEMS.full})`),
     offset: z.number().int().min(0).optional(),
   }),
   output: z.object({
-    planId: z.string(),
-    citationPolicy: z.string(),
-    subtopics: z.array(z.object({ subtopic: z.string(), status: z.string(), evidence: z.number(), claims: z.number(), groundedClaims: z.number() })),
-    evidence: z.array(EvidenceView),
-    claims: z.array(ClaimView),
+    planId: z.string().optional(),
+    citationPolicy: z.string().optional(),
+    subtopics: Subtopics.optional(),
+    evidence: z.array(z.union([EvidenceView, CompactEvidenceView])),
+    claims: z.array(z.union([ClaimView, CompactClaimView])),
     totalEvidence: z.number(),
     totalClaims: z.number(),
     nextOffset: z.number().nullable(),
+    cursor: z.string().optional(),
     trust: Trust,
   }),
   rest: { method: "get", path: "/plans/{planId}/ledger" },
@@ -72,7 +88,9 @@ export const getEvidenceLedger = defineOperation({
       };
     }
 
+    const since = input.since === undefined ? null : Number(input.since);
     const inSubtopic = (name: string | null) => !input.subtopic || name?.toLowerCase() === input.subtopic.toLowerCase();
+    const inShard = (ref: string) => !input.shard || Number(ref.slice(1)) % 2 === input.shard % 2;
     const matchesStatus = (claim: (typeof claims)[number]) => {
       if (!input.status) return true;
       const outcome = claimOutcome(claim);
@@ -80,24 +98,52 @@ export const getEvidenceLedger = defineOperation({
       if (input.status === "UNGROUNDED") return !outcome.grounded;
       return outcome.status === input.status;
     };
-    const keptClaims = claims.filter((c) => inSubtopic(c.subtopic) && matchesStatus(c));
-    // With a status filter, the evidence shown is what those claims cite.
+    const keptClaims = claims.filter(
+      (c) =>
+        inSubtopic(c.subtopic) &&
+        matchesStatus(c) &&
+        inShard(c.ref) &&
+        (input.highStakes === undefined || c.highStakes === input.highStakes) &&
+        (since === null || claimChangedAt(c) > since),
+    );
+    // With a claim filter (status, shard, highStakes), the evidence shown is what those claims cite.
     const cited = new Set(keptClaims.flatMap((c) => c.evidenceRefs));
-    const keptEvidence = evidence.filter((e) => inSubtopic(e.subtopic) && (!input.status || cited.has(e.ref)));
+    const keptEvidence = evidence.filter(
+      (e) => inSubtopic(e.subtopic) && (!input.status && !input.shard && input.highStakes === undefined ? since === null || evidenceChangedAt(e) > since : cited.has(e.ref)),
+    );
 
+    const full = input.detail === "full";
     const offset = input.offset ?? 0;
-    const limit = input.limit ?? DEFAULT_ITEMS;
+    const limit = input.limit ?? DEFAULT_ITEMS[full ? "full" : "compact"];
     const end = offset + limit;
-    return {
-      planId: input.planId,
-      citationPolicy: header.citationPolicy,
-      subtopics: subtopics.filter((s) => inSubtopic(s.subtopic)),
-      evidence: keptEvidence.slice(offset, end).map((e) => evidenceView(e, LISTED)),
-      claims: keptClaims.slice(offset, end).map((c) => claimView(c, LISTED)),
+    const page = {
       totalEvidence: keptEvidence.length,
       totalClaims: keptClaims.length,
       nextOffset: keptEvidence.length > end || keptClaims.length > end ? end : null,
+      cursor: String(Math.max(0, ...evidence.map(evidenceChangedAt), ...claims.map(claimChangedAt))),
       trust: UNTRUSTED,
+    };
+    const subtopicRows = subtopics.filter((s) => inSubtopic(s.subtopic));
+    if (full) {
+      return {
+        planId: input.planId,
+        citationPolicy: header.citationPolicy,
+        subtopics: subtopicRows,
+        evidence: keptEvidence.slice(offset, end).map((e) => evidenceView(e, LISTED)),
+        claims: keptClaims.slice(offset, end).map((c) => claimView(c, LISTED)),
+        ...page,
+      };
+    }
+    // Compact: the subtopic table where a step decides on coverage (no filter, one subtopic, the report's GROUNDED
+    // read); facts where a step writes or judges from them; urls where the report cites.
+    const forReport = input.status === "GROUNDED" || input.status === "UNGROUNDED";
+    const judging = (input.status !== undefined && !forReport) || input.shard !== undefined || input.highStakes !== undefined;
+    const parts = { subtopic: !input.subtopic, facts: input.subtopic !== undefined || judging, url: forReport };
+    return {
+      ...(!judging ? { subtopics: subtopicRows } : {}),
+      evidence: keptEvidence.slice(offset, end).map((e) => compactEvidenceView(e, LISTED, parts)),
+      claims: keptClaims.slice(offset, end).map((c) => compactClaimView(c, LISTED, parts)),
+      ...page,
     };
   },
 });

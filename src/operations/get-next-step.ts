@@ -22,7 +22,8 @@ export const getNextStep = defineOperation({
     status: z.enum(["step", "plan_complete", "awaiting_review", "plan_failed", "waiting", "budget_exhausted"]),
     step: WorkStep.optional(),
     claimId: z.string().optional(),
-    resumed: z.boolean().optional(),
+    /** Present (true) when the step was already yours: claimed by an earlier session. */
+    resumed: z.literal(true).optional(),
     reviewSteps: z.array(StepRef).optional(),
     pendingReviews: z.array(z.object({ reviewId: z.string(), kind: z.enum(PLAN_REVIEW_KINDS) })).optional(),
     reviewNotes: z.array(z.string()).optional(),
@@ -51,7 +52,7 @@ export const getNextStep = defineOperation({
           status: "step" as const,
           step: workStep(outcome.step),
           claimId: outcome.claimId,
-          resumed: outcome.resumed,
+          ...(outcome.resumed ? { resumed: true as const } : {}),
           ...(outcome.reviewNotes ? { reviewNotes: outcome.reviewNotes } : {}),
           ...common,
           ...budgetWarningOf(state, now),

@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { clipNullable, clipText } from "../domain/clip";
 import { notFound } from "../domain/errors";
+import { stepsBuiltOn } from "../domain/plans/step-inputs";
+import type { Step } from "../domain/plans/model";
 import { defineOperation } from "./operation";
-import { ParamPlanId, ParamStepId } from "./plan-views";
+import { ParamSince } from "./params";
+import { ParamPlanId, ParamStepId, resultSummaryOf } from "./plan-views";
 
 /**
  * Characters of earlier-step JSON one context holds, filled from the latest earlier step back (the nearest work
@@ -15,38 +18,54 @@ const CLIP = { instructions: 500, planNotes: 1_000, stepText: 300, question: 200
 const ARTIFACTS_PER_STEP = 5;
 
 const EarlierStep = z.object({
-  stepId: z.string(),
+  stepId: z.string().optional(),
   stepOrder: z.number(),
   stepType: z.string(),
   status: z.string(),
   confidence: z.number().nullable(),
   result: z.unknown().optional(),
-  resultSummary: z.string().nullable(),
-  outputFormattingNotes: z.string().nullable(),
-  review: z.object({ decision: z.string().nullable(), feedback: z.string().nullable(), questions: z.array(z.string()) }).nullable(),
-  artifacts: z.array(z.object({ artifactId: z.string(), title: z.string(), artifactType: z.string() })),
-  truncated: z.boolean(),
+  /** The result bounded (an object, a list or text); the note of a skipped or failed step. */
+  resultSummary: z.unknown(),
+  outputFormattingNotes: z.string().optional(),
+  review: z.object({ decision: z.string().nullable(), feedback: z.string().nullable(), questions: z.array(z.string()) }).optional(),
+  artifacts: z.array(z.object({ artifactId: z.string(), title: z.string(), artifactType: z.string() })).optional(),
+  truncated: z.boolean().optional(),
 });
 
 /** How many of a plan's artifacts the context names (newest first); get_artifact reads each. */
 const ARTIFACTS_LISTED = 100;
 
+/** The one line a step the current one does not build on gets: order, type, status, confidence. */
+const lineOf = (step: Step) => `${step.stepOrder} ${step.stepType} ${step.status}${step.confidence === null ? "" : ` ${step.confidence}`}`;
+
+/** When a step last changed for a reader of its context: finished, or its review answered. */
+const changedAt = (step: Step) => Math.max(step.finishedAt ?? 0, step.review?.decidedAt ?? 0);
+
 export const getStepContext = defineOperation({
   name: "get_step_context",
   title: "Get step context",
   description:
-    "Earlier steps, latest first within a size budget: summaries (results with detail full), confidence, review " +
-    "feedback, artifacts.",
+    "What a step builds on (summaries of the steps before it, checkpoint answers), a line per other step. since: " +
+    "your last cursor, for what changed; detail full: every step with results.",
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  input: z.strictObject({ planId: ParamPlanId, stepId: ParamStepId, detail: z.enum(["summary", "full"]).optional() }),
+  input: z.strictObject({
+    planId: ParamPlanId,
+    stepId: ParamStepId,
+    detail: z.enum(["summary", "full"]).optional(),
+    since: ParamSince.optional(),
+  }),
   output: z.object({
-    planId: z.string(),
-    researchQuestion: z.string(),
-    step: z.object({ stepId: z.string(), stepOrder: z.number(), stepType: z.string(), instructions: z.string() }),
+    planId: z.string().optional(),
+    step: z.object({ stepId: z.string().optional(), stepOrder: z.number(), stepType: z.string(), instructions: z.string().optional() }),
+    researchQuestion: z.string().optional(),
     earlierSteps: z.array(EarlierStep),
-    earlierStepsOmitted: z.number(),
-    planOutputFormattingNotes: z.string().nullable(),
+    /** Other earlier steps (changed since the cursor, when given): "order type status confidence". */
+    otherSteps: z.array(z.string()).optional(),
+    /** Steps left out for the size budget (latest kept first); present when some were. */
+    earlierStepsOmitted: z.number().optional(),
+    planOutputFormattingNotes: z.string().nullable().optional(),
+    cursor: z.string(),
   }),
   rest: { method: "get", path: "/plans/{planId}/steps/{stepId}/context" },
   async handler(input, ctx) {
@@ -56,7 +75,13 @@ export const getStepContext = defineOperation({
     if (!step) throw notFound("step", input.stepId);
     const stored = await ctx.services.artifacts.list(ctx.principal.orgId, { planId: input.planId }, { limit: ARTIFACTS_LISTED });
     const earlier = state.steps.filter((candidate) => candidate.stepOrder < step.stepOrder);
-    const rowOf = (prior: (typeof earlier)[number]) => {
+    const since = input.since === undefined ? null : Number(input.since);
+    const changed = (prior: Step) => since === null || changedAt(prior) > since;
+    // Summary: the steps this one builds on and the checkpoints answered, a line for the others; with a cursor, only
+    // what changed since (the caller has the rest from its earlier answer).
+    const builtOn = new Set(stepsBuiltOn(state.steps, step).map((prior) => prior.stepId));
+    const shown = full ? earlier : earlier.filter((prior) => changed(prior) && (builtOn.has(prior.stepId) || prior.review?.decision != null));
+    const rowOf = (prior: Step) => {
       const artifacts = stored.filter((artifact) => artifact.stepId === prior.stepId);
       const feedback = prior.review?.feedback ?? null;
       const questions = prior.review?.questions ?? [];
@@ -67,27 +92,29 @@ export const getStepContext = defineOperation({
         (notes?.length ?? 0) > CLIP.stepText ||
         (feedback?.length ?? 0) > CLIP.stepText ||
         questions.some((question) => question.length > CLIP.question);
+      // Empty parts are left out: every token lands in the model's context.
       return {
-        stepId: prior.stepId,
+        // Earlier steps are not acted on by id; the full view names them.
+        ...(full ? { stepId: prior.stepId } : {}),
         stepOrder: prior.stepOrder,
         stepType: prior.stepType,
         status: prior.status,
         confidence: prior.confidence,
-        resultSummary: prior.resultSummary ?? prior.note ?? null,
-        outputFormattingNotes: clipNullable(notes, CLIP.stepText),
-        review: prior.review
-          ? { decision: prior.review.decision, feedback: clipNullable(feedback, CLIP.stepText), questions: questions.map((question) => clipText(question, CLIP.question)) }
-          : null,
-        artifacts: artifacts
-          .slice(0, ARTIFACTS_PER_STEP)
-          .map(({ artifactId, title, artifactType }) => ({ artifactId, title: clipText(title, CLIP.title), artifactType })),
-        truncated,
+        resultSummary: resultSummaryOf(prior),
+        ...(notes ? { outputFormattingNotes: clipText(notes, CLIP.stepText) } : {}),
+        ...(prior.review
+          ? { review: { decision: prior.review.decision, feedback: clipNullable(feedback, CLIP.stepText), questions: questions.map((question) => clipText(question, CLIP.question)) } }
+          : {}),
+        ...(artifacts.length > 0
+          ? { artifacts: artifacts.slice(0, ARTIFACTS_PER_STEP).map(({ artifactId, title, artifactType }) => ({ artifactId, title: clipText(title, CLIP.title), artifactType })) }
+          : {}),
+        ...(truncated ? { truncated } : {}),
       };
     };
     // Latest first: each row with its result (detail full) if that still fits, else without it and marked truncated.
     let left: number = BUDGET_CHARS[full ? "full" : "summary"];
     const kept: (ReturnType<typeof rowOf> & { result?: unknown })[] = [];
-    for (const prior of [...earlier].reverse()) {
+    for (const prior of [...shown].reverse()) {
       const row: (typeof kept)[number] = rowOf(prior);
       const size = JSON.stringify(row).length;
       if (size > left) break;
@@ -101,13 +128,25 @@ export const getStepContext = defineOperation({
       left -= size;
       kept.push(row);
     }
+    const keptOrders = new Set(kept.map((row) => row.stepOrder));
+    const others = full ? [] : earlier.filter((prior) => !shown.includes(prior) && changed(prior)).map(lineOf);
+    const omitted = shown.filter((prior) => !keptOrders.has(prior.stepOrder)).length;
+    const isLast = step.stepOrder === Math.max(...state.steps.map((candidate) => candidate.stepOrder));
     return {
-      planId: state.plan.planId,
-      researchQuestion: state.plan.researchQuestion,
-      step: { stepId: step.stepId, stepOrder: step.stepOrder, stepType: step.stepType, instructions: clipText(step.instructions, CLIP.instructions) },
+      // The caller named the plan and step, and get_next_step handed over the instructions; the full view repeats them.
+      ...(full ? { planId: state.plan.planId } : {}),
+      step: {
+        ...(full ? { stepId: step.stepId } : {}),
+        stepOrder: step.stepOrder,
+        stepType: step.stepType,
+        ...(full ? { instructions: clipText(step.instructions, CLIP.instructions) } : {}),
+      },
+      ...(full ? { researchQuestion: state.plan.researchQuestion } : {}),
       earlierSteps: kept.reverse(),
-      earlierStepsOmitted: earlier.length - kept.length,
-      planOutputFormattingNotes: clipNullable(state.plan.outputFormattingNotes, CLIP.planNotes),
+      ...(others.length > 0 ? { otherSteps: others } : {}),
+      ...(omitted > 0 ? { earlierStepsOmitted: omitted } : {}),
+      ...(full || isLast ? { planOutputFormattingNotes: clipNullable(state.plan.outputFormattingNotes, CLIP.planNotes) } : {}),
+      cursor: String(state.plan.updatedAt),
     };
   },
 });

@@ -133,3 +133,79 @@ export const claimView = (claim: Claim, bounds: ViewBounds, now = Date.now()): z
     : null,
   needsReverification: claim.reusedFrom ? needsReverification(claim.reusedFrom, now) : false,
 });
+
+/**
+ * The compact listing (the default): what each step's use of the ledger needs and nothing the model does not use.
+ * Evidence: ref, title, subtopic; the facts where a step judges or writes from them; the url where the report
+ * cites. Claims: ref, subtopic, text, refs cited, status and confidence, and who judged it how in one line.
+ * `detail: "full"` gives the whole records (clipped), `ref` one item whole.
+ */
+export const CompactEvidenceView = z.object({
+  ref: z.string(),
+  title: z.string(),
+  subtopic: z.string().nullable().optional(),
+  url: z.string().optional(),
+  facts: z.string().optional(),
+});
+
+export interface CompactParts {
+  /** Leave out the subtopic: the listing is of one subtopic. */
+  subtopic: boolean;
+  facts: boolean;
+  url: boolean;
+}
+
+export const compactEvidenceView = (evidence: Evidence, bounds: ViewBounds, parts: CompactParts): z.infer<typeof CompactEvidenceView> => ({
+  ref: evidence.ref,
+  title: clip(evidence.title, bounds.shortChars) ?? "",
+  ...(parts.subtopic ? { subtopic: evidence.subtopic } : {}),
+  ...(parts.url ? { url: clip(evidence.url, bounds.shortChars) ?? "" } : {}),
+  ...(parts.facts ? { facts: clip(evidence.facts, bounds.textChars) ?? "" } : {}),
+});
+
+/** A judge's name in the one-line verdicts (reviewer-1, critic); the full view has it longer. */
+const JUDGE_CHARS = 40;
+
+export const CompactClaimView = z.object({
+  ref: z.string(),
+  subtopic: z.string().optional(),
+  text: z.string(),
+  evidenceRefs: z.array(z.string()),
+  status: z.string(),
+  /** Present (true) when the claim may carry weight in a deliverable. */
+  grounded: z.literal(true).optional(),
+  finalConfidence: z.number().nullable(),
+  highStakes: z.literal(true).optional(),
+  /** Who judged the claim how, e.g. "reviewer-1 SUPPORTED; critic SURVIVES"; reasoning in a read of the claim (ref). */
+  verdicts: z.string().optional(),
+  reusedFrom: z.string().optional(),
+  needsReverification: z.literal(true).optional(),
+});
+
+export const compactClaimView = (claim: Claim, bounds: ViewBounds, parts: Pick<CompactParts, "subtopic">, now = Date.now()): z.infer<typeof CompactClaimView> => {
+  const { status, grounded, finalConfidence } = claimOutcome(claim);
+  return {
+    ref: claim.ref,
+    ...(parts.subtopic ? { subtopic: claim.subtopic } : {}),
+    text: clip(claim.text, bounds.textChars) ?? "",
+    evidenceRefs: claim.evidenceRefs,
+    status,
+    ...(grounded ? { grounded: true as const } : {}),
+    finalConfidence,
+    ...(claim.highStakes ? { highStakes: true as const } : {}),
+    ...(claim.verdicts.length > 0
+      ? {
+          verdicts: [...claim.verdicts]
+            .sort((a, b) => Number(a.kind === "critic") - Number(b.kind === "critic") || a.judge.localeCompare(b.judge))
+            .map((v) => `${clip(v.judge, JUDGE_CHARS)} ${v.verdict}`)
+            .join("; "),
+        }
+      : {}),
+    ...(claim.reusedFrom ? { reusedFrom: claim.reusedFrom.claimId } : {}),
+    ...(claim.reusedFrom && needsReverification(claim.reusedFrom, now) ? { needsReverification: true as const } : {}),
+  };
+};
+
+/** When an item last changed: recorded, or (a claim) judged. */
+export const evidenceChangedAt = (evidence: Evidence) => evidence.createdAt;
+export const claimChangedAt = (claim: Claim) => Math.max(claim.createdAt, ...claim.verdicts.map((v) => v.createdAt));

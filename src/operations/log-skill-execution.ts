@@ -71,7 +71,8 @@ const Input = z.strictObject({
 
 const Output = SkillExecutionAck.extend({
   created: z.boolean(),
-  originalQueryTruncated: z.boolean(),
+  /** Present when originalQuery was cut to its limit. */
+  originalQueryTruncated: z.literal(true).optional(),
 });
 
 type LogInput = z.output<typeof Input>;
@@ -148,7 +149,7 @@ async function create(input: LogInput, ctx: OperationContext) {
     completedAt: null,
   };
   await ctx.services.skillExecutions.insert(execution, auditOf(ctx, execution, "skill_execution.created", { status: "started" }));
-  return { ...toSkillExecutionAck(execution), created: true, originalQueryTruncated: truncated };
+  return { ...toSkillExecutionAck(execution), created: true, ...(truncated ? { originalQueryTruncated: true as const } : {}) };
 }
 
 async function update(executionId: string, input: LogInput, ctx: OperationContext) {
@@ -182,7 +183,7 @@ async function update(executionId: string, input: LogInput, ctx: OperationContex
     );
     const detail = { from: current.status, to: next.status, ...(input.closedReason ? { closedReason: input.closedReason } : {}) };
     if (await ctx.services.skillExecutions.replace(next, current.version, auditOf(ctx, next, "skill_execution.updated", detail))) {
-      return { ...toSkillExecutionAck(next), created: false, originalQueryTruncated };
+      return { ...toSkillExecutionAck(next), created: false, ...(originalQueryTruncated ? { originalQueryTruncated: true as const } : {}) };
     }
   }
   throw conflict(`Execution ${executionId} is being updated by another call; try again.`);

@@ -32,7 +32,7 @@ export interface CreateBinding<Output> {
    * Where what the call made can be read, a path under /api/v1 (ids already encoded); absent where Cairn has
    * no route that reads it back (feedback), and then 201 comes without `Location`.
    */
-  location?(output: Output): string;
+  location?(output: Output, input: Readonly<Record<string, unknown>>): string;
   /** For a call that may instead change an existing record (then 200, no `Location`): whether this one created. */
   isNew?(output: Output): boolean;
 }
@@ -76,6 +76,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
 export interface CoreListing {
   description: string;
   hide?: readonly string[];
+  /**
+   * Optional inputs the core listing marks required: with an alternative hidden (a template in place of the plan's
+   * own fields), what is left is what a core caller must give. The operation still checks it.
+   */
+  require?: readonly string[];
 }
 
 export function defineOperation<I extends z.ZodType, O extends z.ZodType>(operation: Operation<I, O>): Operation<I, O> {

@@ -35,3 +35,12 @@ export const ParamJsonObject = z
 
 /** ISO 8601 timestamps in responses; epoch milliseconds inside. */
 export const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * A read's cursor handed back as `since` (get_step_context, get_evidence_ledger): what changed after it. Checked by a
+ * refinement rather than a published pattern: the model only ever copies the value it was given.
+ */
+export const ParamSince = z
+  .string()
+  .max(16)
+  .refine((value) => /^\d+$/.test(value), "A cursor from an earlier answer of this tool");

@@ -72,29 +72,51 @@ describe("get_research_context stays bounded", () => {
 });
 
 describe("get_step_context stays bounded", () => {
-  it("shows the latest earlier steps within its budget, clipped and marked, and counts the older ones it leaves out", async () => {
+  it("shows the step it builds on whole (clipped and marked), one line for each other earlier step, and with the cursor only what changed", async () => {
     const { apiKey } = await seedTenant();
-    const { planId } = await bigPlan(apiKey, 22);
+    const { planId, steps } = await bigPlan(apiKey, 22);
     const done: { stepId: string; stepOrder: number }[] = [];
-    for (let i = 0; i < 21; i++) done.push(await submitNext(apiKey, planId));
+    for (let i = 0; i < 20; i++) done.push(await submitNext(apiKey, planId));
+    const first = { step: { stepId: steps[20]?.stepId ?? "" } };
+    const before = await ok(apiKey, "get_step_context", { planId, stepId: first.step.stepId });
+    expect(before.otherSteps).toHaveLength(19);
+    await ok(apiKey, "modify_plan", { planId, action: "skip", stepId: first.step.stepId, reason: "covered", modificationRationale: "covered by step 20" });
+    const stepTwentyOne = done.length + 1;
     for (let i = 0; i < 7; i++) {
-      await ok(apiKey, "store_research", { artifactType: "finding", title: `Finding ${i} ${"t".repeat(300)}`.slice(0, 300), content: {}, contentText: "text", planId, stepId: done[20]?.stepId });
+      await ok(apiKey, "store_research", { artifactType: "finding", title: `Finding ${i} ${"t".repeat(300)}`.slice(0, 300), content: {}, contentText: "text", planId, stepId: done[19]?.stepId });
     }
-    const next = (await ok(apiKey, "get_next_step", { planId })) as { step: { stepId: string } };
+    const next = (await ok(apiKey, "get_next_step", { planId })) as { step: { stepId: string; stepOrder: number } };
+    expect(next.step.stepOrder).toBe(22);
     const context = await ok(apiKey, "get_step_context", { planId, stepId: next.step.stepId });
     expect(JSON.stringify(context).length).toBeLessThan(PAGE_MAX_CHARS);
-    const earlier = context.earlierSteps as { stepOrder: number; outputFormattingNotes: string; artifacts: { title: string }[]; truncated: boolean }[];
-    expect(context.earlierStepsOmitted).toBeGreaterThan(0);
-    expect(earlier.length + Number(context.earlierStepsOmitted)).toBe(21);
-    // The nearest work is what is kept, in plan order.
-    expect(earlier.map((step) => step.stepOrder)).toEqual(Array.from({ length: earlier.length }, (_, i) => 22 - earlier.length + i));
-    expect(earlier.every((step) => step.truncated && step.outputFormattingNotes === `${"F".repeat(299)}…`)).toBe(true);
-    const last = earlier[earlier.length - 1];
-    expect(last?.artifacts).toHaveLength(5);
-    expect(last?.artifacts[0]?.title).toMatch(/^Finding 6 t+…$/);
-    expect(last?.artifacts[0]?.title).toHaveLength(120);
-    expect(context).toMatchObject({ step: { stepOrder: 22, instructions: expect.stringMatching(/^Step 22: .*…$/) }, planOutputFormattingNotes: `${"N".repeat(999)}…` });
-    expect((context.step as { instructions: string }).instructions).toHaveLength(500);
+    // The step before (skipped: its note stands in for a result) is shown; every other earlier step is one line.
+    const earlier = context.earlierSteps as { stepOrder: number; status: string; resultSummary: unknown }[];
+    expect(earlier).toEqual([expect.objectContaining({ stepOrder: stepTwentyOne, status: "skipped", resultSummary: "covered" })]);
+    expect(context.otherSteps).toEqual(Array.from({ length: 20 }, (_, i) => `${i + 1} search completed 0.8`));
+    expect(context).not.toHaveProperty("earlierStepsOmitted");
+    // What get_next_step just delivered is not sent again; the last step gets the plan's formatting notes.
+    expect(context.step).toEqual({ stepOrder: 22, stepType: "search" });
+    expect(context).not.toHaveProperty("researchQuestion");
+    expect(context.planOutputFormattingNotes).toBe(`${"N".repeat(999)}…`);
+
+    // With the cursor of the earlier answer: only what changed since (step 21 was skipped after it).
+    const changed = await ok(apiKey, "get_step_context", { planId, stepId: next.step.stepId, since: before.cursor });
+    expect((changed.earlierSteps as { stepOrder: number }[]).map((step) => step.stepOrder)).toEqual([stepTwentyOne]);
+    expect(changed).not.toHaveProperty("otherSteps");
+    const bad = await callTool(apiKey, "get_step_context", { planId, stepId: next.step.stepId, since: "yesterday" });
+    expect(bad.body).toMatchObject({ error: { code: "validation", issues: [{ path: "since" }] } });
+
+    // A built-on step with long notes and many artifacts is clipped and marked truncated.
+    const twenty = await ok(apiKey, "get_step_context", { planId, stepId: done[19]?.stepId ?? "", detail: "full" });
+    expect((twenty.step as { instructions: string }).instructions).toHaveLength(500);
+    const forTwentyOne = await ok(apiKey, "get_step_context", { planId, stepId: first.step.stepId });
+    const row = (forTwentyOne.earlierSteps as { stepOrder: number; outputFormattingNotes: string; artifacts: { title: string }[]; truncated: boolean; resultSummary: unknown }[])[0];
+    expect(row).toMatchObject({ stepOrder: 20, truncated: true, outputFormattingNotes: `${"F".repeat(299)}…` });
+    expect(row?.artifacts).toHaveLength(5);
+    expect(row?.artifacts[0]?.title).toMatch(/^Finding 6 t+…$/);
+    expect(row?.artifacts[0]?.title).toHaveLength(120);
+    // The summary is the result bounded, still an object.
+    expect(row?.resultSummary).toEqual({ step: 20, text: `${"x".repeat(159)}…` });
   });
 
   it("with detail full, adds results latest first while they fit and marks the rows whose result did not", async () => {
@@ -107,7 +129,7 @@ describe("get_step_context stays bounded", () => {
     expect(earlier.map((step) => step.stepOrder)).toEqual([1, 2, 3, 4, 5]);
     expect(earlier.map((step) => step.result?.step ?? null)).toEqual([null, null, null, 4, 5]);
     expect(earlier.slice(0, 3).every((step) => step.truncated)).toBe(true);
-    expect(context.earlierStepsOmitted).toBe(0);
+    expect(context).not.toHaveProperty("earlierStepsOmitted");
   });
 });
 

@@ -13,7 +13,8 @@ describe("a research plan, end to end through the tools", () => {
     expect(initial).toMatchObject({ status: "active", derivedStatus: "active", progress: 0, totalSteps: 3, currentStep: null, stalled: false });
 
     const first = await ok(apiKey, "get_next_step", { planId });
-    expect(first).toMatchObject({ status: "step", resumed: false, step: { stepOrder: 1, stepType: "search", status: "in_progress" } });
+    expect(first).toMatchObject({ status: "step", step: { stepOrder: 1, stepType: "search", status: "in_progress" } });
+    expect(first).not.toHaveProperty("resumed"); // only a step claimed by an earlier session says so
     const again = await ok(apiKey, "get_next_step", { planId });
     expect(again).toMatchObject({ status: "step", resumed: true, claimId: first.claimId });
 
@@ -32,7 +33,7 @@ describe("a research plan, end to end through the tools", () => {
     const second = await ok(apiKey, "get_next_step", { planId });
     const context = await ok(apiKey, "get_step_context", { planId, stepId: (second.step as { stepId: string }).stepId, detail: "full" });
     expect(context).toMatchObject({
-      earlierSteps: [{ stepOrder: 1, confidence: 0.9, result: { a: 1 }, resultSummary: '{"a":1}', artifacts: [{ artifactId: stored.artifactId, title: "Step 1 source", artifactType: "source" }] }],
+      earlierSteps: [{ stepOrder: 1, confidence: 0.9, result: { a: 1 }, resultSummary: { a: 1 }, artifacts: [{ artifactId: stored.artifactId, title: "Step 1 source", artifactType: "source" }] }],
     });
 
     await completeNextStep(apiKey, planId); // step 2 (already claimed: resumed)

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { clipNullable } from "../domain/clip";
+import { clipJson, clipNullable } from "../domain/clip";
 import type { Actor, PlanState, Step } from "../domain/plans/model";
 import { derivePlanStatusWithReviews, progressOf, stalledSteps } from "../domain/plans/status";
 import { BudgetView, budgetView } from "./budget-views";
@@ -28,16 +28,18 @@ export const stepRef = (step: Step) => ({ stepId: step.stepId, stepOrder: step.s
 /** A step as handed to the worker that will execute it. */
 export const WorkStep = StepRef.extend({
   instructions: z.string(),
-  parallelGroup: z.string().nullable(),
-  critical: z.boolean(),
+  /** Present for a step of a parallel group. */
+  parallelGroup: z.string().optional(),
+  /** Present (true) when failing the step fails the plan. */
+  critical: z.literal(true).optional(),
   status: z.string(),
 });
 
-export const workStep = (step: Step) => ({
+export const workStep = (step: Step): z.infer<typeof WorkStep> => ({
   ...stepRef(step),
   instructions: step.instructions,
-  parallelGroup: step.parallelGroup,
-  critical: step.critical,
+  ...(step.parallelGroup !== null ? { parallelGroup: step.parallelGroup } : {}),
+  ...(step.critical ? { critical: true as const } : {}),
   status: step.status,
 });
 
@@ -52,7 +54,7 @@ export const PlanStatusView = z.object({
   totalSteps: z.number(),
   currentStep: StepRef.extend({ status: z.string() }).nullable(),
   completedSteps: z.array(
-    StepRef.extend({ status: z.string(), resultSummary: z.string().nullable(), confidence: z.number().nullable(), finishedAt: z.string().nullable() }),
+    StepRef.extend({ status: z.string(), resultSummary: z.unknown(), confidence: z.number().nullable(), finishedAt: z.string().nullable() }),
   ),
   pendingSteps: z.array(StepRef),
   inProgressSteps: z.array(StepRef.extend({ status: z.string(), claimedAt: z.string().nullable(), lastActivityAt: z.string().nullable() })),
@@ -101,7 +103,7 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
       .map((step) => ({
         ...stepRef(step),
         status: step.status,
-        resultSummary: step.resultSummary ?? step.note ?? null,
+        resultSummary: resultSummaryOf(step),
         confidence: step.confidence,
         finishedAt: isoOrNull(step.finishedAt),
       })),
@@ -175,10 +177,32 @@ export function fillBudget<T>(rows: Iterable<T>, budget: number, cost: (row: T) 
   return kept;
 }
 
-const SUMMARY_CHARS = 400;
+/** What status views show of a result: its JSON within this many characters, long strings clipped first. */
+const SUMMARY = { budget: 400, stringChars: 160 } as const;
 
-/** The first characters of a result's JSON: what status views show of it. */
+/** A result bounded for status views, stored as its JSON: the summary stays a valid value (an object, a list or text). */
 export function summarize(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text.length <= SUMMARY_CHARS ? text : `${text.slice(0, SUMMARY_CHARS - 1)}…`;
+  return JSON.stringify(clipJson(value, SUMMARY).value);
+}
+
+/**
+ * A step's summary as views return it: the bounded value, or the note of a step that was skipped or failed.
+ * Summaries stored before they were bounded values are clipped JSON text, returned as that text.
+ */
+export function resultSummaryOf(step: Pick<Step, "resultSummary" | "note">): unknown {
+  const stored = step.resultSummary;
+  if (stored === undefined || stored === null) return step.note ?? null;
+  try {
+    return JSON.parse(stored) as unknown;
+  } catch {
+    return stored;
+  }
+}
+
+/** The steps a command's modifications added, as its acknowledgement names them: left out when there are none. */
+export function insertedStepsOf(
+  modifications: readonly { after: readonly { stepId: string; stepOrder: number; stepType: string }[] }[],
+): { insertedSteps?: z.infer<typeof StepRef>[] } {
+  const inserted = modifications.flatMap((modification) => modification.after.map(({ stepId, stepOrder, stepType }) => ({ stepId, stepOrder, stepType })));
+  return inserted.length > 0 ? { insertedSteps: inserted } : {};
 }

@@ -37,8 +37,8 @@ export const recordClaims = defineOperation({
       .max(LEDGER_LIMITS.claimsPerCall)
       .optional(),
   }),
+  // The caller named the plan: the answer carries what it created or decided.
   output: z.object({
-    planId: z.string(),
     claims: z.array(
       z.object({
         ref: z.string(),
@@ -50,7 +50,7 @@ export const recordClaims = defineOperation({
     ),
     totalClaims: z.number(),
   }),
-  rest: { method: "post", path: "/plans/{planId}/claims", creates: { location: (recorded) => restPath`/plans/${recorded.planId}/ledger` } },
+  rest: { method: "post", path: "/plans/{planId}/claims", creates: { location: (_recorded, input) => restPath`/plans/${String(input.planId)}/ledger` } },
   async handler(input, ctx) {
     const { orgId } = ctx.principal;
     const claims = input.claims ?? [];
@@ -99,7 +99,7 @@ export const recordClaims = defineOperation({
     }
     const all = [...recorded, ...reused];
     const totalClaims = new Set([...counts.claimNumbers].map((n) => `C${n}`).concat(all.map((r) => r.ref))).size;
-    return { planId: input.planId, claims: all, totalClaims };
+    return { claims: all, totalClaims };
   },
 });
 

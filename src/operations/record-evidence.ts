@@ -36,14 +36,15 @@ export const recordEvidence = defineOperation({
       .max(LEDGER_LIMITS.evidencePerCall)
       .optional(),
   }),
+  // The caller named the plan: the answer carries what it created or decided.
   output: z.object({
-    planId: z.string(),
     /** In the order given; no echo of the URLs (up to 2,000 characters each) the caller just sent. */
     evidence: z.array(z.object({ ref: z.string(), duplicate: z.boolean() })),
-    subtopics: z.array(z.string()),
+    /** The plan's subtopics now (the names were sent; get_evidence_ledger lists them). */
+    totalSubtopics: z.number(),
     totalEvidence: z.number(),
   }),
-  rest: { method: "post", path: "/plans/{planId}/evidence", creates: { location: (recorded) => restPath`/plans/${recorded.planId}/ledger` } },
+  rest: { method: "post", path: "/plans/{planId}/evidence", creates: { location: (_recorded, input) => restPath`/plans/${String(input.planId)}/ledger` } },
   async handler(input, ctx) {
     const { orgId, userId } = ctx.principal;
     const items = input.evidence ?? [];
@@ -92,9 +93,8 @@ export const recordEvidence = defineOperation({
     // Each new source is checked after this answer: fetched, its quote looked for (verification: pending until then).
     await requestSourceChecks(ctx, input.planId, refs);
     return {
-      planId: input.planId,
       evidence: refs.map((r) => ({ ref: r.ref, duplicate: r.duplicate })),
-      subtopics: header.subtopics,
+      totalSubtopics: header.subtopics.length,
       totalEvidence: counts.evidence + refs.filter((r) => !r.duplicate).length,
     };
   },

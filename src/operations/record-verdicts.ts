@@ -32,11 +32,11 @@ export const recordVerdicts = defineOperation({
       .min(1)
       .max(LEDGER_LIMITS.verdictsPerCall),
   }),
+  // The caller named the plan: the answer carries what it created or decided.
   output: z.object({
-    planId: z.string(),
     claims: z.array(z.object({ ref: z.string(), status: z.string(), grounded: z.boolean(), finalConfidence: z.number().nullable() })),
   }),
-  rest: { method: "post", path: "/plans/{planId}/verdicts", creates: { location: (recorded) => restPath`/plans/${recorded.planId}/ledger` } },
+  rest: { method: "post", path: "/plans/{planId}/verdicts", creates: { location: (_recorded, input) => restPath`/plans/${String(input.planId)}/ledger` } },
   async handler(input, ctx) {
     const { orgId } = ctx.principal;
     await ctx.services.plans.read(orgId, input.planId, false);
@@ -79,7 +79,6 @@ export const recordVerdicts = defineOperation({
     const judged = new Set(input.verdicts.map((v) => v.claim));
     const { claims } = await ctx.services.ledger.read(orgId, input.planId, false);
     return {
-      planId: input.planId,
       claims: claims
         .filter((c) => judged.has(c.ref))
         .map((c) => {

@@ -30,7 +30,11 @@ export const SkillExecutionView = SkillExecutionFields.extend({
 });
 
 /** log_skill_execution's acknowledgement: the record without the metadata it was just given, but the keys stored. */
-export const SkillExecutionAck = SkillExecutionFields.extend({ metadataKeys: z.array(z.string()) });
+/**
+ * What log_skill_execution acknowledges: the execution it acted on, the status it is in now and the plan it is
+ * linked to. Nothing the caller sent comes back (get_skill_execution reads the record).
+ */
+export const SkillExecutionAck = z.object({ executionId: z.string(), status: z.string(), planId: z.string().nullable() });
 
 /** A list entry: no metadata, but the fields that say what the run was about. */
 export const SkillExecutionSummaryView = SkillExecutionFields.extend({
@@ -59,14 +63,10 @@ export const toSkillExecutionView = (execution: SkillExecution): z.infer<typeof 
   return { ...fieldsOf(execution), metadata: record, metadataClipped: clippedKeys };
 };
 
-/** Key names are free-form (skills add their own), so the list is bounded too: the first 100, each cut at 64. */
-const ACK_KEYS = 100;
-
 export const toSkillExecutionAck = (execution: SkillExecution): z.infer<typeof SkillExecutionAck> => ({
-  ...fieldsOf(execution),
-  metadataKeys: Object.keys(execution.metadata)
-    .slice(0, ACK_KEYS)
-    .map((key) => (key.length > 64 ? `${key.slice(0, 63)}…` : key)),
+  executionId: execution.executionId,
+  status: execution.status,
+  planId: execution.planId,
 });
 
 export const toSkillExecutionSummaryView = (summary: SkillExecutionSummary): z.infer<typeof SkillExecutionSummaryView> => ({

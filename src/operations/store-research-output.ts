@@ -39,21 +39,22 @@ export const storeResearchOutput = defineOperation({
     outputId: z.string(),
     version: z.number(),
     created: z.boolean(),
+    /** The citation check: policy, passed, and only the lists that have something in them. */
     verification: z
       .object({
         policy: z.string(),
         passed: z.boolean(),
-        citedRefs: z.array(z.string()),
-        citedClaims: z.array(z.string()),
-        unknownRefs: z.array(z.string()),
-        ungroundedRefs: z.array(z.string()),
-        ungroundedClaims: z.array(z.string()),
-        rejectedClaimsRepeated: z.array(z.string()),
-        overstatedClaimsRepeated: z.array(z.string()),
-        uncitedParagraphs: z.array(z.object({ position: z.number(), kind: z.string(), start: z.string() })),
-        unmarkedUnverifiedSubtopics: z.array(z.string()),
-        unverifiedSubtopics: z.array(z.string()),
-        downgradedClaimsCited: z.array(z.string()),
+        citedRefs: z.array(z.string()).optional(),
+        citedClaims: z.array(z.string()).optional(),
+        unknownRefs: z.array(z.string()).optional(),
+        ungroundedRefs: z.array(z.string()).optional(),
+        ungroundedClaims: z.array(z.string()).optional(),
+        rejectedClaimsRepeated: z.array(z.string()).optional(),
+        overstatedClaimsRepeated: z.array(z.string()).optional(),
+        uncitedParagraphs: z.array(z.object({ position: z.number(), kind: z.string(), start: z.string() })).optional(),
+        unmarkedUnverifiedSubtopics: z.array(z.string()).optional(),
+        unverifiedSubtopics: z.array(z.string()).optional(),
+        downgradedClaimsCited: z.array(z.string()).optional(),
         /** What Cairn found on the cited pages: passages are the pages' text (trust: untrusted). */
         sources: z
           .object({
@@ -63,8 +64,8 @@ export const storeResearchOutput = defineOperation({
             unchecked: z.array(z.object({ ref: z.string(), status: z.string(), reason: z.string().nullable() })),
             trust: Trust,
           })
-          .nullable(),
-        problems: z.array(z.string()),
+          .nullish(),
+        problems: z.array(z.string()).optional(),
       })
       .nullable(),
   }),
@@ -120,7 +121,7 @@ export const storeResearchOutput = defineOperation({
     const saved = await ctx.services.outputs.save(output, previous?.version ?? null, events);
     if (!saved) throw conflict(`Output ${output.outputId} got a new version meanwhile; read it and store again.`);
     await ctx.services.webhookEvents.publish(events);
-    return { outputId: output.outputId, version: output.version, created: previous === null, verification };
+    return { outputId: output.outputId, version: output.version, created: previous === null, verification: verification && withoutEmptyLists(verification) };
   },
 });
 
@@ -158,4 +159,9 @@ async function awaitSourceChecks(ctx: OperationContext, planId: string, report: 
       `the deliverable was not stored. Checks take seconds to a minute: store it again in ${wait} s.`,
     wait,
   );
+}
+
+/** An acknowledgement carries what the caller must act on: the check's empty lists (and absent source report) say nothing. */
+function withoutEmptyLists<T extends { policy: string; passed: boolean }>(value: T): Pick<T, "policy" | "passed"> & Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== null && !(Array.isArray(item) && item.length === 0))) as Pick<T, "policy" | "passed"> & Partial<T>;
 }

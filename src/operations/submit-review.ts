@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { StepEdit } from "../domain/plans/approval";
 import { defineOperation, type OperationContext } from "./operation";
 import { BudgetInput, budgetOf } from "./budget-views";
-import { actorOf, ParamPlanId, ParamStepId, StepRef } from "./plan-views";
+import { actorOf, insertedStepsOf, ParamPlanId, ParamStepId, StepRef } from "./plan-views";
 
 const SubmitReviewInput = z.strictObject({
   planId: ParamPlanId,
@@ -13,7 +13,7 @@ const SubmitReviewInput = z.strictObject({
   budget: BudgetInput.optional(),
 });
 
-const SubmitReviewOutput = z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef) });
+const SubmitReviewOutput = z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef).optional() });
 
 /**
  * Answers a review as the tool does. `stepEdits` (an approval's steps changed or removed) come from the
@@ -46,7 +46,7 @@ export async function answerReview(
     stepId: input.stepId,
     decision: input.decision,
     planStatus: state.plan.status,
-    insertedSteps: modifications.flatMap((m) => m.after.map(({ stepId, stepOrder, stepType }) => ({ stepId, stepOrder, stepType }))),
+    ...insertedStepsOf(modifications),
   };
 }
 

@@ -5,7 +5,7 @@ import { progressOf } from "../domain/plans/status";
 import { defineOperation } from "./operation";
 import { budgetWarningOf, UsageInput } from "./budget-views";
 import { ParamStructured } from "./params";
-import { actorOf, ParamPlanId, ParamStepId, StepRef, summarize } from "./plan-views";
+import { actorOf, insertedStepsOf, ParamPlanId, ParamStepId, StepRef, summarize } from "./plan-views";
 
 const entries = z.array(z.unknown()).max(200);
 
@@ -49,7 +49,8 @@ export const submitStepResult = defineOperation({
     replayed: z.boolean(),
     planStatus: z.string(),
     progress: z.number(),
-    insertedSteps: z.array(StepRef),
+    /** Steps a branching condition or review added; left out when none was. */
+    insertedSteps: z.array(StepRef).optional(),
     budgetWarning: z.string().optional(),
   }),
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/result" },
@@ -84,7 +85,7 @@ export const submitStepResult = defineOperation({
       replayed: replayed === true,
       planStatus: state.plan.status,
       progress: progressOf(state.steps),
-      insertedSteps: modifications.flatMap((modification) => modification.after.map(({ stepId, stepOrder, stepType }) => ({ stepId, stepOrder, stepType }))),
+      ...insertedStepsOf(modifications),
       ...budgetWarningOf(state, ctx.now()),
     };
   },

@@ -126,16 +126,16 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   }
   const { context, position } = session;
   const result = await invoke(operation, input, context, "rest", runtime.record);
-  const response = result.ok ? success(operation, result.value) : problemResponse(result.error, correlationId);
+  const response = result.ok ? success(operation, result.value, input) : problemResponse(result.error, correlationId);
   return withReadPosition(response, position());
 }
 
 /** 200, or for a create 201 with `Location` (what it made, where to read it). */
-function success(operation: AnyOperation, value: unknown): Response {
+function success(operation: AnyOperation, value: unknown, input: Readonly<Record<string, unknown>>): Response {
   const { creates } = operation.rest;
   if (!creates || creates.isNew?.(value) === false) return json(value, 200);
   const response = json(value, 201);
-  const location = creates.location?.(value);
+  const location = creates.location?.(value, input);
   if (location) {
     response.headers.set("location", `${REST_BASE}${location}`);
     response.headers.append("Access-Control-Expose-Headers", "Location");

@@ -132,7 +132,7 @@ function deepSteps(type: ResearchType, p: DeepParameters): { steps: TemplateStep
       ),
       step(
         "analyze",
-        `Assess round ${round}: get_evidence_ledger; per subtopic, what is answered, open or contradicted. ` +
+        `Assess round ${round}: get_evidence_ledger${round > 1 ? " (since: your last ledger read's cursor)" : ""}; per subtopic, what is answered, open or contradicted. ` +
           (round < p.rounds
             ? "If nothing is open, skip the remaining retrieval rounds with modify_plan action skip."
             : "Subtopics that could not be grounded will be reported UNVERIFIED."),
@@ -164,7 +164,7 @@ function deepSteps(type: ResearchType, p: DeepParameters): { steps: TemplateStep
   steps.push(
     step(
       "critique",
-      "Critic: for each SUPPORTED claim marked highStakes (get_evidence_ledger status SUPPORTED), is the evidence strong enough for its weight, " +
+      "Critic: for each SUPPORTED claim marked highStakes (get_evidence_ledger status SUPPORTED, highStakes true), is the evidence strong enough for its weight, " +
         "are contradicting sources fairly represented? record_verdicts kind critic, judge \"critic\": SURVIVES, DOWNGRADE or REJECT with reasoning " +
         "and confidence. Skip well-supported low-stakes claims. Submit your overall confidence in the grounded claims.",
     ),
