@@ -24,7 +24,12 @@ import { table } from "./report.mjs";
 /** The goals of "Half the model's context for the same research" (deep run, full catalog). */
 export const CONTEXT_GOALS = { deepResponses: 8_000, deepTotal: 30_000 };
 /** This bench on the code before any lever (commit 3dd7f17); the issue measured 32,029 and 56,516 by hand. */
-const BEFORE = { deepResponses: 29_019, deepTotal: 51_820 };
+const BEFORE = { deepResponses: 29_019, deepTotal: 51_820, scanTotal: 19_323 };
+/**
+ * The scan run is held to the deep run's ratio of total to its first measure (30,000 / 56,516): the issue's
+ * "the same ratios". Its tools/list and prompts alone are most of it, so this goal is reported, not met.
+ */
+const SCAN_TOTAL_GOAL = Math.round((BEFORE.scanTotal * CONTEXT_GOALS.deepTotal) / 56_516);
 
 const { values: args } = parseArgs({ options: { json: { type: "string" }, keep: { type: "boolean", default: false } } });
 const log = (message) => process.stderr.write(`[bench:context] ${message}\n`);
@@ -100,7 +105,9 @@ async function main() {
     out.push("");
     out.push(`${verdict(result.deep.responses <= CONTEXT_GOALS.deepResponses)} deep responses ${n(result.deep.responses)} ≤ ${n(CONTEXT_GOALS.deepResponses)} (before the levers: ${n(BEFORE.deepResponses)})`);
     out.push(`${verdict(result.deep.total <= CONTEXT_GOALS.deepTotal)} deep total ${n(result.deep.total)} ≤ ${n(CONTEXT_GOALS.deepTotal)} (before the levers: ${n(BEFORE.deepTotal)})`);
-    out.push(`info scan: responses ${n(result.scan.responses)}, total ${n(result.scan.total)} (measured, no goal)`);
+    out.push(
+      `${verdict(result.scan.total <= SCAN_TOTAL_GOAL)} scan total ${n(result.scan.total)} ≤ ${n(SCAN_TOTAL_GOAL)}, the deep goal's ratio (before the levers: ${n(BEFORE.scanTotal)}; tools/list and prompts alone: ${n(result.scan.toolsList + result.scan.prompts)}); responses ${n(result.scan.responses)}`,
+    );
     out.push(`info deep via /mcp/core: responses ${n(result.core.responses)}, total ${n(result.core.total)} (measured, no goal)`);
     out.push(`${verdict(result.echoes.length === 0)} acknowledgements echo none of the caller's words${result.echoes.length ? `: ${result.echoes.length}\n  ${result.echoes.slice(0, 20).join("\n  ")}` : ""}`);
     process.stdout.write(`${out.join("\n")}\n`);

@@ -58,10 +58,13 @@ export async function readProjectConfig(root = projectRoot) {
       },
     ]),
   );
+  // R2 buckets (the source-check snapshots), simulated by Miniflare beside D1 and KV.
+  const r2Buckets = Object.fromEntries((config.r2_buckets ?? []).map((bucket) => [bucket.binding, bucket.bucket_name]));
   return {
     compatibilityDate: config.compatibility_date,
     queueProducers,
     queueConsumers,
+    r2Buckets,
     compatibilityFlags: config.compatibility_flags ?? [],
     vars: { ...config.vars },
     ratelimits,
@@ -163,6 +166,7 @@ export async function startRuntime({ cairnBundle, bareCode, templateCode, config
         ratelimits: config.ratelimits,
         queueProducers: config.queueProducers,
         queueConsumers: config.queueConsumers,
+        r2Buckets: config.r2Buckets,
         unsafeDirectSockets: [{ host: "127.0.0.1", port: cairnPort }],
         unsafeRegisterWorker: false,
       },
