@@ -123,7 +123,7 @@ export async function takeBack(env: Env, home: D1Database, orgId: string, lock: 
   }
   for (const db of deletes.keys()) {
     const { results: ranges } = await db
-      .prepare(`SELECT table_name AS tableName, first_rowid AS first, last_rowid AS last FROM ${JOURNAL} WHERE org_id = ? AND import_lock = ? AND first_rowid IS NOT NULL`)
+      .prepare(`SELECT table_name AS tableName, first_rowid AS first, last_rowid AS last FROM ${JOURNAL} WHERE org_id = ? AND import_lock = ? AND first_rowid IS NOT NULL ORDER BY id`)
       .bind(orgId, lock)
       .all<{ tableName: string; first: number; last: number | null }>();
     for (const range of ranges) {
