@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CairnError } from "../../src/domain/errors";
 import type { Env } from "../../src/env";
 import { importOrg } from "../../src/platform/org-data/import";
+import { homeName } from "../../src/platform/org-homes";
 import { createPlan, ok } from "../support/plans";
 import { startSession } from "../support/search-sessions";
 import { fetchWorker, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
@@ -175,6 +176,32 @@ describe("an org import whose Worker died half-way", () => {
     // Ended at the stall: the file is incomplete, and nothing of the retry's is taken back.
     dead.resume(false);
     expect(await dead.outcome).not.toBeNull();
+    expect(canonical(await exportText(target.key))).toBe(canonical(source.lines.join("\n")));
+  });
+
+  it("is taken back in both databases when the org's home is not the directory", async () => {
+    const source = await sourceOrg();
+    const target = await emptyOrg();
+    // Placed (first use) while the deployment lists only the second database for new orgs.
+    expect(await homeName({ ...env, ORG_DATABASES: "RESEARCH_DB_2" } as never, target.orgId)).toBe("RESEARCH_DB_2");
+    const dead = stalledImport(target.orgId, source.lines, source.lines.length - 1);
+    await dead.stalled;
+    const journalIn = async (db: D1Database) => Number(await db.prepare("SELECT COUNT(*) AS n FROM org_import_journal WHERE org_id = ?").bind(target.orgId).first("n"));
+    // Row ranges are journaled where the rows are, the recreated objects in the directory.
+    expect(await journalIn(secondDb)).toBeGreaterThan(0);
+    expect(await journalIn(env.DB)).toBeGreaterThan(0);
+    expect(Number(await secondDb.prepare("SELECT COUNT(*) AS n FROM plans WHERE org_id = ?").bind(target.orgId).first("n"))).toBe(2);
+
+    await declareDead(target.orgId);
+    const retry = await api(target.key, "/org/import", { method: "POST", body: source.lines.join("\n") });
+    expect(retry.status).toBe(200);
+    expect(canonical(await exportText(target.key))).toBe(canonical(source.lines.join("\n")));
+    expect(Number(await secondDb.prepare("SELECT COUNT(*) AS n FROM plans WHERE org_id = ?").bind(target.orgId).first("n"))).toBe(2);
+    expect(Number(await env.DB.prepare("SELECT COUNT(*) AS n FROM plans WHERE org_id = ?").bind(target.orgId).first("n"))).toBe(0);
+    expect(await journalIn(secondDb)).toBe(0);
+    expect(await journalIn(env.DB)).toBe(0);
+    dead.resume(true);
+    expect(await dead.outcome).toMatchObject({ code: "conflict" });
     expect(canonical(await exportText(target.key))).toBe(canonical(source.lines.join("\n")));
   });
 
