@@ -68,7 +68,7 @@ export async function resolveApiKey(db: D1Database, token: string, resource: str
   if (!looksLikeApiKey(token)) return null;
   const row = await db
     .prepare(
-      `SELECT k.id, k.org_id, k.user_id, k.scopes, m.role, o.importing_since, o.erasing_since
+      `SELECT k.id, k.org_id, k.user_id, k.scopes, m.role, COALESCE(o.import_heartbeat_at, o.importing_since) AS importing_since, o.erasing_since
          FROM api_keys k JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.user_id JOIN orgs o ON o.id = k.org_id
         WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
     )

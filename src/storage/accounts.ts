@@ -44,7 +44,7 @@ export async function findUserByEmail(db: D1Database, email: string): Promise<Us
 export async function membershipsOf(db: D1Database, userId: string): Promise<MembershipRecord[]> {
   const { results } = await db
     .prepare(
-      `SELECT m.org_id, o.name, o.slug, m.role, m.last_used_at, o.importing_since, o.erasing_since FROM memberships m JOIN orgs o ON o.id = m.org_id
+      `SELECT m.org_id, o.name, o.slug, m.role, m.last_used_at, COALESCE(o.import_heartbeat_at, o.importing_since) AS importing_since, o.erasing_since FROM memberships m JOIN orgs o ON o.id = m.org_id
         WHERE m.user_id = ? AND o.erasing_since IS NULL ORDER BY o.name`,
     )
     .bind(userId)
@@ -76,7 +76,7 @@ export async function roleIn(db: D1Database, orgId: string, userId: string): Pro
 /** A member's role in an org with the org's import and erasure marks, in one statement: the write gate rides on the membership read. */
 export async function membershipIn(db: D1Database, orgId: string, userId: string): Promise<{ role: Role; marks: OrgMarks } | null> {
   const row = await db
-    .prepare("SELECT m.role, o.importing_since, o.erasing_since FROM memberships m JOIN orgs o ON o.id = m.org_id WHERE m.org_id = ? AND m.user_id = ?")
+    .prepare("SELECT m.role, COALESCE(o.import_heartbeat_at, o.importing_since) AS importing_since, o.erasing_since FROM memberships m JOIN orgs o ON o.id = m.org_id WHERE m.org_id = ? AND m.user_id = ?")
     .bind(orgId, userId)
     .first<{ role: Role } & MarkColumns>();
   return row ? { role: row.role, marks: marksOf(row) } : null;

@@ -14,6 +14,8 @@ export const orgs = sqliteTable("orgs", {
   homeDatabase: text("home_database"),
   /** When the import running into this org began (ms), or null: one import at a time (src/platform/org-data/import.ts). */
   importingSince: integer("importing_since"),
+  /** The running import's last sign of life (ms): its lock lapses when this grows stale (src/domain/org-data/import-lock.ts). */
+  importHeartbeatAt: integer("import_heartbeat_at"),
   /** When the erasure of this org began (ms), or null: from then on nothing is imported into it (src/platform/org-data/erase.ts). */
   erasingSince: integer("erasing_since"),
   /** The default of create_research_plan's approval: "required" or "optional" (src/domain/plans/approval.ts). */
@@ -366,4 +368,25 @@ export const orgImportUsage = sqliteTable(
     bytesRead: integer("bytes_read").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.day] })],
+);
+
+/**
+ * What an org import wrote, as it goes (src/platform/org-data/import-journal.ts): per batch and table the
+ * rowid range it inserted (`first_rowid`..`last_rowid`, written in the batch's own transaction, in the
+ * database holding the rows), or a plan or search session it recreated (`object_id`, in the directory).
+ * `import_lock` is the import's `orgs.importing_since`. Cleared when the import ends; what a dead import
+ * left is taken back from it by the org's next import or erasure.
+ */
+export const orgImportJournal = sqliteTable(
+  "org_import_journal",
+  {
+    id: integer("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    importLock: integer("import_lock").notNull(),
+    tableName: text("table_name").notNull(),
+    firstRowid: integer("first_rowid"),
+    lastRowid: integer("last_rowid"),
+    objectId: text("object_id"),
+  },
+  (t) => [index("org_import_journal_org_idx").on(t.orgId, t.importLock)],
 );

@@ -397,7 +397,7 @@ describe("org export, import and erasure", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM orgs WHERE id = ?").bind(target).first("n")).toBe(0);
   });
 
-  it("frees the org after a failed import, and takes over an import lock left by a Worker that died an hour ago", async () => {
+  it("frees the org after a failed import, and takes over an import lock whose heartbeat stopped over a minute ago", async () => {
     const a = await richOrg();
     const lines = (await exportText(a.adminKey)).split("\n").filter(Boolean);
     const { orgId: target, key } = await emptyOrg();
@@ -406,10 +406,10 @@ describe("org export, import and erasure", () => {
     expect((await post(lines.slice(0, -1).join("\n"))).status).toBe(400);
     expect(await env.DB.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(target).first("importing_since")).toBeNull();
 
-    // A lock younger than an hour holds; an older one is an import whose Worker is gone.
-    await env.DB.prepare("UPDATE orgs SET importing_since = ? WHERE id = ?").bind(Date.now() - 10 * 60_000, target).run();
+    // A lock whose heartbeat is fresh holds, however long ago the import began; one whose heartbeat is over a minute old is an import whose Worker is gone.
+    await env.DB.prepare("UPDATE orgs SET importing_since = ?, import_heartbeat_at = ? WHERE id = ?").bind(Date.now() - 10 * 60_000, Date.now() - 5_000, target).run();
     expect((await post(lines.join("\n"))).status).toBe(409);
-    await env.DB.prepare("UPDATE orgs SET importing_since = ? WHERE id = ?").bind(Date.now() - 61 * 60_000, target).run();
+    await env.DB.prepare("UPDATE orgs SET import_heartbeat_at = ? WHERE id = ?").bind(Date.now() - 61_000, target).run();
     expect((await post(lines.join("\n"))).status).toBe(200);
   });
 

@@ -19,7 +19,7 @@ describe("the org write gate", () => {
     expect(refusal?.details.retryAfterSeconds).toBe(30);
     expect(refusal?.message).toContain("being imported");
     expect(refusal?.message).toContain("reads keep working");
-    expect(refusal?.message).toContain("started 2026-11-25T11:59:50.000Z");
+    expect(refusal?.message).toContain("last active 2026-11-25T11:59:50.000Z");
   });
 
   it("refuses writes for good once the erasure has begun, even beside a stale import mark, with no retry hint", () => {

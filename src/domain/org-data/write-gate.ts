@@ -2,8 +2,9 @@ import { CairnError } from "../errors";
 import { importHolds, importRunning } from "./import-lock";
 
 /**
- * The two org-wide marks that close an org to writes: an import running into it
- * (`orgs.importing_since`) and its erasure begun (`orgs.erasing_since`), in ms, null when unset.
+ * The two org-wide marks that close an org to writes: an import running into it (`importingSince`: its
+ * last sign of life, `orgs.import_heartbeat_at`, or `orgs.importing_since` before its first beat) and its
+ * erasure begun (`orgs.erasing_since`), in ms, null when unset.
  * Admission reads them with the caller's membership (one statement, cached with it), so the
  * gate costs no round trip of its own.
  */
@@ -23,13 +24,13 @@ export function orgBeingErased(since: number | null): CairnError {
 /**
  * Whether a write may go ahead in an org with these marks, or the refusal to answer with:
  * erasure first (final), then a running import (409 with Retry-After: reads keep working meanwhile).
- * An import lock past its hour is a dead import and no longer closes the org.
+ * An import lock whose heartbeat is stale is a dead import and no longer closes the org.
  */
 export function writeRefusal(marks: OrgMarks | undefined, now: number): CairnError | null {
   if (!marks) return null;
   if (marks.erasingSince !== null) return orgBeingErased(marks.erasingSince);
   if (importHolds(marks.importingSince, now)) {
-    return importRunning(marks.importingSince ?? now, "This organization's data is being imported, and writes to it wait until the import ends; reads keep working");
+    return importRunning(marks.importingSince ?? now, "This organization's data is being imported, and writes to it wait until the import ends; reads keep working", "last active");
   }
   return null;
 }

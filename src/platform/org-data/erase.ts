@@ -2,6 +2,7 @@ import { forgetOrg } from "../../auth/admission";
 import { MEMBERSHIP_CACHE_MS } from "../../domain/auth/request-limits";
 import { ROW_TABLES } from "../../domain/org-data/format";
 import { IMPORT_LOCK_STALE_MS, importHolds, importRunning } from "../../domain/org-data/import-lock";
+import { takeBackUnfinished } from "./import-journal";
 import { livesInHome } from "../../domain/org-data/placement";
 import type { Env } from "../../env";
 import { forgetHome, homeDatabase } from "../org-homes";
@@ -85,6 +86,9 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
   forgetOrg(orgId);
   await settle(env);
 
+  // An import that died half-way into the org may have recreated plans and search sessions its rows do not name yet:
+  // its journal does, so they go too (its rows would go with the org's anyway).
+  await takeBackUnfinished(env, home, orgId, null);
   const research = await eraseResearch(env, orgId);
   const { results: onlyHere } = await env.DB.prepare(
     "SELECT user_id FROM memberships WHERE org_id = ?1 AND user_id NOT IN (SELECT user_id FROM memberships WHERE org_id <> ?1)",
@@ -97,12 +101,14 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
     home.prepare("DELETE FROM audit_log WHERE org_id = ?").bind(orgId),
     // Events not yet handed to the queue: nobody is left to receive them.
     home.prepare("DELETE FROM webhook_event_outbox WHERE org_id = ?").bind(orgId),
+    home.prepare("DELETE FROM org_import_journal WHERE org_id = ?").bind(orgId),
     ...(home === env.DB ? [] : [home.prepare("DELETE FROM orgs WHERE id = ?").bind(orgId)]),
   ]);
   // Memberships and keys before the users and the org they refer to (foreign keys).
   await env.DB.batch([
     env.DB.prepare("DELETE FROM tool_call_log WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM org_import_usage WHERE org_id = ?").bind(orgId),
+    env.DB.prepare("DELETE FROM org_import_journal WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM webhook_deliveries WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM webhook_subscriptions WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM memberships WHERE org_id = ?").bind(orgId),
@@ -129,7 +135,8 @@ async function settle(env: Env): Promise<void> {
 /**
  * Marks the org as being erased, in the same statement that checks no import holds it: an import
  * then refuses to start (its rows, written after the erasure's, would be left behind), while a rerun
- * of a stopped erasure carries on under the first mark. Refused while an import runs. The home's copy
+ * of a stopped erasure carries on under the first mark. Refused while an import runs (its heartbeat is fresh);
+ * an import whose heartbeat is stale died, and what it wrote is taken back before the research is erased. The home's copy
  * of the org row is marked after the directory (the one writer), so its database refuses the org's rows too.
  */
 async function markErasing(directory: D1Database, home: D1Database, orgId: string): Promise<void> {
@@ -137,17 +144,22 @@ async function markErasing(directory: D1Database, home: D1Database, orgId: strin
   // Twice at most: an import that ends between the mark and the look that follows is no reason to refuse.
   for (let attempt = 0; attempt < 2; attempt++) {
     const marked = await directory
-      .prepare("UPDATE orgs SET erasing_since = COALESCE(erasing_since, ?1) WHERE id = ?2 AND (importing_since IS NULL OR importing_since < ?3) RETURNING erasing_since")
+      .prepare("UPDATE orgs SET erasing_since = COALESCE(erasing_since, ?1) WHERE id = ?2 AND (importing_since IS NULL OR COALESCE(import_heartbeat_at, importing_since) < ?3) RETURNING erasing_since")
       .bind(now, orgId, now - IMPORT_LOCK_STALE_MS)
       .first<{ erasing_since: number }>();
     if (marked) {
       if (home !== directory) await home.prepare("UPDATE orgs SET erasing_since = COALESCE(erasing_since, ?) WHERE id = ?").bind(marked.erasing_since, orgId).run();
       return;
     }
-    const row = await directory.prepare("SELECT importing_since FROM orgs WHERE id = ?").bind(orgId).first<{ importing_since: number | null }>();
+    const row = await directory
+      .prepare("SELECT importing_since, import_heartbeat_at FROM orgs WHERE id = ?")
+      .bind(orgId)
+      .first<{ importing_since: number | null; import_heartbeat_at: number | null }>();
     // No org row: an erasure that got that far; running the rest again is harmless.
     if (!row) return;
-    if (importHolds(row.importing_since, now)) throw importRunning(row.importing_since ?? now, "An import into this organization is running");
+    if (row.importing_since !== null && importHolds(row.import_heartbeat_at ?? row.importing_since, now)) {
+      throw importRunning(row.importing_since, "An import into this organization is running");
+    }
   }
 }
 

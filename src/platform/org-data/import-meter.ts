@@ -33,9 +33,10 @@ export class ImportMeter {
     const [, used] = await this.directory.batch<{ rows_read: number; bytes_read: number }>([
       // Earlier days of this org count no more.
       this.directory.prepare("DELETE FROM org_import_usage WHERE org_id = ? AND day < ?").bind(this.orgId, day),
+      // Only while the org exists: an import taken for dead, and its org erased meanwhile, leaves no count behind when it reads on.
       this.directory
         .prepare(
-          "INSERT INTO org_import_usage (org_id, day, rows_read, bytes_read) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (org_id, day) DO UPDATE SET rows_read = rows_read + ?3, bytes_read = bytes_read + ?4 RETURNING rows_read, bytes_read",
+          "INSERT INTO org_import_usage (org_id, day, rows_read, bytes_read) SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM orgs WHERE id = ?1) ON CONFLICT (org_id, day) DO UPDATE SET rows_read = rows_read + ?3, bytes_read = bytes_read + ?4 RETURNING rows_read, bytes_read",
         )
         .bind(this.orgId, day, rows, bytes),
     ]);

@@ -1,6 +1,6 @@
 import { forgetOrgMarks } from "../../auth/admission";
 import { conflict, notFound, validationError } from "../../domain/errors";
-import { erasureBegun, IMPORT_LOCK_STALE_MS, importRunning } from "../../domain/org-data/import-lock";
+import { erasureBegun, heartbeatDue, importHolds, importRunning } from "../../domain/org-data/import-lock";
 import { type ExportHeader, type ExportRecord, NOT_IMPORTED, parseRecord, type RowTable, type StoredRow, type TableDump, upgradePlanState } from "../../domain/org-data/format";
 import { importBudget } from "../../domain/org-data/import-budget";
 import { checkImportRow, ONLY_INTO_EMPTY, rowKeys } from "../../domain/org-data/import-policy";
@@ -13,6 +13,7 @@ import { countPlacement, type ImportedMembers } from "../../domain/org-data/memb
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
 import { queueImportedSourceChecks } from "../sources/imported";
+import { completeImport, journalBegun, journaledInserts, journalObject, takeBack, takeBackUnfinished } from "./import-journal";
 import { ImportMeter } from "./import-meter";
 import { placeImportedMember } from "./members";
 
@@ -35,21 +36,36 @@ export interface ImportSummary {
 /** Whether the org held rows of the tables restored only into an org without any, before the import began. */
 type HeldBefore = ReadonlySet<RowTable>;
 
-/**
- * Everything an import writes, so a failed import takes back exactly that: the rows it inserted (by rowid,
- * per database and table) and the plans and search sessions it recreated. Never "everything of the org":
- * members may write beside a running import (a write that passed the write gate just before the import's
- * lock, or one served by another isolate within its cache bound), and what they wrote stays. An import
- * writes no memberships or accounts (members are restored, never added).
- */
-interface Undo {
-  rows: Map<D1Database, Map<string, number[]>>;
-  plans: string[];
-  sessions: string[];
-}
+/** The refusal of an import that stalled past the stale bound: a later import or erasure took it for dead. */
+const takenOver = () => conflict("This import stalled for over a minute and was taken for stopped; what it wrote has been taken back. Run the import again.");
 
-/** Rowids per DELETE statement (D1 binds at most 100 values; one is the org id). */
-const UNDO_IDS = 90;
+/**
+ * The running import's hold on the org: its lock value (`orgs.importing_since`), and its heartbeat. Each
+ * beat is also the check that the lock is still its own: an import that stalled past the stale bound may
+ * have been taken for dead (and taken back) by a later import or erasure, and must then write nothing more.
+ */
+class ImportHold {
+  private beatAt: number;
+  constructor(
+    private readonly directory: D1Database,
+    readonly orgId: string,
+    readonly lock: number,
+  ) {
+    this.beatAt = lock;
+  }
+
+  /** Refreshes the heartbeat when it is due (`force`: before every write), or refuses if the lock is no longer this import's. */
+  async beat(force = false): Promise<void> {
+    const now = Date.now();
+    if (!force && !heartbeatDue(this.beatAt, now)) return;
+    const held = await this.directory
+      .prepare("UPDATE orgs SET import_heartbeat_at = ?1 WHERE id = ?2 AND importing_since = ?3 RETURNING id")
+      .bind(now, this.orgId, this.lock)
+      .first();
+    if (!held) throw takenOver();
+    this.beatAt = now;
+  }
+}
 
 /**
  * Imports an export into `orgId`, which must hold no research yet. Lines are
@@ -58,17 +74,25 @@ const UNDO_IDS = 90;
  * triggers, and each plan and search session is recreated in its own object
  * (a pending review stays pending; stall and expiry alarms are armed again).
  * Any bad line, or a file that stops before its end line, undoes the import:
- * what it wrote is taken back, and only that (see Undo). One import runs into an
- * org at a time: a second one meanwhile would pass the emptiness check too and mix
- * its rows with the first's. While it runs, the org's writes are refused (the
- * write gate reads `importing_since`); reads go on.
+ * what it wrote is taken back, and only that (src/platform/org-data/import-journal.ts). One import runs
+ * into an org at a time: a second one meanwhile would pass the emptiness check too and mix its rows with
+ * the first's. While it runs, the org's writes are refused (the write gate reads its heartbeat); reads go
+ * on. An import whose Worker died half-way stops holding the org once its heartbeat is a minute old, and
+ * the org's next import (or erasure) first takes back what it wrote, from its journal.
  */
 export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<string>, now = Date.now()): Promise<ImportSummary> {
   const lock = await claimImport(env.DB, orgId);
   // This isolate's callers see the lock on their next write (other isolates within the membership bound).
   forgetOrgMarks(orgId);
   try {
-    const summary = await importUnlocked(env, orgId, lines, now);
+    // Research rows go to the org's home database (an org moves by being imported into a new org placed elsewhere).
+    const home = await homeDatabase(env, orgId);
+    // Written before anything else: from here on, whatever becomes of this Worker, the org's next import or erasure finds this one unfinished.
+    await journalBegun(env.DB, orgId, lock);
+    // What an import that died half-way (or whose own undo was cut off) left behind goes first, exactly.
+    await takeBackUnfinished(env, home, orgId, lock);
+    const summary = await importUnlocked(env, home, new ImportHold(env.DB, orgId, lock), lines, now);
+    if (!(await completeImport(env.DB, home, orgId, lock))) throw takenOver();
     // Imported sources carry no verdict (a file cannot say a page was checked): Cairn checks them itself.
     await queueImportedSourceChecks(env, orgId, Date.now()).catch((error: unknown) =>
       console.error(JSON.stringify({ level: "error", message: "imported sources not queued for checking", orgId, error: String(error) })),
@@ -76,43 +100,57 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
     return summary;
   } finally {
     forgetOrgMarks(orgId);
-    // A release that fails must not hide how the import ended: the lock then lapses after the hour.
-    await env.DB.prepare("UPDATE orgs SET importing_since = NULL WHERE id = ? AND importing_since = ?")
+    // A release that fails must not hide how the import ended: the lock then lapses with its heartbeat, and an
+    // unfinished import's begun row stays for the next import or erasure to act on.
+    await env.DB.prepare("UPDATE orgs SET importing_since = NULL, import_heartbeat_at = NULL WHERE id = ? AND importing_since = ?")
       .bind(orgId, lock)
       .run()
       .catch((error: unknown) => console.error(JSON.stringify({ level: "error", message: "org import lock not released", orgId, error: String(error) })));
   }
 }
 
-/** Marks the org as being imported into (the directory's row is the one writer), or refuses while another import or its erasure runs. */
+/**
+ * Marks the org as being imported into (the directory's row is the one writer), or refuses while another
+ * import holds it (its heartbeat is fresh) or its erasure runs. The lock taken over is named in the update,
+ * so two imports that both find it stale cannot both claim it.
+ */
 async function claimImport(directory: D1Database, orgId: string): Promise<number> {
-  const since = Date.now();
-  const claimed = await directory
-    .prepare("UPDATE orgs SET importing_since = ?1 WHERE id = ?2 AND erasing_since IS NULL AND (importing_since IS NULL OR importing_since < ?3) RETURNING id")
-    .bind(since, orgId, since - IMPORT_LOCK_STALE_MS)
-    .first();
-  if (claimed) return since;
-  const row = await directory.prepare("SELECT importing_since, erasing_since FROM orgs WHERE id = ?").bind(orgId).first<{ importing_since: number | null; erasing_since: number | null }>();
-  if (!row) throw notFound("organization", orgId);
-  if (row.erasing_since !== null) throw erasureBegun(row.erasing_since);
-  throw importRunning(row.importing_since ?? since, "Another import into this organization is running");
+  for (let attempt = 0; ; attempt++) {
+    const since = Date.now();
+    const row = await directory
+      .prepare("SELECT importing_since, import_heartbeat_at, erasing_since FROM orgs WHERE id = ?")
+      .bind(orgId)
+      .first<{ importing_since: number | null; import_heartbeat_at: number | null; erasing_since: number | null }>();
+    if (!row) throw notFound("organization", orgId);
+    if (row.erasing_since !== null) throw erasureBegun(row.erasing_since);
+    const running = row.importing_since;
+    if (running !== null && (attempt > 0 || importHolds(row.import_heartbeat_at ?? running, since))) {
+      throw importRunning(running, "Another import into this organization is running");
+    }
+    const claimed = await directory
+      .prepare("UPDATE orgs SET importing_since = ?1, import_heartbeat_at = ?1 WHERE id = ?2 AND erasing_since IS NULL AND importing_since IS ?3 RETURNING id")
+      .bind(since, orgId, running)
+      .first();
+    if (claimed) return since;
+  }
 }
 
-async function importUnlocked(env: Env, orgId: string, lines: AsyncIterable<string>, now: number): Promise<ImportSummary> {
-  // Research rows go to the org's home database (an org moves by being imported into a new org placed elsewhere).
-  const home = await homeDatabase(env, orgId);
+async function importUnlocked(env: Env, home: D1Database, hold: ImportHold, lines: AsyncIterable<string>, now: number): Promise<ImportSummary> {
+  const { orgId } = hold;
   await assertNoResearch(env.DB, home, orgId);
   const held = await heldBefore(env.DB, home, orgId);
   const meter = new ImportMeter(env.DB, orgId, importBudget(env));
   // An org past its day's budget is refused before a line is read.
   await meter.settle();
-  const undo: Undo = { rows: new Map(), plans: [], sessions: [] };
   try {
-    return await apply(env, home, orgId, lines, now, meter, held, undo);
+    return await apply(env, home, hold, lines, now, meter, held);
   } catch (error) {
     // What was read counts, however the import ended (the refusal itself has been counted already).
     await meter.settle().catch(() => undefined);
-    await undoImport(env, home, orgId, undo);
+    // An undo cut off here is finished by the org's next import or erasure (the begun row stays); the import's own error is the answer.
+    await takeBack(env, home, orgId, hold.lock).catch((undoError: unknown) =>
+      console.error(JSON.stringify({ level: "error", message: "org import not taken back; the next import or erasure will", orgId, error: String(undoError) })),
+    );
     throw error;
   }
 }
@@ -128,34 +166,6 @@ async function heldBefore(directory: D1Database, home: D1Database, orgId: string
   return held;
 }
 
-/** Takes back what a failed import wrote, and nothing else: objects first, then rows (as an erasure does). */
-async function undoImport(env: Env, home: D1Database, orgId: string, undo: Undo): Promise<void> {
-  for (const planId of undo.plans) await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).erase();
-  for (const sessionId of undo.sessions) await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).erase();
-  const deletes = new Map<D1Database, D1PreparedStatement[]>();
-  const add = (db: D1Database, statement: D1PreparedStatement) => deletes.set(db, [...(deletes.get(db) ?? []), statement]);
-  for (const [db, tables] of undo.rows) {
-    for (const [table, rowids] of tables) {
-      for (let start = 0; start < rowids.length; start += UNDO_IDS) {
-        const chunk = rowids.slice(start, start + UNDO_IDS);
-        // `table` passed parseRecord's check against the exported tables: a constant, never free text.
-        add(db, db.prepare(`DELETE FROM ${table} WHERE org_id = ? AND rowid IN (${chunk.map(() => "?").join(", ")})`).bind(orgId, ...chunk));
-      }
-    }
-  }
-  // The index rows of the objects it recreated, whatever wrote them (the import's rows, or an object's own index update).
-  for (const [ids, table, column] of [[undo.plans, "plans", "plan_id"], [undo.sessions, "search_sessions", "session_id"]] as const) {
-    const db = livesInHome(table) ? home : env.DB;
-    for (let start = 0; start < ids.length; start += UNDO_IDS) {
-      const chunk = ids.slice(start, start + UNDO_IDS);
-      add(db, db.prepare(`DELETE FROM ${table} WHERE org_id = ? AND ${column} IN (${chunk.map(() => "?").join(", ")})`).bind(orgId, ...chunk));
-    }
-  }
-  for (const [db, statements] of deletes) {
-    for (let start = 0; start < statements.length; start += BATCH) await db.batch(statements.slice(start, start + BATCH));
-  }
-}
-
 async function assertNoResearch(directory: D1Database, home: D1Database, orgId: string): Promise<void> {
   const count = (db: D1Database, tables: string[]) =>
     db.prepare(`SELECT ${tables.map((t) => `(SELECT COUNT(*) FROM ${t} WHERE org_id = ?1)`).join(" + ")} AS n`).bind(orgId).first<number>("n");
@@ -167,13 +177,13 @@ async function assertNoResearch(directory: D1Database, home: D1Database, orgId: 
 async function apply(
   env: Env,
   home: D1Database,
-  orgId: string,
+  hold: ImportHold,
   lines: AsyncIterable<string>,
   now: number,
   meter: ImportMeter,
   held: HeldBefore,
-  undo: Undo,
 ): Promise<ImportSummary> {
+  const { orgId, lock } = hold;
   const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {} };
   const columnsOf = new Map<string, Set<string>>();
   let header: ExportHeader | null = null;
@@ -189,21 +199,16 @@ async function apply(
   let pending: { db: D1Database; table: string; statement: D1PreparedStatement }[] = [];
   let pendingBytes = 0;
   const flush = async () => {
-    // Nothing is written past the day's budget.
+    // Nothing is written past the day's budget, nor by an import whose lock is no longer its own.
     await meter.settle();
+    if (pending.length === 0) return;
+    await hold.beat(true);
     for (let start = 0; start < pending.length; ) {
       const db = pending[start]?.db as D1Database;
       let end = start;
       while (end < pending.length && pending[end]?.db === db) end++;
-      const entries = pending.slice(start, end);
-      const results = await db.batch(entries.map((entry) => entry.statement));
-      // Each row's rowid, so an undo deletes these rows and no other.
-      const tables = undo.rows.get(db) ?? new Map<string, number[]>();
-      undo.rows.set(db, tables);
-      entries.forEach((entry, i) => {
-        const rowid = results[i]?.meta.last_row_id;
-        if (typeof rowid === "number") tables.set(entry.table, [...(tables.get(entry.table) ?? []), rowid]);
-      });
+      // The rows and the journal of their rowid ranges in one transaction: no inserted row escapes an undo.
+      await db.batch(journaledInserts(db, orgId, lock, pending.slice(start, end)));
       start = end;
     }
     pending = [];
@@ -212,6 +217,8 @@ async function apply(
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber++;
+    // A long file keeps its lock alive as it is read (one directory write per heartbeat period at most).
+    await hold.beat();
     if (!line.trim()) continue;
     if (ended) throw validationError(`Line ${lineNumber}: nothing may follow the end line.`);
     const record = parseRecord(line, lineNumber);
@@ -268,7 +275,8 @@ async function apply(
         claimOnce(objects, `plan:${record.planId}`, lineNumber, `a plan_state of plan ${record.planId}`);
         await flush();
         const planId = remap.id(record.planId);
-        undo.plans.push(planId);
+        await hold.beat(true);
+        await journalObject(env.DB, orgId, lock, "plan", planId);
         const result = await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).importState(remapTables(remap, record.tables));
         if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
         summary.plans++;
@@ -279,7 +287,8 @@ async function apply(
         claimOnce(objects, `session:${record.sessionId}`, lineNumber, `a session_state of session ${record.sessionId}`);
         await flush();
         const sessionId = remap.id(record.sessionId);
-        undo.sessions.push(sessionId);
+        await hold.beat(true);
+        await journalObject(env.DB, orgId, lock, "session", sessionId);
         const result = await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).importState(remapTables(remap, record.tables), now);
         if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
         summary.searchSessions++;
