@@ -146,7 +146,14 @@ export const CompactEvidenceView = z.object({
   subtopic: z.string().nullable().optional(),
   url: z.string().optional(),
   facts: z.string().optional(),
+  /** Whether the page says the quoted words: pending, verified, partial, not_found, unreachable or unchecked (reasons and scores: `detail: "full"`, or `ref`). */
+  verification: z.string(),
+  /** A partial match: how close, and the page's closest passage (its text, untrusted) to quote exactly instead. */
+  closest: z.object({ score: z.number().nullable(), passage: z.string() }).optional(),
+  /** The page's title is not the one recorded (a real URL for another document?). */
+  titleMismatch: z.literal(true).optional(),
 });
+
 
 export interface CompactParts {
   /** Leave out the subtopic: the listing is of one subtopic. */
@@ -161,6 +168,11 @@ export const compactEvidenceView = (evidence: Evidence, bounds: ViewBounds, part
   ...(parts.subtopic ? { subtopic: evidence.subtopic } : {}),
   ...(parts.url ? { url: clip(evidence.url, bounds.shortChars) ?? "" } : {}),
   ...(parts.facts ? { facts: clip(evidence.facts, bounds.textChars) ?? "" } : {}),
+  verification: evidence.verification.status,
+  ...(evidence.verification.status === "partial"
+    ? { closest: { score: evidence.verification.score, passage: clip(evidence.verification.passage, LISTED_PASSAGE_CHARS) ?? "" } }
+    : {}),
+  ...(evidence.verification.titleMismatch ? { titleMismatch: true as const } : {}),
 });
 
 /** A judge's name in the one-line verdicts (reviewer-1, critic); the full view has it longer. */

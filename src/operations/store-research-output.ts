@@ -58,10 +58,11 @@ export const storeResearchOutput = defineOperation({
         /** What Cairn found on the cited pages: passages are the pages' text (trust: untrusted). */
         sources: z
           .object({
-            unsupported: z.array(z.object({ where: z.string(), refs: z.array(z.string()) })),
-            notVerified: z.array(z.object({ ref: z.string(), status: z.string(), score: z.number().nullable(), passage: z.string().nullable() })),
-            pending: z.array(z.string()),
-            unchecked: z.array(z.object({ ref: z.string(), status: z.string(), reason: z.string().nullable() })),
+            // Only the lists with something in them (an acknowledgement names what the caller must act on).
+            unsupported: z.array(z.object({ where: z.string(), refs: z.array(z.string()) })).optional(),
+            notVerified: z.array(z.object({ ref: z.string(), status: z.string(), score: z.number().nullable(), passage: z.string().nullable() })).optional(),
+            pending: z.array(z.string()).optional(),
+            unchecked: z.array(z.object({ ref: z.string(), status: z.string(), reason: z.string().nullable() })).optional(),
             trust: Trust,
           })
           .nullish(),
@@ -161,7 +162,16 @@ async function awaitSourceChecks(ctx: OperationContext, planId: string, report: 
   );
 }
 
-/** An acknowledgement carries what the caller must act on: the check's empty lists (and absent source report) say nothing. */
-function withoutEmptyLists<T extends { policy: string; passed: boolean }>(value: T): Pick<T, "policy" | "passed"> & Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== null && !(Array.isArray(item) && item.length === 0))) as Pick<T, "policy" | "passed"> & Partial<T>;
+/**
+ * An acknowledgement carries what the caller must act on: the check's empty lists say nothing, and neither does
+ * a source report with nothing in it (its lists are trimmed the same way).
+ */
+function withoutEmptyLists<T extends { policy: string; passed: boolean; sources?: object | null }>(value: T): Pick<T, "policy" | "passed"> & Partial<T> {
+  const isEmpty = (item: unknown) => item === null || (Array.isArray(item) && item.length === 0);
+  const entries = Object.entries(value).flatMap(([key, item]): [string, unknown][] => {
+    if (key !== "sources" || item === null || typeof item !== "object") return isEmpty(item) ? [] : [[key, item]];
+    const lists = Object.entries(item).filter(([name, list]) => name !== "trust" && !isEmpty(list));
+    return lists.length === 0 ? [] : [[key, Object.fromEntries([...lists, ["trust", (item as { trust?: unknown }).trust]])]];
+  });
+  return Object.fromEntries(entries) as Pick<T, "policy" | "passed"> & Partial<T>;
 }

@@ -44,8 +44,9 @@ export async function completeNextStep(key: string, planId: string, confidence =
 export async function sourceChecksSettled(key: string, planId: string, timeoutMs = 20_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const ledger = (await ok(key, "get_evidence_ledger", { planId, limit: 100 })) as { evidence: { verification?: { status: string } }[] };
-    if (ledger.evidence.every((e) => e.verification?.status !== "pending")) return;
+    // The compact listing names each source's check by its status.
+    const ledger = (await ok(key, "get_evidence_ledger", { planId, limit: 100 })) as { evidence: { verification?: string }[] };
+    if (ledger.evidence.every((e) => e.verification !== "pending")) return;
     if (Date.now() > until) throw new Error("source checks still pending");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -39,8 +39,9 @@ const source = (url: string, quote: string | undefined, title = "Solid-state bat
   ...(quote === undefined ? {} : { quote }),
 });
 
+/** The ledger's sources with their verification in full (the compact default listing keeps only what a step acts on). */
 async function ledger(key: string, planId: string, ref?: string) {
-  return (await ok(key, "get_evidence_ledger", { planId, limit: 50, ...(ref ? { ref } : {}) })) as { evidence: EvidenceOut[]; trust: string };
+  return (await ok(key, "get_evidence_ledger", { planId, limit: 50, ...(ref ? { ref } : { detail: "full" }) })) as { evidence: EvidenceOut[]; trust: string };
 }
 
 /** Waits until no listed source is pending, and returns the ledger's evidence. */
@@ -267,13 +268,13 @@ describe("verified sources", () => {
       expect(stored.verification).toMatchObject({
         passed: true,
         sources: {
-          unsupported: [],
           notVerified: [{ ref: "E3", status: "partial" }],
-          pending: [],
           unchecked: [{ ref: "E4", status: "unreachable", reason: "HTTP error: 404" }],
           trust: "untrusted-external-content",
         },
       });
+      // An acknowledgement names only what the caller must act on: no empty lists.
+      expect(Object.keys((stored.verification as { sources: object }).sources).sort()).toEqual(["notVerified", "trust", "unchecked"]);
       const partial = (stored.verification as { sources: { notVerified: { passage: string }[] } }).sources.notVerified[0];
       expect(partial?.passage).toContain("500 Wh/kg");
     });

@@ -53,9 +53,11 @@ export async function fetchPage(
     if (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")) {
       return { ok: false, reason: `timeout: no complete answer within ${limits.timeoutMs / 1000} s` };
     }
-    const message = error instanceof Error ? error.message : String(error);
+    // The runtime's message adds an internal reference id ("internal error; reference = …") that helps no reader
+    // and differs on every attempt: it is left out, so the same failure reads the same every time.
+    const message = (error instanceof Error ? error.message : String(error)).replace(/;?\s*reference\s*=\s*\S+/gi, "").trim();
     // The runtime does not tell a name that does not resolve from a host that does not answer: both are named.
-    return { ok: false, reason: `DNS or connection: ${message.slice(0, 200)}` };
+    return { ok: false, reason: `DNS or connection: ${message.slice(0, 120)}` };
   }
 }
 
