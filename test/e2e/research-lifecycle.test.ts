@@ -318,6 +318,13 @@ describe("the research lifecycle through real MCP clients", () => {
 
     // The report: a draft repeating the contradicted claim is refused; the verified one is stored.
     current = await take(/^Write the report/);
+    // Cairn has been checking the recorded sources meanwhile (these hosts do not resolve here: unreachable, which
+    // passes and is named); a strict store waits for the checks, as the deep skill says.
+    for (let i = 0; i < 100; i++) {
+      const listed = await deep.call<{ evidence: { verification: string }[] }>("get_evidence_ledger", { planId });
+      if (listed.evidence.every((source) => source.verification !== "pending")) break;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
     const refused = await deep.tryCall("store_research_output", {
       planId,
       executionId: execution.executionId,
@@ -410,20 +417,27 @@ describe("the research lifecycle through real MCP clients", () => {
       expect(second.planStatus).toBe("awaiting_review");
 
       // The budget is spent: no new step starts until a person raises it.
-      const stopped = await deep.call<{ status: string; reason: string; reviewSteps: { stepId: string }[] }>("get_next_step", { planId });
+      const stopped = await deep.call<{ status: string; reason: string; pendingReviews: { reviewId: string; kind: string }[] }>("get_next_step", { planId });
       expect(stopped.status).toBe("budget_exhausted");
       expect(stopped.reason).toContain("2 of 2 steps used");
       const status = await deep.call<{ budget: { used: { steps: number; inputTokens: number }; exhausted: boolean }; pendingReviews: { kind: string }[] }>("get_plan_status", { planId });
       expect(status.budget).toMatchObject({ used: { steps: 2, inputTokens: 5200 }, exhausted: true });
       expect(status.pendingReviews.map((r) => r.kind)).toEqual(["budget"]);
-      await deep.call("submit_review", { planId, stepId: stopped.reviewSteps[0]?.stepId, decision: "approve", feedback: "Worth finishing", budget: { maxSteps: 4 } });
+      // The budget review is the plan's own, answered by its reviewId.
+      expect(stopped.pendingReviews.map((r) => r.kind)).toEqual(["budget"]);
+      await deep.call("submit_review", { planId, stepId: stopped.pendingReviews[0]?.reviewId, decision: "approve", feedback: "Worth finishing", budget: { maxSteps: 4 } });
 
       next = await deep.next(planId);
       if (next.status !== "step") throw new Error(`expected a step, got ${next.status}`);
       await deep.submit(planId, next.step, next.claimId, { challenged: 0 });
       next = await deep.next(planId);
       if (next.status !== "step") throw new Error(`expected a step, got ${next.status}`);
-      const ledger = await deep.call<{ claims: { ref: string; evidenceRefs: string[]; reusedFrom: unknown }[] }>("get_evidence_ledger", { planId });
+      // The reused claim's sources are checked again in this plan; a strict store waits for the checks.
+      let ledger = await deep.call<{ claims: { ref: string; evidenceRefs: string[]; reusedFrom: unknown }[]; evidence: { verification: string }[] }>("get_evidence_ledger", { planId });
+      for (let i = 0; i < 100 && ledger.evidence.some((source) => source.verification === "pending"); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        ledger = await deep.call("get_evidence_ledger", { planId });
+      }
       const evidenceRef = ledger.claims[0]?.evidenceRefs[0];
       const stored = await deep.call<{ outputId: string; verification: { passed: boolean } }>("store_research_output", {
         planId, title: "COP through a -20 C winter", mediaType: "markdown",
