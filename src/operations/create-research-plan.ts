@@ -3,6 +3,7 @@ import { newId } from "../domain/ids";
 import { APPROVAL_MODES } from "../domain/plans/approval";
 import { validationError } from "../domain/errors";
 import { LIMITS, STEP_TYPES } from "../domain/plans/model";
+import { derivePlanStatusWithReviews } from "../domain/plans/status";
 import { MODES, planTemplate, RESEARCH_TYPES } from "../domain/plans/templates";
 import { CITATION_POLICIES } from "../domain/research/ledger";
 import { applyExecutionUpdate } from "../domain/skill-executions";
@@ -71,6 +72,8 @@ export const createResearchPlan = defineOperation({
   input: CreatePlanInput,
   output: z.object({
     planId: z.string(),
+    /** Present when the plan waits for approval (get_next_step answers awaiting_review until a person decides). */
+    status: z.literal("awaiting_review").optional(),
     totalSteps: z.number(),
     /** The steps created, when the caller wrote them; a plan built from a template hands its steps out by get_next_step. */
     steps: z.array(StepRef).optional(),
@@ -134,6 +137,8 @@ export const createResearchPlan = defineOperation({
     // The caller knows the name and status it asked for: only what was created comes back.
     return {
       planId,
+      // Said only when the caller must act on it: the plan waits for a person's approval before any step.
+      ...(derivePlanStatusWithReviews(state.plan, state.steps) === "awaiting_review" ? { status: "awaiting_review" as const } : {}),
       totalSteps: state.steps.length,
       ...(given.template && !given.steps ? {} : { steps: state.steps.map(stepRef) }),
       linkedExecutionId,
