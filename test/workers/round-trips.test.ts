@@ -29,7 +29,7 @@ const BACKGROUND = [/^INSERT INTO tool_call_log/i, /^UPDATE api_keys SET last_us
 
 function countingD1(db: D1Database, trips: Trip[]): D1Database {
   const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement => {
-    const record = () => trips.push({ binding: "DB", what: sql.replace(/\s+/g, " ").trim().slice(0, 120) });
+    const record = () => trips.push({ binding: "DB", what: sql.replace(/\s+/g, " ").trim().slice(0, 200) });
     return new Proxy(statement, {
       get(target, property) {
         if (property === "bind") return (...values: unknown[]) => wrap(target.bind(...values), sql);
@@ -55,7 +55,7 @@ function countingD1(db: D1Database, trips: Trip[]): D1Database {
       if (property === "batch") {
         return (statements: D1PreparedStatement[]) => {
           const first = (statements[0] as unknown as { __sql?: string } | undefined)?.__sql ?? "";
-          trips.push({ binding: "DB", what: `${first.replace(/\s+/g, " ").trim().slice(0, 120)}${statements.length > 1 ? ` (batch of ${statements.length})` : ""}` });
+          trips.push({ binding: "DB", what: `${first.replace(/\s+/g, " ").trim().slice(0, 200)}${statements.length > 1 ? ` (batch of ${statements.length})` : ""}` });
           return target.batch(statements.map((s) => (s as unknown as { __real?: D1PreparedStatement }).__real ?? s));
         };
       }
