@@ -1,5 +1,6 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { isCairnError, validationError } from "../domain/errors";
+import { writeRefusal } from "../domain/org-data/write-gate";
 import { applySettingsChange, readSettings, settingsChangeDetail, writeSettings } from "../domain/org-settings";
 import { APPROVAL_MODES } from "../domain/plans/approval";
 import { SOURCE_POLICY_LIMITS } from "../domain/sources/source-policy";
@@ -47,6 +48,9 @@ export async function orgSettingsRoute(
   });
   if (refused) return refused;
   const { orgId } = principal;
+  // The org's write gate, as for every operation: an import restores the settings, so a change waits for it to end.
+  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, Date.now());
+  if (closed) return problemResponse(closed, correlationId);
   try {
     const { services } = await webServices(env, orgId);
     const before = await readSettings(services.orgSettings, orgId);

@@ -76,6 +76,19 @@ describe("the org's source policy over REST", () => {
   });
 });
 
+describe("the settings while an import runs", () => {
+  it("refuses a change with 409 and Retry-After (the import restores the settings), and still reads them", async () => {
+    const { orgId, adminKey } = await adminTenant();
+    const now = Date.now();
+    await env.DB.prepare("UPDATE orgs SET importing_since = ?1, import_heartbeat_at = ?1 WHERE id = ?2").bind(now, orgId).run();
+    const refused = await patch(adminKey, { sourcePolicy: { blockedDomains: ["example.com"] } });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("retry-after")).not.toBeNull();
+    expect((await rest(adminKey, "/org/settings")).status).toBe(200);
+    expect(await env.DB.prepare("SELECT source_blocked_domains AS b FROM orgs WHERE id = ?").bind(orgId).first("b")).toBe("[]");
+  });
+});
+
 describe("record_evidence under the source policy", () => {
   it("refuses a call with a source from a blocked domain, naming the rule, and records nothing of it", async () => {
     const { orgId, apiKey, adminKey } = await adminTenant();
