@@ -27,5 +27,6 @@ export async function refuseBlockedSources(ctx: OperationContext, sources: reado
   }
   if (issues.length === 0) return;
   const what = issues.length === 1 ? "A source is" : `${issues.length} sources are`;
-  throw validationError(`${what} ${blockedSourceMessage([...rules].join(", "))}. Nothing was recorded.`, issues);
+  // Said so the assistant knows what to do next: the refusal is the org's decision, not an error to retry.
+  throw validationError(`${what} ${blockedSourceMessage([...rules].join(", "))}. Nothing was recorded: leave them out (find the facts elsewhere) and send the call again.`, issues);
 }

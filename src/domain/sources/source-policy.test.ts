@@ -55,6 +55,25 @@ describe("decideSource", () => {
     expect(decideSource(p, "https://evil.net/?u=example.com")).toEqual({ kind: "neither" });
   });
 
+  it("sees through the spellings of a host the URL parser accepts", () => {
+    const p = policy(["example.com"]);
+    for (const url of [
+      "https://%65xample.com/",
+      "https://ex%41mple.com/",
+      "https:\\\\www.example.com/x",
+      "https://www.example.com%2e/",
+      "HTTPS://WWW.EXAMPLE.COM./",
+      "https://example.com../",
+      "https://example.com\u3002/",
+      "https://\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45.com/",
+      "https://user:pass@www.example.com:8443/",
+    ]) {
+      expect(decideSource(p, url), url).toEqual({ kind: "blocked", rule: "example.com" });
+    }
+    // The host is what follows the user name: this one is evil.net, not example.com.
+    expect(decideSource(p, "https://example.com@evil.net/")).toEqual({ kind: "neither" });
+  });
+
   it("matches internationalized hosts by their punycode form", () => {
     expect(decideSource(policy(["xn--bcher-kva.de"]), "https://www.bücher.de/")).toEqual({ kind: "blocked", rule: "xn--bcher-kva.de" });
   });

@@ -58,7 +58,7 @@ export function normalizeDomain(input: string): NormalizedDomain {
     return { ok: false, reason: "is not a domain name" };
   }
   if (url.username || url.password) return { ok: false, reason: "is not a domain name (it carries a user name)" };
-  const host = url.hostname.replace(/\.$/, "");
+  const host = url.hostname.replace(/\.+$/, "");
   if (host === "") return { ok: false, reason: "names no domain" };
   if (host.startsWith("[") || IPV4_LIKE.test(host)) return { ok: false, reason: "is an IP address: a rule names a domain (and covers its subdomains)" };
   if (host.length > SOURCE_POLICY_LIMITS.domainChars) return { ok: false, reason: `is longer than ${SOURCE_POLICY_LIMITS.domainChars} characters, the longest a domain name can be` };
@@ -76,7 +76,8 @@ export function hostOf(url: string): string | null {
   } catch {
     return null;
   }
-  const host = parsed.hostname.toLowerCase().replace(/\.$/, "");
+  // Every trailing dot goes: `example.com..` must not slip past a rule for example.com.
+  const host = parsed.hostname.toLowerCase().replace(/\.+$/, "");
   if (host === "" || host.startsWith("[") || IPV4_LIKE.test(host)) return null;
   return host;
 }
