@@ -59,6 +59,10 @@ const OPTIONS = {
   events: { type: "string" },
   description: { type: "string" },
   "plan-approval": { type: "string" },
+  "block-domain": { type: "string", multiple: true },
+  "unblock-domain": { type: "string", multiple: true },
+  "prefer-domain": { type: "string", multiple: true },
+  "unprefer-domain": { type: "string", multiple: true },
   delivery: { type: "string" },
   database: { type: "string" },
 };
@@ -172,16 +176,38 @@ The key is printed once; only its SHA-256 is stored.`,
     },
   },
   "org settings": {
-    usage: "org settings --org SLUG [--plan-approval required|optional]",
+    usage: "org settings --org SLUG [--plan-approval required|optional] [--block-domain D] [--unblock-domain D] [--prefer-domain D] [--unprefer-domain D]",
     summary: "show an org's settings, or change them",
-    flags: ["org", "plan-approval"],
+    flags: ["org", "plan-approval", "block-domain", "unblock-domain", "prefer-domain", "unprefer-domain"],
     required: ["org"],
     details: `--plan-approval required: every new plan of the org waits for a person's approval before its first step
 (create_research_plan can still say approval "optional"); optional (the default): plans start at once unless they ask.
-Also PATCH /api/v1/org/settings {"planApproval": …} as an org admin.`,
+--block-domain D: record_evidence refuses sources from D and its subdomains (example.com covers www.example.com,
+not badexample.com); --unblock-domain D removes the rule. --prefer-domain D: the evidence ledger counts the sources
+from D; --unprefer-domain D removes it. Each may be given more than once. A domain is written lower case and in
+punycode; an IP address is refused; at most 500 of each; a domain is never both blocked and preferred.
+Also PATCH /api/v1/org/settings {"planApproval": …, "sourcePolicy": {"blockedDomains": […], "preferredDomains": […]}}
+as an org admin, or the dashboard's Org admin → Settings.`,
     run: async (o, t) => {
-      const r = await lib.orgSettings({ org: o.org, ...(o["plan-approval"] !== undefined ? { planApproval: o["plan-approval"] } : {}) }, t);
-      emit(o, r, () => `${r.changed ? "Set. " : ""}"${r.org}": plan approval ${r.planApproval}.`);
+      const r = await lib.orgSettings(
+        {
+          org: o.org,
+          ...(o["plan-approval"] !== undefined ? { planApproval: o["plan-approval"] } : {}),
+          block: o["block-domain"] ?? [],
+          unblock: o["unblock-domain"] ?? [],
+          prefer: o["prefer-domain"] ?? [],
+          unprefer: o["unprefer-domain"] ?? [],
+        },
+        t,
+      );
+      const list = (domains) => (domains.length ? domains.join(", ") : "none");
+      emit(o, r, () =>
+        [
+          `${r.changed ? "Set. " : ""}"${r.org}": plan approval ${r.planApproval}.`,
+          `Blocked domains: ${list(r.sourcePolicy.blockedDomains)}.`,
+          `Preferred domains: ${list(r.sourcePolicy.preferredDomains)}.`,
+        ].join("\n"),
+      );
     },
   },
   "key list": {

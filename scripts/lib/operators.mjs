@@ -10,6 +10,7 @@ import { generateApiKey } from "../../src/auth/api-keys.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "../../src/auth/password.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { isBindingName } from "../../src/domain/org-data/placement.ts";
+import { editSourcePolicy } from "../../src/domain/sources/source-policy.ts";
 import { configuredDatabases, OperatorError, runSql, runSqlAll, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
 
 /** Must match `SCOPES` in src/domain/scopes.ts (the e2e test checks that they agree). */
@@ -400,20 +401,56 @@ export async function revokeApiKey(input, options = {}) {
 
 export const PLAN_APPROVAL_MODES = Object.freeze(["required", "optional"]);
 
+/** A stored list of domains (a JSON array); what does not parse reads as empty, as the Worker reads it. */
+function storedDomains(text) {
+  try {
+    const value = JSON.parse(String(text ?? "[]"));
+    return Array.isArray(value) ? value.filter((entry) => typeof entry === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
- * An org's settings; with planApproval, sets it first. planApproval "required" makes every new plan of the
- * org wait for a person's approval unless create_research_plan says approval "optional".
+ * An org's settings; with planApproval or a source-policy edit, changes them first. planApproval "required" makes
+ * every new plan of the org wait for a person's approval unless create_research_plan says approval "optional".
+ * The edit (block, unblock, prefer, unprefer: lists of domains) is checked by the same rules as the REST API and
+ * the dashboard (src/domain/sources/source-policy.ts): normalized, bounded, never both blocked and preferred.
  */
 export async function orgSettings(input, options = {}) {
   const { org, planApproval } = input ?? {};
+  const edit = { block: input?.block ?? [], unblock: input?.unblock ?? [], prefer: input?.prefer ?? [], unprefer: input?.unprefer ?? [] };
   const target = targetOf(input, options);
   const slug = normalizeSlug(org);
   if (planApproval !== undefined && !PLAN_APPROVAL_MODES.includes(planApproval)) {
     throw new UsageError(`--plan-approval is ${PLAN_APPROVAL_MODES.join(" or ")} (got "${String(planApproval).slice(0, 40)}").`);
   }
-  const update = planApproval === undefined ? "" : `UPDATE orgs SET plan_approval = ${sqlString(planApproval)} WHERE slug = ${sqlString(slug)};\n`;
-  const results = await runSqlAll(`${update}SELECT slug, plan_approval FROM orgs WHERE slug = ${sqlString(slug)}`, target);
+  const editsPolicy = Object.values(edit).some((list) => list.length > 0);
+  const where = `WHERE slug = ${sqlString(slug)}`;
+  const select = `SELECT slug, plan_approval, source_blocked_domains, source_preferred_domains FROM orgs ${where}`;
+  let updates = "";
+  if (editsPolicy) {
+    const [current] = await runSql(select, target);
+    if (!current) throw notFoundOrg(slug);
+    const edited = editSourcePolicy({ blockedDomains: storedDomains(current.source_blocked_domains), preferredDomains: storedDomains(current.source_preferred_domains) }, edit);
+    if (!edited.ok) {
+      const flagOf = { unblock: "--unblock-domain", unprefer: "--unprefer-domain", "sourcePolicy.blockedDomains": "--block-domain", "sourcePolicy.preferredDomains": "--prefer-domain" };
+      const named = edited.issues.map((issue) => {
+        const flag = Object.entries(flagOf).find(([prefix]) => issue.path.startsWith(prefix))?.[1] ?? issue.path;
+        return `${flag}: ${issue.message}`;
+      });
+      throw new UsageError(`nothing was changed: ${named.join("; ")}.`);
+    }
+    updates += `UPDATE orgs SET source_blocked_domains = ${sqlString(JSON.stringify(edited.policy.blockedDomains))}, source_preferred_domains = ${sqlString(JSON.stringify(edited.policy.preferredDomains))} ${where};\n`;
+  }
+  if (planApproval !== undefined) updates += `UPDATE orgs SET plan_approval = ${sqlString(planApproval)} ${where};\n`;
+  const results = await runSqlAll(`${updates}${select}`, target);
   const row = results[results.length - 1]?.[0];
   if (!row) throw notFoundOrg(slug);
-  return { org: String(row.slug), planApproval: String(row.plan_approval), changed: planApproval !== undefined };
+  return {
+    org: String(row.slug),
+    planApproval: String(row.plan_approval),
+    sourcePolicy: { blockedDomains: storedDomains(row.source_blocked_domains), preferredDomains: storedDomains(row.source_preferred_domains) },
+    changed: planApproval !== undefined || editsPolicy,
+  };
 }

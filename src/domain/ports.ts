@@ -11,6 +11,7 @@ import type { ResearchFeedback, ResearchOutput, ResearchOutputSummary } from "./
 import type { SearchProvider } from "./sessions/search";
 import type { SearchSessionStore } from "./sessions/store";
 import type { SourceVerification, VerificationStatus } from "./sources/verification";
+import type { SourcePolicy } from "./sources/source-policy";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
 /**
@@ -144,6 +145,10 @@ export interface OrgSettings {
   /** What create_research_plan does when the caller gives no approval: "required" holds every new plan for a person. */
   planApproval(orgId: string): Promise<ApprovalMode>;
   setPlanApproval(orgId: string, mode: ApprovalMode): Promise<void>;
+  /** Blocked and preferred domains (src/domain/sources/source-policy.ts); empty lists for an org that set none. */
+  sourcePolicy(orgId: string): Promise<SourcePolicy>;
+  /** Stores a policy checkSourcePolicy accepted. */
+  setSourcePolicy(orgId: string, policy: SourcePolicy): Promise<void>;
 }
 
 export interface Services {

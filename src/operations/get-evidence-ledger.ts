@@ -2,6 +2,7 @@ import { z } from "zod";
 import { notFound } from "../domain/errors";
 import { UNTRUSTED } from "../domain/research/artifacts";
 import { CRITIC_VERDICTS, claimOutcome, REVIEWER_VERDICTS, summarizeSubtopics } from "../domain/research/ledger";
+import { countPreferred } from "../domain/sources/source-policy";
 import { Trust } from "./artifact-views";
 import {
   ClaimView,
@@ -60,6 +61,8 @@ export const getEvidenceLedger = defineOperation({
     claims: z.array(z.union([ClaimView, CompactClaimView])),
     totalEvidence: z.number(),
     totalClaims: z.number(),
+    /** Of totalEvidence, how many come from the org's preferred domains (present when the org prefers any). */
+    preferredSources: z.number().optional(),
     nextOffset: z.number().nullable(),
     cursor: z.string().optional(),
     trust: Trust,
@@ -116,9 +119,11 @@ export const getEvidenceLedger = defineOperation({
     const offset = input.offset ?? 0;
     const limit = input.limit ?? DEFAULT_ITEMS[full ? "full" : "compact"];
     const end = offset + limit;
+    const policy = await ctx.services.orgSettings.sourcePolicy(orgId);
     const page = {
       totalEvidence: keptEvidence.length,
       totalClaims: keptClaims.length,
+      ...(policy.preferredDomains.length > 0 ? { preferredSources: countPreferred(policy, keptEvidence.map((e) => e.url)) } : {}),
       nextOffset: keptEvidence.length > end || keptClaims.length > end ? end : null,
       cursor: String(Math.max(0, ...evidence.map(evidenceChangedAt), ...claims.map(claimChangedAt))),
       trust: UNTRUSTED,

@@ -3,6 +3,7 @@ import { type ValidationIssue, validationError } from "../domain/errors";
 import { newId } from "../domain/ids";
 import { needsReverification, provenanceOf, reuseRefusal } from "../domain/research/claim-reuse";
 import { type Claim, type Evidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
+import { refuseBlockedSources } from "./source-policy-check";
 import { requestSourceChecks } from "./source-checks";
 import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamEvidenceRef, ParamPlanId, ParamSubtopic } from "./ledger-views";
@@ -72,6 +73,8 @@ export const recordClaims = defineOperation({
       });
     });
     if (issues.length) throw validationError("Claims may cite only evidence recorded on this plan (record_evidence); nothing was recorded.", issues);
+    // A reused claim brings its sources into this ledger: the org's source policy applies to them as to record_evidence.
+    await refuseBlockedSources(ctx, sources.flatMap((source, i) => (source?.evidence ?? []).map((e) => ({ path: `reuse.${i}.claimId`, url: e.url }))));
     if (counts.claims + claims.length + reuse.length > LEDGER_LIMITS.claimsPerPlan) {
       throw validationError(`A plan's ledger holds at most ${LEDGER_LIMITS.claimsPerPlan} claims; it has ${counts.claims}.`, [{ path: "claims", message: "Ledger full" }]);
     }

@@ -4,6 +4,7 @@ import { hashEvidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/resear
 import { defineOperation, restPath } from "./operation";
 import { ParamPlanId, ParamSubtopic } from "./ledger-views";
 import { admitSourceChecks, requestSourceChecks } from "./source-checks";
+import { refuseBlockedSources } from "./source-policy-check";
 
 export const recordEvidence = defineOperation({
   name: "record_evidence",
@@ -51,6 +52,7 @@ export const recordEvidence = defineOperation({
     const declared = (input.subtopics ?? []).map(normalizeSubtopic);
     if (items.length === 0 && declared.length === 0) throw validationError("Give evidence, subtopics or both.", [{ path: "evidence", message: "Nothing to record" }]);
     await ctx.services.plans.read(orgId, input.planId, false); // not_found for a plan not in this org
+    await refuseBlockedSources(ctx, items.map((item, i) => ({ path: `evidence.${i}.url`, url: item.url })));
 
     const existing = await ctx.services.ledger.header(orgId, input.planId);
     const known = new Set((existing?.subtopics ?? []).map((s) => s.toLowerCase()));

@@ -1,6 +1,9 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { isCairnError, validationError } from "../domain/errors";
-import { APPROVAL_MODES, type ApprovalMode } from "../domain/plans/approval";
+import { writeRefusal } from "../domain/org-data/write-gate";
+import { applySettingsChange, readSettings, settingsChangeDetail, writeSettings } from "../domain/org-settings";
+import { APPROVAL_MODES } from "../domain/plans/approval";
+import { SOURCE_POLICY_LIMITS } from "../domain/sources/source-policy";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
 import { webServices } from "../platform/runtime";
@@ -10,30 +13,24 @@ import { problemResponse } from "./problem";
 
 /**
  * The org's settings, for its admins (org:admin scope and the admin role):
- *   GET   /org/settings                                   {planApproval}
- *   PATCH /org/settings  {planApproval: "required"|"optional"}
- * planApproval is what create_research_plan does when the caller names no approval.
- * Not an MCP tool: an assistant does not decide whether its own plans need approving.
+ *   GET   /org/settings    {planApproval, sourcePolicy: {blockedDomains, preferredDomains}}
+ *   PATCH /org/settings    any of those fields; a list given replaces the stored one whole
+ * planApproval is what create_research_plan does when the caller names no approval; the source policy is what
+ * record_evidence refuses (blocked domains) and what the ledger counts (preferred domains).
+ * Not an MCP tool: an assistant does not decide whether its own plans need approving, nor which sources it may use.
  */
 
 const PATH = "/org/settings";
-const BODY_LIMIT = 4 * 1024;
+/** Two lists of 500 domains of up to 253 characters, quoted, fit. */
+const BODY_LIMIT = 300 * 1024;
 
-async function settingsChange(request: Request): Promise<{ planApproval: ApprovalMode }> {
-  let value: unknown;
+async function bodyOf(request: Request): Promise<unknown> {
   try {
-    value = JSON.parse((await readBoundedText(request, BODY_LIMIT)) || "{}");
-  } catch {
+    return JSON.parse((await readBoundedText(request, BODY_LIMIT)) || "{}");
+  } catch (error) {
+    if (isCairnError(error)) throw error;
     throw validationError("The body is not JSON.");
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw validationError("The body must be a JSON object.");
-  const unknown = Object.keys(value).filter((key) => key !== "planApproval");
-  if (unknown.length) throw validationError(`Unknown fields: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`, unknown.map((k) => ({ path: k.slice(0, 40), message: "Not a field" })));
-  const mode = (value as { planApproval?: unknown }).planApproval;
-  if (typeof mode !== "string" || !(APPROVAL_MODES as readonly string[]).includes(mode)) {
-    throw validationError(`planApproval is one of ${APPROVAL_MODES.join(", ")}.`, [{ path: "planApproval", message: `One of ${APPROVAL_MODES.join(", ")}` }]);
-  }
-  return { planApproval: mode as ApprovalMode };
 }
 
 export async function orgSettingsRoute(
@@ -51,12 +48,17 @@ export async function orgSettingsRoute(
   });
   if (refused) return refused;
   const { orgId } = principal;
+  // The org's write gate, as for every operation: an import restores the settings, so a change waits for it to end.
+  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, Date.now());
+  if (closed) return problemResponse(closed, correlationId);
   try {
     const { services } = await webServices(env, orgId);
-    if (request.method === "PATCH") {
-      const change = await settingsChange(request);
-      const before = await services.orgSettings.planApproval(orgId);
-      await services.orgSettings.setPlanApproval(orgId, change.planApproval);
+    const before = await readSettings(services.orgSettings, orgId);
+    if (request.method !== "PATCH") return Response.json(before);
+    const after = applySettingsChange(await bodyOf(request), before);
+    await writeSettings(services.orgSettings, orgId, before, after);
+    const detail = settingsChangeDetail(before, after);
+    if (Object.keys(detail).length > 0) {
       await services.audit.record({
         orgId,
         actorUserId: principal.userId,
@@ -64,10 +66,10 @@ export async function orgSettingsRoute(
         action: "org.settings_changed",
         targetType: "org",
         targetId: orgId,
-        detail: { planApproval: { from: before, to: change.planApproval } },
+        detail,
       });
     }
-    return Response.json({ planApproval: await services.orgSettings.planApproval(orgId) });
+    return Response.json(after);
   } catch (error) {
     if (isCairnError(error)) return problemResponse(error, correlationId);
     throw error;
@@ -78,9 +80,28 @@ export async function orgSettingsRoute(
 export function orgSettingsOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {
   const common = { security: [{ oauth2: ["org:admin"] }, { apiKey: [] }], "x-required-scope": "org:admin", tags: ["org"] };
   const errors = { "401": { description: "Missing, expired or revoked credential" }, "403": problem("Not an admin of the organization, or no org:admin scope") };
+  const domains = (description: string) => ({
+    type: "array",
+    maxItems: SOURCE_POLICY_LIMITS.domainsPerList,
+    items: { type: "string", maxLength: SOURCE_POLICY_LIMITS.inputChars },
+    description,
+  });
+  const sourcePolicy = {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      blockedDomains: domains("record_evidence refuses sources from these domains and their subdomains (example.com covers www.example.com)"),
+      preferredDomains: domains("The evidence ledger counts the sources from these domains and their subdomains"),
+    },
+    description:
+      "Domain names (an IP address is refused), stored lower case and in punycode; a domain may not be both blocked and preferred. In a change, a list given replaces the stored one.",
+  };
   const settings = {
     type: "object",
-    properties: { planApproval: { type: "string", enum: [...APPROVAL_MODES], description: "required: new plans wait for a person's approval unless create_research_plan says otherwise" } },
+    properties: {
+      planApproval: { type: "string", enum: [...APPROVAL_MODES], description: "required: new plans wait for a person's approval unless create_research_plan says otherwise" },
+      sourcePolicy,
+    },
   };
   const json = { description: "The org's settings", content: { "application/json": { schema: settings } } };
   return {
@@ -90,7 +111,7 @@ export function orgSettingsOpenApiPaths(base: string, problem: (description: str
         operationId: "update_org_settings",
         summary: "Change the organization's settings",
         ...common,
-        requestBody: { required: true, content: { "application/json": { schema: { ...settings, required: ["planApproval"], additionalProperties: false } } } },
+        requestBody: { required: true, content: { "application/json": { schema: { ...settings, minProperties: 1, additionalProperties: false } } } },
         responses: { "200": json, "400": problem("A field is not valid"), ...errors },
       },
     },

@@ -20,6 +20,9 @@ export const orgs = sqliteTable("orgs", {
   erasingSince: integer("erasing_since"),
   /** The default of create_research_plan's approval: "required" or "optional" (src/domain/plans/approval.ts). */
   planApproval: text("plan_approval").notNull().default("optional"),
+  /** The source policy's lists, JSON arrays of normalized domains (src/domain/sources/source-policy.ts). */
+  sourceBlockedDomains: text("source_blocked_domains").notNull().default("[]"),
+  sourcePreferredDomains: text("source_preferred_domains").notNull().default("[]"),
 });
 
 export const users = sqliteTable("users", {

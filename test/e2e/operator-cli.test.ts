@@ -65,11 +65,11 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
     expect(Number(rows[0]?.created_at)).toBeGreaterThan(Date.now() - 5 * 60_000);
   });
 
-  it("shows and sets an org's plan approval, refusing a value it does not know", async () => {
+  it("shows and sets an org's plan approval and source policy, refusing a value it does not know", async () => {
     expect((await cli("org", "create", "--slug", "steered", "--name", "Steered")).code).toBe(0);
     const shown = await cli("org", "settings", "--org", "steered", "--json");
     expect(shown.code, shown.stderr).toBe(0);
-    expect(JSON.parse(shown.stdout)).toEqual({ org: "steered", planApproval: "optional", changed: false });
+    expect(JSON.parse(shown.stdout)).toEqual({ org: "steered", planApproval: "optional", sourcePolicy: { blockedDomains: [], preferredDomains: [] }, changed: false });
     const bad = await cli("org", "settings", "--org", "steered", "--plan-approval", "always");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--plan-approval is required or optional");
@@ -79,6 +79,22 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
     expect(await runSql("SELECT plan_approval FROM orgs WHERE slug = 'steered'", db)).toEqual([{ plan_approval: "required" }]);
     const missing = await cli("org", "settings", "--org", "nowhere", "--plan-approval", "required");
     expect(missing.code).toBe(1);
+
+    // The source policy: domains added and removed one at a time, normalized, refused when both ways or garbage.
+    const blocked = await cli("org", "settings", "--org", "steered", "--block-domain", "https://Example.com/x", "--block-domain", "spam.net", "--prefer-domain", "nature.com", "--json");
+    expect(blocked.code, blocked.stderr).toBe(0);
+    expect(JSON.parse(blocked.stdout)).toMatchObject({ sourcePolicy: { blockedDomains: ["example.com", "spam.net"], preferredDomains: ["nature.com"] }, changed: true });
+    const both = await cli("org", "settings", "--org", "steered", "--prefer-domain", "www.example.com");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("www.example.com is preferred, but the blocked rule example.com covers it");
+    const absent = await cli("org", "settings", "--org", "steered", "--unblock-domain", "nope.com");
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toContain("nope.com is not in the blocked domains");
+    const moved = await cli("org", "settings", "--org", "steered", "--unblock-domain", "example.com", "--prefer-domain", "example.com");
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain("Blocked domains: spam.net.");
+    expect(moved.stdout).toContain("Preferred domains: nature.com, example.com.");
+    expect(await runSql("SELECT source_blocked_domains AS b FROM orgs WHERE slug = 'steered'", db)).toEqual([{ b: '["spam.net"]' }]);
     await runSql("DELETE FROM orgs WHERE slug = 'steered'", db);
   });
 

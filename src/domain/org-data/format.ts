@@ -1,8 +1,9 @@
 import { validationError } from "../errors";
+import { type OrgSettingsValues, parseExportedSettings } from "../org-settings";
 
 /**
  * The org export format: NDJSON, one JSON object per line.
- *   header        { type, format, formatVersion, cairnVersion, org, exportedAt, toolCalls }
+ *   header        { type, format, formatVersion, cairnVersion, org, exportedAt, toolCalls, settings }
  *   member        { type, userId, email, displayName, role, joinedAt }    (never a password hash)
  *   row           { type, table, row }       a D1 row of the org, columns as stored (never a key hash)
  *   plan_state    { type, planId, tables }   a plan object's storage: plan, steps, versions, audit
@@ -96,6 +97,8 @@ export interface ExportHeader {
   org: { id: string; slug: string; name: string; createdAt: number };
   exportedAt: string;
   toolCalls: boolean;
+  /** The org's settings (plan approval, source policy); absent in files exported before they were carried. */
+  settings?: OrgSettingsValues;
 }
 
 export interface MemberRecord {
@@ -164,7 +167,9 @@ export function parseRecord(line: string, lineNumber: number): ExportRecord {
       }
       const org = value.org;
       if (!isObject(org) || typeof org.id !== "string" || typeof org.slug !== "string" || typeof org.name !== "string") throw validationError(`${where}: the header names no org.`);
-      return value as unknown as ExportHeader;
+      const header = value as unknown as ExportHeader;
+      // Checked as an admin's change would be: a file cannot set a policy the settings page would refuse.
+      return value.settings === undefined ? header : { ...header, settings: parseExportedSettings(value.settings, where) };
     }
     case "member": {
       if (typeof value.email !== "string" || !/^[^\s@]{1,200}@[^\s@]{1,200}$/.test(value.email)) throw validationError(`${where}: a member needs an e-mail address.`);

@@ -22,6 +22,20 @@ describe("org export lines", () => {
   });
 });
 
+describe("the org settings in the header", () => {
+  it("reads them normalized, and refuses a header whose settings an admin could not have set", () => {
+    const settings = { planApproval: "required", sourcePolicy: { blockedDomains: ["Example.com"], preferredDomains: ["nature.com"] } };
+    expect(parseRecord(JSON.stringify({ ...header, settings }), 1)).toMatchObject({
+      settings: { planApproval: "required", sourcePolicy: { blockedDomains: ["example.com"], preferredDomains: ["nature.com"] } },
+    });
+    expect(parseRecord(JSON.stringify(header), 1)).not.toHaveProperty("settings");
+    const both = { planApproval: "optional", sourcePolicy: { blockedDomains: ["x.com"], preferredDomains: ["x.com"] } };
+    expect(() => parseRecord(JSON.stringify({ ...header, settings: both }), 1)).toThrow("Line 1: the org settings are not valid (settings.sourcePolicy.preferredDomains.0: x.com is both blocked and preferred");
+    expect(() => parseRecord(JSON.stringify({ ...header, settings: { ...settings, extra: true } }), 1)).toThrow("settings.extra: Not a field");
+    expect(() => parseRecord(JSON.stringify({ ...header, settings: "required" }), 1)).toThrow("the org settings are not valid");
+  });
+});
+
 describe("reading older exports", () => {
   it("drops a version 1 plan audit's own sequence, and leaves a version 2 file's as it is (the policy refuses it)", () => {
     const tables = { plan: [{ id: 1, data: "{}" }], audit: [{ seq: 7, action: "plan.created" }] };

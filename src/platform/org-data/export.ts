@@ -1,7 +1,9 @@
 import { EXPORT_FORMAT, type ExportRecord, FORMAT_VERSION, OMITTED_COLUMNS, ROW_TABLES, type StoredRow } from "../../domain/org-data/format";
 import { OPERATOR_ACCOUNT_PASSWORD } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
+import { readSettings } from "../../domain/org-settings";
 import type { Env } from "../../env";
+import { d1OrgSettings } from "../../storage/org-settings";
 import { homeDatabase } from "../org-homes";
 
 /**
@@ -30,6 +32,7 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
   const org = await env.DB.prepare("SELECT id, slug, name, created_at FROM orgs WHERE id = ?").bind(orgId).first<{ id: string; slug: string; name: string; created_at: number }>();
   if (!org) return;
   const home = await homeDatabase(env, orgId);
+  const settings = await readSettings(d1OrgSettings(env.DB), orgId);
   const counts: Record<string, number> = {};
   const count = (kind: string) => {
     counts[kind] = (counts[kind] ?? 0) + 1;
@@ -42,6 +45,7 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
     org: { id: org.id, slug: org.slug, name: org.name, createdAt: org.created_at },
     exportedAt: new Date(options.now ?? Date.now()).toISOString(),
     toolCalls: options.toolCalls,
+    settings,
   };
 
   for await (const member of pages<{ user_id: string; email: string; display_name: string; role: "member" | "admin"; created_at: number }>(

@@ -60,11 +60,14 @@ export async function journalObject(directory: D1Database, orgId: string, lock: 
  * left without a begun row (an unfinished import never is), and are cleared here or by the next import.
  * False when the lock is no longer the import's: it was taken for dead meanwhile, and taken back.
  */
-export async function completeImport(directory: D1Database, home: D1Database, orgId: string, lock: number): Promise<boolean> {
-  const [, released] = await directory.batch([
+export async function completeImport(directory: D1Database, home: D1Database, orgId: string, lock: number, alongside: D1PreparedStatement[] = []): Promise<boolean> {
+  // `alongside` (the org's restored settings) runs in the same transaction, before the lock is released.
+  const results = await directory.batch([
     directory.prepare(`DELETE FROM ${JOURNAL} WHERE org_id = ? AND import_lock = ?`).bind(orgId, lock),
+    ...alongside,
     directory.prepare("UPDATE orgs SET importing_since = NULL, import_heartbeat_at = NULL WHERE id = ? AND importing_since = ? RETURNING id").bind(orgId, lock),
   ]);
+  const released = results.at(-1);
   // Not its lock any more: the import was taken for dead, and what it wrote taken back (its journal with it).
   if (!released?.results.length) return false;
   if (home !== directory) {

@@ -8,7 +8,9 @@ import { checkPlanState, checkSessionState } from "../../domain/org-data/object-
 import { sessionConfig } from "../../domain/sessions/config";
 import { IdRemapper } from "../../domain/org-data/id-remap";
 import { newId } from "../../domain/ids";
+import type { OrgSettingsValues } from "../../domain/org-settings";
 import type { Env } from "../../env";
+import { importedSettingsStatement } from "../../storage/org-settings";
 import { countPlacement, type ImportedMembers } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
@@ -31,6 +33,14 @@ export interface ImportSummary {
   plans: number;
   searchSessions: number;
   skipped: Record<string, number>;
+  /** The org's settings (plan approval, source policy): restored from the file, or the file carried none (an older export). */
+  settings: "restored" | "not_in_file";
+}
+
+/** What an import read: its summary, and the settings its header carries (written as the import ends). */
+interface Imported {
+  summary: ImportSummary;
+  settings: OrgSettingsValues | null;
 }
 
 /** Whether the org held rows of the tables restored only into an org without any, before the import began. */
@@ -91,8 +101,10 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
     await journalBegun(env.DB, orgId, lock);
     // What an import that died half-way (or whose own undo was cut off) left behind goes first, exactly.
     await takeBackUnfinished(env, home, orgId, lock);
-    const summary = await importUnlocked(env, home, new ImportHold(env.DB, orgId, lock), lines, now);
-    if (!(await completeImport(env.DB, home, orgId, lock))) throw takenOver();
+    const { summary, settings } = await importUnlocked(env, home, new ImportHold(env.DB, orgId, lock), lines, now);
+    // The file's settings replace the org's, with the import's end: an import that fails changes none of them.
+    const restoreSettings = settings ? [importedSettingsStatement(env.DB, orgId, lock, settings)] : [];
+    if (!(await completeImport(env.DB, home, orgId, lock, restoreSettings))) throw takenOver();
     // Imported sources carry no verdict (a file cannot say a page was checked): Cairn checks them itself.
     await queueImportedSourceChecks(env, orgId, Date.now()).catch((error: unknown) =>
       console.error(JSON.stringify({ level: "error", message: "imported sources not queued for checking", orgId, error: String(error) })),
@@ -135,7 +147,7 @@ async function claimImport(directory: D1Database, orgId: string): Promise<number
   }
 }
 
-async function importUnlocked(env: Env, home: D1Database, hold: ImportHold, lines: AsyncIterable<string>, now: number): Promise<ImportSummary> {
+async function importUnlocked(env: Env, home: D1Database, hold: ImportHold, lines: AsyncIterable<string>, now: number): Promise<Imported> {
   const { orgId } = hold;
   await assertNoResearch(env.DB, home, orgId);
   const held = await heldBefore(env.DB, home, orgId);
@@ -182,9 +194,9 @@ async function apply(
   now: number,
   meter: ImportMeter,
   held: HeldBefore,
-): Promise<ImportSummary> {
+): Promise<Imported> {
   const { orgId, lock } = hold;
-  const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {} };
+  const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {}, settings: "not_in_file" };
   const columnsOf = new Map<string, Set<string>>();
   let header: ExportHeader | null = null;
   let remap: IdRemapper | null = null;
@@ -302,7 +314,8 @@ async function apply(
   await flush();
   if (!header) throw validationError("The file is empty: an export starts with its header.");
   if (!ended) throw validationError(`The file stops after line ${lineNumber} without its end line: it is incomplete, so nothing was imported.`);
-  return summary;
+  if (header.settings) summary.settings = "restored";
+  return { summary, settings: header.settings ?? null };
 }
 
 /** Records a line counts against the daily budget: each row it writes (a plan's state writes many). */

@@ -3,7 +3,7 @@ import { shortTime } from "./format";
 import { Flash } from "./layout";
 import type { ApiKeyRow, MemberRow } from "./queries";
 
-/** Org admin: members and their roles, API keys, deleting the organization (webhooks: webhooks.tsx). */
+/** Org admin: members and their roles, API keys, deleting the organization (webhooks: webhooks.tsx; settings: settings.tsx). */
 export function Admin(props: {
   members: MemberRow[];
   keys: ApiKeyRow[];
@@ -34,6 +34,12 @@ export function Admin(props: {
           Webhooks →
         </a>{" "}
         <span class="muted">events to your own systems (plan stalled, review requested, completed, failed, budget spent, deliverable stored)</span>
+      </p>
+      <p>
+        <a href="/dashboard/admin/settings" id="settings-link">
+          Settings →
+        </a>{" "}
+        <span class="muted">whether new plans wait for approval; blocked and preferred source domains</span>
       </p>
       <h2>Members</h2>
       <div class="table-wrap">

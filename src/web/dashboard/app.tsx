@@ -46,6 +46,7 @@ import {
 } from "./session";
 import { registerAdminRoutes } from "./admin-routes";
 import { registerRecordRoutes } from "./record-routes";
+import { registerSettingsRoutes } from "./settings-routes";
 import { registerWebhookRoutes } from "./webhook-routes";
 import { budgetRaiseOf } from "./budget";
 import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, message, notFoundPage, render } from "./page";
@@ -396,6 +397,7 @@ dashboardApp.get("/reviews", async (c) => {
 registerRecordRoutes(dashboardApp);
 registerAdminRoutes(dashboardApp);
 registerWebhookRoutes(dashboardApp);
+registerSettingsRoutes(dashboardApp);
 
 // Mounted with route(), the parent's notFound would answer: this keeps unknown dashboard paths on an HTML page.
 dashboardApp.all("*", (c) => notFoundPage(c));

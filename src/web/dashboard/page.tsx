@@ -57,6 +57,7 @@ const flashes: Record<string, string> = {
   disabled: "Webhook subscription disabled: no deliveries until it is enabled again.",
   deleted: "Webhook subscription deleted, with its delivery log.",
   redelivered: "Delivery queued again, with the same webhook-id.",
+  settings: "Settings saved.",
 };
 
 /** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { isCairnError } from "./errors";
+import { applySettingsChange, type OrgSettingsValues, parseExportedSettings, settingsChangeDetail } from "./org-settings";
+
+const current: OrgSettingsValues = { planApproval: "optional", sourcePolicy: { blockedDomains: ["spam.net"], preferredDomains: ["nature.com"] } };
+
+function refusal(run: () => unknown) {
+  try {
+    run();
+  } catch (error) {
+    if (isCairnError(error)) return { code: error.code, message: error.message, issues: error.details.issues };
+    throw error;
+  }
+  throw new Error("not refused");
+}
+
+describe("applySettingsChange", () => {
+  it("changes what is given and keeps the rest; a list given replaces the stored one, normalized", () => {
+    expect(applySettingsChange({ planApproval: "required" }, current)).toEqual({ ...current, planApproval: "required" });
+    expect(applySettingsChange({ sourcePolicy: { blockedDomains: ["HTTPS://Example.com/x", "spam.net"] } }, current)).toEqual({
+      planApproval: "optional",
+      sourcePolicy: { blockedDomains: ["example.com", "spam.net"], preferredDomains: ["nature.com"] },
+    });
+    expect(applySettingsChange({ sourcePolicy: { preferredDomains: [] } }, current).sourcePolicy).toEqual({ blockedDomains: ["spam.net"], preferredDomains: [] });
+  });
+
+  it("refuses unknown fields, nothing to change, bad values and a domain both blocked and preferred, naming each", () => {
+    expect(refusal(() => applySettingsChange({ planApproval: "required", other: 1 }, current)).issues).toEqual([{ path: "other", message: "Not a field" }]);
+    expect(refusal(() => applySettingsChange({}, current)).issues).toEqual([{ path: "planApproval", message: "Give planApproval, sourcePolicy or both" }]);
+    expect(refusal(() => applySettingsChange({ planApproval: "always" }, current)).issues).toEqual([{ path: "planApproval", message: "One of required, optional" }]);
+    expect(refusal(() => applySettingsChange({ sourcePolicy: { blocked: [] } }, current)).issues).toEqual([{ path: "sourcePolicy.blocked", message: "Not a field" }]);
+    expect(refusal(() => applySettingsChange({ sourcePolicy: ["x.com"] }, current)).issues?.[0]?.path).toBe("sourcePolicy");
+    const both = refusal(() => applySettingsChange({ sourcePolicy: { blockedDomains: ["nature.com"] } }, current));
+    expect(both).toMatchObject({ code: "validation", issues: [{ path: "sourcePolicy.preferredDomains.0", message: expect.stringContaining("nature.com is both blocked and preferred") }] });
+    expect(both.message).toContain("The settings were not changed");
+    expect(refusal(() => applySettingsChange([], current)).message).toBe("The body must be a JSON object.");
+  });
+});
+
+describe("parseExportedSettings", () => {
+  it("reads what an export wrote and refuses what an admin could not have set", () => {
+    expect(parseExportedSettings(current, "Line 1")).toEqual(current);
+    expect(refusal(() => parseExportedSettings({ planApproval: "required", sourcePolicy: { blockedDomains: ["10.0.0.1"], preferredDomains: [] } }, "Line 1")).message).toMatch(
+      /^Line 1: the org settings are not valid \(settings\.sourcePolicy\.blockedDomains\.0: "10\.0\.0\.1" is an IP address/,
+    );
+    expect(refusal(() => parseExportedSettings({ planApproval: "never", sourcePolicy: { blockedDomains: [], preferredDomains: [] } }, "Line 1")).issues).toEqual([
+      { path: "settings.planApproval", message: "One of required, optional" },
+    ]);
+    expect(refusal(() => parseExportedSettings({ planApproval: "optional" }, "Line 1")).code).toBe("validation");
+    const many = Array.from({ length: 501 }, (_, i) => `d${i}.com`);
+    expect(refusal(() => parseExportedSettings({ planApproval: "optional", sourcePolicy: { blockedDomains: many, preferredDomains: [] } }, "Line 1")).issues?.[0]?.message).toBe(
+      "At most 500 domains (501 given)",
+    );
+  });
+});
+
+describe("settingsChangeDetail", () => {
+  it("names what changed", () => {
+    const after: OrgSettingsValues = { planApproval: "required", sourcePolicy: { blockedDomains: ["spam.net", "x.com"], preferredDomains: [] } };
+    expect(settingsChangeDetail(current, after)).toEqual({
+      planApproval: { from: "optional", to: "required" },
+      blockedDomains: { added: ["x.com"], removed: [], total: 2 },
+      preferredDomains: { added: [], removed: ["nature.com"], total: 0 },
+    });
+    expect(settingsChangeDetail(current, current)).toEqual({});
+  });
+});

@@ -1,0 +1,108 @@
+import { type ValidationIssue, validationError } from "./errors";
+import type { OrgSettings } from "./ports";
+import { APPROVAL_MODES, type ApprovalMode } from "./plans/approval";
+import { checkSourcePolicy, SOURCE_POLICY_LISTS, type SourcePolicy } from "./sources/source-policy";
+
+/**
+ * The org's settings as its admins see and change them (REST, dashboard, CLI) and as an org export carries them:
+ * the default approval of new plans, and the source policy.
+ */
+export interface OrgSettingsValues {
+  planApproval: ApprovalMode;
+  sourcePolicy: SourcePolicy;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+const unknownFields = (value: Record<string, unknown>, known: readonly string[], at: string): ValidationIssue[] =>
+  Object.keys(value)
+    .filter((key) => !known.includes(key))
+    .map((key) => ({ path: `${at}${key.slice(0, 40)}`, message: "Not a field" }));
+
+function approvalOf(value: unknown, path: string): ApprovalMode | ValidationIssue {
+  return typeof value === "string" && (APPROVAL_MODES as readonly string[]).includes(value)
+    ? (value as ApprovalMode)
+    : { path, message: `One of ${APPROVAL_MODES.join(", ")}` };
+}
+
+const refuse = (issues: ValidationIssue[]): never => {
+  throw validationError(`The settings were not changed: ${issues.map((i) => `${i.path}: ${i.message}`).slice(0, 3).join("; ")}${issues.length > 3 ? "; …" : ""}.`, issues);
+};
+
+/**
+ * The settings after a change an admin sent: `planApproval`, and `sourcePolicy` with either list or both (a list
+ * given replaces the stored one whole). Unknown fields, a change of nothing, and any bad domain are refused, naming
+ * each; nothing is changed then.
+ */
+export function applySettingsChange(body: unknown, current: OrgSettingsValues): OrgSettingsValues {
+  if (!isObject(body)) throw validationError("The body must be a JSON object.");
+  const issues = unknownFields(body, ["planApproval", "sourcePolicy"], "");
+  if (body.planApproval === undefined && body.sourcePolicy === undefined) {
+    issues.push({ path: "planApproval", message: "Give planApproval, sourcePolicy or both" });
+  }
+  let planApproval = current.planApproval;
+  if (body.planApproval !== undefined) {
+    const mode = approvalOf(body.planApproval, "planApproval");
+    if (typeof mode === "string") planApproval = mode;
+    else issues.push(mode);
+  }
+  let sourcePolicy = current.sourcePolicy;
+  if (body.sourcePolicy !== undefined) {
+    const given = body.sourcePolicy;
+    if (!isObject(given)) issues.push({ path: "sourcePolicy", message: "An object with blockedDomains, preferredDomains or both" });
+    else {
+      issues.push(...unknownFields(given, SOURCE_POLICY_LISTS, "sourcePolicy."));
+      const checked = checkSourcePolicy({
+        blockedDomains: given.blockedDomains ?? current.sourcePolicy.blockedDomains,
+        preferredDomains: given.preferredDomains ?? current.sourcePolicy.preferredDomains,
+      });
+      if (checked.ok) sourcePolicy = checked.policy;
+      else issues.push(...checked.issues);
+    }
+  }
+  if (issues.length) refuse(issues);
+  return { planApproval, sourcePolicy };
+}
+
+/** The settings an org export's header carries, checked like an admin's change (an import file is caller input). */
+export function parseExportedSettings(value: unknown, where: string): OrgSettingsValues {
+  const fail = (issues: ValidationIssue[]): never => {
+    throw validationError(`${where}: the org settings are not valid (${issues.map((i) => `${i.path}: ${i.message}`).slice(0, 3).join("; ")}).`, issues);
+  };
+  if (!isObject(value) || !isObject(value.sourcePolicy)) return fail([{ path: "settings", message: "An object with planApproval and sourcePolicy" }]);
+  const issues = [...unknownFields(value, ["planApproval", "sourcePolicy"], "settings."), ...unknownFields(value.sourcePolicy, SOURCE_POLICY_LISTS, "settings.sourcePolicy.")];
+  const mode = approvalOf(value.planApproval, "settings.planApproval");
+  if (typeof mode !== "string") issues.push(mode);
+  const checked = checkSourcePolicy({ blockedDomains: value.sourcePolicy.blockedDomains, preferredDomains: value.sourcePolicy.preferredDomains }, "settings.sourcePolicy");
+  if (!checked.ok) issues.push(...checked.issues);
+  if (issues.length || typeof mode !== "string" || !checked.ok) return fail(issues);
+  return { planApproval: mode, sourcePolicy: checked.policy };
+}
+
+/** What changed, for the audit log: the approval's from/to, and each list's added and removed domains (at most 20 named each). */
+export function settingsChangeDetail(before: OrgSettingsValues, after: OrgSettingsValues): Record<string, unknown> {
+  const detail: Record<string, unknown> = {};
+  if (before.planApproval !== after.planApproval) detail.planApproval = { from: before.planApproval, to: after.planApproval };
+  for (const list of SOURCE_POLICY_LISTS) {
+    const was = new Set(before.sourcePolicy[list]);
+    const now = new Set(after.sourcePolicy[list]);
+    const added = after.sourcePolicy[list].filter((d) => !was.has(d));
+    const removed = before.sourcePolicy[list].filter((d) => !now.has(d));
+    if (added.length + removed.length > 0) {
+      detail[list] = { added: added.slice(0, 20), removed: removed.slice(0, 20), ...(added.length + removed.length > 40 ? { more: true } : {}), total: now.size };
+    }
+  }
+  return detail;
+}
+
+/** The org's settings, both read at once. */
+export async function readSettings(port: OrgSettings, orgId: string): Promise<OrgSettingsValues> {
+  const [planApproval, sourcePolicy] = await Promise.all([port.planApproval(orgId), port.sourcePolicy(orgId)]);
+  return { planApproval, sourcePolicy };
+}
+
+/** Stores what differs between `before` and `after`. */
+export async function writeSettings(port: OrgSettings, orgId: string, before: OrgSettingsValues, after: OrgSettingsValues): Promise<void> {
+  if (before.planApproval !== after.planApproval) await port.setPlanApproval(orgId, after.planApproval);
+  if (JSON.stringify(before.sourcePolicy) !== JSON.stringify(after.sourcePolicy)) await port.setSourcePolicy(orgId, after.sourcePolicy);
+}

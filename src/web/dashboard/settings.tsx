@@ -1,0 +1,77 @@
+import type { ValidationIssue } from "../../domain/errors";
+import { APPROVAL_MODES, type ApprovalMode } from "../../domain/plans/approval";
+import { SOURCE_POLICY_LIMITS } from "../../domain/sources/source-policy";
+import { Flash } from "./layout";
+
+// ---------------------------------------------------------------------------
+// Org admin → Settings: new plans' approval, and the source policy (blocked and preferred domains).
+
+/** What the form shows: the stored settings, or after a refusal what the admin typed (so nothing typed is lost). */
+export interface SettingsFormValues {
+  planApproval: ApprovalMode;
+  blockedDomains: string;
+  preferredDomains: string;
+}
+
+const APPROVAL_LABELS: Record<ApprovalMode, string> = {
+  optional: "Optional: plans start at once unless the assistant asks for approval",
+  required: "Required: every new plan waits for a person's approval before its first step",
+};
+
+export function SettingsPage(props: { values: SettingsFormValues; csrf: string; flash?: string | null; error?: string | null; issues?: ValidationIssue[] }) {
+  const { values } = props;
+  return (
+    <>
+      <p class="muted">
+        <a href="/dashboard/admin">← Org admin</a>
+      </p>
+      <h1>Settings</h1>
+      <Flash message={props.flash} />
+      <Flash message={props.error} kind="error" />
+      {props.issues?.length ? (
+        <ul class="error" id="settings-issues">
+          {props.issues.map((issue) => (
+            <li>
+              {issue.path}: {issue.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <form class="card" method="post" action="/dashboard/admin/settings" id="org-settings">
+        <input type="hidden" name="csrf" value={props.csrf} />
+        <h2>Plan approval</h2>
+        <label for="s-approval">New plans</label>
+        <br />
+        <select id="s-approval" name="planApproval">
+          {APPROVAL_MODES.map((mode) => (
+            <option value={mode} selected={mode === values.planApproval}>
+              {APPROVAL_LABELS[mode]}
+            </option>
+          ))}
+        </select>
+        <h2>Source policy</h2>
+        <p class="muted">
+          One domain a line. A domain covers its subdomains: example.com also covers www.example.com, never badexample.com. Addresses and URLs are reduced to
+          their domain; IP addresses are refused. At most {SOURCE_POLICY_LIMITS.domainsPerList} in each list, and a domain is never both blocked and preferred.
+          Sources recorded before a domain is blocked stay in their ledgers.
+        </p>
+        <label for="s-blocked">Blocked domains: the assistant cannot record evidence from them</label>
+        <br />
+        <textarea id="s-blocked" name="blockedDomains" rows={6} spellcheck={false} autocomplete="off">
+          {values.blockedDomains}
+        </textarea>
+        <br />
+        <label for="s-preferred">Preferred domains: each plan's evidence ledger counts the sources from them</label>
+        <br />
+        <textarea id="s-preferred" name="preferredDomains" rows={6} spellcheck={false} autocomplete="off">
+          {values.preferredDomains}
+        </textarea>
+        <p>
+          <button class="primary" type="submit">
+            Save settings
+          </button>
+        </p>
+      </form>
+    </>
+  );
+}
