@@ -3,6 +3,7 @@ import { OPERATOR_ACCOUNT_PASSWORD } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
 import type { Env } from "../../env";
 import { homeDatabase } from "../org-homes";
+import { exportOrgObjects } from "./org-objects";
 
 /**
  * The account the operator CLI makes for one command, and its key, are the CLI's, not the org's:
@@ -59,6 +60,13 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
     const omitted = new Set(OMITTED_COLUMNS[table] ?? []);
     // The table name is one of ROW_TABLES, a constant: never caller input.
     const db = livesInHome(table) ? home : env.DB;
+    // The org's stored objects (page snapshots) before the evidence rows whose verdicts name them.
+    if (table === "ledger_evidence") {
+      for await (const object of exportOrgObjects(env, orgId)) {
+        count(object.type);
+        yield object;
+      }
+    }
     const own = table === "api_keys" ? ` AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = api_keys.user_id AND u.password_hash = ${OPERATOR})` : "";
     for await (const raw of pages<StoredRow>(db, `SELECT rowid AS cursor_rowid, * FROM ${table} WHERE org_id = ?1${own} AND rowid > ?2 ORDER BY rowid LIMIT ?3`, orgId, page)) {
       const row = Object.fromEntries(Object.entries(raw).filter(([column]) => !omitted.has(column))) as StoredRow;
