@@ -308,4 +308,20 @@ describe("export and import of source verdicts and snapshots", () => {
     expect(rows.map((row) => row.verification_status)).toEqual(["verified", "partial", "not_found", "unreachable"]);
     expect(rows.every((row) => row.verification_requested_at !== null)).toBe(true);
   });
+
+  it("queues a source the file carries as pending for checking again, as one without a verdict; the others arrive as they were", async () => {
+    const a = await checkedOrg();
+    const lines = parse(await exportText(a.adminKey));
+    const cleared = Object.fromEntries(["reason", "score", "passage", "basis", "title_mismatch", "snapshot", "checked_at"].map((column) => [`verification_${column}`, null]));
+    const pending = lines.map((line) => (line.row?.verification_status === "unreachable" ? { ...line, row: { ...line.row, ...cleared, verification_status: "pending" } } : line));
+    const b = await emptyOrg();
+    expect((await importInto(b.key, join(pending))).status).toBe(200);
+    const arrived = await sourcesOf(b.orgId);
+    expect(arrived.map((row) => row.verification_requested_at === null)).toEqual([true, true, true, false]);
+    const rows = await waitFor("the pending source checked", async () => {
+      const all = await sourcesOf(b.orgId);
+      return all[3]?.verification_status === "unreachable" ? all : null;
+    });
+    expect(rows.map((row) => row.verification_status)).toEqual(["verified", "partial", "not_found", "unreachable"]);
+  });
 });
