@@ -309,6 +309,24 @@ describe("export and import of source verdicts and snapshots", () => {
     expect(rows.every((row) => row.verification_requested_at !== null)).toBe(true);
   });
 
+  it("exports a source whose snapshot is no longer kept without its verdict, so the file still imports and the source is checked afresh", async () => {
+    const a = await checkedOrg();
+    const partial = (await sourcesOf(a.orgId))[1];
+    expect(partial?.verification_status).toBe("partial");
+    await env.SOURCE_SNAPSHOTS.delete(`orgs/${a.orgId}/snapshots/${partial?.verification_snapshot}.json`);
+    const lines = parse(await exportText(a.adminKey));
+    expect(lines.filter((line) => line.type === "snapshot")).toHaveLength(1);
+    const rows = lines.filter((line) => line.table === "ledger_evidence").map((line) => line.row?.verification_status ?? null);
+    expect(rows).toEqual(["verified", null, "not_found", "unreachable"]);
+    const b = await emptyOrg();
+    expect((await importInto(b.key, join(lines))).status).toBe(200);
+    const checked = await waitFor("the source without a verdict checked", async () => {
+      const all = await sourcesOf(b.orgId);
+      return all[1]?.verification_status === "partial" ? all : null;
+    });
+    expect(checked.map((row) => row.verification_requested_at === null)).toEqual([true, false, true, true]);
+  });
+
   it("queues a source the file carries as pending for checking again, as one without a verdict; the others arrive as they were", async () => {
     const a = await checkedOrg();
     const lines = parse(await exportText(a.adminKey));
