@@ -6,7 +6,7 @@ import { importOrg } from "../../src/platform/org-data/import";
 import { homeDatabase } from "../../src/platform/org-homes";
 import { createPlan, ok, steps } from "../support/plans";
 import { waitFor } from "../support/webhooks";
-import { fetchWorker, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
+import { fetchWorker, fetchWorkerOver, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
 
 /**
  * An export carries each source's verdict and the org's page snapshots; an import restores them under its trust
@@ -200,6 +200,25 @@ describe("export and import of source verdicts and snapshots", () => {
       expect(message).toMatch(reason);
       expect(await objectsOf(b.orgId)).toEqual([]);
     }
+  });
+
+  it("counts a file's snapshots against the org's daily import bytes: past the budget none is stored", async () => {
+    const a = await checkedOrg();
+    const text = await exportText(a.adminKey);
+    const snapshotBytes = parse(text)
+      .filter((line) => line.type === "snapshot")
+      .reduce((n, line) => n + new TextEncoder().encode(JSON.stringify(line)).byteLength, 0);
+    const b = await emptyOrg();
+    // A budget the file's other lines fit in, and its snapshots do not.
+    const budget = new TextEncoder().encode(text).byteLength - snapshotBytes + 10;
+    const small = { ...(env as object), ORG_IMPORT_DAILY_BYTES: String(budget) };
+    const refused = await fetchWorkerOver(small)(
+      new Request(`${ORIGIN}/api/v1/org/import`, { method: "POST", body: text, headers: { authorization: `Bearer ${b.key}`, "content-type": "application/x-ndjson" } }),
+    );
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await objectsOf(b.orgId)).toEqual([]);
+    expect(await sourcesOf(b.orgId)).toEqual([]);
   });
 
   it("stores a file's snapshots under the importing org only: no key in the file reaches another org's objects", async () => {
