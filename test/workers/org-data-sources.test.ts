@@ -305,6 +305,29 @@ describe("export and import of source verdicts and snapshots", () => {
     expect(await outcome).not.toBeNull();
     expect(await objectsOf(c.orgId)).toEqual([]);
     expect((await objectsOf(a.orgId)).length).toBeGreaterThan(0);
+
+    // The same dead import, then the org's next import (of a file without snapshots or sources, so no check writes one): it first takes back the dead one's.
+    const d = await emptyOrg();
+    let reachedAgain: () => void = () => undefined;
+    const stalledAgain = new Promise<void>((resolve) => {
+      reachedAgain = resolve;
+    });
+    const dead = importOrg(
+      env as unknown as Env,
+      d.orgId,
+      (async function* () {
+        yield* lines.slice(0, lastSnapshot + 1).map((line) => JSON.stringify(line));
+        reachedAgain();
+        await new Promise(() => undefined);
+      })(),
+    );
+    void dead.catch(() => undefined);
+    await stalledAgain;
+    await waitFor("the snapshots written", async () => (await objectsOf(d.orgId)).length === 2);
+    await env.DB.prepare("UPDATE orgs SET import_heartbeat_at = ? WHERE id = ?").bind(Date.now() - 61_000, d.orgId).run();
+    const withoutSnapshots = lines.filter((line) => line.type !== "snapshot" && line.table !== "ledger_evidence");
+    expect((await importInto(d.key, join(withoutSnapshots))).status).toBe(200);
+    expect(await objectsOf(d.orgId)).toEqual([]);
   });
 
   it("still imports a version 2 export (no verdicts, no snapshots): its sources are queued for checking; a version 2 file carrying a verdict is refused", async () => {
