@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -134,6 +136,65 @@ describe("org export, import and delete from the operator CLI", { timeout: 240_0
     // Nothing of the CLI's own account is left behind.
     expect(await runSql("SELECT COUNT(*) AS n FROM users WHERE email LIKE '%@operator-cli.invalid'", state)).toEqual([{ n: 0 }]);
     expect(await runSql("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'cairn CLI (temporary)'", state)).toEqual([{ n: 0 }]);
+  });
+
+  it("carries a cited source's verification and its page snapshot through the file: it arrives verified and is not fetched again", async () => {
+    // A cited page on loopback (development lets source checks fetch it), counting its requests.
+    let fetched = 0;
+    const page = createServer((_request, response) => {
+      fetched++;
+      response.writeHead(200, { "content-type": "text/html" }).end("<html><head><title>Travel notes</title></head><body><p>Exports carry every snapshot of a cited page.</p></body></html>");
+    });
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    try {
+      const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/travel.html`;
+      await createOrg({ slug: "cli-pages", name: "CLI pages" }, state);
+      await addUser({ org: "cli-pages", email: "pages-admin@cairn.test", name: "Pages Admin", role: "admin", password: "pages-admin-password-1" }, state);
+      const { key } = await createApiKey({ org: "cli-pages", userEmail: "pages-admin@cairn.test", name: "pages", scopes: ["research:read", "research:write"] }, state);
+      const created = await api(key, "POST", "/plans", {
+        name: "[Deep] Travelling sources",
+        researchQuestion: "Do sources travel?",
+        steps: [
+          { stepType: "search", instructions: "Look" },
+          { stepType: "synthesize", instructions: "Say" },
+        ],
+        planDesignRationale: "Two steps",
+      });
+      expect(created.status).toBe(201);
+      const planId = String(created.body?.planId);
+      const recorded = await api(key, "POST", `/plans/${planId}/evidence`, {
+        evidence: [{ url: pageUrl, title: "Travel notes", facts: "Exports carry snapshots", quote: "Exports carry every snapshot of a cited page" }],
+      });
+      expect(recorded.status, JSON.stringify(recorded.body)).toBeLessThan(300);
+      const verdictIn = async (slug: string) =>
+        runSql(`SELECT e.verification_status AS status, e.verification_requested_at AS requested FROM ledger_evidence e JOIN orgs o ON o.id = e.org_id WHERE o.slug = '${slug}'`, state);
+      for (let tries = 0; (await verdictIn("cli-pages"))[0]?.status !== "verified"; tries++) {
+        if (tries > 60) throw new Error(`the source was not checked: ${JSON.stringify(await verdictIn("cli-pages"))}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(fetched).toBe(1);
+
+      const file = path.join(work, "cli-pages.ndjson");
+      const exported = await cli(server.persistTo, "export", "--org", "cli-pages", "--out", file, "--url", server.url);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stdout).toContain("1 snapshot");
+      const records = readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(records[0]).toMatchObject({ type: "header", formatVersion: 3 });
+      const snapshots = records.filter((r) => r.type === "snapshot");
+      expect(snapshots).toHaveLength(1);
+      expect(String(snapshots[0]?.text)).toContain("Exports carry every snapshot of a cited page.");
+
+      await createOrg({ slug: "cli-pages-copy", name: "CLI pages copy" }, state);
+      const imported = await cli(server.persistTo, "import", "--org", "cli-pages-copy", "--in", file, "--url", server.url);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toContain("1 page snapshots");
+      expect(await verdictIn("cli-pages-copy")).toEqual([{ status: "verified", requested: null }]);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(fetched).toBe(1);
+    } finally {
+      page.closeAllConnections();
+      await new Promise<void>((resolve) => page.close(() => resolve()));
+    }
   });
 
   it("without --url starts its own local Worker on the state, and names what is missing", async () => {

@@ -110,7 +110,7 @@ describe("org export, import and erasure", () => {
     const oauth = await tokensFor({ email: a.admin.email, password: a.admin.password });
     const first = await exportText(a.adminKey);
     const lines = records(first);
-    expect(lines[0]).toMatchObject({ type: "header", format: "cairn-org-export", formatVersion: 2, org: { id: a.orgId } });
+    expect(lines[0]).toMatchObject({ type: "header", format: "cairn-org-export", formatVersion: 3, org: { id: a.orgId } });
     expect(lines.at(-1)).toMatchObject({ type: "end" });
     expect(first).not.toMatch(/password_hash|key_hash|pbkdf2/i);
     const kinds = new Set(lines.map((r) => (r.type === "row" ? `row:${String(r.table)}` : String(r.type))));
@@ -132,7 +132,7 @@ describe("org export, import and erasure", () => {
     const differing = left.findIndex((line, i) => line !== right[i]);
     expect(differing === -1 ? null : { at: differing, exported: left[differing], reimported: right[differing] }).toBeNull();
     expect(right).toHaveLength(left.length);
-    // The imported sources carry no verdict from the file: Cairn queued its own checks of them (here: blocked hosts).
+    // Sources still pending when exported arrive without a verdict and are checked by Cairn; checked ones arrive as they were (here: blocked hosts).
     const verdicts = async () => (await env.DB.prepare("SELECT verification_status AS s FROM ledger_evidence WHERE org_id = ?").bind(bOrg).all<{ s: string | null }>()).results.map((r) => r.s);
     expect((await verdicts()).length).toBeGreaterThan(0);
     for (let tries = 0; (await verdicts()).some((s) => s === null || s === "pending"); tries++) {

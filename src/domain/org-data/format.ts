@@ -1,5 +1,6 @@
 import { validationError } from "../errors";
 import { type OrgSettingsValues, parseExportedSettings } from "../org-settings";
+import { parseSnapshotRecord, type SnapshotRecord } from "./snapshot-records";
 
 /**
  * The org export format: NDJSON, one JSON object per line.
@@ -8,19 +9,24 @@ import { type OrgSettingsValues, parseExportedSettings } from "../org-settings";
  *   row           { type, table, row }       a D1 row of the org, columns as stored (never a key hash)
  *   plan_state    { type, planId, tables }   a plan object's storage: plan, steps, versions, audit
  *   session_state { type, sessionId, tables } a search session object's storage
+ *   snapshot      { type, sha256, url, finalUrl, status, contentType, title, fetchedAt, truncated, text }
+ *                 a page Cairn read for a cited source (snapshot-records.ts); all of them before the
+ *                 evidence rows, whose verdicts name them by sha256
  *   end           { type, counts }           present only when the export finished
  * Rows are written in each table's insertion order, so an import keeps versions in order.
  */
 export const EXPORT_FORMAT = "cairn-org-export";
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 /**
  * Versions an import reads. Version 1 (exports made before plan audit sequences were left out)
  * carried each plan audit entry's `seq`: the plan object's own counter, which an import numbers
  * afresh anyway and which no other plan or org shares, so a version 1 file's `seq` there is dropped
  * rather than refused (see `upgradePlanState`). Backups made then stay importable; a version 2 file
- * carrying it is refused like any server-managed column.
+ * carrying it is refused like any server-managed column. Version 3 adds each source's verdict to its evidence
+ * row and the org's page snapshots (imported-verdicts.ts); versions 1 and 2 carry neither (their sources are
+ * checked afresh after the import) and a verdict in one is refused.
  */
-export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2];
+export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** A version 1 plan state as version 2 writes it: the audit's own sequence left out. */
 export function upgradePlanState(formatVersion: number, tables: TableDump): TableDump {
@@ -59,18 +65,9 @@ export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly 
   plans: ["index_seq"],
   research_outputs: ["seq"],
   ledger_claims: ["seq"],
-  // A source's verdict is Cairn's own finding from fetching the page: never taken from a file.
-  ledger_evidence: [
-    "verification_status",
-    "verification_reason",
-    "verification_score",
-    "verification_passage",
-    "verification_basis",
-    "verification_title_mismatch",
-    "verification_snapshot",
-    "verification_requested_at",
-    "verification_checked_at",
-  ],
+  // When the org asked for a source's check: counts its own checks against its limits. A verdict is exported,
+  // and judged again on its snapshot when imported (imported-verdicts.ts).
+  ledger_evidence: ["verification_requested_at"],
 };
 
 /** Columns never exported: secrets, and what the server assigns itself. */
@@ -116,6 +113,7 @@ export type ExportRecord =
   | { type: "row"; table: RowTable; row: StoredRow }
   | { type: "plan_state"; planId: string; tables: TableDump }
   | { type: "session_state"; sessionId: string; tables: TableDump }
+  | SnapshotRecord
   | { type: "end"; counts: Record<string, number> };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -163,7 +161,7 @@ export function parseRecord(line: string, lineNumber: number): ExportRecord {
     case "header": {
       if (value.format !== EXPORT_FORMAT) throw validationError(`${where}: not a Cairn org export (format must be "${EXPORT_FORMAT}").`);
       if (!READABLE_FORMAT_VERSIONS.includes(value.formatVersion as number)) {
-        throw validationError(`${where}: export format version ${String(value.formatVersion).slice(0, 10)}; this Cairn reads versions ${READABLE_FORMAT_VERSIONS.join(" and ")}.`);
+        throw validationError(`${where}: export format version ${String(value.formatVersion).slice(0, 10)}; this Cairn reads versions ${READABLE_FORMAT_VERSIONS.slice(0, -1).join(", ")} and ${READABLE_FORMAT_VERSIONS.at(-1)}.`);
       }
       const org = value.org;
       if (!isObject(org) || typeof org.id !== "string" || typeof org.slug !== "string" || typeof org.name !== "string") throw validationError(`${where}: the header names no org.`);
@@ -190,6 +188,10 @@ export function parseRecord(line: string, lineNumber: number): ExportRecord {
       const tables = checkTables(value.tables, where);
       return value.type === "plan_state" ? { type: "plan_state", planId: id, tables } : { type: "session_state", sessionId: id, tables };
     }
+    // Another kind of the org's stored objects (R2) gets its own record type here, beside its export and import
+    // (src/platform/org-data/org-objects.ts).
+    case "snapshot":
+      return parseSnapshotRecord(value, where);
     case "end": {
       if (!isObject(value.counts)) throw validationError(`${where}: the end line carries counts.`);
       return { type: "end", counts: value.counts as Record<string, number> };

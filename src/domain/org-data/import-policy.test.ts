@@ -41,19 +41,21 @@ const refusal = (run: () => unknown): string => {
 describe("import policy: rows", () => {
   it("passes a row as the operation stores it", () => {
     const row = artifact();
-    expect(checkImportRow("artifacts", row, 7)).toBe(row);
+    expect(checkImportRow("artifacts", row, 7, 3)).toBe(row);
   });
 
   it("refuses server-managed columns and row keys, naming them and the line", () => {
-    expect(refusal(() => checkImportRow("artifacts", artifact({ seq: 5 }), 7))).toBe(
+    expect(refusal(() => checkImportRow("artifacts", artifact({ seq: 5 }), 7, 3))).toBe(
       "Line 7: artifacts: column seq is assigned by the server; an import never sets it. Leave it out of the row.",
     );
-    expect(refusal(() => checkImportRow("plans", { index_seq: 1 }, 3))).toContain("column index_seq is assigned by the server");
-    expect(refusal(() => checkImportRow("ledger_claims", { seq: "9223372036854775807" }, 3))).toContain("column seq");
+    expect(refusal(() => checkImportRow("plans", { index_seq: 1 }, 3, 3))).toContain("column index_seq is assigned by the server");
+    expect(refusal(() => checkImportRow("ledger_claims", { seq: "9223372036854775807" }, 3, 3))).toContain("column seq");
     // A file cannot mark its sources verified: the verdict is Cairn's own, from fetching the page.
-    expect(refusal(() => checkImportRow("ledger_evidence", { verification_status: "verified" }, 4))).toContain("column verification_status is assigned by the server");
-    expect(refusal(() => checkImportRow("artifacts", artifact({ rowid: 1 }), 2))).toContain("column rowid is assigned by the server");
-    expect(refusal(() => checkImportRow("artifacts", artifact({ extra: 1 }), 2))).toBe("Line 2: artifacts has no column extra.");
+    expect(refusal(() => checkImportRow("ledger_evidence", { verification_requested_at: 1 }, 4, 3))).toContain("column verification_requested_at is assigned by the server");
+    // Exports before version 3 never carried a verdict: one in such a file is refused.
+    expect(refusal(() => checkImportRow("ledger_evidence", { verification_status: "verified" }, 4, 2))).toContain("column verification_status is not part of a version 2 export");
+    expect(refusal(() => checkImportRow("artifacts", artifact({ rowid: 1 }), 2, 3))).toContain("column rowid is assigned by the server");
+    expect(refusal(() => checkImportRow("artifacts", artifact({ extra: 1 }), 2, 3))).toBe("Line 2: artifacts has no column extra.");
   });
 
   it("holds each column to its operation's bounds, enums and JSON", () => {
@@ -73,9 +75,9 @@ describe("import policy: rows", () => {
       [{ tags: '["x",1]', tag_index: " x 1 " }, "column tags: item 1 must be text"],
       [{ tags: '["x"]', tag_index: " y " }, "column tag_index: must be the tags"],
     ];
-    for (const [change, message] of cases) expect(refusal(() => checkImportRow("artifacts", artifact(change), 4)), message).toContain(message);
+    for (const [change, message] of cases) expect(refusal(() => checkImportRow("artifacts", artifact(change), 4, 3)), message).toContain(message);
     const deep = JSON.stringify(Array.from({ length: 40 }).reduce<unknown>((inner) => [inner], "x"));
-    expect(refusal(() => checkImportRow("artifacts", artifact({ content: deep }), 4))).toContain("Nested too deeply");
+    expect(refusal(() => checkImportRow("artifacts", artifact({ content: deep }), 4, 3))).toContain("Nested too deeply");
   });
 
   it("takes a caller's own content hash as record_evidence does, and refuses one it would not", () => {
@@ -94,8 +96,8 @@ describe("import policy: rows", () => {
       recorded_by: "usr_1",
       created_at: T,
     });
-    expect(() => checkImportRow("ledger_evidence", evidence("sha256:0123abcd"), 5)).not.toThrow();
-    expect(refusal(() => checkImportRow("ledger_evidence", evidence("x y"), 5))).toContain("column content_hash");
+    expect(() => checkImportRow("ledger_evidence", evidence("sha256:0123abcd"), 5, 3)).not.toThrow();
+    expect(refusal(() => checkImportRow("ledger_evidence", evidence("x y"), 5, 3))).toContain("column content_hash");
   });
 
   it("checks skill-execution metadata as log_skill_execution does", () => {

@@ -5,7 +5,9 @@ import { CITATION_POLICIES, CRITIC_VERDICTS, LEDGER_LIMITS, normalizeClaim, REVI
 import { FEEDBACK_PHASES, MEDIA_TYPES, OUTPUT_LIMITS } from "../research/outputs";
 import { SESSION_LIMITS } from "../sessions/model";
 import { METADATA_MAX_BYTES, SKILL_EXECUTION_STATUSES, storedMetadataIssue } from "../skill-executions";
+import { SOURCE_CHECK_LIMITS, VERIFICATION_STATUSES } from "../sources/verification";
 import { type RowTable, SERVER_MANAGED_COLUMNS, type StoredRow } from "./format";
+import { VERDICT_COLUMNS, VERDICTS_SINCE_VERSION } from "./imported-verdicts";
 import {
   actor,
   bool,
@@ -188,6 +190,16 @@ export const IMPORT_POLICY: Readonly<Partial<Record<RowTable, Readonly<Record<st
       (value) => (Array.isArray(value) && value.length <= 20 && value.every((y) => Number.isInteger(y) && y >= 1900 && y <= 2200) ? null : "must list at most 20 years"),
       true,
     ),
+    // A source's verdict: bounded here, and held to its snapshot by imported-verdicts.ts.
+    verification_status: oneOf(VERIFICATION_STATUSES, true),
+    verification_reason: text(2000, { nullable: true }),
+    verification_score: real(0, 1, true),
+    // The passage is cut at its bound and marked with an ellipsis.
+    verification_passage: text(SOURCE_CHECK_LIMITS.passageChars + 1, { nullable: true }),
+    verification_basis: oneOf(["fetched"], true),
+    verification_title_mismatch: int(0, 1, true),
+    verification_snapshot: text(64, { nullable: true, pattern: /^[0-9a-f]{64}$/, shape: "the SHA-256 of a snapshot the file carries (64 lowercase hex digits)" }),
+    verification_checked_at: time(true),
   },
   ledger_claims: {
     id: id("clm"),
@@ -262,7 +274,7 @@ const DEFAULTED: Readonly<Partial<Record<RowTable, ReadonlySet<string>>>> = {
   plans: new Set(["research_question", "budget_percent", "budget_exhausted"]),
   evidence_ledgers: new Set(["subtopics"]),
   ledger_claims: new Set(["high_stakes", "reused_from"]),
-  ledger_evidence: new Set(["evidence_ref", "temporal_intent", "freshness", "removed_stale_years"]),
+  ledger_evidence: new Set(["evidence_ref", "temporal_intent", "freshness", "removed_stale_years", ...VERDICT_COLUMNS]),
 };
 
 /** Columns that restate others and must agree with them (the operations derive them). */
@@ -297,14 +309,21 @@ export const UNIQUE_KEYS: Readonly<Record<string, readonly (readonly string[])[]
 
 /**
  * The row as the import may write it, or a validation error naming the line and the column.
- * `line` is the file's 1-based line number.
+ * `line` is the file's 1-based line number; `formatVersion` the file header's.
  */
-export function checkImportRow(table: RowTable, row: StoredRow, line: number): StoredRow {
+export function checkImportRow(table: RowTable, row: StoredRow, line: number, formatVersion: number): StoredRow {
   const where = `Line ${line}: ${table}`;
   const policy = IMPORT_POLICY[table];
   if (!policy) throw validationError(`${where}: this table is not imported.`);
   const managed = SERVER_MANAGED_COLUMNS[table] ?? [];
+  // Exports older than the verdicts never carried them: a file of that version holding one was not made by Cairn.
+  const unwritten: readonly string[] = table === "ledger_evidence" && formatVersion < VERDICTS_SINCE_VERSION ? VERDICT_COLUMNS : [];
   for (const column of Object.keys(row)) {
+    if (unwritten.includes(column)) {
+      throw validationError(`${where}: column ${column} is not part of a version ${formatVersion} export (verdicts are carried from version ${VERDICTS_SINCE_VERSION} on). Leave it out of the row.`, [
+        { path: `line ${line}.${column}`, message: "Not in this format version" },
+      ]);
+    }
     if (managed.includes(column) || ROW_KEYS.has(column)) {
       throw validationError(`${where}: column ${column} is assigned by the server; an import never sets it. Leave it out of the row.`, [
         { path: `line ${line}.${column}`, message: "Server-managed column" },

@@ -11,7 +11,7 @@ describe("org export lines", () => {
     expect(parseRecord(JSON.stringify({ type: "row", table: "artifacts", row: { id: "art_x", title: "T", confidence: 0.5, plan_id: null } }), 2)).toMatchObject({ table: "artifacts" });
     expect(parseRecord(JSON.stringify({ type: "member", userId: "usr_1", email: "Ana@X.org", role: "admin" }), 3)).toMatchObject({ email: "ana@x.org", displayName: "Ana@X.org" });
     expect(() => parseRecord("{", 4)).toThrow("Line 4 is not JSON.");
-    expect(() => parseRecord(JSON.stringify({ ...header, formatVersion: 3 }), 1)).toThrow("export format version 3; this Cairn reads versions 1 and 2");
+    expect(() => parseRecord(JSON.stringify({ ...header, formatVersion: 4 }), 1)).toThrow("export format version 4; this Cairn reads versions 1, 2 and 3");
     expect(() => parseRecord(JSON.stringify({ ...header, format: "other" }), 1)).toThrow("not a Cairn org export");
     expect(() => parseRecord(JSON.stringify({ type: "row", table: "users", row: {} }), 5)).toThrow('Line 5: "users" is not a table an export holds.');
     expect(() => parseRecord(JSON.stringify({ type: "row", table: "artifacts", row: { "id; DROP TABLE x": 1 } }), 6)).toThrow("is not a column name");

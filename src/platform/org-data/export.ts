@@ -1,10 +1,12 @@
 import { EXPORT_FORMAT, type ExportRecord, FORMAT_VERSION, OMITTED_COLUMNS, ROW_TABLES, type StoredRow } from "../../domain/org-data/format";
+import { VERDICT_COLUMNS } from "../../domain/org-data/imported-verdicts";
 import { OPERATOR_ACCOUNT_PASSWORD } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
 import { readSettings } from "../../domain/org-settings";
 import type { Env } from "../../env";
 import { d1OrgSettings } from "../../storage/org-settings";
 import { homeDatabase } from "../org-homes";
+import { exportOrgObjects } from "./org-objects";
 
 /**
  * The account the operator CLI makes for one command, and its key, are the CLI's, not the org's:
@@ -58,14 +60,27 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
     yield { type: "member", userId: member.user_id, email: member.email, displayName: member.display_name, role: member.role, joinedAt: member.created_at };
   }
 
+  // The hashes of the snapshots exported (64 characters each): the verdicts exported after them name only these.
+  const snapshots = new Set<string>();
   for (const table of ROW_TABLES) {
     if (table === "tool_call_log" && !options.toolCalls) continue;
     const omitted = new Set(OMITTED_COLUMNS[table] ?? []);
     // The table name is one of ROW_TABLES, a constant: never caller input.
     const db = livesInHome(table) ? home : env.DB;
+    // The org's stored objects (page snapshots) before the evidence rows whose verdicts name them.
+    if (table === "ledger_evidence") {
+      for await (const object of exportOrgObjects(env, orgId)) {
+        count(object.type);
+        if (object.type === "snapshot") snapshots.add(object.sha256);
+        yield object;
+      }
+    }
     const own = table === "api_keys" ? ` AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = api_keys.user_id AND u.password_hash = ${OPERATOR})` : "";
     for await (const raw of pages<StoredRow>(db, `SELECT rowid AS cursor_rowid, * FROM ${table} WHERE org_id = ?1${own} AND rowid > ?2 ORDER BY rowid LIMIT ?3`, orgId, page)) {
-      const row = Object.fromEntries(Object.entries(raw).filter(([column]) => !omitted.has(column))) as StoredRow;
+      let row = Object.fromEntries(Object.entries(raw).filter(([column]) => !omitted.has(column))) as StoredRow;
+      // A verdict whose snapshot is no longer kept could not be judged again by an import (which would refuse the
+      // file): it goes without its verdict, and the import has the source checked afresh.
+      if (table === "ledger_evidence" && typeof row.verification_snapshot === "string" && !snapshots.has(row.verification_snapshot)) row = withoutVerdict(row);
       count(table);
       yield { type: "row", table, row };
       if (table === "plans") {
@@ -87,6 +102,8 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
   }
   yield { type: "end", counts };
 }
+
+const withoutVerdict = (row: StoredRow): StoredRow => ({ ...row, ...Object.fromEntries(VERDICT_COLUMNS.map((column) => [column, null])) });
 
 /** A keyset-paged query: `?1` the org, `?2` the last rowid seen, `?3` the page size; `cursor_rowid` is dropped from each row. */
 async function* pages<T>(db: D1Database, sql: string, orgId: string, size: number): AsyncGenerator<T> {

@@ -1,6 +1,7 @@
 import { CairnError } from "../../domain/errors";
 import { ROW_TABLES } from "../../domain/org-data/format";
 import type { Env } from "../../env";
+import { orgPrefix } from "../sources/snapshots";
 
 /**
  * The durable record of what an org import wrote (table `org_import_journal`, migration 0021), so that
@@ -15,14 +16,20 @@ import type { Env } from "../../env";
  * - Each batch of rows writes, in its own transaction (so no inserted row escapes it), one journal row per
  *   table: the table's largest rowid plus one before the inserts, its largest rowid after them. Nothing
  *   else writes the database inside that transaction, so the range holds exactly the batch's rows.
- * - A plan or search session is journaled in the directory before its object is written.
+ * - A plan or search session is journaled in the directory before its object is written; so is each R2 object
+ *   (a page snapshot) before it is put, by its key, which is always under the org's own prefix.
  */
 const JOURNAL = "org_import_journal";
 const BEGUN = "import";
 const PLAN_OBJECT = "plan_object";
 const SESSION_OBJECT = "session_object";
+/** An object the import put in the org's snapshot bucket (SOURCE_SNAPSHOTS), by its key. */
+const R2_OBJECT = "r2_object";
+const KIND = { plan: PLAN_OBJECT, session: SESSION_OBJECT, r2: R2_OBJECT } as const;
 /** Statements per D1 batch while taking back (each batch is one transaction; other orgs' queries wait behind it). */
 const BATCH = 50;
+/** Keys per R2 delete (R2 deletes at most 1,000 at once). */
+const R2_KEYS = 1000;
 /** Ids per DELETE statement (D1 binds at most 100 values; one is the org id). */
 const IDS = 90;
 
@@ -46,12 +53,9 @@ export function journaledInserts(db: D1Database, orgId: string, lock: number, in
   return [...open, ...inserts.map((insert) => insert.statement), ...close];
 }
 
-/** Records a plan or search session the import is about to recreate (before its object is written). */
-export async function journalObject(directory: D1Database, orgId: string, lock: number, kind: "plan" | "session", id: string): Promise<void> {
-  await directory
-    .prepare(`INSERT INTO ${JOURNAL} (org_id, import_lock, table_name, object_id) VALUES (?, ?, ?, ?)`)
-    .bind(orgId, lock, kind === "plan" ? PLAN_OBJECT : SESSION_OBJECT, id)
-    .run();
+/** Records a plan or search session the import is about to recreate, or an R2 object it is about to put (before it is written). */
+export async function journalObject(directory: D1Database, orgId: string, lock: number, kind: keyof typeof KIND, id: string): Promise<void> {
+  await directory.prepare(`INSERT INTO ${JOURNAL} (org_id, import_lock, table_name, object_id) VALUES (?, ?, ?, ?)`).bind(orgId, lock, KIND[kind], id).run();
 }
 
 /**
@@ -102,7 +106,7 @@ export async function takeBackUnfinished(env: Env, home: D1Database, orgId: stri
 }
 
 /**
- * Takes back what the import holding `lock` wrote, and nothing else: objects first, then the index rows of
+ * Takes back what the import holding `lock` wrote, and nothing else: objects first (plans, search sessions, R2 objects), then the index rows of
  * those objects (whatever wrote them: the import's rows, or an object's own index update), then the rowid
  * ranges it inserted (`org_id` as a guard), then its journal, its begun row last.
  */
@@ -114,6 +118,9 @@ export async function takeBack(env: Env, home: D1Database, orgId: string, lock: 
   const sessions = objects.filter((o) => o.kind === SESSION_OBJECT).map((o) => o.id);
   for (const planId of plans) await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).erase();
   for (const sessionId of sessions) await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).erase();
+  // Only keys under the org's own prefix are ever deleted, whatever the journal says (the import writes no other).
+  const r2Keys = objects.filter((o) => o.kind === R2_OBJECT && o.id.startsWith(orgPrefix(orgId))).map((o) => o.id);
+  for (let start = 0; start < r2Keys.length; start += R2_KEYS) await env.SOURCE_SNAPSHOTS.delete(r2Keys.slice(start, start + R2_KEYS));
 
   const deletes = new Map<D1Database, D1PreparedStatement[]>(databases(env, home).map((db) => [db, []]));
   const add = (db: D1Database, statement: D1PreparedStatement) => deletes.get(db)?.push(statement);

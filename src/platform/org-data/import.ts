@@ -17,6 +17,8 @@ import { homeDatabase } from "../org-homes";
 import { queueImportedSourceChecks } from "../sources/imported";
 import { completeImport, journalBegun, journaledInserts, journalObject, takeBack, takeBackUnfinished } from "./import-journal";
 import { ImportMeter } from "./import-meter";
+import { ImportedObjects } from "./org-objects";
+import { VERDICTS_SINCE_VERSION } from "../../domain/org-data/imported-verdicts";
 import { placeImportedMember } from "./members";
 
 /**
@@ -32,6 +34,8 @@ export interface ImportSummary {
   rows: Record<string, number>;
   plans: number;
   searchSessions: number;
+  /** Page snapshots stored (the org's sources' verdicts were reached on them). */
+  snapshots: number;
   skipped: Record<string, number>;
   /** The org's settings (plan approval, source policy): restored from the file, or the file carried none (an older export). */
   settings: "restored" | "not_in_file";
@@ -105,7 +109,7 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
     // The file's settings replace the org's, with the import's end: an import that fails changes none of them.
     const restoreSettings = settings ? [importedSettingsStatement(env.DB, orgId, lock, settings)] : [];
     if (!(await completeImport(env.DB, home, orgId, lock, restoreSettings))) throw takenOver();
-    // Imported sources carry no verdict (a file cannot say a page was checked): Cairn checks them itself.
+    // Imported sources without a verdict (older files, or one still pending when exported): Cairn checks them itself.
     await queueImportedSourceChecks(env, orgId, Date.now()).catch((error: unknown) =>
       console.error(JSON.stringify({ level: "error", message: "imported sources not queued for checking", orgId, error: String(error) })),
     );
@@ -196,7 +200,7 @@ async function apply(
   held: HeldBefore,
 ): Promise<Imported> {
   const { orgId, lock } = hold;
-  const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, skipped: {}, settings: "not_in_file" };
+  const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, snapshots: 0, skipped: {}, settings: "not_in_file" };
   const columnsOf = new Map<string, Set<string>>();
   let header: ExportHeader | null = null;
   let remap: IdRemapper | null = null;
@@ -210,6 +214,8 @@ async function apply(
   // Rows wait in file order; each run of rows bound for one database goes in one batch.
   let pending: { db: D1Database; table: string; statement: D1PreparedStatement }[] = [];
   let pendingBytes = 0;
+  // The file's snapshots, stored under this org as they are read; each journaled before it is put.
+  const stored = new ImportedObjects(env, orgId, (key) => journalObject(env.DB, orgId, lock, "r2", key));
   const flush = async () => {
     // Nothing is written past the day's budget, nor by an import whose lock is no longer its own.
     await meter.settle();
@@ -258,7 +264,7 @@ async function apply(
           summary.skipped[record.table] = (summary.skipped[record.table] ?? 0) + 1;
           break;
         }
-        const checked = checkImportRow(record.table, record.row, lineNumber);
+        const checked = checkImportRow(record.table, record.row, lineNumber, header.formatVersion);
         for (const key of rowKeys(record.table, checked)) claimOnce(keys, hashKey(key, seed), lineNumber, `a ${record.table} row with the same key`);
         if (ONLY_INTO_EMPTY.has(record.table) && held.has(record.table)) {
           throw conflict(
@@ -269,6 +275,8 @@ async function apply(
         const columns = columnsOf.get(record.table) ?? (await tableColumns(db, record.table));
         columnsOf.set(record.table, columns);
         const row: StoredRow = { ...remap.row(checked), org_id: orgId };
+        // A source's verdict is judged again on the snapshot it names (one this file carried); none, or pending, is checked afresh.
+        if (record.table === "ledger_evidence") Object.assign(row, await stored.verdictColumns(checked, lineNumber));
         // The server sets the plan index's update counter (a file's is refused): the plan's new object
         // numbers its index updates from 1, and the index takes only newer ones.
         if (record.table === "plans") row.index_seq = 0;
@@ -304,6 +312,15 @@ async function apply(
         const result = await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).importState(remapTables(remap, record.tables), now);
         if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
         summary.searchSessions++;
+        break;
+      }
+      case "snapshot": {
+        if (header.formatVersion < VERDICTS_SINCE_VERSION) throw validationError(`Line ${lineNumber}: a version ${header.formatVersion} export carries no snapshots (they are carried from version ${VERDICTS_SINCE_VERSION} on).`);
+        // What was read so far is settled against the day's budget (this snapshot's bytes included) before it is stored.
+        await flush();
+        await hold.beat(true);
+        await stored.importSnapshot(record, lineNumber);
+        summary.snapshots++;
         break;
       }
       case "end":

@@ -26,7 +26,10 @@ interface UrlEntry {
 
 /** Everything of one org lives under this prefix, so erasure deletes it all. */
 export const orgPrefix = (orgId: string) => `orgs/${orgId}/`;
-const snapshotKey = (orgId: string, sha256: string) => `${orgPrefix(orgId)}snapshots/${sha256}.json`;
+/** Where the org's snapshot of text hashing to `sha256` is kept: under the org's prefix, named by the hash alone. */
+export const snapshotKey = (orgId: string, sha256: string) => `${snapshotsPrefix(orgId)}${sha256}.json`;
+/** The org's snapshots, under its prefix (an export lists them here). */
+export const snapshotsPrefix = (orgId: string) => `${orgPrefix(orgId)}snapshots/`;
 const urlKey = async (orgId: string, url: string) => `${orgPrefix(orgId)}urls/${await hashEvidence(url)}.json`;
 
 export function snapshotStore(bucket: R2Bucket) {

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { CairnError } from "../errors";
+import { hashEvidence } from "../research/ledger";
+import { judgeSource } from "../sources/verification";
+import { importedVerdict, VERDICT_COLUMNS } from "./imported-verdicts";
+import { checkSnapshotHash, parseSnapshotRecord, SNAPSHOT_TEXT_CHARS } from "./snapshot-records";
+
+const PAGE = "In March, the team reported that solid-state cells reached 500 Wh/kg in the lab, a record for the chemistry.";
+const SHA = "a".repeat(64);
+const snapshot = { sha256: SHA, title: "Solid-state batteries reach 500 Wh/kg", text: PAGE, fetchedAt: 1_790_000_000_000 };
+const source = (quote: string | null, verdict: Record<string, unknown>) => ({ title: "Solid-state batteries reach 500 Wh/kg", quote, ...verdict }) as never;
+const refusal = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof CairnError) return error.message;
+    throw error;
+  }
+  throw new Error("not refused");
+};
+
+describe("a verdict arriving in an import file", () => {
+  it("is judged again on the snapshot it names: what is stored is the judge's finding", () => {
+    const quote = "solid-state cells reached 500 Wh/kg in the lab";
+    const own = judgeSource({ quote, title: snapshot.title }, { text: PAGE, title: snapshot.title, snapshot: SHA }, 5);
+    expect(own.status).toBe("verified");
+    // The file's score, passage and reason are not taken: the judge's are.
+    const columns = importedVerdict(source(quote, { verification_status: "verified", verification_snapshot: SHA, verification_score: 0.2, verification_passage: "made up", verification_checked_at: 5 }), snapshot, 3);
+    expect(columns).toMatchObject({ verification_status: "verified", verification_score: 1, verification_passage: own.passage, verification_snapshot: SHA, verification_checked_at: 5, verification_basis: "fetched" });
+    // A file claiming less than the judge finds gets the judge's verdict.
+    expect(importedVerdict(source(quote, { verification_status: "not_found", verification_snapshot: SHA }), snapshot, 3).verification_status).toBe("verified");
+  });
+
+  it("refuses a verdict claiming more than its snapshot holds, naming the line and column", () => {
+    const forged = (quote: string, status: string) => refusal(() => importedVerdict(source(quote, { verification_status: status, verification_snapshot: SHA }), snapshot, 7));
+    expect(forged("solid-state cells reached 900 Wh/kg in the lab", "verified")).toMatch(/^Line 7: ledger_evidence, column verification_status: the file says verified, but .* partial/);
+    expect(forged("the moon is made of cheese and always was", "partial")).toContain("is not_found");
+    expect(forged("the moon is made of cheese and always was", "verified")).toContain("the file says verified");
+  });
+
+  it("refuses a page verdict naming no snapshot, or one the file did not carry", () => {
+    const quote = "solid-state cells reached 500 Wh/kg in the lab";
+    expect(refusal(() => importedVerdict(source(quote, { verification_status: "verified" }), null, 2))).toContain("column verification_snapshot: a verified verdict names the snapshot");
+    expect(refusal(() => importedVerdict(source(quote, { verification_status: "partial", verification_snapshot: "b".repeat(64) }), snapshot, 2))).toContain("which no earlier line of this file carries");
+    expect(refusal(() => importedVerdict(source(quote, { verification_status: "verified", verification_snapshot: SHA }), null, 2))).toContain("which no earlier line of this file carries");
+  });
+
+  it("takes a verdict reached without a page within its bounds, and stores pending or none as nothing (checked afresh)", () => {
+    const unreachable = { verification_status: "unreachable", verification_reason: "HTTP error: 404", verification_basis: "fetched", verification_checked_at: 9 };
+    expect(importedVerdict(source("q", unreachable), null, 4)).toMatchObject(unreachable);
+    expect(refusal(() => importedVerdict(source("q", { ...unreachable, verification_score: 1 }), null, 4))).toContain("column verification_score: must be empty");
+    expect(refusal(() => importedVerdict(source("q", { ...unreachable, verification_passage: "x" }), null, 4))).toContain("column verification_passage");
+    expect(refusal(() => importedVerdict(source("q", { ...unreachable, verification_snapshot: SHA }), snapshot, 4))).toContain("column verification_snapshot");
+    const unchecked = { verification_status: "unchecked", verification_reason: "PDF text extraction not available", verification_basis: "fetched", verification_title_mismatch: 0, verification_checked_at: 9 };
+    expect(importedVerdict(source("q", unchecked), null, 4)).toMatchObject(unchecked);
+    const nothing = Object.fromEntries(VERDICT_COLUMNS.map((column) => [column, null]));
+    expect(importedVerdict(source("q", { verification_status: "pending" }), null, 4)).toEqual(nothing);
+    expect(importedVerdict(source("q", {}), null, 4)).toEqual(nothing);
+    expect(refusal(() => importedVerdict(source("q", { verification_status: "pending", verification_score: 1 }), null, 4))).toContain("must be empty for a source still pending");
+    expect(refusal(() => importedVerdict(source("q", { verification_snapshot: SHA }), snapshot, 4))).toContain("must be empty for a source without a verdict");
+  });
+});
+
+describe("a snapshot line", () => {
+  const record = async (text = PAGE) => ({
+    type: "snapshot",
+    sha256: await hashEvidence(text),
+    url: "https://example.org/a",
+    finalUrl: "https://example.org/a",
+    status: 200,
+    contentType: "text/html",
+    title: "A",
+    fetchedAt: 1_790_000_000_000,
+    truncated: false,
+    text,
+  });
+
+  it("is read field by field, with no field beyond a snapshot's", async () => {
+    const good = await record();
+    expect(parseSnapshotRecord(good, "Line 3")).toEqual(good);
+    for (const [change, field] of [
+      [{ key: "orgs/org_other/snapshots/x.json" }, "key"],
+      [{ sha256: "../x" }, "sha256"],
+      [{ url: "file:///etc/passwd" }, "url"],
+      [{ status: 42 }, "status"],
+      [{ fetchedAt: -1 }, "fetchedAt"],
+      [{ truncated: "no" }, "truncated"],
+      [{ text: 5 }, "text"],
+    ] as const) {
+      expect(refusal(() => parseSnapshotRecord({ ...good, ...change }, "Line 3")), field).toContain(`Line 3: snapshot field ${field}`);
+    }
+  });
+
+  it("is bounded to what a fetch can give, and refused when its text does not hash to its sha256", async () => {
+    const over = "x".repeat(SNAPSHOT_TEXT_CHARS + 1);
+    expect(refusal(() => parseSnapshotRecord({ type: "snapshot", sha256: SHA, url: "https://a.org", finalUrl: "https://a.org", status: 200, contentType: null, title: null, fetchedAt: 1, truncated: true, text: over }, "Line 4"))).toContain(
+      `at most ${SNAPSHOT_TEXT_CHARS} characters`,
+    );
+    const good = await record();
+    await expect(checkSnapshotHash({ ...good, type: "snapshot" }, 5)).resolves.toBeUndefined();
+    await expect(checkSnapshotHash({ ...good, type: "snapshot", text: `${PAGE} More.` }, 5)).rejects.toThrow(/^Line 5: the snapshot's text does not hash to its sha256/);
+  });
+});
