@@ -406,18 +406,13 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
         source("In March the team said solid-state cells reached 500 Wh/kg in tests <img src=x onerror=alert(1)> a record for this chemistry"),
       ],
     });
-    // The checks run off the call path, through the queue: wait for the verdicts as an assistant would.
-    let statuses: string[] = [];
-    for (let i = 0; i < 100; i++) {
-      statuses = ((await structured("get_evidence_ledger", { planId })).evidence as { verification: string }[]).map((e) => e.verification);
-      if (!statuses.includes("pending")) break;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-    expect(statuses).toEqual(["verified", "not_found", "partial"]);
-
+    // The checks run off the call path, through the queue: the view opens at once, shows what is still pending and
+    // reads the ledger again until the verdicts are in.
     const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true });
     await frame.waitForSelector("details.sources:not([hidden]) > summary");
-    expect(await frame.textContent("details.sources > summary")).toBe("Sources: 1 verified, 1 not found, 1 partial");
+    await expect.poll(() => frame.textContent("details.sources > summary"), { timeout: 60_000, interval: 500 }).toBe("Sources: 1 verified, 1 not found, 1 partial");
+    const statuses = ((await structured("get_evidence_ledger", { planId })).evidence as { verification: string }[]).map((e) => e.verification);
+    expect(statuses).toEqual(["verified", "not_found", "partial"]);
     await frame.click("details.sources > summary");
     // The verified source is counted; the others are listed with their status and score.
     expect(await frame.locator("ul.src li").evaluateAll((items) => items.map((item) => item.getAttribute("data-ref")))).toEqual(["E2", "E3"]);
