@@ -144,8 +144,9 @@ describe("the core profile at /mcp/core", () => {
     const tokens = encode(JSON.stringify(forModel)).length;
     expect(tokens, `core profile: ${tokens} tokens`).toBeLessThanOrEqual(1_200);
     // A host that does not know visibility lists the app-only tool to the model as well: one tool more, bounded too.
+    // 260 → 280 when submit_review took an approval's step edits (≈36 tokens), which the plan view sends; its wording was trimmed to pay for part.
     const served = encode(JSON.stringify(core)).length;
-    expect(served - encode(JSON.stringify(core.filter(modelVisible))).length, "app-only tools, as served").toBeLessThanOrEqual(260);
+    expect(served - encode(JSON.stringify(core.filter(modelVisible))).length, "app-only tools, as served").toBeLessThanOrEqual(280);
     await expect(`${JSON.stringify(core, null, 2)}\n`).toMatchFileSnapshot("./__snapshots__/tool-surface.core.json");
     // The full catalog is untouched by the core listings.
     expect(listTools("full").find((tool) => tool.name === "create_research_plan")?.inputSchema).toHaveProperty("properties.branchingConditions");

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -39,6 +40,19 @@ const hostRecord = (page: Page) => page.evaluate(() => {
   const { calls, modelContexts, displayModeRequests } = (globalThis as unknown as HostWindow).cairnHost;
   return { calls, modelContexts, displayModeRequests };
 });
+
+/** The app's calls about the plan itself: after each read of the plan it also reads the plan's sources (get_evidence_ledger). */
+const planCalls = (calls: { name: string; arguments?: Record<string, unknown> }[]) => calls.filter((call) => call.name !== "get_evidence_ledger");
+
+/**
+ * A cited page on loopback, which the development server's source checks may fetch: its text holds markup as words
+ * (`<img …>`), which the view must show as text.
+ */
+const ARTICLE = `<!doctype html><html><head><title>Solid-state cells reach 500 Wh/kg</title></head><body>
+<p>In March, the team reported that solid-state cells reached 500 Wh/kg in the lab &lt;img src=x onerror=alert(1)&gt; a record for the chemistry.</p>
+<p>Costs remain higher than lithium-ion cells.</p></body></html>`;
+let pages: Server | undefined;
+let pagesOrigin = "";
 
 interface RpcResult {
   result?: Record<string, unknown>;
@@ -145,6 +159,10 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
       logLevel: "silent",
     });
     hostScript = bundle.outputFiles[0]?.text ?? "";
+    pages = createServer((_request, response) => response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(ARTICLE));
+    await new Promise<void>((resolve) => pages?.listen(0, "127.0.0.1", resolve));
+    const address = pages.address();
+    pagesOrigin = typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : "";
     const browser = await findBrowser();
     userDataDir = mkdtempSync(join(tmpdir(), "cairn-chromium-app-"));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -156,6 +174,7 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
   }, 120_000);
 
   afterAll(async () => {
+    await new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)));
     await context?.close();
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   });
@@ -173,7 +192,8 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     await frame.waitForSelector("text=Review sent: approve.");
     const { calls } = await hostRecord(page);
     // On load the view read the plan as it is now; then exactly the answer, then a refresh, all through the host.
-    expect(calls).toEqual([
+    expect(calls).toContainEqual({ name: "get_evidence_ledger", arguments: { planId, detail: "full", limit: 100 } });
+    expect(planCalls(calls)).toEqual([
       { name: "get_plan_status", arguments: { planId } },
       { name: "submit_review", arguments: { planId, stepId, decision: "approve" } },
       { name: "get_plan_status", arguments: { planId } },
@@ -201,12 +221,12 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
 
     await frame.click("button:text-is('Revise')");
     await frame.waitForSelector("text=Write a note to revise.");
-    expect((await hostRecord(page)).calls.map((call) => call.name)).toEqual(["get_plan_status"]);
+    expect(planCalls((await hostRecord(page)).calls).map((call) => call.name)).toEqual(["get_plan_status"]);
     await frame.fill("textarea", "Add DuckDB to the shortlist");
     await frame.click("button:text-is('Revise')");
     await frame.waitForSelector("text=Review sent: revise.");
     const { calls, modelContexts } = await hostRecord(page);
-    expect(calls[1]).toEqual({
+    expect(planCalls(calls)[1]).toEqual({
       name: "submit_review",
       arguments: { planId, stepId, decision: "revise", feedback: "Add DuckDB to the shortlist" },
     });
@@ -294,13 +314,113 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     await frame.waitForSelector("text=Review sent: approve.");
     const calls = await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls);
     // On load the view read the plan as it is now; then exactly the answer, then a refresh.
-    expect(calls).toEqual([
+    expect(planCalls(calls)).toEqual([
       { name: "get_plan_status", arguments: { planId } },
       { name: "submit_review", arguments: { planId, stepId: reviewId, decision: "approve" } },
       { name: "get_plan_status", arguments: { planId } },
     ]);
     expect(await frame.locator("section.review").count()).toBe(0);
     expect((await structured("get_next_step", { planId })).status).toBe("step");
+    await page.close();
+  });
+
+  it("revises an approval with a step edited, one removed and the budget set, and tells the model what changed", async () => {
+    const created = await structured("create_research_plan", {
+      name: "[Scan] Edited in the app",
+      researchQuestion: "Which embedded vector database should the app use?",
+      steps: [
+        { stepType: "search", instructions: "Shortlist embedded vector databases" },
+        { stepType: "analyze", instructions: "Benchmark every candidate" },
+        { stepType: "synthesize", instructions: "Recommend one" },
+      ],
+      planDesignRationale: "Shortlist, benchmark, recommend",
+      approval: "required",
+      budget: { maxSteps: 6 },
+    });
+    const planId = String(created.planId);
+    const [first, second] = created.steps as { stepId: string }[];
+    const reviewId = String(((await structured("get_plan_status", { planId })).pendingReviews as { reviewId: string }[])[0]?.reviewId);
+    const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, modelContext: true });
+
+    // The editor reads the steps whole when opened (the presentation clips long instructions).
+    await frame.click("details.edit > summary");
+    await frame.waitForSelector(`[data-edit="${first?.stepId}"] textarea`);
+    expect(await frame.locator("[data-edit] textarea").count()).toBe(3);
+    expect(await frame.inputValue(`[data-edit="${first?.stepId}"] textarea`)).toBe("Shortlist embedded vector databases");
+    await frame.fill(`[data-edit="${first?.stepId}"] textarea`, "Shortlist open-source embedded vector databases");
+    await frame.check(`[data-edit="${second?.stepId}"] input[type=checkbox]`);
+    await frame.fill("[data-budget-field=maxSteps]", "4");
+    // Edits go with Revise, and Revise needs a note for the assistant.
+    await frame.click("button:text-is('Approve')");
+    await frame.waitForSelector("text=Your edits go with Revise.");
+    await frame.fill("textarea[aria-label='Note for the assistant']", "Open source only; skip the benchmark.");
+    await frame.click("button:text-is('Revise')");
+    await frame.waitForSelector("text=Review sent: revise.");
+
+    const { calls } = await hostRecord(page);
+    expect(calls.find((call) => call.name === "get_research_context")).toEqual({ name: "get_research_context", arguments: { planId, detail: "full" } });
+    expect(calls.find((call) => call.name === "submit_review")).toEqual({
+      name: "submit_review",
+      arguments: {
+        planId,
+        stepId: reviewId,
+        decision: "revise",
+        feedback: "Open source only; skip the benchmark.",
+        edits: [
+          { stepId: first?.stepId, instructions: "Shortlist open-source embedded vector databases" },
+          { stepId: second?.stepId, remove: true },
+        ],
+        budget: { maxSteps: 4 },
+      },
+    });
+    // The view shows the plan as revised, and the model hears what the person changed and where the plan now stands.
+    expect(await frame.locator("li.step").count()).toBe(2);
+    await expect.poll(async () => (await hostRecord(page)).modelContexts.length).toBe(1);
+    const told = (await hostRecord(page)).modelContexts[0]?.content?.[0]?.text ?? "";
+    expect(told).toContain(`The person answered the plan's approval in the plan view: revise ("Open source only; skip the benchmark."); edited step 1, removed step 2, set the budget (maxSteps 4).`);
+    expect(told).toContain(`(${planId}) is now active, 0% of 2 steps done; no review waiting for the person.`);
+    const status = await structured("get_plan_status", { planId });
+    expect((status.pendingSteps as { stepId: string }[]).map((step) => step.stepId)).toEqual([first?.stepId, (created.steps as { stepId: string }[])[2]?.stepId]);
+    expect((status.budget as { limits: unknown }).limits).toEqual({ maxSteps: 4 });
+    const next = await structured("get_next_step", { planId });
+    expect(next).toMatchObject({ step: { instructions: "Shortlist open-source embedded vector databases" }, reviewNotes: ["approval review (revise): Open source only; skip the benchmark."] });
+    await page.close();
+  });
+
+  it("shows the plan's sources as Cairn checked them: counts by status, the ones not verified with their closest passage, as text", async () => {
+    const created = await structured("create_research_plan", {
+      name: "[Deep] Sources in the app",
+      researchQuestion: "How dense are solid-state cells?",
+      steps: [{ stepType: "search", instructions: "Find sources" }],
+      planDesignRationale: "One search",
+      citationPolicy: "report",
+    });
+    const planId = String(created.planId);
+    const url = `${pagesOrigin}/article.html`;
+    const source = (quote: string) => ({ url, title: "Solid-state cells reach 500 Wh/kg", facts: "Energy density in the lab", subtopic: "Density", quote });
+    await structured("record_evidence", {
+      planId,
+      evidence: [
+        source("the team reported that solid-state cells reached 500 Wh/kg in the lab"),
+        source("Sodium-ion packs now power most city buses in Europe"),
+        source("In March the team said solid-state cells reached 500 Wh/kg in tests <img src=x onerror=alert(1)> a record for this chemistry"),
+      ],
+    });
+    // The checks run off the call path, through the queue: the view opens at once, shows what is still pending and
+    // reads the ledger again until the verdicts are in.
+    const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true });
+    await frame.waitForSelector("details.sources:not([hidden]) > summary");
+    await expect.poll(() => frame.textContent("details.sources > summary"), { timeout: 60_000, interval: 500 }).toBe("Sources: 1 verified, 1 not found, 1 partial");
+    const statuses = ((await structured("get_evidence_ledger", { planId })).evidence as { verification: string }[]).map((e) => e.verification);
+    expect(statuses).toEqual(["verified", "not_found", "partial"]);
+    await frame.click("details.sources > summary");
+    // The verified source is counted; the others are listed with their status and score.
+    expect(await frame.locator("ul.src li").evaluateAll((items) => items.map((item) => item.getAttribute("data-ref")))).toEqual(["E2", "E3"]);
+    expect(await frame.textContent('ul.src li[data-ref="E2"]')).toMatch(/not found\s*score 0\.\d\d/);
+    const partial = frame.locator('ul.src li[data-ref="E3"] blockquote');
+    expect(await partial.textContent()).toBe("Closest passage: In March, the team reported that solid-state cells reached 500 Wh/kg in the lab <img src=x onerror=alert(1)> a record for the chemistry");
+    // The page's words stay words: no element was made from them.
+    expect(await frame.locator("ul.src img").count()).toBe(0);
     await page.close();
   });
 
@@ -323,7 +443,7 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     };
     const created = await hostApp({ toolName: "create_research_plan", toolArguments: createArgs, serverTools: true });
     expect(await created.frame.textContent("h1")).toBe("[Deep] Created in chat");
-    const calls = await created.page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls);
+    const calls = planCalls(await created.page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls));
     expect(calls).toHaveLength(1);
     expect(calls[0]?.name).toBe("get_plan_status");
     await created.page.close();

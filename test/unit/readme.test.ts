@@ -29,11 +29,11 @@ describe("README", () => {
     expect(current, "run `UPDATE_README=1 npm run test:unit` to regenerate").toBe(catalog());
   });
 
-  // resources/read serves the page byte for byte (src/mcp/app/plan-view.test.ts), so its size is the file's.
+  // resources/read serves the built page byte for byte (src/mcp/app/plan-view.test.ts), so its size is that file's.
   it("states the plan view's size as resources/read returns it", () => {
     const readme = readFileSync("README.md", "utf8");
     const stated = /`ui:\/\/cairn\/plan-view\.html`, ([\d.]+) KB/.exec(readme)?.[1];
-    const bytes = readFileSync("src/mcp/app/plan-view.html").byteLength;
+    const bytes = readFileSync("src/mcp/app/plan-view.min.html").byteLength;
     expect(stated, "the README names the plan view's size").toBe((bytes / 1000).toFixed(1));
   });
 

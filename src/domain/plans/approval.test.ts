@@ -167,6 +167,19 @@ describe("a plan created with approval required", () => {
     expect(codeOf(revise)).toBe("validation");
   });
 
+  it("edits only pending steps, one way each, and keeps a step to do", () => {
+    const { state } = create(steps(3));
+    const [first, second, third] = state.steps as [Step, Step, Step];
+    const skipped = modifyPlan(state, { action: "skip", stepId: third.stepId, reason: "out of scope" }, "narrowed", T0, newId).state;
+    const revise = (stepEdits: { stepId: string; instructions?: string; remove?: boolean }[]) =>
+      submitReview(skipped, { stepId: idOf(state), decision: "revise", feedback: "narrower", followUpSteps: [], stepEdits }, actor, T0, newId);
+    expect(codeOf(() => revise([{ stepId: third.stepId, instructions: "again" }]))).toBe("invalid_transition");
+    expect(codeOf(() => revise([{ stepId: first.stepId, instructions: "x", remove: true }]))).toBe("validation");
+    // Only the skipped step would be left: nothing to do.
+    expect(codeOf(() => revise([{ stepId: first.stepId, remove: true }, { stepId: second.stepId, remove: true }]))).toBe("validation");
+    expect(revise([{ stepId: first.stepId, remove: true }]).state.steps.map((s) => s.stepId)).toEqual([second.stepId, third.stepId]);
+  });
+
   it("reject fails the plan before anything is spent", () => {
     const { state } = create(steps(2));
     expect(codeOf(() => submitReview(state, { stepId: idOf(state), decision: "reject", feedback: null, followUpSteps: [] }, actor, T0, newId))).toBe("validation");

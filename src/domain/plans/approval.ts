@@ -120,18 +120,19 @@ function revisePlan(state: PlanState, edits: StepEdit[], added: NewStep[], budge
   const after: Step[] = [];
   let next = state;
   edits.forEach((edit, index) => {
-    if (seen.has(edit.stepId)) throw validationError(`Step ${edit.stepId} is edited twice.`, [{ path: `stepEdits.${index}.stepId`, message: "Edit each step once" }]);
+    if (seen.has(edit.stepId)) throw validationError(`Step ${edit.stepId} is edited twice.`, [{ path: `edits.${index}.stepId`, message: "Edit each step once" }]);
     seen.add(edit.stepId);
     const step = findStep(next, edit.stepId);
     if (step.status !== "pending") throw invalidTransition(`Step ${step.stepOrder} is ${step.status}; only pending steps are edited at approval.`);
+    if (edit.remove === true && edit.instructions !== undefined) throw validationError(`Step ${step.stepOrder}: an edit either gives instructions or removes the step, not both.`, [{ path: `edits.${index}`, message: "instructions or remove, not both" }]);
     if (edit.remove === true) {
       before.push(step);
       next = withSteps(next, next.steps.filter((candidate) => candidate.stepId !== step.stepId));
       return;
     }
-    if (edit.instructions === undefined || edit.instructions.trim() === "") throw validationError("A step edit gives instructions or remove.", [{ path: `stepEdits.${index}`, message: "instructions or remove" }]);
+    if (edit.instructions === undefined || edit.instructions.trim() === "") throw validationError("A step edit gives instructions or remove.", [{ path: `edits.${index}`, message: "instructions or remove" }]);
     if (edit.instructions.length > LIMITS.instructionsChars) {
-      throw validationError(`Step ${step.stepOrder}'s instructions are longer than ${LIMITS.instructionsChars} characters.`, [{ path: `stepEdits.${index}.instructions`, message: `At most ${LIMITS.instructionsChars} characters` }]);
+      throw validationError(`Step ${step.stepOrder}'s instructions are longer than ${LIMITS.instructionsChars} characters.`, [{ path: `edits.${index}.instructions`, message: `At most ${LIMITS.instructionsChars} characters` }]);
     }
     const updated = { ...step, instructions: edit.instructions };
     before.push(step);
@@ -143,7 +144,8 @@ function revisePlan(state: PlanState, edits: StepEdit[], added: NewStep[], budge
     next = inserted.state;
     after.push(...inserted.added);
   }
-  if (next.steps.length === 0) throw validationError("A plan keeps at least one step; reject it instead.", [{ path: "stepEdits", message: "Leaves no step" }]);
+  // Skipped steps do not count: a plan left with nothing to do would start only to finish empty.
+  if (!next.steps.some((step) => step.status === "pending")) throw validationError("A plan keeps at least one step to do; reject it instead.", [{ path: "edits", message: "Leaves no step" }]);
   assertStepCount(next.steps.length);
   if (budget !== undefined) {
     assertBudget(budget, now);

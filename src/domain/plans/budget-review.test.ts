@@ -108,6 +108,10 @@ describe("a step budget", () => {
     expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [] }, actor, T0, newId))).toBe("validation");
     expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [], budget: { maxSteps: 3 } }, actor, T0, newId))).toBe("validation");
     expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "revise", feedback: "more", followUpSteps: [] }, actor, T0, newId))).toBe("validation");
+    // Step edits revise an approval; a budget review refuses them rather than raise the budget and drop them.
+    const pendingStep = paused.steps.find((s) => s.status === "pending")?.stepId ?? "";
+    const withEdits = { stepId: review.stepId, decision: "approve" as const, feedback: null, followUpSteps: [], budget: { maxSteps: 5 }, stepEdits: [{ stepId: pendingStep, remove: true }] };
+    expect(codeOf(() => submitReview(paused, withEdits, actor, T0, newId))).toBe("validation");
     const raised = submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: "go on", followUpSteps: [], budget: { maxSteps: 5 } }, actor, T0, newId);
     expect(raised.state.plan.budget).toEqual({ maxSteps: 5 });
     expect(raised.state.plan.status).toBe("active");

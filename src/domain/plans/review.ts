@@ -41,16 +41,22 @@ export interface ReviewDecision {
   stepEdits?: StepEdit[];
 }
 
+/** Step edits revise a plan's approval; any other review (a step's, a budget's) refuses them rather than drop them. */
+function assertNoStepEdits(decision: ReviewDecision): void {
+  if ((decision.stepEdits?.length ?? 0) > 0) throw validationError("Step edits revise a plan's approval review, not this review.", [{ path: "edits", message: "Only for an approval review" }]);
+}
+
 export function submitReview(state: PlanState, decision: ReviewDecision, actor: Actor, now: number, newId: NewId): Transition {
   if (isTerminalPlan(state.plan)) throw invalidTransition(`The plan is ${state.plan.status}.`);
   const planReview = state.plan.reviews?.find((review) => review.reviewId === decision.stepId);
   if (planReview) {
     if (planReview.decision !== null) throw invalidTransition(`The ${planReview.kind} review was already answered (${planReview.decision}).`);
+    if (planReview.kind !== "approval") assertNoStepEdits(decision);
     return planReview.kind === "budget" ? answerBudgetReview(state, planReview, decision, actor, now) : answerApproval(state, planReview, decision, actor, now, newId);
   }
   const step = findStep(state, decision.stepId);
   if (step.status !== "awaiting_input" || !step.review) throw invalidTransition(`Step ${step.stepOrder} is ${step.status}; there is no review to answer.`);
-  if ((decision.stepEdits?.length ?? 0) > 0) throw validationError("stepEdits revise a plan's approval, not a step's review.", [{ path: "stepEdits", message: "Only for an approval review" }]);
+  assertNoStepEdits(decision);
   if (decision.decision !== "approve" && !decision.feedback?.trim()) {
     throw validationError(`feedback is required to ${decision.decision}.`, [{ path: "feedback", message: "Required unless approving" }]);
   }

@@ -15,7 +15,7 @@ describe("the plan view (MCP App)", () => {
     expect(linked).toEqual(["create_research_plan", "get_plan_status"]);
     // The older flat key too, as ext-apps' registerAppTool sets it, for hosts from before the nested form.
     expect(tools.filter((tool) => tool._meta?.["ui/resourceUri"] === "ui://cairn/plan-view.html").map((tool) => tool.name)).toEqual(linked);
-    // The view calls submit_review and get_plan_status, which the model calls too: no tool of the full catalog is app-only.
+    // The view calls submit_review, get_plan_status, get_evidence_ledger and get_research_context, which the model calls too: no tool of the full catalog is app-only.
     expect(tools.filter((tool) => tool._meta?.ui?.visibility !== undefined)).toEqual([]);
     const init = await rpc(apiKey, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
     expect(init.result?.capabilities).toMatchObject({ extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } });
@@ -30,6 +30,8 @@ describe("the plan view (MCP App)", () => {
     expect(content?.text).toBe(PLAN_VIEW_HTML);
     // Nothing loaded from anywhere: no src or href attributes, no imports, no fetch.
     expect(PLAN_VIEW_HTML).not.toMatch(/\s(src|href)=|@import|fetch\(|XMLHttpRequest|WebSocket/);
+    // Bounded as served: the page built from plan-view.html with its script and stylesheet minified (about 16.8 KB with
+    // approval editing and the sources section; the readable source is larger and never leaves the repository).
     expect(new TextEncoder().encode(PLAN_VIEW_HTML).length).toBeLessThan(20 * 1024);
   });
 

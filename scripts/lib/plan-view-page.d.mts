@@ -1,0 +1,1 @@
+export function buildPlanViewPage(source: string): string;
