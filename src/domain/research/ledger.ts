@@ -5,6 +5,7 @@
  */
 import type { SourceVerification } from "../sources/verification";
 import type { ReusedFrom } from "./claim-reuse";
+import { numbersNotInQuotes as numbersUnquoted } from "./claim-sources";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
 import { checkSourceIntegrity, type SourceIntegrity, sourceIntegrityProblem } from "./source-integrity";
 
@@ -201,6 +202,11 @@ export interface CitationReport {
   downgradedClaimsCited: string[];
   /** What Cairn found on the cited pages (null when the ledger was read without verdicts). */
   sources: SourceIntegrity | null;
+  /**
+   * Claims the deliverable rests on (cited, or grounded on cited evidence) stating numbers none of their cited quotes
+   * states: named for the reader, not refused (a number may be in the source beyond the quote).
+   */
+  numbersNotInQuotes: { claim: string; numbers: string[] }[];
   problems: string[];
 }
 
@@ -231,7 +237,7 @@ function marksUnverified(content: string, subtopic: string): boolean {
 export function checkCitations(
   policy: CitationPolicy,
   deliverable: { content: string; citationRefs: string[] },
-  ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
+  ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification" | "quote">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
 ): CitationReport {
   const cited = citedRefsIn(deliverable.content);
   const citedRefs = [...new Set([...cited.evidence, ...deliverable.citationRefs.filter((ref) => /^E\d+$/.test(ref))])];
@@ -288,6 +294,13 @@ export function checkCitations(
   const sources = verified.length === ledger.evidence.length ? checkSourceIntegrity(deliverable.content, { refs: citedRefs, claims: citedClaims }, { evidence: verified, claims: ledger.claims }) : null;
   const sourceProblem = sources ? sourceIntegrityProblem(sources) : null;
   if (sourceProblem) problems.push(sourceProblem);
+  const quoteOf = new Map(ledger.evidence.map((e) => [e.ref, e.quote ?? null]));
+  const numbersNotInQuotes = ledger.claims
+    .filter((c) => citedClaims.includes(c.ref) || (outcomes.get(c.ref)?.grounded && c.evidenceRefs.some((r) => citedRefs.includes(r))))
+    .flatMap((c) => {
+      const numbers = numbersUnquoted(c.text, c.evidenceRefs.flatMap((ref) => (quoteOf.has(ref) ? [{ quote: quoteOf.get(ref) ?? null }] : [])));
+      return numbers.length ? [{ claim: c.ref, numbers }] : [];
+    });
   return {
     policy,
     passed: problems.length === 0,
@@ -303,6 +316,7 @@ export function checkCitations(
     unverifiedSubtopics,
     downgradedClaimsCited,
     sources,
+    numbersNotInQuotes,
     problems,
   };
 }
