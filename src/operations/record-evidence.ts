@@ -39,7 +39,7 @@ export const recordEvidence = defineOperation({
             .min(1)
             .max(CLIENT_TEXT_CHARS, `sourceText is at most ${CLIENT_TEXT_CHARS.toLocaleString("en-US")} characters: send the part of the page around the quote`)
             .optional()
-            .describe("Page text you read where Cairn may be blocked (paywall); used only if Cairn cannot read the page"),
+            .describe("Page text you read, for a page Cairn may be blocked from (paywall)"),
         }),
       )
       .max(LEDGER_LIMITS.evidencePerCall)
