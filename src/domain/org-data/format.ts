@@ -69,6 +69,9 @@ export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly 
     "verification_snapshot",
     "verification_requested_at",
     "verification_checked_at",
+    // Names an object in the org's bucket (the text an assistant sent for a page): only as real as the object, so
+    // never taken from a file until export and import carry the objects too.
+    "client_text_sha256",
   ],
 };
 

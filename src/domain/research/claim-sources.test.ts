@@ -21,6 +21,9 @@ describe("numbers a claim states that its quotes do not", () => {
   it("backs no number with a source recorded without a quote, and names a repeated number once", () => {
     expect(numbersNotInQuotes("Turnout was 37 % then 37 % again.", [source("E1", null, "unchecked")])).toEqual(["37 %"]);
     expect(numbersNotInQuotes("Turnout was 37 %.", [])).toEqual(["37 %"]);
+    // A claim stating hundreds of numbers names the first few.
+    const many = Array.from({ length: 300 }, (_, i) => `${i + 10} cases`).join(", ");
+    expect(numbersNotInQuotes(many, [])).toEqual(["10", "11", "12", "13", "14", "15", "16", "17", "18", "19"]);
   });
 });
 

@@ -7,6 +7,9 @@ import { normalizeText } from "../sources/normalize";
 import { numbersMissingFromQuotes } from "../sources/numbers";
 import type { SourceVerification } from "../sources/verification";
 
+/** Numbers named per claim: a claim of 2,000 characters could state hundreds; the first few say enough. */
+export const NUMBERS_NAMED_PER_CLAIM = 10;
+
 /** What this module reads of a cited source. */
 export interface CitedSource {
   ref: string;
@@ -17,11 +20,11 @@ export interface CitedSource {
 /**
  * The numbers of the claim's text ("37 %", "2.4 million", "1998") that appear in none of the quotes recorded
  * for the sources it cites, as the claim writes them; empty when every number is quoted (or there is none).
- * A source recorded without a quote backs no number.
+ * A source recorded without a quote backs no number. At most NUMBERS_NAMED_PER_CLAIM, in the claim's order.
  */
 export function numbersNotInQuotes(claimText: string, cited: readonly Pick<CitedSource, "quote">[]): string[] {
   const quotes = cited.flatMap((source) => (source.quote ? [source.quote] : []));
-  return [...new Set(numbersMissingFromQuotes(claimText, quotes).map((number) => number.text.trim()))];
+  return [...new Set(numbersMissingFromQuotes(claimText, quotes).map((number) => number.text.trim()))].slice(0, NUMBERS_NAMED_PER_CLAIM);
 }
 
 /** A located passage of a source (verified or partial), in the form two copies of one text share; null when none was located. */

@@ -204,11 +204,15 @@ export interface CitationReport {
   sources: SourceIntegrity | null;
   /**
    * Claims the deliverable rests on (cited, or grounded on cited evidence) stating numbers none of their cited quotes
-   * states: named for the reader, not refused (a number may be in the source beyond the quote).
+   * states: named for the reader, not refused (a number may be in the source beyond the quote). The first 20 claims
+   * (get_evidence_ledger flags every one).
    */
   numbersNotInQuotes: { claim: string; numbers: string[] }[];
   problems: string[];
 }
+
+/** Claims with unquoted numbers a citation report names: an acknowledgement stays small; the ledger has them all. */
+const NUMBER_FLAGS_IN_REPORT = 20;
 
 const REF_PATTERN = /\[(E\d{1,5})\]|\[(C\d{1,5})\]/g;
 const REF_LIST_PATTERN = /\[((?:[EC]\d{1,5})(?:\s*[,;]\s*[EC]\d{1,5})+)\]/g;
@@ -300,7 +304,8 @@ export function checkCitations(
     .flatMap((c) => {
       const numbers = numbersUnquoted(c.text, c.evidenceRefs.flatMap((ref) => (quoteOf.has(ref) ? [{ quote: quoteOf.get(ref) ?? null }] : [])));
       return numbers.length ? [{ claim: c.ref, numbers }] : [];
-    });
+    })
+    .slice(0, NUMBER_FLAGS_IN_REPORT);
   return {
     policy,
     passed: problems.length === 0,
