@@ -30,6 +30,8 @@ interface EvidenceRow {
   verification_title_mismatch: number | null;
   verification_snapshot: string | null;
   verification_checked_at: number | null;
+  /** Only in reads of every column. */
+  client_text_sha256?: string | null;
 }
 
 interface ClaimRow {
@@ -109,6 +111,7 @@ const toEvidence = (row: EvidenceRow): Evidence => ({
   recordedBy: row.recorded_by,
   createdAt: row.created_at,
   verification: verificationOf(row),
+  ...(row.client_text_sha256 ? { clientText: row.client_text_sha256 } : {}),
 });
 
 /** The stored provenance of a reused claim; a row that does not parse reads as not reused rather than failing the list. */

@@ -64,9 +64,11 @@ describe("text the assistant read, for pages Cairn cannot reach", () => {
         source(page("/article.html?own-reading"), { quote: "sodium batteries now power most electric buses in Europe", sourceText: "sodium batteries now power most electric buses in Europe" }),
         // A bot wall and no text sent: unreachable, as before.
         source(page("/forbidden?no-text")),
+        // A page that is not there (404, as a made-up URL would be): the assistant's text verifies nothing.
+        source(page("/gone?made-up"), { sourceText: PAYWALLED_TEXT }),
       ],
     });
-    const [blocked, absent, ownReading, plain] = await settled(apiKey, planId);
+    const [blocked, absent, ownReading, plain, missing] = await settled(apiKey, planId);
     expect(blocked?.verification).toMatchObject({ status: "verified", basis: "client_text" });
     expect(absent?.verification).toMatchObject({ status: "not_found", basis: "client_text" });
     // A read of the one source gives the passage located in the assistant's text and the reason saying whose text it was.
@@ -78,14 +80,16 @@ describe("text the assistant read, for pages Cairn cannot reach", () => {
     expect(ownReading?.verification.basis).toBeUndefined(); // a listing names the basis only where it is the assistant's text
     expect(plain?.verification).toMatchObject({ status: "unreachable" });
     expect(plain?.verification.basis).toBeUndefined();
+    expect(missing?.verification).toMatchObject({ status: "unreachable", reason: "HTTP error: 404" });
+    expect(missing?.verification.basis).toBeUndefined();
 
     // A read of the one source names the basis either way; the compact listing only where it is client_text.
     const one = (await ok(apiKey, "get_evidence_ledger", { planId, ref: "E3" })) as { evidence: { verification: Verification }[] };
     expect(one.evidence[0]?.verification.basis).toBe("fetched");
     const compact = (await ok(apiKey, "get_evidence_ledger", { planId })) as { evidence: Record<string, unknown>[] };
-    expect(compact.evidence.map((e) => e.basis)).toEqual(["client_text", "client_text", undefined, undefined]);
+    expect(compact.evidence.map((e) => e.basis)).toEqual(["client_text", "client_text", undefined, undefined, undefined]);
 
-    // The texts are kept under the org, addressed by their SHA-256; the row names it, not Cairn's snapshot.
+    // The texts are kept under the org, addressed by their SHA-256 (the same text once); the row names it, not Cairn's snapshot.
     expect(await clientTexts(orgId)).toHaveLength(3);
     const row = await env.DB.prepare("SELECT client_text_sha256, verification_snapshot, verification_basis FROM ledger_evidence WHERE org_id = ? AND plan_id = ? AND n = 1")
       .bind(orgId, planId)
@@ -103,6 +107,21 @@ describe("text the assistant read, for pages Cairn cannot reach", () => {
     expect(again.evidence).toEqual([{ ref: "E1", duplicate: true }]);
     const [e1] = await settled(apiKey, planId);
     expect(e1?.verification).toMatchObject({ status: "verified", basis: "client_text" });
+  });
+
+  it("carries the assistant's text with a reused claim's source, so the copy is judged on it as the original was", async () => {
+    const { apiKey } = await seedTenant();
+    const first = await createPlan(apiKey, { name: "[Deep] Paywalls", steps: steps("search", "synthesize"), citationPolicy: "report" });
+    await ok(apiKey, "record_evidence", { planId: first.planId, evidence: [source(page("/forbidden?reused"), { sourceText: PAYWALLED_TEXT })] });
+    await settled(apiKey, first.planId);
+    const recorded = (await ok(apiKey, "record_claims", { planId: first.planId, claims: [{ subtopic: "Density", text: "Cells reached 500 Wh/kg in the lab", evidenceRefs: ["E1"] }] })) as {
+      claims: { claimId: string }[];
+    };
+    await ok(apiKey, "record_verdicts", { planId: first.planId, verdicts: [{ claim: "C1", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
+    const second = await createPlan(apiKey, { name: "[Deep] Paywalls again", steps: steps("search", "synthesize"), citationPolicy: "report" });
+    await ok(apiKey, "record_claims", { planId: second.planId, reuse: [{ claimId: recorded.claims[0]?.claimId }] });
+    const [copy] = await settled(apiKey, second.planId);
+    expect(copy?.verification).toMatchObject({ status: "verified", basis: "client_text" });
   });
 
   it("refuses a sourceText over 100,000 characters with a clear error, and stores nothing", async () => {

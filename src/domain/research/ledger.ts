@@ -56,6 +56,8 @@ export interface Evidence {
   createdAt: number;
   /** What Cairn found when it fetched the page (pending until its check ran). */
   verification: SourceVerification;
+  /** SHA-256 of the text the assistant sent for the page (record_evidence's sourceText), where the read has it. */
+  clientText?: string | null;
 }
 
 /** seed 001 step 3: kept with each source as the search tool gave it. */

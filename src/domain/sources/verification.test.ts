@@ -54,6 +54,11 @@ describe("source verification policy", () => {
     // Cairn read the page: its own reading decides, found or not.
     expect(clientTextApplies(read, "Rents doubled in every region")).toBe(false);
     expect(clientTextApplies(judgeSource({ quote: null, title: "x" }, { text: "page", title: null, snapshot: "abc" }, 5), "q")).toBe(false);
+    expect(clientTextApplies(unreachable("timeout: no complete answer within 15 s", 5), "Rents doubled in every region")).toBe(true);
+    // A page that may not exist (a made-up URL): the assistant's text verifies nothing.
+    for (const reason of [httpFailureReason(404), httpFailureReason(500), "DNS or connection: getaddrinfo ENOTFOUND", "blocked: the address was refused (private addresses are not allowed)", "HTTP error: more than 5 redirects"]) {
+      expect(clientTextApplies(unreachable(reason, 5), "Rents doubled in every region"), reason).toBe(false);
+    }
     expect(clientTextApplies(blocked, null)).toBe(false);
     expect(clientTextApplies(blocked, "  ")).toBe(false);
   });

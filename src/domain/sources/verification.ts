@@ -129,12 +129,20 @@ export function judgeSource(
 }
 
 /**
+ * Fetch failures that say a page is there but kept from Cairn: a bot wall, paywall or rate limit (the statuses
+ * httpFailureReason calls blocked) or a server too slow to answer. Not a name that does not resolve, a 404 or other
+ * HTTP error, or an address the guard refused: text sent for a page that may not exist verifies nothing.
+ */
+const WALLED = /^(blocked: HTTP \d{3} |timeout: )/;
+
+/**
  * Whether the text the assistant supplied may stand in for Cairn's reading: only when Cairn could not read the page
- * (unreachable: a bot wall, a paywall, an error; unchecked: content it cannot read) and there is a quote to look for.
- * A page Cairn did read decides by itself, whatever the assistant's text says.
+ * though it is there (walled, or too slow), or read it but cannot read its kind of content (a PDF), and there is a
+ * quote to look for. A page Cairn did read decides by itself, whatever the assistant's text says.
  */
 export const clientTextApplies = (cairns: SourceVerification, quote: string | null): boolean =>
-  (cairns.status === "unreachable" || (cairns.status === "unchecked" && cairns.snapshot === null)) && Boolean(quote?.trim());
+  ((cairns.status === "unreachable" && WALLED.test(cairns.reason ?? "")) || (cairns.status === "unchecked" && cairns.snapshot === null)) &&
+  Boolean(quote?.trim());
 
 /**
  * The verdict on the text the assistant supplied for a page Cairn could not read: basis client_text, and a reason
