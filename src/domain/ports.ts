@@ -190,6 +190,8 @@ export interface ClientTextStore {
   save(orgId: string, text: string): Promise<string>;
   /** The text, or null when it is not (or no longer) stored. */
   get(orgId: string, sha256: string): Promise<string | null>;
+  /** Deletes texts (a call that stored them lost its rows to the org's erasure). */
+  remove(orgId: string, sha256s: string[]): Promise<void>;
 }
 
 /** One recorded source to check: E<n> of a plan of an org. */

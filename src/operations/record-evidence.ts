@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { validationError } from "../domain/errors";
+import { refusedByDatabaseGate } from "../domain/org-data/write-gate";
 import { hashEvidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
 import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamPlanId, ParamSubtopic } from "./ledger-views";
@@ -81,7 +82,6 @@ export const recordEvidence = defineOperation({
 
     // Text sent for a page Cairn may not reach is kept under the org first: a row never names text that is not stored.
     const clientTexts = await Promise.all(items.map((item) => (item.sourceText ? ctx.services.clientTexts.save(orgId, item.sourceText) : null)));
-    const header = await ctx.services.ledger.ensure(orgId, input.planId, null, added, ctx.now());
     const evidence = await Promise.all(
       items.map(async (item, i) => ({
         url: item.url,
@@ -101,7 +101,10 @@ export const recordEvidence = defineOperation({
         clientText: clientTexts[i] ?? null,
       })),
     );
-    const refs = evidence.length ? await ctx.services.ledger.addEvidence(orgId, input.planId, evidence, userId, ctx.now()) : [];
+    const { header, refs } = await withClientTexts(ctx, clientTexts, async () => ({
+      header: await ctx.services.ledger.ensure(orgId, input.planId, null, added, ctx.now()),
+      refs: evidence.length ? await ctx.services.ledger.addEvidence(orgId, input.planId, evidence, userId, ctx.now()) : [],
+    }));
     // Each new source is checked after this answer: fetched, its quote looked for (verification: pending until then).
     await requestSourceChecks(ctx, input.planId, refs);
     await recheckWithClientText(ctx, input.planId, refs, clientTexts);
@@ -125,4 +128,18 @@ async function recheckWithClientText(ctx: OperationContext, planId: string, refs
     if (recorded.duplicate && sha256) changed.push(...(await ctx.services.ledger.attachClientText(ctx.principal.orgId, planId, [recorded.ref], sha256, now)));
   }
   await sendChecks(ctx, planId, [...new Set(changed)]);
+}
+
+/**
+ * The ledger's writes for texts this call stored: when the org's erasure began after the call was admitted, the
+ * database refuses the rows, and the texts go too (the erasure may already have emptied the org's bucket).
+ */
+async function withClientTexts<T>(ctx: OperationContext, clientTexts: (string | null)[], write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const stored = clientTexts.filter((sha256): sha256 is string => sha256 !== null);
+    if (stored.length && refusedByDatabaseGate(error)) await ctx.services.clientTexts.remove(ctx.principal.orgId, stored);
+    throw error;
+  }
 }

@@ -1,7 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import type { Env } from "../../src/env";
+import { invoke } from "../../src/operations/invoke";
+import type { OperationContext } from "../../src/operations/operation";
+import { findOperation } from "../../src/operations/registry";
 import { eraseOrg } from "../../src/platform/org-data/erase";
+import { webServices } from "../../src/platform/runtime";
+import { hookedD1 } from "../support/d1-hooks";
 import { createPlan, ok, steps } from "../support/plans";
 import { waitFor } from "../support/webhooks";
 import { callTool, seedTenant } from "../support/worker";
@@ -150,6 +155,30 @@ describe("text the assistant read, for pages Cairn cannot reach", () => {
     await eraseOrg(env as unknown as Env, erased.orgId);
     expect((await env.SOURCE_SNAPSHOTS.list({ prefix: `orgs/${erased.orgId}/` })).objects).toHaveLength(0);
     expect(await clientTexts(kept.orgId)).toHaveLength(1);
+  });
+
+  it("a call admitted before its org's erasure began, landing after, leaves none of its text behind", async () => {
+    const { apiKey, orgId, admin } = await seedTenant();
+    const { planId } = await createPlan(apiKey, { name: "[Deep] Paywalls", steps: steps("search", "synthesize"), citationPolicy: "report" });
+    // The erasure runs whole after the call's last check, before it stores the text: the text lands in a bucket
+    // already emptied, and the ledger's write that follows is refused by the database.
+    let erased = false;
+    const racing = hookedD1(env.DB, {
+      after: async (sql) => {
+        if (!erased && sql.includes("SUM(verification_requested_at >= ?)")) {
+          erased = true;
+          await eraseOrg(env as unknown as Env, orgId);
+        }
+      },
+    });
+    const { services, origin, now } = await webServices({ ...(env as unknown as Env), DB: racing }, orgId);
+    const context: OperationContext = { principal: { orgId, userId: admin.userId, role: "admin", scopes: ["research:read", "research:write"] }, services, correlationId: crypto.randomUUID(), origin, now };
+    const operation = findOperation("record_evidence");
+    if (!operation) throw new Error("no record_evidence");
+    const result = await invoke(operation, { planId, evidence: [source(page("/forbidden?late"), { sourceText: PAYWALLED_TEXT })] }, context, "rest", () => {});
+    expect(erased).toBe(true);
+    expect(result.ok ? "written" : result.error.code).toBe("org_erasing");
+    expect((await env.SOURCE_SNAPSHOTS.list({ prefix: `orgs/${orgId}/` })).objects).toHaveLength(0);
   });
 });
 

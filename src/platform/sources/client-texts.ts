@@ -22,6 +22,9 @@ export function clientTextStore(bucket: R2Bucket): ClientTextStore {
       const object = await bucket.get(clientTextKey(orgId, sha256));
       return object ? object.text() : null;
     },
+    async remove(orgId, sha256s) {
+      await bucket.delete(sha256s.map((sha256) => clientTextKey(orgId, sha256)));
+    },
   };
 }
 
