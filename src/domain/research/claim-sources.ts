@@ -4,7 +4,7 @@
  * it rests on (syndicated copies, whose located passages are the same text, count once). Pure.
  */
 import { normalizeText } from "../sources/normalize";
-import { numbersMissingFromQuotes } from "../sources/numbers";
+import { extractNumbers, type StatedNumber } from "../sources/numbers";
 import type { SourceVerification } from "../sources/verification";
 
 /** Numbers named per claim: a claim of 2,000 characters could state hundreds; the first few say enough. */
@@ -23,16 +23,37 @@ export interface CitedSource {
  * A source recorded without a quote backs no number. At most NUMBERS_NAMED_PER_CLAIM, in the claim's order.
  */
 export function numbersNotInQuotes(claimText: string, cited: readonly Pick<CitedSource, "quote">[]): string[] {
-  const quotes = cited.flatMap((source) => (source.quote ? [source.quote] : []));
-  return [...new Set(numbersMissingFromQuotes(claimText, quotes).map((number) => number.text.trim()))].slice(0, NUMBERS_NAMED_PER_CLAIM);
+  const quoted = cited.map(numbersQuotedBy);
+  const missing = extractNumbers(claimText).filter((number) => !quoted.some((numbers) => numbers.has(valueKey(number))));
+  return [...new Set(missing.map((number) => number.text.trim()))].slice(0, NUMBERS_NAMED_PER_CLAIM);
+}
+
+/** A number's value as compared: the same value (to 12 significant digits, past float noise), a percentage only with a percentage. */
+function valueKey(number: StatedNumber): number | string {
+  const value = Number.isInteger(number.value) ? number.value : Number(number.value.toPrecision(12));
+  return number.percent ? `${value}%` : value;
+}
+
+// Each source is read once however many claims cite it: a ledger has up to 2,000 claims of 20 refs each.
+const quotedNumbers = new WeakMap<object, ReadonlySet<number | string>>();
+const located = new WeakMap<object, string | null>();
+
+function numbersQuotedBy(source: Pick<CitedSource, "quote">): ReadonlySet<number | string> {
+  let numbers = quotedNumbers.get(source);
+  if (!numbers) {
+    numbers = new Set(source.quote ? extractNumbers(source.quote).map(valueKey) : []);
+    quotedNumbers.set(source, numbers);
+  }
+  return numbers;
 }
 
 /** A located passage of a source (verified or partial), in the form two copies of one text share; null when none was located. */
 function locatedText(source: CitedSource): string | null {
+  if (located.has(source)) return located.get(source) ?? null;
   const { status, passage } = source.verification;
-  if ((status !== "verified" && status !== "partial") || !passage) return null;
-  const text = normalizeText(passage.replace(/…$/, "")).replace(/\s+/g, " ").trim();
-  return text === "" ? null : text;
+  const text = (status === "verified" || status === "partial") && passage ? normalizeText(passage.replace(/…$/, "")).replace(/\s+/g, " ").trim() : "";
+  located.set(source, text || null);
+  return text || null;
 }
 
 export interface Corroboration {

@@ -300,11 +300,11 @@ export function checkCitations(
   const sources = verified.length === ledger.evidence.length ? checkSourceIntegrity(deliverable.content, { refs: citedRefs, claims: citedClaims }, { evidence: verified, claims: ledger.claims }) : null;
   const sourceProblem = sources ? sourceIntegrityProblem(sources) : null;
   if (sourceProblem) problems.push(sourceProblem);
-  const quoteOf = new Map(ledger.evidence.map((e) => [e.ref, e.quote ?? null]));
+  const quoted = new Map(ledger.evidence.map((e) => [e.ref, { quote: e.quote ?? null }]));
   const numbersNotInQuotes = ledger.claims
     .filter((c) => citedClaims.includes(c.ref) || (outcomes.get(c.ref)?.grounded && c.evidenceRefs.some((r) => citedRefs.includes(r))))
     .flatMap((c) => {
-      const numbers = numbersUnquoted(c.text, c.evidenceRefs.flatMap((ref) => (quoteOf.has(ref) ? [{ quote: quoteOf.get(ref) ?? null }] : [])));
+      const numbers = numbersUnquoted(c.text, c.evidenceRefs.flatMap((ref) => quoted.get(ref) ?? []));
       return numbers.length ? [{ claim: c.ref, numbers }] : [];
     })
     .slice(0, NUMBER_FLAGS_IN_REPORT);
