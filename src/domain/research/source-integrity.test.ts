@@ -63,6 +63,8 @@ describe("source integrity", () => {
     expect(result.clientText).toEqual(["E6", "E7"]);
     expect(result.unsupported).toEqual([{ where: 'paragraph 2 ("Also paywalled [E7].")', refs: ["E7"] }]);
     expect(result.notVerified.map((p) => p.ref)).toEqual(["E7"]);
+    // The refusal says whose text the quote was looked for in.
+    expect(sourceIntegrityProblem(result)).toContain("on E7 (not_found, in the text the assistant supplied)");
     expect(checkSourceIntegrity("Fetched [E1].", { refs: ["E1"], claims: [] }, withClient).clientText).toEqual([]);
   });
 });

@@ -81,9 +81,11 @@ export function checkSourceIntegrity(
 export function sourceIntegrityProblem(integrity: SourceIntegrity): string | null {
   if (integrity.unsupported.length === 0) return null;
   const statusOf = new Map(integrity.notVerified.map((p) => [p.ref, p]));
+  const onClientText = new Set(integrity.clientText);
   const named = (ref: string) => {
     const p = statusOf.get(ref);
-    return p ? `${ref} (${p.status}${p.score !== null ? `, score ${p.score}` : ""})` : ref;
+    const where = onClientText.has(ref) ? ", in the text the assistant supplied" : "";
+    return p ? `${ref} (${p.status}${p.score !== null ? `, score ${p.score}` : ""}${where})` : ref;
   };
   const places = integrity.unsupported.slice(0, 10).map((u) => `${u.where} on ${u.refs.map(named).join(", ")}`);
   return (
