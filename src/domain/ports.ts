@@ -94,6 +94,8 @@ export interface NewEvidence {
   subtopic: string | null;
   query: string | null;
   search: SearchMetadata;
+  /** SHA-256 of the text the assistant sent for a page Cairn may not reach (ClientTextStore); absent when none. */
+  clientText?: string | null;
 }
 
 export interface NewClaim {
@@ -126,7 +128,16 @@ export interface EvidenceLedgerRepository {
   /** Checks of the org's sources requested since each time (its per-minute and per-day limits). */
   sourceCheckRequests(orgId: string, since: { minute: number; day: number }): Promise<{ lastMinute: number; lastDay: number }>;
   /** What the source check of E<n> needs; null when the source is gone (plan deleted, org erased). */
-  sourceToCheck(orgId: string, planId: string, n: number): Promise<{ url: string; title: string; quote: string | null; status: VerificationStatus | null } | null>;
+  sourceToCheck(
+    orgId: string,
+    planId: string,
+    n: number,
+  ): Promise<{ url: string; title: string; quote: string | null; status: VerificationStatus | null; clientText: string | null } | null>;
+  /**
+   * Points the sources E# (already recorded) at the text the assistant sent for them, where it is new text, and
+   * makes them pending again; returns the numbers of those changed (to check again).
+   */
+  attachClientText(orgId: string, planId: string, refs: string[], sha256: string, now: number): Promise<number[]>;
   /** The verdict of a source check, on the evidence row. */
   recordVerification(orgId: string, planId: string, n: number, verification: SourceVerification): Promise<void>;
   /** Numbers new claims C<n>; a claim with the same words in the same subtopic merges into the existing one. */
@@ -174,6 +185,18 @@ export interface Services {
   orgSettings: OrgSettings;
   /** Hands recorded sources to the source-check queue (their verdicts land on the evidence rows later). */
   sourceChecks: SourceCheckQueue;
+  /** Text assistants sent for pages Cairn may not reach (record_evidence's sourceText), kept under the org. */
+  clientTexts: ClientTextStore;
+}
+
+/** Text an assistant read on a page, kept under the org, addressed by its SHA-256 (erased with the org). */
+export interface ClientTextStore {
+  /** Stores the text; returns its SHA-256 (hex). The same text is stored once. */
+  save(orgId: string, text: string): Promise<string>;
+  /** The text, or null when it is not (or no longer) stored. */
+  get(orgId: string, sha256: string): Promise<string | null>;
+  /** Deletes texts (a call that stored them lost its rows to the org's erasure). */
+  remove(orgId: string, sha256s: string[]): Promise<void>;
 }
 
 /** One recorded source to check: E<n> of a plan of an org. */

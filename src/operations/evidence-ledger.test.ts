@@ -194,6 +194,8 @@ describe("evidence ledger", () => {
       finalConfidence: 0.8,
       highStakes: true,
       verdicts: "reviewer-1 SUPPORTED; critic SURVIVES",
+      // E1 was recorded without a quote: no quote states the claim's number.
+      numbersNotInQuotes: ["100"],
     });
     // A synthesis worker's read: one subtopic's facts.
     const cost = await ok(apiKey, "get_evidence_ledger", { planId, subtopic: "Cost" });
@@ -379,6 +381,8 @@ describe("citation integrity on deliverables", () => {
       citedRefs: ["E1"],
       unverifiedSubtopics: ["Cost", "Safety"],
       sources: { unchecked: [{ ref: "E1", status: "unreachable", reason: expect.stringContaining("blocked") }], trust: "untrusted-external-content" },
+      // Named, not refused: the claim's number is in no quote (E1 has none).
+      numbersNotInQuotes: [{ claim: "C1", numbers: ["100"] }],
     });
     // A new version is checked too (the plan comes from the stored output).
     const failing = await callTool(apiKey, "store_research_output", { outputId: stored.outputId, title: "Report v2", mediaType: "markdown", content: "No citations now." });

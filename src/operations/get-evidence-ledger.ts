@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../domain/errors";
 import { UNTRUSTED } from "../domain/research/artifacts";
+import { claimSourceFacts } from "../domain/research/claim-sources";
 import { CRITIC_VERDICTS, claimOutcome, REVIEWER_VERDICTS, summarizeSubtopics } from "../domain/research/ledger";
 import { countPreferred } from "../domain/sources/source-policy";
 import { Trust } from "./artifact-views";
@@ -75,6 +76,8 @@ export const getEvidenceLedger = defineOperation({
     if (!header) throw notFound("evidence ledger for plan", input.planId);
     const { evidence, claims } = await ctx.services.ledger.read(orgId, input.planId, true);
     const subtopics = summarizeSubtopics(header.subtopics, evidence, claims);
+    const byRef = new Map(evidence.map((e) => [e.ref, e]));
+    const sourcesOf = (claim: (typeof claims)[number]) => claimSourceFacts(claim, byRef);
     if (input.ref) {
       const one = { evidence: evidence.filter((e) => e.ref === input.ref), claims: claims.filter((c) => c.ref === input.ref) };
       if (one.evidence.length + one.claims.length === 0) throw notFound(`item of plan ${input.planId}'s ledger`, input.ref);
@@ -83,7 +86,7 @@ export const getEvidenceLedger = defineOperation({
         citationPolicy: header.citationPolicy,
         subtopics: [],
         evidence: one.evidence.map((e) => evidenceView(e, WHOLE)),
-        claims: one.claims.map((c) => claimView(c, WHOLE)),
+        claims: one.claims.map((c) => claimView(c, WHOLE, sourcesOf(c))),
         totalEvidence: one.evidence.length,
         totalClaims: one.claims.length,
         nextOffset: null,
@@ -135,7 +138,7 @@ export const getEvidenceLedger = defineOperation({
         citationPolicy: header.citationPolicy,
         subtopics: subtopicRows,
         evidence: keptEvidence.slice(offset, end).map((e) => evidenceView(e, LISTED)),
-        claims: keptClaims.slice(offset, end).map((c) => claimView(c, LISTED)),
+        claims: keptClaims.slice(offset, end).map((c) => claimView(c, LISTED, sourcesOf(c))),
         ...page,
       };
     }
@@ -147,7 +150,7 @@ export const getEvidenceLedger = defineOperation({
     return {
       ...(!judging ? { subtopics: subtopicRows } : {}),
       evidence: keptEvidence.slice(offset, end).map((e) => compactEvidenceView(e, LISTED, parts)),
-      claims: keptClaims.slice(offset, end).map((c) => compactClaimView(c, LISTED, parts)),
+      claims: keptClaims.slice(offset, end).map((c) => compactClaimView(c, LISTED, parts, sourcesOf(c))),
       ...page,
     };
   },

@@ -1,5 +1,6 @@
 import { needsReverification } from "../domain/research/claim-reuse";
 import { z } from "zod";
+import type { ClaimSourceFacts } from "../domain/research/claim-sources";
 import { type Claim, claimOutcome, type Evidence, LEDGER_LIMITS } from "../domain/research/ledger";
 import { ParamId } from "./params";
 
@@ -34,6 +35,8 @@ export const EvidenceView = z.object({
       passage: z.string().optional(),
       reason: z.string().optional(),
       titleMismatch: z.boolean().optional(),
+      /** client_text: checked against text the assistant sent (Cairn could not read the page); fetched: Cairn's own reading. */
+      basis: z.string().optional(),
       checkedAt: z.string().optional(),
     })
     .optional(),
@@ -43,7 +46,8 @@ const LISTED_PASSAGE_CHARS = 160;
 
 /**
  * Compact in listings: status and score, the closest passage of a partial match, the reason of an unreachable or
- * unchecked source, and a title mismatch only when there is one; a read of the one item shows every field.
+ * unchecked source, a title mismatch only when there is one, and the basis only when it is the assistant's text
+ * (client_text); a read of the one item shows every field.
  */
 function verificationView(v: Evidence["verification"], whole: boolean) {
   const showPassage = v.passage !== null && (whole || v.status === "partial");
@@ -54,6 +58,8 @@ function verificationView(v: Evidence["verification"], whole: boolean) {
     ...(showPassage ? { passage: whole ? (v.passage ?? "") : (clip(v.passage, LISTED_PASSAGE_CHARS) ?? "") } : {}),
     ...(showReason ? { reason: v.reason ?? "" } : {}),
     ...(v.titleMismatch ? { titleMismatch: true } : {}),
+    // Listings name the basis only where it is not Cairn's own reading.
+    ...(v.basis === "client_text" || (whole && v.basis !== null) ? { basis: v.basis ?? "" } : {}),
     ...(whole && v.checkedAt !== null ? { checkedAt: new Date(v.checkedAt).toISOString() } : {}),
   };
 }
@@ -108,9 +114,15 @@ export const ClaimView = z.object({
     .nullable(),
   /** A reused claim judged longer ago than the freshness window: verify it again before relying on it. */
   needsReverification: z.boolean(),
+  /** The sources it rests on, those whose located passages are the same text (syndicated copies) counted once. */
+  independentSources: z.number().optional(),
+  /** Cited sources whose located passages are the same text, when there are any. */
+  sameText: z.array(z.array(z.string())).optional(),
+  /** Numbers the claim states that none of its cited quotes states, when there are any: check them against the source. */
+  numbersNotInQuotes: z.array(z.string()).optional(),
 });
 
-export const claimView = (claim: Claim, bounds: ViewBounds, now = Date.now()): z.infer<typeof ClaimView> => ({
+export const claimView = (claim: Claim, bounds: ViewBounds, sources?: ClaimSourceFacts, now = Date.now()): z.infer<typeof ClaimView> => ({
   claimId: claim.claimId,
   ref: claim.ref,
   subtopic: claim.subtopic,
@@ -132,6 +144,9 @@ export const claimView = (claim: Claim, bounds: ViewBounds, now = Date.now()): z
     ? { ...claim.reusedFrom, judgedAt: new Date(claim.reusedFrom.judgedAt).toISOString(), reusedAt: new Date(claim.reusedFrom.reusedAt).toISOString() }
     : null,
   needsReverification: claim.reusedFrom ? needsReverification(claim.reusedFrom, now) : false,
+  ...(sources ? { independentSources: sources.independentSources } : {}),
+  ...(sources?.sameText.length ? { sameText: sources.sameText } : {}),
+  ...(sources?.numbersNotInQuotes.length ? { numbersNotInQuotes: sources.numbersNotInQuotes } : {}),
 });
 
 /**
@@ -152,6 +167,8 @@ export const CompactEvidenceView = z.object({
   closest: z.object({ score: z.number().nullable(), passage: z.string() }).optional(),
   /** The page's title is not the one recorded (a real URL for another document?). */
   titleMismatch: z.literal(true).optional(),
+  /** Cairn could not read the page: the verdict is on the text the assistant sent, not Cairn's reading. */
+  basis: z.literal("client_text").optional(),
 });
 
 
@@ -173,6 +190,7 @@ export const compactEvidenceView = (evidence: Evidence, bounds: ViewBounds, part
     ? { closest: { score: evidence.verification.score, passage: clip(evidence.verification.passage, LISTED_PASSAGE_CHARS) ?? "" } }
     : {}),
   ...(evidence.verification.titleMismatch ? { titleMismatch: true as const } : {}),
+  ...(evidence.verification.basis === "client_text" ? { basis: "client_text" as const } : {}),
 });
 
 /** A judge's name in the one-line verdicts (reviewer-1, critic); the full view has it longer. */
@@ -192,9 +210,19 @@ export const CompactClaimView = z.object({
   verdicts: z.string().optional(),
   reusedFrom: z.string().optional(),
   needsReverification: z.literal(true).optional(),
+  /** Only when syndicated copies (the same located text) make it fewer than the sources cited. */
+  independentSources: z.number().optional(),
+  /** Numbers the claim states that none of its cited quotes states, when there are any. */
+  numbersNotInQuotes: z.array(z.string()).optional(),
 });
 
-export const compactClaimView = (claim: Claim, bounds: ViewBounds, parts: Pick<CompactParts, "subtopic">, now = Date.now()): z.infer<typeof CompactClaimView> => {
+export const compactClaimView = (
+  claim: Claim,
+  bounds: ViewBounds,
+  parts: Pick<CompactParts, "subtopic">,
+  sources?: ClaimSourceFacts,
+  now = Date.now(),
+): z.infer<typeof CompactClaimView> => {
   const { status, grounded, finalConfidence } = claimOutcome(claim);
   return {
     ref: claim.ref,
@@ -215,6 +243,8 @@ export const compactClaimView = (claim: Claim, bounds: ViewBounds, parts: Pick<C
       : {}),
     ...(claim.reusedFrom ? { reusedFrom: claim.reusedFrom.claimId } : {}),
     ...(claim.reusedFrom && needsReverification(claim.reusedFrom, now) ? { needsReverification: true as const } : {}),
+    ...(sources && sources.sameText.length > 0 ? { independentSources: sources.independentSources } : {}),
+    ...(sources?.numbersNotInQuotes.length ? { numbersNotInQuotes: sources.numbersNotInQuotes } : {}),
   };
 };
 

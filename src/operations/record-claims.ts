@@ -118,7 +118,7 @@ async function copyClaim(ctx: OperationContext, planId: string, source: { claim:
   const refs = await ctx.services.ledger.addEvidence(
     orgId,
     planId,
-    evidence.map((e) => ({ url: e.url, title: e.title, facts: e.facts, quote: e.quote, fetchedAt: e.fetchedAt, contentHash: e.contentHash, subtopic, query: e.query, search: e.search })),
+    evidence.map((e) => ({ url: e.url, title: e.title, facts: e.facts, quote: e.quote, fetchedAt: e.fetchedAt, contentHash: e.contentHash, subtopic, query: e.query, search: e.search, clientText: e.clientText ?? null })),
     userId,
     now,
   );

@@ -1,10 +1,14 @@
 import { z } from "zod";
 import { validationError } from "../domain/errors";
+import { refusedByDatabaseGate } from "../domain/org-data/write-gate";
 import { hashEvidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
-import { defineOperation, restPath } from "./operation";
+import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamPlanId, ParamSubtopic } from "./ledger-views";
-import { admitSourceChecks, requestSourceChecks } from "./source-checks";
+import { admitSourceChecks, requestSourceChecks, sendChecks } from "./source-checks";
 import { refuseBlockedSources } from "./source-policy-check";
+import { SOURCE_CHECK_LIMITS } from "../domain/sources/verification";
+
+const CLIENT_TEXT_CHARS = SOURCE_CHECK_LIMITS.clientTextChars;
 
 export const recordEvidence = defineOperation({
   name: "record_evidence",
@@ -32,6 +36,12 @@ export const recordEvidence = defineOperation({
           temporalIntent: z.string().min(1).max(50).optional(),
           freshness: z.string().min(1).max(50).optional(),
           removedStaleYears: z.array(z.number().int().min(1900).max(2200)).max(20).optional(),
+          sourceText: z
+            .string()
+            .min(1)
+            .max(CLIENT_TEXT_CHARS, `sourceText is at most ${CLIENT_TEXT_CHARS.toLocaleString("en-US")} characters: send the part of the page around the quote`)
+            .optional()
+            .describe("Page text you read, for a page Cairn may be blocked from (paywall)"),
         }),
       )
       .max(LEDGER_LIMITS.evidencePerCall)
@@ -72,9 +82,10 @@ export const recordEvidence = defineOperation({
 
     await admitSourceChecks(ctx, items.length);
 
-    const header = await ctx.services.ledger.ensure(orgId, input.planId, null, added, ctx.now());
+    // Text sent for a page Cairn may not reach is kept under the org first: a row never names text that is not stored.
+    const clientTexts = await Promise.all(items.map((item) => (item.sourceText ? ctx.services.clientTexts.save(orgId, item.sourceText) : null)));
     const evidence = await Promise.all(
-      items.map(async (item) => ({
+      items.map(async (item, i) => ({
         url: item.url,
         title: item.title,
         facts: item.facts,
@@ -89,11 +100,16 @@ export const recordEvidence = defineOperation({
           freshness: item.freshness ?? null,
           removedStaleYears: item.removedStaleYears ?? [],
         },
+        clientText: clientTexts[i] ?? null,
       })),
     );
-    const refs = evidence.length ? await ctx.services.ledger.addEvidence(orgId, input.planId, evidence, userId, ctx.now()) : [];
+    const { header, refs } = await withClientTexts(ctx, clientTexts, async () => ({
+      header: await ctx.services.ledger.ensure(orgId, input.planId, null, added, ctx.now()),
+      refs: evidence.length ? await ctx.services.ledger.addEvidence(orgId, input.planId, evidence, userId, ctx.now()) : [],
+    }));
     // Each new source is checked after this answer: fetched, its quote looked for (verification: pending until then).
     await requestSourceChecks(ctx, input.planId, refs);
+    await recheckWithClientText(ctx, input.planId, refs, clientTexts);
     return {
       evidence: refs.map((r) => ({ ref: r.ref, duplicate: r.duplicate })),
       totalSubtopics: header.subtopics.length,
@@ -101,3 +117,31 @@ export const recordEvidence = defineOperation({
     };
   },
 });
+
+/**
+ * A source recorded again with text the assistant read (after it came back unreachable, say) takes that text and
+ * is checked again; the same text again changes nothing.
+ */
+async function recheckWithClientText(ctx: OperationContext, planId: string, refs: { ref: string; duplicate: boolean }[], clientTexts: (string | null)[]) {
+  const now = ctx.now();
+  const changed: number[] = [];
+  for (const [i, recorded] of refs.entries()) {
+    const sha256 = clientTexts[i];
+    if (recorded.duplicate && sha256) changed.push(...(await ctx.services.ledger.attachClientText(ctx.principal.orgId, planId, [recorded.ref], sha256, now)));
+  }
+  await sendChecks(ctx, planId, [...new Set(changed)]);
+}
+
+/**
+ * The ledger's writes for texts this call stored: when the org's erasure began after the call was admitted, the
+ * database refuses the rows, and the texts go too (the erasure may already have emptied the org's bucket).
+ */
+async function withClientTexts<T>(ctx: OperationContext, clientTexts: (string | null)[], write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const stored = clientTexts.filter((sha256): sha256 is string => sha256 !== null);
+    if (stored.length && refusedByDatabaseGate(error)) await ctx.services.clientTexts.remove(ctx.principal.orgId, stored);
+    throw error;
+  }
+}

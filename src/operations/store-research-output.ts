@@ -63,9 +63,13 @@ export const storeResearchOutput = defineOperation({
             notVerified: z.array(z.object({ ref: z.string(), status: z.string(), score: z.number().nullable(), passage: z.string().nullable() })).optional(),
             pending: z.array(z.string()).optional(),
             unchecked: z.array(z.object({ ref: z.string(), status: z.string(), reason: z.string().nullable() })).optional(),
+            /** Checked against text the assistant supplied (Cairn could not read the page): not Cairn's reading. */
+            clientText: z.array(z.string()).optional(),
             trust: Trust,
           })
           .nullish(),
+        /** Claims stating numbers none of their cited quotes states (named, not refused). */
+        numbersNotInQuotes: z.array(z.object({ claim: z.string(), numbers: z.array(z.string()) })).optional(),
         problems: z.array(z.string()).optional(),
       })
       .nullable(),

@@ -1,6 +1,7 @@
 import { d1ResearchSearch } from "../storage/research-search";
 import { outboxPublisher } from "./webhooks/producer";
 import { sourceCheckQueue } from "./sources/producer";
+import { clientTextStore } from "./sources/client-texts";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
@@ -71,6 +72,7 @@ function servicesFor(env: Env, home: D1Database): Services {
       // Org settings are in the directory (DB), beside the org's row.
       orgSettings: d1OrgSettings(env.DB),
       sourceChecks: sourceCheckQueue(env),
+      clientTexts: clientTextStore(env.SOURCE_SNAPSHOTS),
     };
     servicesByHome.set(home, services);
   }

@@ -30,6 +30,8 @@ interface EvidenceRow {
   verification_title_mismatch: number | null;
   verification_snapshot: string | null;
   verification_checked_at: number | null;
+  /** Only in reads of every column. */
+  client_text_sha256?: string | null;
 }
 
 interface ClaimRow {
@@ -59,7 +61,7 @@ interface VerdictJson {
 }
 
 const EVIDENCE_BRIEF =
-  "n, url, title, fetched_at, content_hash, subtopic, query, evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at, " +
+  "n, url, title, quote, fetched_at, content_hash, subtopic, query, evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at, " +
   "verification_status, verification_reason, verification_score, verification_passage, verification_basis, verification_title_mismatch, " +
   "verification_snapshot, verification_checked_at";
 
@@ -72,7 +74,7 @@ const verificationOf = (row: EvidenceRow): SourceVerification =>
         reason: row.verification_reason,
         score: row.verification_score,
         passage: row.verification_passage,
-        basis: row.verification_basis === "fetched" ? "fetched" : null,
+        basis: row.verification_basis === "fetched" || row.verification_basis === "client_text" ? row.verification_basis : null,
         titleMismatch: row.verification_title_mismatch === null ? null : row.verification_title_mismatch === 1,
         snapshot: row.verification_snapshot,
         checkedAt: row.verification_checked_at,
@@ -109,6 +111,7 @@ const toEvidence = (row: EvidenceRow): Evidence => ({
   recordedBy: row.recorded_by,
   createdAt: row.created_at,
   verification: verificationOf(row),
+  ...(row.client_text_sha256 ? { clientText: row.client_text_sha256 } : {}),
 });
 
 /** The stored provenance of a reused claim; a row that does not parse reads as not reused rather than failing the list. */
@@ -195,8 +198,8 @@ export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
             .prepare(
               `INSERT INTO ledger_evidence (org_id, plan_id, n, url, title, facts, quote, fetched_at, content_hash, subtopic, query,
                                             evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at,
-                                            verification_status, verification_requested_at)
-               SELECT ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ? FROM ledger_evidence WHERE org_id = ? AND plan_id = ?
+                                            verification_status, verification_requested_at, client_text_sha256)
+               SELECT ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ? FROM ledger_evidence WHERE org_id = ? AND plan_id = ?
                ON CONFLICT(org_id, plan_id, url, content_hash) DO NOTHING`,
             )
             .bind(
@@ -217,6 +220,7 @@ export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
               recordedBy,
               now,
               now,
+              item.clientText ?? null,
               orgId,
               planId,
             ),
@@ -249,10 +253,25 @@ export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
 
     async sourceToCheck(orgId, planId, n) {
       const row = await db
-        .prepare("SELECT url, title, quote, verification_status FROM ledger_evidence WHERE org_id = ? AND plan_id = ? AND n = ?")
+        .prepare("SELECT url, title, quote, verification_status, client_text_sha256 FROM ledger_evidence WHERE org_id = ? AND plan_id = ? AND n = ?")
         .bind(orgId, planId, n)
-        .first<{ url: string; title: string; quote: string | null; verification_status: string | null }>();
-      return row ? { url: row.url, title: row.title, quote: row.quote, status: row.verification_status as VerificationStatus | null } : null;
+        .first<{ url: string; title: string; quote: string | null; verification_status: string | null; client_text_sha256: string | null }>();
+      return row
+        ? { url: row.url, title: row.title, quote: row.quote, status: row.verification_status as VerificationStatus | null, clientText: row.client_text_sha256 }
+        : null;
+    },
+
+    async attachClientText(orgId, planId, refs, sha256, now) {
+      // Only where the text is new: a repeat of the same text changes nothing and asks for no check.
+      const { results } = await db
+        .prepare(
+          `UPDATE ledger_evidence SET client_text_sha256 = ?, verification_status = 'pending', verification_requested_at = ?
+            WHERE org_id = ? AND plan_id = ? AND n IN (SELECT value FROM json_each(?)) AND client_text_sha256 IS NOT ?
+            RETURNING n`,
+        )
+        .bind(sha256, now, orgId, planId, JSON.stringify(refs.map((ref) => Number(ref.slice(1)))), sha256)
+        .all<{ n: number }>();
+      return results.map((row) => row.n);
     },
 
     async recordVerification(orgId, planId, n, v) {

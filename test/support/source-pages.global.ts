@@ -36,6 +36,14 @@ function route(path: string): { status: number; type?: string; body?: string | B
     case "/article.html":
     case "/counted.html":
       return { status: 200, type: "text/html; charset=utf-8", body: ARTICLE_HTML };
+    case "/syndicated.html":
+      // Another site republishing the article's paragraph word for word (a wire story): other chrome, the same text.
+      return {
+        status: 200,
+        type: "text/html; charset=utf-8",
+        body: `<!doctype html><html><head><title>Batteries: a record | Daily Wire Mirror</title></head><body><header>Daily Wire Mirror</header>
+<p>In March, the team reported that solid-state cells reached 500 Wh/kg in the lab, a record for the chemistry.</p><footer>Syndicated</footer></body></html>`,
+      };
     case "/plain.txt":
       return { status: 200, type: "text/plain; charset=utf-8", body: "Plain text notes: the survey covered 1,204 households in 2025." };
     case "/notes.md":

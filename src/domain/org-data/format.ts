@@ -67,7 +67,9 @@ export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly 
   ledger_claims: ["seq"],
   // When the org asked for a source's check: counts its own checks against its limits. A verdict is exported,
   // and judged again on its snapshot when imported (imported-verdicts.ts).
-  ledger_evidence: ["verification_requested_at"],
+  // client_text_sha256 names an object in the org's bucket (the text an assistant sent for a page): only as real
+  // as the object, so the import sets it from the client text it stores, never from a column of the file.
+  ledger_evidence: ["verification_requested_at", "client_text_sha256"],
 };
 
 /** Columns never exported: secrets, and what the server assigns itself. */

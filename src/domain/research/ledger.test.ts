@@ -118,6 +118,24 @@ describe("checkCitations", () => {
     expect(checkCitations("report", { content, citationRefs: [] }, ledger()).uncitedParagraphs).toEqual(strict.uncitedParagraphs);
   });
 
+  it("names claims the deliverable rests on whose numbers none of their quotes states, without failing the check", () => {
+    const quoted = claim("Pricing", "Prices fell by 31 % in 2023", ["E1"], [verdict("reviewer", "r1", "SUPPORTED")]);
+    const drifted = claim("Pricing", "Prices fell by 37 % in 2023", ["E1", "E2"], [verdict("reviewer", "r1", "SUPPORTED")]);
+    const uncited = claim("Pricing", "Rents rose 9 %", ["E3"], [verdict("reviewer", "r1", "SUPPORTED")]);
+    const claims = [quoted, drifted, uncited];
+    const evidence = [
+      { ref: "E1", quote: "Prices fell by 31 % in 2023, the agency said." },
+      { ref: "E2", quote: null },
+      { ref: "E3", quote: "Nothing numeric here at all." },
+    ];
+    const report = checkCitations("strict", { content: "Prices fell [E1] [E2].\n\nRegulation: UNVERIFIED.", citationRefs: [] }, { evidence, claims, subtopics: summarizeSubtopics(["Pricing", "Regulation"], [], claims) });
+    expect(report.numbersNotInQuotes).toEqual([{ claim: drifted.ref, numbers: ["37 %"] }]);
+    expect(report.passed).toBe(true);
+    // Citing the claim itself names it too.
+    const direct = checkCitations("report", { content: `Rents [${uncited.ref}].`, citationRefs: [] }, { evidence, claims, subtopics: [] });
+    expect(direct.numbersNotInQuotes).toEqual([{ claim: uncited.ref, numbers: ["9 %"] }]);
+  });
+
   it("flags a claim judged OVERSTATED repeated as it was, but not one restated with its qualifier", () => {
     const overstated = claim("Pricing", "Solid-state cells already cost less than lithium-ion", ["E1"], [verdict("reviewer", "r1", "OVERSTATED")]);
     const withOverstated = () => {

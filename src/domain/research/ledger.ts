@@ -5,6 +5,7 @@
  */
 import type { SourceVerification } from "../sources/verification";
 import type { ReusedFrom } from "./claim-reuse";
+import { numbersNotInQuotes as numbersUnquoted } from "./claim-sources";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
 import { checkSourceIntegrity, type SourceIntegrity, sourceIntegrityProblem } from "./source-integrity";
 
@@ -55,6 +56,8 @@ export interface Evidence {
   createdAt: number;
   /** What Cairn found when it fetched the page (pending until its check ran). */
   verification: SourceVerification;
+  /** SHA-256 of the text the assistant sent for the page (record_evidence's sourceText), where the read has it. */
+  clientText?: string | null;
 }
 
 /** seed 001 step 3: kept with each source as the search tool gave it. */
@@ -201,8 +204,17 @@ export interface CitationReport {
   downgradedClaimsCited: string[];
   /** What Cairn found on the cited pages (null when the ledger was read without verdicts). */
   sources: SourceIntegrity | null;
+  /**
+   * Claims the deliverable rests on (cited, or grounded on cited evidence) stating numbers none of their cited quotes
+   * states: named for the reader, not refused (a number may be in the source beyond the quote). The first 20 claims
+   * (get_evidence_ledger flags every one).
+   */
+  numbersNotInQuotes: { claim: string; numbers: string[] }[];
   problems: string[];
 }
+
+/** Claims with unquoted numbers a citation report names: an acknowledgement stays small; the ledger has them all. */
+const NUMBER_FLAGS_IN_REPORT = 20;
 
 const REF_PATTERN = /\[(E\d{1,5})\]|\[(C\d{1,5})\]/g;
 const REF_LIST_PATTERN = /\[((?:[EC]\d{1,5})(?:\s*[,;]\s*[EC]\d{1,5})+)\]/g;
@@ -231,7 +243,7 @@ function marksUnverified(content: string, subtopic: string): boolean {
 export function checkCitations(
   policy: CitationPolicy,
   deliverable: { content: string; citationRefs: string[] },
-  ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
+  ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification" | "quote">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
 ): CitationReport {
   const cited = citedRefsIn(deliverable.content);
   const citedRefs = [...new Set([...cited.evidence, ...deliverable.citationRefs.filter((ref) => /^E\d+$/.test(ref))])];
@@ -288,6 +300,14 @@ export function checkCitations(
   const sources = verified.length === ledger.evidence.length ? checkSourceIntegrity(deliverable.content, { refs: citedRefs, claims: citedClaims }, { evidence: verified, claims: ledger.claims }) : null;
   const sourceProblem = sources ? sourceIntegrityProblem(sources) : null;
   if (sourceProblem) problems.push(sourceProblem);
+  const quoted = new Map(ledger.evidence.map((e) => [e.ref, { quote: e.quote ?? null }]));
+  const numbersNotInQuotes = ledger.claims
+    .filter((c) => citedClaims.includes(c.ref) || (outcomes.get(c.ref)?.grounded && c.evidenceRefs.some((r) => citedRefs.includes(r))))
+    .flatMap((c) => {
+      const numbers = numbersUnquoted(c.text, c.evidenceRefs.flatMap((ref) => quoted.get(ref) ?? []));
+      return numbers.length ? [{ claim: c.ref, numbers }] : [];
+    })
+    .slice(0, NUMBER_FLAGS_IN_REPORT);
   return {
     policy,
     passed: problems.length === 0,
@@ -303,6 +323,7 @@ export function checkCitations(
     unverifiedSubtopics,
     downgradedClaimsCited,
     sources,
+    numbersNotInQuotes,
     problems,
   };
 }

@@ -52,4 +52,19 @@ describe("source integrity", () => {
     expect(result.unchecked).toEqual([{ ref: "E4", status: "unreachable", reason: "timeout: no complete answer within 15 s" }]);
     expect(sourceIntegrityProblem(result)).toBeNull();
   });
+
+  it("counts a verdict on the assistant's text by its status, and names every such cited source", () => {
+    const client = (status: VerificationStatus): SourceVerification => ({ ...v(status, status === "verified" ? "the words" : null), basis: "client_text", reason: "checked against text the assistant supplied" });
+    const withClient = {
+      evidence: [...ledger.evidence, { ref: "E6", verification: client("verified") }, { ref: "E7", verification: client("not_found") }],
+      claims: ledger.claims,
+    };
+    const result = checkSourceIntegrity("Paywalled [E6].\n\nAlso paywalled [E7].", { refs: ["E6", "E7", "E1"], claims: [] }, withClient);
+    expect(result.clientText).toEqual(["E6", "E7"]);
+    expect(result.unsupported).toEqual([{ where: 'paragraph 2 ("Also paywalled [E7].")', refs: ["E7"] }]);
+    expect(result.notVerified.map((p) => p.ref)).toEqual(["E7"]);
+    // The refusal says whose text the quote was looked for in.
+    expect(sourceIntegrityProblem(result)).toContain("on E7 (not_found, in the text the assistant supplied)");
+    expect(checkSourceIntegrity("Fetched [E1].", { refs: ["E1"], claims: [] }, withClient).clientText).toEqual([]);
+  });
 });

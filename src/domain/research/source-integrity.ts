@@ -3,6 +3,10 @@
  * only on sources whose quote Cairn did not find on the page (not_found) or found only in part (partial).
  * Sources not checked yet (pending) make a strict deliverable wait; sources Cairn could not check
  * (unreachable, unchecked) are allowed and named. Pure.
+ *
+ * A verdict reached on the text the assistant supplied (basis client_text: Cairn could not read the page) counts
+ * by its status like any other, so a quote found in that text passes and one not found in it fails, but every such
+ * cited source is named (clientText), so the report never presents it as Cairn's own reading of the page.
  */
 import type { SourceVerification, VerificationStatus } from "../sources/verification";
 import { bodyUnits, evidenceCitedIn, unitStart } from "./paragraph-citations";
@@ -24,6 +28,8 @@ export interface SourceIntegrity {
   pending: string[];
   /** Cited sources Cairn could not check: allowed, named so the reader knows. */
   unchecked: { ref: string; status: VerificationStatus; reason: string | null }[];
+  /** Cited sources checked against text the assistant supplied, not a page Cairn read (basis client_text). */
+  clientText: string[];
 }
 
 const FAILED: ReadonlySet<VerificationStatus> = new Set(["not_found", "partial"]);
@@ -67,6 +73,7 @@ export function checkSourceIntegrity(
       const v = verdicts.get(ref) as SourceVerification;
       return { ref, status: v.status, reason: v.reason };
     }),
+    clientText: all.filter((ref) => verdicts.get(ref)?.basis === "client_text"),
   };
 }
 
@@ -74,9 +81,11 @@ export function checkSourceIntegrity(
 export function sourceIntegrityProblem(integrity: SourceIntegrity): string | null {
   if (integrity.unsupported.length === 0) return null;
   const statusOf = new Map(integrity.notVerified.map((p) => [p.ref, p]));
+  const onClientText = new Set(integrity.clientText);
   const named = (ref: string) => {
     const p = statusOf.get(ref);
-    return p ? `${ref} (${p.status}${p.score !== null ? `, score ${p.score}` : ""})` : ref;
+    const where = onClientText.has(ref) ? ", in the text the assistant supplied" : "";
+    return p ? `${ref} (${p.status}${p.score !== null ? `, score ${p.score}` : ""}${where})` : ref;
   };
   const places = integrity.unsupported.slice(0, 10).map((u) => `${u.where} on ${u.refs.map(named).join(", ")}`);
   return (

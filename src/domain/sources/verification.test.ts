@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkBudget, httpFailureReason, judgeSource, readableKind } from "./verification";
+import { checkBudget, clientTextApplies, httpFailureReason, judgeClientText, judgeSource, readableKind, unchecked, unreachable } from "./verification";
 
 describe("source verification policy", () => {
   it("reads HTML, text, Markdown and JSON, and names why anything else is not read", () => {
@@ -43,5 +43,44 @@ describe("source verification policy", () => {
     expect(checkBudget({ lastMinute: 11, lastDay: 100 }, 50, limits)).toMatchObject({ retryAfterSeconds: 60 });
     expect(checkBudget({ lastMinute: 0, lastDay: 1990 }, 11, limits)).toMatchObject({ retryAfterSeconds: 3600 });
     expect(checkBudget({ lastMinute: 999, lastDay: 9999 }, 0, limits)).toBeNull();
+  });
+
+  it("lets the assistant's text stand in only where Cairn could not read the page, and only with a quote to look for", () => {
+    const blocked = unreachable("blocked: HTTP 403 (a bot wall, paywall or rate limit)", 5);
+    const pdf = unchecked("PDF text extraction not available", 5);
+    const read = judgeSource({ quote: "Rents doubled in every region last year", title: "x" }, { text: "Nothing about rents here at all.", title: null, snapshot: "abc" }, 5);
+    expect(clientTextApplies(blocked, "Rents doubled in every region")).toBe(true);
+    expect(clientTextApplies(pdf, "Rents doubled in every region")).toBe(true);
+    // Cairn read the page: its own reading decides, found or not.
+    expect(clientTextApplies(read, "Rents doubled in every region")).toBe(false);
+    expect(clientTextApplies(judgeSource({ quote: null, title: "x" }, { text: "page", title: null, snapshot: "abc" }, 5), "q")).toBe(false);
+    expect(clientTextApplies(unreachable("timeout: no complete answer within 15 s", 5), "Rents doubled in every region")).toBe(true);
+    // A page that may not exist (a made-up URL): the assistant's text verifies nothing.
+    for (const reason of [httpFailureReason(404), httpFailureReason(500), "DNS or connection: getaddrinfo ENOTFOUND", "blocked: the address was refused (private addresses are not allowed)", "HTTP error: more than 5 redirects"]) {
+      expect(clientTextApplies(unreachable(reason, 5), "Rents doubled in every region"), reason).toBe(false);
+    }
+    expect(clientTextApplies(blocked, null)).toBe(false);
+    expect(clientTextApplies(blocked, "  ")).toBe(false);
+  });
+
+  it("judges the quote against the assistant's text with basis client_text and a reason saying so, never as Cairn's reading", () => {
+    const blocked = unreachable("blocked: HTTP 403 (a bot wall, paywall or rate limit)", 5);
+    const text = "Members only. The survey covered 1,204 households in 2025 across four regions.";
+    const found = judgeClientText("The survey covered 1,204 households in 2025", text, blocked, 9);
+    expect(found).toEqual({
+      status: "verified",
+      reason: "checked against text the assistant supplied, not a page Cairn read (Cairn's fetch: blocked: HTTP 403 (a bot wall, paywall or rate limit))",
+      score: 1,
+      passage: "The survey covered 1,204 households in 2025",
+      basis: "client_text",
+      titleMismatch: null,
+      snapshot: null,
+      checkedAt: 9,
+    });
+    const absent = judgeClientText("Rents doubled in every region last year", text, blocked, 9);
+    expect(absent).toMatchObject({ status: "not_found", basis: "client_text", passage: null, snapshot: null });
+    expect(absent.reason).toMatch(/^checked against text the assistant supplied, not a page Cairn read \(Cairn's fetch: blocked: HTTP 403.*\); /);
+    // One number changed is not the quote.
+    expect(judgeClientText("The survey covered 1,205 households in 2025", text, blocked, 9).status).not.toBe("verified");
   });
 });

@@ -2,7 +2,7 @@
  * What Cairn concluded about one recorded source after fetching it: whether the page says the quoted
  * words (not whether the page is right). Pure: the queue consumer fetches, this module decides.
  */
-import { matchQuote, type PreparedSnapshot } from "./quote-match";
+import { matchQuote, type PreparedSnapshot, type QuoteMatch } from "./quote-match";
 import { matchTitle } from "./title-match";
 
 export const VERIFICATION_STATUSES = ["pending", "verified", "partial", "not_found", "unreachable", "unchecked"] as const;
@@ -16,8 +16,11 @@ export interface SourceVerification {
   score: number | null;
   /** Where the quote stands (verified) or the closest passage (partial): the page's text, untrusted. */
   passage: string | null;
-  /** "fetched": Cairn fetched the page itself. */
-  basis: "fetched" | null;
+  /**
+   * "fetched": Cairn read the page itself. "client_text": Cairn could not read it (unreachable, or content it
+   * cannot read) and checked the quote against the text the assistant supplied (sourceText): never Cairn's reading.
+   */
+  basis: "fetched" | "client_text" | null;
   /** The page's title shares too few words with the recorded title (a wrong link, or the wrong page of a site). */
   titleMismatch: boolean | null;
   /** The content-addressed snapshot the verdict was reached on (its SHA-256). */
@@ -40,6 +43,8 @@ export const SOURCE_CHECK_LIMITS = {
   stalePendingMs: 10 * 60 * 1000,
   /** What a strict deliverable waiting for checks is told to wait. */
   pendingRetrySeconds: 30,
+  /** Longest text an assistant may send for a page Cairn cannot read (record_evidence's sourceText). */
+  clientTextChars: 100_000,
   /** Default per-org checks (SOURCE_CHECKS_PER_MINUTE, SOURCE_CHECKS_PER_DAY). */
   perMinute: 300,
   perDay: 5_000,
@@ -97,6 +102,21 @@ export const unchecked = (reason: string, checkedAt: number, snapshot: string | 
 
 const clipped = (text: string) => (text.length > SOURCE_CHECK_LIMITS.passageChars ? `${text.slice(0, SOURCE_CHECK_LIMITS.passageChars)}…` : text);
 
+/** A quote match as a verdict on the given basis. */
+function verdictOf(match: QuoteMatch, basis: "fetched" | "client_text", extra: { reason?: string; titleMismatch: boolean | null; snapshot: string | null }, checkedAt: number): SourceVerification {
+  const own = match.status === "verified" ? null : (match.reason ?? null);
+  return {
+    status: match.status,
+    reason: extra.reason ? (own ? `${extra.reason}; ${own}` : extra.reason) : own,
+    score: match.status === "unchecked" ? null : match.score,
+    passage: match.passage && (match.status === "verified" || match.status === "partial") ? clipped(match.passage.text) : null,
+    basis,
+    titleMismatch: extra.titleMismatch,
+    snapshot: extra.snapshot,
+    checkedAt,
+  };
+}
+
 /** The verdict on a fetched page: the quote matched against its visible text, the recorded title against its title. */
 export function judgeSource(
   source: { quote: string | null; title: string },
@@ -105,17 +125,32 @@ export function judgeSource(
 ): SourceVerification {
   const titleMismatch = page.title ? matchTitle(page.title, source.title).level === "low" : null;
   if (!source.quote?.trim()) return unchecked("no quote was recorded to check", checkedAt, page.snapshot, titleMismatch);
-  const match = matchQuote(source.quote, page.text);
-  return {
-    status: match.status,
-    reason: match.status === "verified" ? null : (match.reason ?? null),
-    score: match.status === "unchecked" ? null : match.score,
-    passage: match.passage && (match.status === "verified" || match.status === "partial") ? clipped(match.passage.text) : null,
-    basis: "fetched",
-    titleMismatch,
-    snapshot: page.snapshot,
-    checkedAt,
-  };
+  return verdictOf(matchQuote(source.quote, page.text), "fetched", { titleMismatch, snapshot: page.snapshot }, checkedAt);
+}
+
+/**
+ * Fetch failures that say a page is there but kept from Cairn: a bot wall, paywall or rate limit (the statuses
+ * httpFailureReason calls blocked) or a server too slow to answer. Not a name that does not resolve, a 404 or other
+ * HTTP error, or an address the guard refused: text sent for a page that may not exist verifies nothing.
+ */
+const WALLED = /^(blocked: HTTP \d{3} |timeout: )/;
+
+/**
+ * Whether the text the assistant supplied may stand in for Cairn's reading: only when Cairn could not read the page
+ * though it is there (walled, or too slow), or read it but cannot read its kind of content (a PDF), and there is a
+ * quote to look for. A page Cairn did read decides by itself, whatever the assistant's text says.
+ */
+export const clientTextApplies = (cairns: SourceVerification, quote: string | null): boolean =>
+  ((cairns.status === "unreachable" && WALLED.test(cairns.reason ?? "")) || (cairns.status === "unchecked" && cairns.snapshot === null)) &&
+  Boolean(quote?.trim());
+
+/**
+ * The verdict on the text the assistant supplied for a page Cairn could not read: basis client_text, and a reason
+ * saying so (with why Cairn could not read the page), so no face presents it as Cairn's own reading.
+ */
+export function judgeClientText(quote: string, text: string, cairns: SourceVerification, checkedAt: number): SourceVerification {
+  const reason = `checked against text the assistant supplied, not a page Cairn read (Cairn's fetch: ${cairns.reason ?? cairns.status})`;
+  return verdictOf(matchQuote(quote, text), "client_text", { reason, titleMismatch: null, snapshot: null }, checkedAt);
 }
 
 /** Per-org check limits: null when `requested` more checks fit, else the refusal and when to retry. */

@@ -5,6 +5,7 @@ import { judgeSource, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification
 import type { Env } from "../../env";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
 import { homeDatabase } from "../org-homes";
+import { clientTextStore, withClientText } from "./client-texts";
 import { fetchPage } from "./fetch-page";
 import { type SnapshotStore, snapshotStore } from "./snapshots";
 import { decodeBody, pageText } from "./visible-text";
@@ -87,7 +88,9 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
       const ledger = d1EvidenceLedger(home);
       const source = await ledger.sourceToCheck(orgId, planId, n);
       if (source) {
-        await ledger.recordVerification(orgId, planId, n, await verdictFor(checker, orgId, source, Date.now()));
+        const now = Date.now();
+        const cairns = await verdictFor(checker, orgId, source, now);
+        await ledger.recordVerification(orgId, planId, n, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS), orgId, now));
         // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
         if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
       }
