@@ -3,15 +3,18 @@ import { type Budget, BUDGET_LIMITS, type BudgetLine, budgetWarning, exhaustedLi
 import { budgetLinesOf, pendingBudgetReview, usageOf } from "../domain/plans/budget-review";
 import type { PlanState } from "../domain/plans/model";
 
-/** A budget as callers give it: counts, and the deadline as an ISO 8601 date-time. */
-export const BudgetInput = z
-  .strictObject({
-    maxSteps: z.number().int().min(1).max(BUDGET_LIMITS.maxSteps).optional(),
-    maxTokens: z.number().int().min(1).max(BUDGET_LIMITS.maxTokens).optional(),
-    maxToolCalls: z.number().int().min(1).max(BUDGET_LIMITS.maxToolCalls).optional(),
-    deadline: z.iso.datetime({ offset: true }).optional(),
-  })
-  .describe("Limits; reached, a person decides");
+/**
+ * A budget as callers give it: counts, and the deadline as an ISO 8601 date-time. What a budget means is said once,
+ * where a plan gets one (create_research_plan's BudgetInput); changing one (modify_plan, submit_review) takes the
+ * same fields without saying it again, a saving of tokens in every tool list.
+ */
+export const BudgetLimits = z.strictObject({
+  maxSteps: z.number().int().min(1).max(BUDGET_LIMITS.maxSteps).optional(),
+  maxTokens: z.number().int().min(1).max(BUDGET_LIMITS.maxTokens).optional(),
+  maxToolCalls: z.number().int().min(1).max(BUDGET_LIMITS.maxToolCalls).optional(),
+  deadline: z.iso.datetime({ offset: true }).optional(),
+});
+export const BudgetInput = BudgetLimits.describe("Limits; reached, a person decides");
 
 export const UsageInput = z
   .strictObject({

@@ -16,8 +16,6 @@ import {
   EvidenceView,
   evidenceChangedAt,
   evidenceView,
-  ParamClaimRef,
-  ParamEvidenceRef,
   ParamPlanId,
   ParamSubtopic,
   type ViewBounds,
@@ -44,7 +42,8 @@ export const getEvidenceLedger = defineOperation({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
     planId: ParamPlanId,
-    ref: z.union([ParamEvidenceRef, ParamClaimRef]).optional(),
+    // One pattern, not a union of two: the published schema of a union of two strings says "string" twice.
+    ref: z.string().regex(/^[EC]\d{1,5}$/, "An evidence or claim ref such as E3 or C2").optional(),
     subtopic: ParamSubtopic.optional(),
     status: z.enum(["PENDING_REVIEW", ...REVIEWER_VERDICTS, ...CRITIC_VERDICTS, "GROUNDED", "UNGROUNDED"]).optional(),
     shard: z.number().int().min(1).max(2).optional(),

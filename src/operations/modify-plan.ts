@@ -3,7 +3,7 @@ import { validationError } from "../domain/errors";
 import type { Modification } from "../domain/plans/machine";
 import { defineOperation } from "./operation";
 import { NewStepInput } from "./create-research-plan";
-import { BudgetInput, budgetOf } from "./budget-views";
+import { BudgetLimits, budgetOf } from "./budget-views";
 import { actorOf, ParamPlanId, ParamStepId, StepRef, stepRef } from "./plan-views";
 
 const ACTIONS = ["add", "remove", "reorder", "update", "fail", "skip", "budget"] as const;
@@ -18,7 +18,7 @@ const Input = z.strictObject({
   stepIds: z.array(ParamStepId).max(60).optional().describe("reorder: every pending step, in the new order"),
   instructions: z.string().min(1).max(8000).optional().describe("update"),
   reason: z.string().min(1).max(2000).optional().describe("fail, skip"),
-  budget: BudgetInput.optional(),
+  budget: BudgetLimits.optional(),
 });
 
 function required<T>(value: T | undefined, field: string, action: string): T {

@@ -15,7 +15,7 @@ export const recordClaims = defineOperation({
   description:
     "Record claims on a plan's evidence ledger, each citing its evidence refs; a call citing an unknown ref is " +
     "refused whole. A repeated claim merges. reuse copies grounded claims of other plans with their evidence and " +
-    "verdicts. Returns refs C1, C2, ….",
+    "verdicts. Returns refs (C1, …).",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({

@@ -14,8 +14,8 @@ export const recordEvidence = defineOperation({
   name: "record_evidence",
   title: "Record evidence",
   description:
-    "Add sources to a plan's evidence ledger: each gets a ref (E1, E2, …) to cite; a source already recorded keeps " +
-    "its ref. subtopics declares the plan's subtopics.",
+    "Add sources or subtopics to a plan's evidence ledger: each source gets a ref (E1, E2, …) to cite; one already " +
+    "recorded keeps its ref.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({
@@ -41,7 +41,7 @@ export const recordEvidence = defineOperation({
             .min(1)
             .max(CLIENT_TEXT_CHARS, `sourceText is at most ${CLIENT_TEXT_CHARS.toLocaleString("en-US")} characters: send the part of the page around the quote`)
             .optional()
-            .describe("Page text you read, for a page Cairn may be blocked from (paywall)"),
+            .describe("Text you read of a walled page"),
         }),
       )
       .max(LEDGER_LIMITS.evidencePerCall)

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { StepEdit } from "../domain/plans/approval";
 import { LIMITS } from "../domain/plans/model";
 import { defineOperation, type OperationContext } from "./operation";
-import { BudgetInput, budgetOf } from "./budget-views";
+import { BudgetLimits, budgetOf } from "./budget-views";
 import { actorOf, insertedStepsOf, ParamPlanId, ParamStepId, StepRef } from "./plan-views";
 
 const SubmitReviewInput = z.strictObject({
@@ -11,7 +11,7 @@ const SubmitReviewInput = z.strictObject({
   decision: z.enum(["approve", "revise", "reject"]),
   feedback: z.string().min(1).max(8000).optional(),
   followUpSteps: z.array(z.string().min(1).max(8000)).max(10).optional(),
-  budget: BudgetInput.optional(),
+  budget: BudgetLimits.optional(),
   edits: z
     .array(z.strictObject({ stepId: ParamStepId, instructions: z.string().min(1).max(LIMITS.instructionsChars).optional(), remove: z.boolean().optional() }))
     .max(LIMITS.stepsPerPlan)
@@ -62,7 +62,7 @@ export const submitReview = defineOperation({
   description:
     "Answer a pendingReviews entry (stepId = its stepId or reviewId): approve; revise with feedback (adds followUpSteps or " +
     "a step carrying it; an approval takes edits, budget); reject with feedback fails the plan. Budget review: approve " +
-    "raises budget; reject ends the plan with what it has.",
+    "raises it; reject ends the plan with what it has.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: SubmitReviewInput,
