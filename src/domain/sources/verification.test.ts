@@ -9,7 +9,8 @@ describe("source verification policy", () => {
     expect(readableKind(null)).toBe("text");
     expect(readableKind("text/markdown")).toBe("markdown");
     expect(readableKind("application/ld+json")).toBe("json");
-    expect(readableKind("application/pdf")).toEqual({ unchecked: "PDF text extraction not available" });
+    expect(readableKind("application/pdf")).toBe("pdf");
+    expect(readableKind("application/x-pdf")).toBe("pdf");
     expect(readableKind("image/png")).toEqual({ unchecked: "content type image/png is not read" });
   });
 

@@ -50,8 +50,8 @@ export const NOT_RECORDED_FOR_CHECK = "not checked: recorded before source verif
 
 export const PENDING: SourceVerification = { status: "pending", reason: null, score: null, passage: null, basis: null, titleMismatch: null, snapshot: null, checkedAt: null };
 
-/** What kind of text a response carries, from its Content-Type; null when Cairn cannot read it. */
-export type ReadableKind = "html" | "text" | "markdown" | "json";
+/** What kind of text a response carries, from its Content-Type (a PDF's text layer included). */
+export type ReadableKind = "html" | "text" | "markdown" | "json" | "pdf";
 
 export function readableKind(contentType: string | null): ReadableKind | { unchecked: string } {
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -59,7 +59,7 @@ export function readableKind(contentType: string | null): ReadableKind | { unche
   if (type === "text/markdown" || type === "text/x-markdown") return "markdown";
   if (type === "application/json" || type.endsWith("+json")) return "json";
   if (type === "text/plain" || type === "") return "text";
-  if (type === "application/pdf") return { unchecked: "PDF text extraction not available" };
+  if (type === "application/pdf" || type === "application/x-pdf") return "pdf";
   return { unchecked: `content type ${type.slice(0, 80)} is not read` };
 }
 

@@ -7,7 +7,7 @@ import { d1EvidenceLedger } from "../../storage/ledger-repository";
 import { homeDatabase } from "../org-homes";
 import { fetchPage } from "./fetch-page";
 import { type SnapshotStore, snapshotStore } from "./snapshots";
-import { decodeBody, pageText } from "./visible-text";
+import { readPage } from "./visible-text";
 
 /** The source-check queue as wrangler.toml names it (a deployment names it after its Worker: "<worker>-source-checks"). */
 export const SOURCE_CHECK_QUEUE_NAME = "cairn-source-checks";
@@ -39,11 +39,12 @@ async function verdictFor(checker: Checker, orgId: string, source: { url: string
   const declared = readableKind(page.contentType);
   // No content type and a NUL byte early on: an image or archive, not text to search.
   const kind = declared === "text" && !page.contentType && page.body.subarray(0, 1024).includes(0) ? { unchecked: "binary content without a content type" } : declared;
-  if (typeof kind !== "string") {
-    await checker.store.saveUnchecked(orgId, source.url, kind.unchecked, null, now);
-    return unchecked(kind.unchecked, now);
+  const read = typeof kind === "string" ? await readPage(kind, page.body, page.contentType, page.truncated) : kind;
+  if ("unchecked" in read) {
+    await checker.store.saveUnchecked(orgId, source.url, read.unchecked, null, now);
+    return unchecked(read.unchecked, now);
   }
-  const { text, title } = await pageText(kind, decodeBody(page.body, page.contentType));
+  const { text, title } = read;
   const snapshot = await checker.store.save(orgId, {
     url: source.url,
     finalUrl: page.finalUrl,
