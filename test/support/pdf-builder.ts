@@ -14,10 +14,20 @@ export interface PdfPage {
 /** WinAnsi codes of the typographic characters the fixtures use; other characters up to U+00FF are Latin-1. */
 const WIN_ANSI: Record<string, number> = { "\u2018": 0x91, "\u2019": 0x92, "\u201c": 0x93, "\u201d": 0x94, "\u2013": 0x96, "\u2014": 0x97, "\u2026": 0x85 };
 
+/** Whether every character of `text` has a code in the fixtures' font encoding (no CJK, no symbols beyond Latin-1). */
+export function winAnsiEncodable(text: string): boolean {
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (WIN_ANSI[char] === undefined && (code > 0xff || (code >= 0x80 && code < 0xa0))) return false;
+  }
+  return true;
+}
+
 /** A PDF literal string: parentheses and backslashes escaped, other bytes as octal escapes. */
 function literal(text: string): string {
   let out = "(";
-  for (const char of text) {
+  // A soft hyphen prints nothing unless a line breaks there (lines here break at spaces): like print, the PDF leaves it out.
+  for (const char of text.replace(/\u00ad/g, "")) {
     const code = WIN_ANSI[char] ?? char.codePointAt(0) ?? 0x3f;
     const byte = code > 0xff ? 0x3f : code;
     if (byte === 0x28 || byte === 0x29 || byte === 0x5c) out += `\\${String.fromCharCode(byte)}`;
