@@ -86,3 +86,47 @@ export function wrapLines(text: string, width = 90): string[] {
   }
   return lines;
 }
+
+/** zlib-compressed bytes (what a PDF's /FlateDecode holds), with the runtime's Compression Streams. */
+export async function deflate(data: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([data]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
+}
+
+/**
+ * A one-page PDF whose content stream is `data` with the dictionary entries `entries` (e.g. a Flate
+ * "decompression bomb": megabytes of spaces compressed to kilobytes).
+ * `trailerExtra`: entries added to the trailer (an /Encrypt reference).
+ */
+export function buildPdfWithStream(entries: string, data: Uint8Array, trailerExtra = ""): Uint8Array {
+  const encoder = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
+  const parts: Uint8Array[] = [encoder("%PDF-1.4\n")];
+  let size = parts[0]?.byteLength ?? 0;
+  const offsets: number[] = [];
+  const push = (bytes: Uint8Array) => {
+    parts.push(bytes);
+    size += bytes.byteLength;
+  };
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+  ];
+  objects.forEach((body, i) => {
+    offsets.push(size);
+    push(encoder(`${i + 1} 0 obj\n${body}\nendobj\n`));
+  });
+  offsets.push(size);
+  push(encoder(`5 0 obj\n<< /Length ${data.byteLength} ${entries} >>\nstream\n`));
+  push(data);
+  push(encoder("\nendstream\nendobj\n"));
+  const xref = size;
+  push(encoder(`xref\n0 6\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}trailer\n<< /Size 6 /Root 1 0 R ${trailerExtra}>>\nstartxref\n${xref}\n%%EOF\n`));
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { PDF_LIMITS, pdfText } from "../../src/platform/sources/pdf-text";
-import { buildPdf, wrapLines } from "../support/pdf-builder";
+import { buildPdf, buildPdfWithStream, deflate, wrapLines } from "../support/pdf-builder";
 import { createPlan, ok, steps } from "../support/plans";
 import { waitFor } from "../support/webhooks";
 import { seedTenant } from "../support/worker";
@@ -102,5 +102,21 @@ describe("PDF sources", () => {
     expect(corrupt?.verification).toMatchObject({ status: "unchecked", reason: expect.stringMatching(/^PDF could not be read: it (is not a valid PDF|is damaged)/) });
     // The words are in the damaged file's bytes, but not as a PDF's text: never verified from raw bytes.
     expect(scanned?.verification).toMatchObject({ status: "unchecked", reason: "PDF has no text layer (scanned or image-only pages): its text cannot be read without OCR" });
+  });
+
+  it("does not expand a decompression bomb (100 MiB of spaces in a 100 KiB PDF) nor read an encrypted PDF: unchecked, saying why", async () => {
+    const bomb = buildPdfWithStream("/Filter /FlateDecode", await deflate(new Uint8Array(100 * 1024 * 1024).fill(0x20)));
+    expect(bomb.byteLength).toBeLessThan(200 * 1024);
+    const { value, ms } = await timed(() => pdfText(bomb));
+    expect(value).toEqual({ unchecked: "PDF expands beyond 32 MiB when decompressed: not read" });
+    console.log(`decompression bomb measured and refused in ${ms} ms`);
+
+    // An ordinary compressed page is measured and read.
+    const text = `BT /F1 11 Tf 14 TL 72 740 Td ${"(The survey covered 1,204 households in 2025.) Tj T* ".repeat(40)}ET`;
+    const compressed = buildPdfWithStream("/Filter /FlateDecode", await deflate(Uint8Array.from(text, (c) => c.charCodeAt(0))));
+    const read = await pdfText(compressed);
+    expect("text" in read && read.text).toContain("The survey covered 1,204 households in 2025.");
+    // An encrypted file is not measured, so not read.
+    expect(await pdfText(buildPdfWithStream("", Uint8Array.from("BT ET", (c) => c.charCodeAt(0)), "/Encrypt 9 0 R "))).toEqual({ unchecked: "PDF is encrypted: Cairn does not read encrypted PDFs" });
   });
 });

@@ -3,6 +3,7 @@
  * read (a dynamic import: PDF.js is most of the Worker's code, and no other request needs it).
  * Measured on workerd: see bench/README.md ("PDF sources").
  */
+import { pdfExpansion } from "../../domain/sources/pdf-expansion";
 import { SNAPSHOT_MAX_CHARS } from "../../domain/sources/snapshot";
 import { type PageText, tidyText } from "./visible-text";
 
@@ -11,6 +12,11 @@ export const PDF_LIMITS = {
   maxPages: 150,
   /** Characters kept, as many as the quote check searches. */
   maxChars: SNAPSHOT_MAX_CHARS,
+  /**
+   * Bytes the file's streams may expand to (PDF.js keeps what it decodes in memory; a Worker has 128 MB):
+   * a larger expansion, usually a decompression bomb, is not given to PDF.js.
+   */
+  maxExpandedBytes: 32 * 1024 * 1024,
 } as const;
 
 /** Why a PDF's text could not be read: Cairn's words, not PDF.js's. */
@@ -19,7 +25,7 @@ const NO_TEXT_LAYER = "PDF has no text layer (scanned or image-only pages): its 
 /** What PDF.js said, in a bounded, stable form (no stack, no internal details beyond its error class). */
 function failure(error: unknown, truncated: boolean): string {
   const name = error instanceof Error ? error.name : "";
-  const why = name === "PasswordException" ? "it is encrypted with a password" : name === "InvalidPDFException" ? "it is not a valid PDF" : "it is damaged or uses features PDF.js cannot parse";
+  const why = name === "PasswordException" ? "it needs a password" : name === "InvalidPDFException" ? "it is not a valid PDF" : "it is damaged or uses features PDF.js cannot parse";
   return `PDF could not be read: ${why}${truncated ? " (only the first 2 MiB of the file were read)" : ""}`;
 }
 
@@ -28,6 +34,9 @@ function failure(error: unknown, truncated: boolean): string {
  * title from its metadata; or, as `unchecked`, why the PDF's text cannot be read.
  */
 export async function pdfText(body: Uint8Array, truncated = false): Promise<PageText | { unchecked: string }> {
+  const expansion = await pdfExpansion(body, PDF_LIMITS.maxExpandedBytes);
+  if ("encrypted" in expansion) return { unchecked: "PDF is encrypted: Cairn does not read encrypted PDFs" };
+  if (expansion.bytes > PDF_LIMITS.maxExpandedBytes) return { unchecked: `PDF expands beyond ${PDF_LIMITS.maxExpandedBytes / 1024 / 1024} MiB when decompressed: not read` };
   const { getDocumentProxy } = await import("unpdf");
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
