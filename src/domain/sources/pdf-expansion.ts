@@ -3,7 +3,7 @@
  * expands up to about a thousand times (1 MiB of zeros compressed is 1 KiB), and PDF.js keeps what it
  * decodes in memory: a 2 MiB "decompression bomb" would take gigabytes and end the Worker's isolate (and
  * every other check of its batch). So each stream is inflated here with the Compression Streams API,
- * a kilobyte of input at a time, counting its output and stopping at the budget; and the streams whose
+ * 8 KiB of input at a time, counting its output and stopping at the budget; and the streams whose
  * filters cannot be inflated here are counted at their worst case.
  *
  * Streams are found as PDF.js finds them when a file's cross-reference is damaged: every `stream`
@@ -16,8 +16,8 @@
  */
 const WORST_CASE_RATIO = { lzw: 3_641, runLength: 64, flate: 1_032 } as const;
 
-/** Input fed to the inflater per write: bounds what one write can produce to about a megabyte. */
-const FEED_BYTES = 1024;
+/** Input fed to the inflater per write: bounds what one write can produce to about 8 MiB. */
+const FEED_BYTES = 8 * 1024;
 
 /**
  * The bytes `data` inflates to (zlib), counted up to `budget` (past it means over); null when the data is
