@@ -45,13 +45,23 @@ describe("pdfExpansion", () => {
     expect("bytes" in result && result.bytes).toBeLessThan(40 * MiB); // stopped near the budget, not at 100 MiB
   });
 
-  it("is not fooled by a false endstream inside the data, a filter named elsewhere, or a missing filter name", async () => {
+  it("is not fooled by a false endstream or /Length, junk after the data, an indirect filter or a missing filter name", async () => {
     const bomb = await deflate(spaces(64 * MiB));
     // A false "endstream" early in the data, in a stored (uncompressed) deflate block before the bomb's blocks:
     // the data stays valid zlib data, and the stated /Length (which PDF.js reads) still counts.
     const cut = await zlibWithStoredPrefix(ascii("\nendstream\n"), spaces(64 * MiB));
     const falseEnd = await pdfExpansion(buildPdfWithStream("/Filter /FlateDecode", cut), 32 * MiB);
     expect("bytes" in falseEnd && falseEnd.bytes).toBeGreaterThan(32 * MiB);
+    // A false /Length written in a string after the true one, with the false endstream: still counted.
+    const falseLength = await pdfExpansion(buildPdfWithStream(`/Filter /FlateDecode /X (/Length 7)`, cut), 32 * MiB);
+    expect("bytes" in falseLength && falseLength.bytes).toBeGreaterThan(32 * MiB);
+    // Junk after the bomb's last block (which PDF.js ignores, and an inflater may stop at): counted at its worst case.
+    const junk = Uint8Array.from([...bomb, ...ascii("junk after the end")]);
+    const trailing = await pdfExpansion(buildPdfWithStream("/Filter /FlateDecode", junk), 32 * MiB);
+    expect("bytes" in trailing && trailing.bytes).toBeGreaterThan(32 * MiB);
+    // Data that does not open as zlib data (a JPEG's bytes), whatever the dictionary says, is counted as it is.
+    const jpeg = await pdfExpansion(buildPdfWithStream("/Filter /FlateDecode", Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, ...ascii("x".repeat(50_000))])), 32 * MiB);
+    expect("bytes" in jpeg && jpeg.bytes).toBeLessThan(1 * MiB);
     // No filter named where it seems (the dictionary says nothing): the data is inflated anyway.
     const unnamed = await pdfExpansion(buildPdfWithStream("", bomb), 32 * MiB);
     expect("bytes" in unnamed && unnamed.bytes).toBeGreaterThan(32 * MiB);

@@ -78,12 +78,24 @@ function dataEnd(text: string, dictionary: string, dataStart: number): number {
   return next - (text.slice(next - 2, next) === "\r\n" ? 2 : /[\r\n]/.test(text[next - 1] ?? "") ? 1 : 0);
 }
 
+/** A filter by its full name anywhere, or by its abbreviation where a /Filter names it (an abbreviation alone is too short to tell from data). */
+const filter = (full: string, short: string) => new RegExp(`\\/${full}\\b|\\/Filter\\s*(\\[[^\\]]*)?\\/${short}\\b`);
+const LZW = filter("LZWDecode", "LZW");
+const RUN_LENGTH = filter("RunLengthDecode", "RL");
+const ASCII = /\/(ASCII85Decode|ASCIIHexDecode)\b|\/Filter\s*(\[[^\]]*)?\/(A85|AHx)\b/;
+const FLATE = filter("FlateDecode", "Fl");
+const INDIRECT_FILTER = /\/Filter\s*(\d+\s+\d+\s+R|\[[^\]]*\bR\b)/;
+
+/** Whether two bytes open zlib data (deflate, a valid header check): PDF.js refuses Flate data without one. */
+const zlibHeader = (first: number, second: number) => (first & 0x0f) === 8 && ((first << 8) | second) % 31 === 0;
+
 /**
  * The bytes the PDF's streams expand to, or why they are not measured (an encrypted file: its streams
- * are unreadable until decrypted). Every stream is inflated where its data is zlib data (a stream's
- * filter is not trusted to be where it seems); a stream whose filters include LZW, RunLength, a
- * filter named through an indirect object, or an ASCII filter before Flate is counted at its worst case.
- * `budget`: counting stops past it.
+ * are unreadable until decrypted). Every stream that opens as zlib data is inflated and counted, whatever
+ * its dictionary says; one that does not inflate cleanly, and any stream with LZW, RunLength, an ASCII
+ * filter before Flate or a filter named through an indirect object, is counted at its worst case over
+ * all the bytes from its start to the end of the file (a false `endstream` or `/Length` then hides
+ * nothing). Stops counting past `budget`.
  */
 export async function pdfExpansion(body: Uint8Array, budget: number): Promise<{ bytes: number } | { encrypted: true }> {
   // Latin-1 keeps one character per byte, so string offsets are byte offsets.
@@ -91,25 +103,25 @@ export async function pdfExpansion(body: Uint8Array, budget: number): Promise<{ 
   if (/\/Encrypt\b/.test(text)) return { encrypted: true };
   const keyword = /(?<!end)stream(\r\n|\r|\n)/g;
   let total = 0;
-  let previousEnd = 0;
+  let previousKeyword = 0;
   for (let match = keyword.exec(text); match && total <= budget; match = keyword.exec(text)) {
     const dataStart = match.index + match[0].length;
     // The dictionary is somewhere after the previous keyword: all of that text is read for filters (more is only stricter).
-    const dictionary = text.slice(previousEnd, match.index);
+    const dictionary = text.slice(previousKeyword, match.index);
     const end = dataEnd(text, dictionary, dataStart);
     const raw = end - dataStart;
-    if (/\/(LZWDecode|LZW)\b/.test(dictionary) || /\/Filter\s*(\d+\s+\d+\s+R|\[[^\]]*\bR\b)/.test(dictionary)) total += raw * WORST_CASE_RATIO.lzw;
-    else if (/\/(ASCII85Decode|A85|ASCIIHexDecode|AHx)\b/.test(dictionary) && /\/(FlateDecode|Fl)\b/.test(dictionary)) total += raw * WORST_CASE_RATIO.flate;
-    else {
-      // Not whole zlib data: PDF.js may still read it as Flate (it is lenient), so the worst case counts.
+    const rest = text.length - dataStart;
+    if (LZW.test(dictionary) || INDIRECT_FILTER.test(dictionary)) total += rest * WORST_CASE_RATIO.lzw;
+    else if (RUN_LENGTH.test(dictionary)) total += rest * WORST_CASE_RATIO.runLength;
+    else if (ASCII.test(dictionary) && FLATE.test(dictionary)) total += rest * WORST_CASE_RATIO.flate;
+    else if (raw >= 2 && zlibHeader(body[dataStart] ?? 0, body[dataStart + 1] ?? 0)) {
       const inflated = await inflatedBytes(body.subarray(dataStart, end), budget - total);
-      const flateDeclared = /\/(FlateDecode|Fl)\b/.test(dictionary);
-      total += inflated === null ? (flateDeclared ? raw * WORST_CASE_RATIO.flate : raw) : Math.max(inflated, raw);
-      if (/\/(RunLengthDecode|RL)\b/.test(dictionary)) total += raw * WORST_CASE_RATIO.runLength;
-    }
+      // Not one whole zlib stream where PDF.js would end it: PDF.js is lenient and may read further.
+      total += inflated === null ? rest * WORST_CASE_RATIO.flate : Math.max(inflated, raw);
+    } else total += raw;
     // The next keyword is looked for right after this one, not after this stream's data: a stream PDF.js would
     // read inside what looks like this one's data (a false length) is counted too.
-    previousEnd = match.index + 1;
+    previousKeyword = match.index + 1;
   }
   return { bytes: total };
 }
