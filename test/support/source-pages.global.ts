@@ -65,6 +65,9 @@ function route(path: string): { status: number; type?: string; body?: string | B
       return { status: 200, type: "application/pdf", body: Buffer.from(PAPER_PDF) };
     case "/report.pdf":
       return { status: 200, type: "application/pdf", body: Buffer.from(REPORT_PDF) };
+    case "/download":
+      // A PDF served as generic bytes, as file servers often do.
+      return { status: 200, type: "application/octet-stream", body: Buffer.from(REPORT_PDF) };
     case "/scanned.pdf":
       return { status: 200, type: "application/pdf", body: Buffer.from(SCANNED_PDF) };
     case "/corrupt.pdf":

@@ -77,10 +77,12 @@ describe("PDF sources", () => {
         source("/paper.pdf?absent", "The survey covered 3,500 households in 2024 and found no rural gap.", "Household Survey 2025"),
         source("/report.pdf", "the programme reduced youth unemployment by 4.2 percentage points", "Youth Employment Programme: Final Report"),
         source("/paper.pdf?wrong-title", "Response rates were highest in rural districts", "Quarterly tax guidance for freelancers"),
+        source("/download", "the programme reduced youth unemployment by 4.2 percentage points", "Youth Employment Programme: Final Report"),
       ],
     });
     const evidence = await settled(apiKey, planId);
-    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "not_found", "verified", "verified"]);
+    // The last is a PDF served as application/octet-stream: read as the PDF it opens as.
+    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "not_found", "verified", "verified", "verified"]);
     expect(evidence[0]?.verification.titleMismatch).toBeUndefined();
     expect(evidence[3]?.verification.titleMismatch).toBe(true);
 

@@ -53,8 +53,19 @@ export const PENDING: SourceVerification = { status: "pending", reason: null, sc
 /** What kind of text a response carries, from its Content-Type (a PDF's text layer included). */
 export type ReadableKind = "html" | "text" | "markdown" | "json" | "pdf";
 
-export function readableKind(contentType: string | null): ReadableKind | { unchecked: string } {
+/** Whether a body opens as a PDF: `%PDF-` within its first 1,024 bytes (where readers look for it). */
+function opensAsPdf(head: Uint8Array): boolean {
+  const start = new TextDecoder("latin1").decode(head.subarray(0, 1024));
+  return start.includes("%PDF-");
+}
+
+/**
+ * The kind of a body by its Content-Type; a body served as generic bytes (`application/octet-stream`, or
+ * no type) that opens as a PDF is read as one, as file servers often label PDFs so.
+ */
+export function readableKind(contentType: string | null, head: Uint8Array = new Uint8Array()): ReadableKind | { unchecked: string } {
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if ((type === "" || type === "application/octet-stream" || type === "binary/octet-stream") && opensAsPdf(head)) return "pdf";
   if (type === "text/html" || type === "application/xhtml+xml") return "html";
   if (type === "text/markdown" || type === "text/x-markdown") return "markdown";
   if (type === "application/json" || type.endsWith("+json")) return "json";

@@ -36,7 +36,7 @@ async function verdictFor(checker: Checker, orgId: string, source: { url: string
 
   const page = await fetchPage(source.url, checker.policy, checker.userAgent, SOURCE_CHECK_LIMITS, checker.allowedHosts);
   if (!page.ok) return unreachable(page.reason, now);
-  const declared = readableKind(page.contentType);
+  const declared = readableKind(page.contentType, page.body);
   // No content type and a NUL byte early on: an image or archive, not text to search.
   const kind = declared === "text" && !page.contentType && page.body.subarray(0, 1024).includes(0) ? { unchecked: "binary content without a content type" } : declared;
   const read = typeof kind === "string" ? await readPage(kind, page.body, page.contentType, page.truncated) : kind;
