@@ -19,6 +19,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { winAnsiEncodable } from "../../test/support/pdf-builder.ts";
 import { HARD_PAGES, PAGES, UNSEEN_PAGES } from "./pages.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -188,7 +189,9 @@ function build() {
   // Empty and editorial-only quotes.
   const first = PAGES[0];
   for (const quote of ["", "   ", "…", "[sic]", '""']) add(first, "empty", "unchecked", "unchecked", quote);
-  return { pages: [...PAGES, ...HARD_PAGES, ...UNSEEN_PAGES].map(({ id, lang, text }) => ({ id, lang, text })), cases };
+  // `pdf`: the page is also served as a PDF (its text laid out in lines, in a standard PDF font, which WinAnsi
+  // characters only can use), and its cases are checked again on the text read from that PDF.
+  return { pages: [...PAGES, ...HARD_PAGES, ...UNSEEN_PAGES].map(({ id, lang, text }) => ({ id, lang, ...(winAnsiEncodable(text) ? { pdf: true } : {}), text })), cases };
 }
 
 const set = build();

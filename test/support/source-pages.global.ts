@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { TestProject } from "vitest/node";
+import { buildPdf, wrapLines } from "./pdf-builder";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -20,6 +21,24 @@ export const ARTICLE_HTML = `<!doctype html><html><head><title>Solid-state batte
 <noscript>Noscript text says cells reached four thousand Wh/kg.</noscript>
 <p>Costs remain higher than lithium-ion cells &amp; scaling production is still years away.</p>
 </body></html>`;
+
+/** A one-page paper with a text layer and a title in its metadata. */
+export const PAPER_PDF = buildPdf(
+  [{ lines: ["Household Survey 2025: Methods and Findings", "", "The survey covered 1,204 households in 2025.", "Response rates were highest in rural districts (71 %)."] }],
+  "Household Survey 2025",
+);
+/** Forty pages of a report, the finding on the last one. */
+export const REPORT_PDF = buildPdf(
+  Array.from({ length: 40 }, (_, i) => ({
+    lines: wrapLines(
+      `Chapter ${i + 1}. ${"The committee reviewed regional employment data, programme costs and the comparison groups used in earlier evaluations. ".repeat(6)}` +
+        (i === 39 ? "The committee concluded that the programme reduced youth unemployment by 4.2 percentage points." : ""),
+    ),
+  })),
+  "Youth Employment Programme: Final Report",
+);
+/** Scanned pages: drawn, with no text layer. */
+export const SCANNED_PDF = buildPdf([{ lines: [] }, { lines: [] }], "Scanned survey");
 
 /** Requests each path received: a test of snapshot reuse counts them. */
 const hits = new Map<string, number>();
@@ -51,6 +70,16 @@ function route(path: string): { status: number; type?: string; body?: string | B
     case "/data.json":
       return { status: 200, type: "application/json", body: JSON.stringify({ results: [{ note: "The survey covered 1,204 households in 2025." }] }) };
     case "/paper.pdf":
+      return { status: 200, type: "application/pdf", body: Buffer.from(PAPER_PDF) };
+    case "/report.pdf":
+      return { status: 200, type: "application/pdf", body: Buffer.from(REPORT_PDF) };
+    case "/download":
+      // A PDF served as generic bytes, as file servers often do.
+      return { status: 200, type: "application/octet-stream", body: Buffer.from(REPORT_PDF) };
+    case "/scanned.pdf":
+      return { status: 200, type: "application/pdf", body: Buffer.from(SCANNED_PDF) };
+    case "/corrupt.pdf":
+      // A PDF header, then no document: the words are there, but not as a PDF's text.
       return { status: 200, type: "application/pdf", body: Buffer.from("%PDF-1.7 the survey covered 1,204 households") };
     case "/blob":
       // No content type; binary bytes with the quote's words among them.

@@ -108,7 +108,7 @@ describe("verified sources", () => {
     expect(evidence[unseen.length]?.verification.status).toBe("verified");
   });
 
-  it("reads text, Markdown and JSON; leaves a PDF unchecked with the reason; flags a title that does not match", async () => {
+  it("reads text, Markdown, JSON and a PDF's text layer; flags a title that does not match", async () => {
     const { apiKey } = await seedTenant();
     const { planId } = await deepPlan(apiKey, "report");
     const quote = "The survey covered 1,204 households in 2025.";
@@ -124,9 +124,8 @@ describe("verified sources", () => {
       ],
     });
     const evidence = await settled(apiKey, planId);
-    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "verified", "verified", "unchecked", "verified", "unchecked"]);
+    expect(evidence.map((e) => e.verification.status)).toEqual(["verified", "verified", "verified", "verified", "verified", "unchecked"]);
     expect(evidence[5]?.verification.reason).toBe("binary content without a content type");
-    expect(evidence[3]?.verification.reason).toBe("PDF text extraction not available");
     expect(evidence[4]?.verification.titleMismatch).toBe(true);
     expect(evidence[0]?.verification.titleMismatch).toBeUndefined();
   });

@@ -9,7 +9,13 @@ describe("source verification policy", () => {
     expect(readableKind(null)).toBe("text");
     expect(readableKind("text/markdown")).toBe("markdown");
     expect(readableKind("application/ld+json")).toBe("json");
-    expect(readableKind("application/pdf")).toEqual({ unchecked: "PDF text extraction not available" });
+    expect(readableKind("application/pdf")).toBe("pdf");
+    expect(readableKind("application/x-pdf")).toBe("pdf");
+    const pdf = new TextEncoder().encode("%PDF-1.7\n%\u00e2\u00e3\n1 0 obj");
+    expect(readableKind("application/octet-stream", pdf)).toBe("pdf");
+    expect(readableKind(null, pdf)).toBe("pdf");
+    expect(readableKind("application/octet-stream", new TextEncoder().encode("PK\u0003\u0004 an archive"))).toEqual({ unchecked: "content type application/octet-stream is not read" });
+    expect(readableKind("text/html", pdf)).toBe("html"); // a declared type other than generic bytes is believed
     expect(readableKind("image/png")).toEqual({ unchecked: "content type image/png is not read" });
   });
 

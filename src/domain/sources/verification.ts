@@ -55,16 +55,27 @@ export const NOT_RECORDED_FOR_CHECK = "not checked: recorded before source verif
 
 export const PENDING: SourceVerification = { status: "pending", reason: null, score: null, passage: null, basis: null, titleMismatch: null, snapshot: null, checkedAt: null };
 
-/** What kind of text a response carries, from its Content-Type; null when Cairn cannot read it. */
-export type ReadableKind = "html" | "text" | "markdown" | "json";
+/** What kind of text a response carries, from its Content-Type (a PDF's text layer included). */
+export type ReadableKind = "html" | "text" | "markdown" | "json" | "pdf";
 
-export function readableKind(contentType: string | null): ReadableKind | { unchecked: string } {
+/** Whether a body opens as a PDF: `%PDF-` within its first 1,024 bytes (where readers look for it). */
+function opensAsPdf(head: Uint8Array): boolean {
+  const start = new TextDecoder("latin1").decode(head.subarray(0, 1024));
+  return start.includes("%PDF-");
+}
+
+/**
+ * The kind of a body by its Content-Type; a body served as generic bytes (`application/octet-stream`, or
+ * no type) that opens as a PDF is read as one, as file servers often label PDFs so.
+ */
+export function readableKind(contentType: string | null, head: Uint8Array = new Uint8Array()): ReadableKind | { unchecked: string } {
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if ((type === "" || type === "application/octet-stream" || type === "binary/octet-stream") && opensAsPdf(head)) return "pdf";
   if (type === "text/html" || type === "application/xhtml+xml") return "html";
   if (type === "text/markdown" || type === "text/x-markdown") return "markdown";
   if (type === "application/json" || type.endsWith("+json")) return "json";
   if (type === "text/plain" || type === "") return "text";
-  if (type === "application/pdf") return { unchecked: "PDF text extraction not available" };
+  if (type === "application/pdf" || type === "application/x-pdf") return "pdf";
   return { unchecked: `content type ${type.slice(0, 80)} is not read` };
 }
 

@@ -8,7 +8,7 @@ import { homeDatabase } from "../org-homes";
 import { clientTextStore, withClientText } from "./client-texts";
 import { fetchPage } from "./fetch-page";
 import { type SnapshotStore, snapshotStore } from "./snapshots";
-import { decodeBody, pageText } from "./visible-text";
+import { readPage } from "./visible-text";
 
 /** The source-check queue as wrangler.toml names it (a deployment names it after its Worker: "<worker>-source-checks"). */
 export const SOURCE_CHECK_QUEUE_NAME = "cairn-source-checks";
@@ -37,14 +37,15 @@ async function verdictFor(checker: Checker, orgId: string, source: { url: string
 
   const page = await fetchPage(source.url, checker.policy, checker.userAgent, SOURCE_CHECK_LIMITS, checker.allowedHosts);
   if (!page.ok) return unreachable(page.reason, now);
-  const declared = readableKind(page.contentType);
+  const declared = readableKind(page.contentType, page.body);
   // No content type and a NUL byte early on: an image or archive, not text to search.
   const kind = declared === "text" && !page.contentType && page.body.subarray(0, 1024).includes(0) ? { unchecked: "binary content without a content type" } : declared;
-  if (typeof kind !== "string") {
-    await checker.store.saveUnchecked(orgId, source.url, kind.unchecked, null, now);
-    return unchecked(kind.unchecked, now);
+  const read = typeof kind === "string" ? await readPage(kind, page.body, page.contentType, page.truncated) : kind;
+  if ("unchecked" in read) {
+    await checker.store.saveUnchecked(orgId, source.url, read.unchecked, null, now);
+    return unchecked(read.unchecked, now);
   }
-  const { text, title } = await pageText(kind, decodeBody(page.body, page.contentType));
+  const { text, title } = read;
   const snapshot = await checker.store.save(orgId, {
     url: source.url,
     finalUrl: page.finalUrl,

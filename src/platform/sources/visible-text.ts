@@ -130,7 +130,16 @@ export function markdownText(source: string): string {
     .replace(/(\*\*|__|\*|_|`)(?=\S)([^\n]*?\S)\1/g, "$2");
 }
 
-export async function pageText(kind: ReadableKind, source: string): Promise<PageText> {
+/**
+ * The text of a fetched body of a kind Cairn reads, or why it cannot be read (a PDF without a text layer,
+ * or one PDF.js cannot parse). `truncated`: only the first bytes were read.
+ */
+export async function readPage(kind: ReadableKind, body: Uint8Array, contentType: string | null, truncated = false): Promise<PageText | { unchecked: string }> {
+  if (kind === "pdf") return (await import("./pdf-text")).pdfText(body, truncated);
+  return pageText(kind, decodeBody(body, contentType));
+}
+
+export async function pageText(kind: Exclude<ReadableKind, "pdf">, source: string): Promise<PageText> {
   if (kind === "html") return visibleHtmlText(source);
   if (kind === "json") return { text: tidyText(jsonText(source)), title: null };
   // Markdown and plain text are read as written; a Markdown page's first heading is its title.
