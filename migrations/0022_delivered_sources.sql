@@ -24,3 +24,8 @@ CREATE INDEX `research_output_sources_evidence` ON `research_output_sources` (`o
 -- unreachable), so claims resting on it are flagged for re-verification. Cleared when a re-check verifies it again.
 ALTER TABLE `ledger_evidence` ADD `verification_previous_snapshot` text;--> statement-breakpoint
 ALTER TABLE `ledger_evidence` ADD `verification_changed` text;
+--> statement-breakpoint
+-- The erasure write gate (migration 0018), as on the other research tables.
+CREATE TRIGGER `research_output_sources_org_write_gate` BEFORE INSERT ON `research_output_sources`
+WHEN NOT EXISTS (SELECT 1 FROM `orgs` WHERE `id` = NEW.`org_id` AND `erasing_since` IS NULL)
+BEGIN SELECT RAISE(ABORT, 'cairn: organization being erased'); END;

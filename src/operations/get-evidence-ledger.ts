@@ -4,6 +4,7 @@ import { UNTRUSTED } from "../domain/research/artifacts";
 import { CRITIC_VERDICTS, claimOutcome, REVIEWER_VERDICTS, summarizeSubtopics } from "../domain/research/ledger";
 import { Trust } from "./artifact-views";
 import {
+  changedSourceRefs,
   ClaimView,
   claimChangedAt,
   claimView,
@@ -72,6 +73,8 @@ export const getEvidenceLedger = defineOperation({
     if (!header) throw notFound("evidence ledger for plan", input.planId);
     const { evidence, claims } = await ctx.services.ledger.read(orgId, input.planId, true);
     const subtopics = summarizeSubtopics(header.subtopics, evidence, claims);
+    // Claims resting on a source a re-check found changed since verified are flagged for re-verification.
+    const changed = changedSourceRefs(evidence);
     if (input.ref) {
       const one = { evidence: evidence.filter((e) => e.ref === input.ref), claims: claims.filter((c) => c.ref === input.ref) };
       if (one.evidence.length + one.claims.length === 0) throw notFound(`item of plan ${input.planId}'s ledger`, input.ref);
@@ -80,7 +83,7 @@ export const getEvidenceLedger = defineOperation({
         citationPolicy: header.citationPolicy,
         subtopics: [],
         evidence: one.evidence.map((e) => evidenceView(e, WHOLE)),
-        claims: one.claims.map((c) => claimView(c, WHOLE)),
+        claims: one.claims.map((c) => claimView(c, WHOLE, changed)),
         totalEvidence: one.evidence.length,
         totalClaims: one.claims.length,
         nextOffset: null,
@@ -130,7 +133,7 @@ export const getEvidenceLedger = defineOperation({
         citationPolicy: header.citationPolicy,
         subtopics: subtopicRows,
         evidence: keptEvidence.slice(offset, end).map((e) => evidenceView(e, LISTED)),
-        claims: keptClaims.slice(offset, end).map((c) => claimView(c, LISTED)),
+        claims: keptClaims.slice(offset, end).map((c) => claimView(c, LISTED, changed)),
         ...page,
       };
     }
@@ -142,7 +145,7 @@ export const getEvidenceLedger = defineOperation({
     return {
       ...(!judging ? { subtopics: subtopicRows } : {}),
       evidence: keptEvidence.slice(offset, end).map((e) => compactEvidenceView(e, LISTED, parts)),
-      claims: keptClaims.slice(offset, end).map((c) => compactClaimView(c, LISTED, parts)),
+      claims: keptClaims.slice(offset, end).map((c) => compactClaimView(c, LISTED, parts, changed)),
       ...page,
     };
   },

@@ -1,4 +1,4 @@
-import { needsReverification } from "../domain/research/claim-reuse";
+import { changedSourcesOf, needsReverification } from "../domain/research/claim-reuse";
 import { z } from "zod";
 import { type Claim, claimOutcome, type Evidence, LEDGER_LIMITS } from "../domain/research/ledger";
 import { ParamId } from "./params";
@@ -35,6 +35,10 @@ export const EvidenceView = z.object({
       reason: z.string().optional(),
       titleMismatch: z.boolean().optional(),
       checkedAt: z.string().optional(),
+      /** A re-check found the source changed (the quote is no longer on the page) or gone (unreachable) since it was verified. */
+      change: z.enum(["changed", "gone"]).optional(),
+      /** The snapshot the last re-check replaced (its SHA-256), to compare with the current one; in a read of the one item. */
+      previousSnapshot: z.string().optional(),
     })
     .optional(),
 });
@@ -45,7 +49,7 @@ const LISTED_PASSAGE_CHARS = 160;
  * Compact in listings: status and score, the closest passage of a partial match, the reason of an unreachable or
  * unchecked source, and a title mismatch only when there is one; a read of the one item shows every field.
  */
-function verificationView(v: Evidence["verification"], whole: boolean) {
+function verificationView(v: Evidence["verification"], whole: boolean, recheck: Evidence["recheck"]) {
   const showPassage = v.passage !== null && (whole || v.status === "partial");
   const showReason = v.reason !== null && (whole || v.status === "unreachable" || v.status === "unchecked");
   return {
@@ -55,8 +59,13 @@ function verificationView(v: Evidence["verification"], whole: boolean) {
     ...(showReason ? { reason: v.reason ?? "" } : {}),
     ...(v.titleMismatch ? { titleMismatch: true } : {}),
     ...(whole && v.checkedAt !== null ? { checkedAt: new Date(v.checkedAt).toISOString() } : {}),
+    ...(recheck?.change ? { change: recheck.change } : {}),
+    ...(whole && recheck?.previousSnapshot ? { previousSnapshot: recheck.previousSnapshot } : {}),
   };
 }
+
+/** The refs of the ledger's sources a re-check found changed or gone since verified (their claims are flagged). */
+export const changedSourceRefs = (evidence: readonly Evidence[]): ReadonlySet<string> => new Set(evidence.filter((e) => e.recheck?.change).map((e) => e.ref));
 
 /** How much of each text a listing shows; a read of one item (`ref`) shows it whole. */
 export interface ViewBounds {
@@ -82,7 +91,7 @@ export const evidenceView = (evidence: Evidence, bounds: ViewBounds): z.infer<ty
   ...(bounds === WHOLE
     ? { temporalIntent: evidence.search.temporalIntent, freshness: evidence.search.freshness, removedStaleYears: evidence.search.removedStaleYears }
     : {}),
-  verification: verificationView(evidence.verification, bounds === WHOLE),
+  verification: verificationView(evidence.verification, bounds === WHOLE, evidence.recheck),
 });
 
 export const ClaimView = z.object({
@@ -106,11 +115,13 @@ export const ClaimView = z.object({
   reusedFrom: z
     .object({ planId: z.string(), claimId: z.string(), ref: z.string(), status: z.string(), judgedAt: z.string(), reusedAt: z.string() })
     .nullable(),
-  /** A reused claim judged longer ago than the freshness window: verify it again before relying on it. */
+  /** A reused claim judged longer ago than the freshness window, or resting on a source found changed since verified: verify it again before relying on it. */
   needsReverification: z.boolean(),
+  /** Its sources a re-check found changed or gone since they were verified. */
+  sourcesChanged: z.array(z.string()).optional(),
 });
 
-export const claimView = (claim: Claim, bounds: ViewBounds, now = Date.now()): z.infer<typeof ClaimView> => ({
+export const claimView = (claim: Claim, bounds: ViewBounds, changed: ReadonlySet<string> = new Set(), now = Date.now()): z.infer<typeof ClaimView> => ({
   claimId: claim.claimId,
   ref: claim.ref,
   subtopic: claim.subtopic,
@@ -131,8 +142,15 @@ export const claimView = (claim: Claim, bounds: ViewBounds, now = Date.now()): z
   reusedFrom: claim.reusedFrom
     ? { ...claim.reusedFrom, judgedAt: new Date(claim.reusedFrom.judgedAt).toISOString(), reusedAt: new Date(claim.reusedFrom.reusedAt).toISOString() }
     : null,
-  needsReverification: claim.reusedFrom ? needsReverification(claim.reusedFrom, now) : false,
+  ...reverification(claim, changed, now),
 });
+
+/** Whether a claim needs verifying again, and which of its sources were found changed (present only when some were). */
+function reverification(claim: Claim, changed: ReadonlySet<string>, now: number): { needsReverification: boolean; sourcesChanged?: string[] } {
+  const sourcesChanged = changedSourcesOf(claim, changed);
+  const stale = claim.reusedFrom ? needsReverification(claim.reusedFrom, now) : false;
+  return { needsReverification: stale || sourcesChanged.length > 0, ...(sourcesChanged.length > 0 ? { sourcesChanged } : {}) };
+}
 
 /**
  * The compact listing (the default): what each step's use of the ledger needs and nothing the model does not use.
@@ -152,6 +170,8 @@ export const CompactEvidenceView = z.object({
   closest: z.object({ score: z.number().nullable(), passage: z.string() }).optional(),
   /** The page's title is not the one recorded (a real URL for another document?). */
   titleMismatch: z.literal(true).optional(),
+  /** A re-check found it changed or gone since verified. */
+  change: z.enum(["changed", "gone"]).optional(),
 });
 
 
@@ -173,6 +193,7 @@ export const compactEvidenceView = (evidence: Evidence, bounds: ViewBounds, part
     ? { closest: { score: evidence.verification.score, passage: clip(evidence.verification.passage, LISTED_PASSAGE_CHARS) ?? "" } }
     : {}),
   ...(evidence.verification.titleMismatch ? { titleMismatch: true as const } : {}),
+  ...(evidence.recheck?.change ? { change: evidence.recheck.change } : {}),
 });
 
 /** A judge's name in the one-line verdicts (reviewer-1, critic); the full view has it longer. */
@@ -192,10 +213,18 @@ export const CompactClaimView = z.object({
   verdicts: z.string().optional(),
   reusedFrom: z.string().optional(),
   needsReverification: z.literal(true).optional(),
+  sourcesChanged: z.array(z.string()).optional(),
 });
 
-export const compactClaimView = (claim: Claim, bounds: ViewBounds, parts: Pick<CompactParts, "subtopic">, now = Date.now()): z.infer<typeof CompactClaimView> => {
+export const compactClaimView = (
+  claim: Claim,
+  bounds: ViewBounds,
+  parts: Pick<CompactParts, "subtopic">,
+  changed: ReadonlySet<string> = new Set(),
+  now = Date.now(),
+): z.infer<typeof CompactClaimView> => {
   const { status, grounded, finalConfidence } = claimOutcome(claim);
+  const again = reverification(claim, changed, now);
   return {
     ref: claim.ref,
     ...(parts.subtopic ? { subtopic: claim.subtopic } : {}),
@@ -214,7 +243,8 @@ export const compactClaimView = (claim: Claim, bounds: ViewBounds, parts: Pick<C
         }
       : {}),
     ...(claim.reusedFrom ? { reusedFrom: claim.reusedFrom.claimId } : {}),
-    ...(claim.reusedFrom && needsReverification(claim.reusedFrom, now) ? { needsReverification: true as const } : {}),
+    ...(again.needsReverification ? { needsReverification: true as const } : {}),
+    ...(again.sourcesChanged ? { sourcesChanged: again.sourcesChanged } : {}),
   };
 };
 

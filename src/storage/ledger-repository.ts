@@ -30,6 +30,8 @@ interface EvidenceRow {
   verification_title_mismatch: number | null;
   verification_snapshot: string | null;
   verification_checked_at: number | null;
+  verification_previous_snapshot?: string | null;
+  verification_changed?: string | null;
 }
 
 interface ClaimRow {
@@ -61,7 +63,7 @@ interface VerdictJson {
 const EVIDENCE_BRIEF =
   "n, url, title, fetched_at, content_hash, subtopic, query, evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at, " +
   "verification_status, verification_reason, verification_score, verification_passage, verification_basis, verification_title_mismatch, " +
-  "verification_snapshot, verification_checked_at";
+  "verification_snapshot, verification_checked_at, verification_previous_snapshot, verification_changed";
 
 /** A source recorded before verification existed has no verdict: it reads as unchecked, with that reason. */
 const verificationOf = (row: EvidenceRow): SourceVerification =>
@@ -109,7 +111,15 @@ const toEvidence = (row: EvidenceRow): Evidence => ({
   recordedBy: row.recorded_by,
   createdAt: row.created_at,
   verification: verificationOf(row),
+  ...recheckOf(row),
 });
+
+/** What a re-check left on the source (src/storage/delivered-sources.ts): present only when it left something. */
+function recheckOf(row: EvidenceRow): Pick<Evidence, "recheck"> {
+  const change = row.verification_changed === "changed" || row.verification_changed === "gone" ? row.verification_changed : null;
+  const previousSnapshot = row.verification_previous_snapshot ?? null;
+  return change === null && previousSnapshot === null ? {} : { recheck: { change, previousSnapshot } };
+}
 
 /** The stored provenance of a reused claim; a row that does not parse reads as not reused rather than failing the list. */
 function reusedFromOf(text: string | null): ReusedFrom | null {

@@ -4,6 +4,7 @@
  * deliverable of the plan must pass. Pure: storage keeps rows, this module decides what they mean.
  */
 import type { SourceVerification } from "../sources/verification";
+import type { SourceChange } from "../sources/recheck";
 import type { ReusedFrom } from "./claim-reuse";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
 import { checkSourceIntegrity, type SourceIntegrity, sourceIntegrityProblem } from "./source-integrity";
@@ -55,6 +56,8 @@ export interface Evidence {
   createdAt: number;
   /** What Cairn found when it fetched the page (pending until its check ran). */
   verification: SourceVerification;
+  /** A re-check found the source changed or gone since it was verified (its claims need verifying again); the snapshot it replaced. */
+  recheck?: { change: SourceChange | null; previousSnapshot: string | null };
 }
 
 /** seed 001 step 3: kept with each source as the search tool gave it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { announcement, compareWithDelivery, countSources, RECHECK_LIMITS, recheckBatchSize, sourceChangeMark } from "./recheck";
+import { announcement, citedSourceNumbers, compareWithDelivery, countSources, RECHECK_LIMITS, recheckBatchSize, sourceChangeMark } from "./recheck";
 import { VERIFICATION_STATUSES } from "./verification";
 
 describe("compareWithDelivery", () => {
@@ -90,5 +90,13 @@ describe("recheckBatchSize", () => {
   it("refuses with when to retry when the minute's or the day's checks are used up", () => {
     expect(recheckBatchSize({ lastMinute: 300, lastDay: 300 }, limits)).toEqual({ refusal: { message: expect.stringContaining("this minute"), retryAfterSeconds: 60 } });
     expect(recheckBatchSize({ lastMinute: 0, lastDay: 5_000 }, limits)).toEqual({ refusal: { message: expect.stringContaining("24 hours"), retryAfterSeconds: 3600 } });
+  });
+});
+
+describe("citedSourceNumbers", () => {
+  it("takes the sources cited directly and through cited claims, once each, known to the ledger only", () => {
+    const ledger = { evidenceRefs: new Set(["E1", "E2", "E3", "E10"]), claims: [{ ref: "C1", evidenceRefs: ["E2", "E10"] }, { ref: "C2", evidenceRefs: ["E3"] }] };
+    expect(citedSourceNumbers({ refs: ["E10", "E1", "E9"], claims: ["C1", "C7"] }, ledger)).toEqual([1, 2, 10]);
+    expect(citedSourceNumbers({ refs: [], claims: [] }, ledger)).toEqual([]);
   });
 });

@@ -91,3 +91,19 @@ export function recheckBatchSize(
   }
   return { size: Math.max(0, Math.min(bound, limits.perMinute - used.lastMinute, limits.perDay - used.lastDay)) };
 }
+
+/**
+ * The ledger sources a deliverable rests on: those it cites (`[E3]`, or a citation's ref) and those of the
+ * claims it cites, as evidence numbers in order; refs the ledger does not hold are left out.
+ */
+export function citedSourceNumbers(
+  cited: { refs: readonly string[]; claims: readonly string[] },
+  ledger: { evidenceRefs: ReadonlySet<string>; claims: readonly { ref: string; evidenceRefs: readonly string[] }[] },
+): number[] {
+  const claimRefs = new Map(ledger.claims.map((c) => [c.ref, c.evidenceRefs]));
+  const refs = new Set([...cited.refs, ...cited.claims.flatMap((claim) => claimRefs.get(claim) ?? [])]);
+  return [...refs]
+    .filter((ref) => ledger.evidenceRefs.has(ref))
+    .map((ref) => Number(ref.slice(1)))
+    .sort((a, b) => a - b);
+}

@@ -13,6 +13,7 @@ import { countPlacement, type ImportedMembers } from "../../domain/org-data/memb
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
 import { queueImportedSourceChecks } from "../sources/imported";
+import { rebuildDeliveredSources } from "../../storage/delivered-sources";
 import { completeImport, journalBegun, journaledInserts, journalObject, takeBack, takeBackUnfinished } from "./import-journal";
 import { ImportMeter } from "./import-meter";
 import { placeImportedMember } from "./members";
@@ -93,6 +94,11 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
     await takeBackUnfinished(env, home, orgId, lock);
     const summary = await importUnlocked(env, home, new ImportHold(env.DB, orgId, lock), lines, now);
     if (!(await completeImport(env.DB, home, orgId, lock))) throw takenOver();
+    // Which sources each imported deliverable cites is rebuilt from it (a file cannot say what was verified at
+    // delivery): each stands as pending at delivery until Cairn's first verdict on it, queued next.
+    await rebuildDeliveredSources(home, orgId, Date.now()).catch((error: unknown) =>
+      console.error(JSON.stringify({ level: "error", message: "imported deliverables' cited sources not recorded", orgId, error: String(error) })),
+    );
     // Imported sources carry no verdict (a file cannot say a page was checked): Cairn checks them itself.
     await queueImportedSourceChecks(env, orgId, Date.now()).catch((error: unknown) =>
       console.error(JSON.stringify({ level: "error", message: "imported sources not queued for checking", orgId, error: String(error) })),
