@@ -69,6 +69,9 @@ export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly 
     "verification_snapshot",
     "verification_requested_at",
     "verification_checked_at",
+    // What a re-check after delivery found (the snapshot it replaced, the changed/gone mark): Cairn's own finding too.
+    "verification_previous_snapshot",
+    "verification_changed",
   ],
 };
 
