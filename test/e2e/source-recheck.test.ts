@@ -105,4 +105,13 @@ describe("re-checking cited sources after delivery", () => {
     expect(payload.type).toBe("research_output.sources_changed");
     expect(payload.data).toMatchObject({ outputId, source: { ref: "E1", change: "changed", url } });
   });
+
+  it("the command names what is wrong: no such org (exit 1), no --org (usage, exit 2)", async () => {
+    const unknown = await cli("--persist-to", server.persistTo, "sources", "recheck", "--org", "no-such-org", "--url", server.url);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No org with slug "no-such-org"');
+    const usage = await cli("sources", "recheck");
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('"sources recheck" needs --org');
+  });
 });
