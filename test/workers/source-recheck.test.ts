@@ -78,7 +78,7 @@ async function checkedAt(orgId: string, planId: string, n: number): Promise<numb
 
 /** Waits until E<n> has a verdict newer than `after`. */
 const recheckedAfter = (orgId: string, planId: string, n: number, after: number) =>
-  waitFor(`E${n} re-checked`, async () => ((await checkedAt(orgId, planId, n)) ?? 0) > after);
+  waitFor(`E${n} re-checked`, async () => ((await checkedAt(orgId, planId, n)) ?? 0) > after, 25_000);
 
 describe("re-checks after delivery", () => {
   it("records the sources a deliverable cites, directly and through claims, with their verdicts at delivery", async () => {
@@ -101,27 +101,6 @@ describe("re-checks after delivery", () => {
     await ok(apiKey, "store_research_output", { outputId, planId, title: "Solid-state batteries", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1]." });
     expect(await sourcesOf(apiKey, outputId)).toEqual({ total: 1, verified: 1, changed: 0, gone: 0, unverified: 0 });
     expect(((await ok(apiKey, "get_research_output", { outputId, version: 1 })) as { sources?: Counts }).sources).toBeUndefined();
-  });
-
-  it("records sources Cairn could not check too, and a source still pending at delivery takes its first verdict as delivery's", async () => {
-    const { apiKey, orgId } = await seedTenant();
-    const { planId } = await createPlan(apiKey, { name: "[Deep] Solid-state batteries", steps: steps("analyze", "search", "synthesize"), citationPolicy: "report" });
-    await ok(apiKey, "record_evidence", {
-      planId,
-      evidence: [source(page().url, QUOTE, "verified"), source(`${origin}/gone`, QUOTE, "unreachable"), { ...source(`${origin}/plain.txt`, QUOTE, "no quote"), quote: undefined }],
-    });
-    await settled(apiKey, planId);
-    // A page that answers slowly keeps its source pending while the deliverable is stored.
-    await ok(apiKey, "record_evidence", { planId, evidence: [source(`${origin}/slow`, QUOTE, "slow")] });
-    const { outputId } = (await ok(apiKey, "store_research_output", { planId, title: "Mixed", mediaType: "markdown", content: "One [E1]. Two [E2]. Three [E3]. Four [E4]." })) as { outputId: string };
-    const statuses = async () =>
-      (await env.DB.prepare("SELECT n, delivered_status AS s FROM research_output_sources WHERE org_id = ? AND output_id = ? ORDER BY n").bind(orgId, outputId).all<{ n: number; s: string }>()).results.map((r) => r.s);
-    expect(await statuses()).toEqual(["verified", "unreachable", "unchecked", "pending"]);
-    expect(await sourcesOf(apiKey, outputId)).toEqual({ total: 4, verified: 1, changed: 0, gone: 0, unverified: 3 });
-    // The slow page times out (15 s): unreachable, which stands for delivery; never "gone", as it was never verified.
-    await waitFor("the slow source's verdict", async () => (await statuses())[3] !== "pending", 25_000);
-    expect(await statuses()).toEqual(["verified", "unreachable", "unchecked", "unreachable"]);
-    expect(await sourcesOf(apiKey, outputId)).toEqual({ total: 4, verified: 1, changed: 0, gone: 0, unverified: 3 });
   });
 
   it("a changed page makes the source changed, fires research_output.sources_changed once, flags the claim and a reuse of it; gone, then verified again", async () => {
@@ -306,5 +285,27 @@ describe("re-checks after delivery", () => {
       { n: 2, delivered_status: "verified" },
     ]);
     expect(await sourcesOf(b.apiKey, outputId)).toEqual({ total: 2, verified: 2, changed: 0, gone: 0, unverified: 0 });
+  });
+
+  // Last: its slow page holds the source-check consumer for 15 s, and the daily cron above re-checks every org's sources.
+  it("records sources Cairn could not check too, and a source still pending at delivery takes its first verdict as delivery's", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId } = await createPlan(apiKey, { name: "[Deep] Solid-state batteries", steps: steps("analyze", "search", "synthesize"), citationPolicy: "report" });
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [source(page().url, QUOTE, "verified"), source(`${origin}/gone`, QUOTE, "unreachable"), { ...source(`${origin}/plain.txt`, QUOTE, "no quote"), quote: undefined }],
+    });
+    await settled(apiKey, planId);
+    // A page that answers slowly keeps its source pending while the deliverable is stored.
+    await ok(apiKey, "record_evidence", { planId, evidence: [source(`${origin}/slow`, QUOTE, "slow")] });
+    const { outputId } = (await ok(apiKey, "store_research_output", { planId, title: "Mixed", mediaType: "markdown", content: "One [E1]. Two [E2]. Three [E3]. Four [E4]." })) as { outputId: string };
+    const statuses = async () =>
+      (await env.DB.prepare("SELECT n, delivered_status AS s FROM research_output_sources WHERE org_id = ? AND output_id = ? ORDER BY n").bind(orgId, outputId).all<{ n: number; s: string }>()).results.map((r) => r.s);
+    expect(await statuses()).toEqual(["verified", "unreachable", "unchecked", "pending"]);
+    expect(await sourcesOf(apiKey, outputId)).toEqual({ total: 4, verified: 1, changed: 0, gone: 0, unverified: 3 });
+    // The slow page times out (15 s): unreachable, which stands for delivery; never "gone", as it was never verified.
+    await waitFor("the slow source's verdict", async () => (await statuses())[3] !== "pending", 25_000);
+    expect(await statuses()).toEqual(["verified", "unreachable", "unchecked", "unreachable"]);
+    expect(await sourcesOf(apiKey, outputId)).toEqual({ total: 4, verified: 1, changed: 0, gone: 0, unverified: 3 });
   });
 });
