@@ -29,6 +29,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
 const lib = await import("./lib/local.mjs");
 const { webhookCommands } = await import("./lib/webhook-commands.mjs");
 const { orgDataCommands } = await import("./lib/org-data-commands.mjs");
+const { sourceCommands } = await import("./lib/source-commands.mjs");
 
 const GLOBAL_OPTIONS = {
   remote: { type: "boolean" },
@@ -252,6 +253,7 @@ as an org admin, or the dashboard's Org admin → Settings.`,
   },
   ...orgDataCommands(emit),
   ...webhookCommands(emit),
+  ...sourceCommands(emit),
   migrate: {
     usage: "migrate",
     summary: "apply pending D1 migrations (migrations/) to every database of the configuration",

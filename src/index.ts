@@ -15,6 +15,7 @@ import { newCorrelationId } from "./platform/runtime";
 import { problemResponse } from "./rest/problem";
 import { handleQueue } from "./platform/webhooks/consumer";
 import { handleSourceChecks, isSourceCheckQueue } from "./platform/sources/consumer";
+import { recheckDeliveredSources } from "./platform/sources/recheck";
 import type { SourceCheckMessage } from "./domain/ports";
 import { sweepWebhooks } from "./platform/webhooks/sweeper";
 import { webApp } from "./web/app";
@@ -115,9 +116,13 @@ export default {
     await handleQueue(batch, env);
   },
   // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal);
-  // the daily one also removes records that grow with use, past their retention.
+  // the daily one also removes records that grow with use, past their retention, and re-checks cited sources.
   async scheduled(controller, env) {
     await sweepWebhooks(env, controller.scheduledTime);
-    if (controller.cron !== WEBHOOK_SWEEP_CRON) await applyRetention(env, controller.scheduledTime);
+    if (controller.cron !== WEBHOOK_SWEEP_CRON) {
+      await applyRetention(env, controller.scheduledTime);
+      // The sources stored deliverables cite are read again, oldest-checked first (changes announced by webhook).
+      await recheckDeliveredSources(env, controller.scheduledTime);
+    }
   },
 } satisfies ExportedHandler<Env>;

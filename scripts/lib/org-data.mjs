@@ -33,7 +33,8 @@ export async function workerFor(target, url) {
     return { url: recorded.replace(/\/$/, ""), stop: async () => {} };
   }
   const server = await startDevServer({ persistTo: target.persistTo, timeoutMs: 90_000 });
-  return { url: server.url, stop: () => server.stop() };
+  // `started`: this command runs the Worker itself, so work it queues runs only while the command waits.
+  return { url: server.url, stop: () => server.stop(), started: true };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { SearchProvider } from "./sessions/search";
 import type { SearchSessionStore } from "./sessions/store";
 import type { SourceVerification, VerificationStatus } from "./sources/verification";
 import type { SourcePolicy } from "./sources/source-policy";
+import type { SourceCounts } from "./sources/recheck";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
 
 /**
@@ -75,8 +76,13 @@ export interface ArtifactRepository {
 
 export interface OutputRepository {
   /** Stores the output; a new one (`expectedVersion` null) with the webhook events announcing it, in the outbox, in the same transaction. */
-  save(output: ResearchOutput, expectedVersion: number | null, events?: readonly WebhookEvent[]): Promise<boolean>;
+  save(output: ResearchOutput, expectedVersion: number | null, events?: readonly WebhookEvent[], citedSources?: readonly number[]): Promise<boolean>;
   get(orgId: string, outputId: string, version?: number): Promise<ResearchOutput | null>;
+  /**
+   * How the ledger sources a deliverable's version cites (recorded with `citedSources` when it was stored) stand
+   * now against their verdicts at delivery; null when none were recorded for that version.
+   */
+  sourceCounts(orgId: string, outputId: string, version: number): Promise<SourceCounts | null>;
   list(orgId: string, filters: { planId?: string }, page: { after?: PageCursor; limit: number }): Promise<ResearchOutputSummary[]>;
 }
 
@@ -204,6 +210,8 @@ export interface SourceCheckMessage {
   orgId: string;
   planId: string;
   n: number;
+  /** A re-check of a source a stored deliverable cites: fetched fresh (no reuse window), compared with delivery. */
+  recheck?: true;
 }
 
 export interface SourceCheckQueue {

@@ -4,6 +4,7 @@ import { notFound } from "../domain/errors";
 import { pageEnd, UNTRUSTED } from "../domain/research/artifacts";
 import { claimOutcome } from "../domain/research/ledger";
 import { readRoom } from "./artifact-views";
+import { SourceCountsView } from "./get-research-output";
 import { defineOperation } from "./operation";
 import { ParamId } from "./params";
 
@@ -13,6 +14,8 @@ interface Document {
   text: string;
   url: string;
   metadata: Record<string, string>;
+  /** A deliverable's cited sources against delivery (get_research_output's `sources`). */
+  sources?: z.infer<typeof SourceCountsView>;
 }
 
 /**
@@ -34,7 +37,7 @@ export const chatgptFetch = defineOperation({
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ id: ParamId("document") }),
-  output: z.object({ id: z.string(), title: z.string(), text: z.string(), url: z.string(), metadata: z.record(z.string(), z.string()) }),
+  output: z.object({ id: z.string(), title: z.string(), text: z.string(), url: z.string(), metadata: z.record(z.string(), z.string()), sources: SourceCountsView.optional() }),
   rest: { method: "get", path: "/chatgpt/fetch/{id}" },
   async handler({ id }, ctx) {
     if (id.startsWith("clm_")) {
@@ -57,6 +60,7 @@ export const chatgptFetch = defineOperation({
     if (id.startsWith("out_")) {
       const output = await ctx.services.outputs.get(ctx.principal.orgId, id);
       if (!output) throw notFound("document", id);
+      const sources = await ctx.services.outputs.sourceCounts(ctx.principal.orgId, output.outputId, output.version);
       return bounded(
         {
           id,
@@ -64,6 +68,7 @@ export const chatgptFetch = defineOperation({
           text: output.content,
           url: deliverableLink(ctx.origin, id),
           metadata: { kind: "research output", mediaType: output.mediaType, version: String(output.version), updatedAt: new Date(output.updatedAt).toISOString(), ...(output.planId ? { planId: output.planId } : {}) },
+          ...(sources ? { sources } : {}),
         },
         (end) => `read the rest with get_research_output offset ${end}`,
       );

@@ -6,6 +6,7 @@ import { CRITIC_VERDICTS, claimOutcome, REVIEWER_VERDICTS, summarizeSubtopics } 
 import { countPreferred } from "../domain/sources/source-policy";
 import { Trust } from "./artifact-views";
 import {
+  changedSourceRefs,
   ClaimView,
   claimChangedAt,
   claimView,
@@ -77,6 +78,8 @@ export const getEvidenceLedger = defineOperation({
     const subtopics = summarizeSubtopics(header.subtopics, evidence, claims);
     const byRef = new Map(evidence.map((e) => [e.ref, e]));
     const sourcesOf = (claim: (typeof claims)[number]) => claimSourceFacts(claim, byRef);
+    // Claims resting on a source a re-check found changed since verified are flagged for re-verification.
+    const changed = changedSourceRefs(evidence);
     if (input.ref) {
       const one = { evidence: evidence.filter((e) => e.ref === input.ref), claims: claims.filter((c) => c.ref === input.ref) };
       if (one.evidence.length + one.claims.length === 0) throw notFound(`item of plan ${input.planId}'s ledger`, input.ref);
@@ -85,7 +88,7 @@ export const getEvidenceLedger = defineOperation({
         citationPolicy: header.citationPolicy,
         subtopics: [],
         evidence: one.evidence.map((e) => evidenceView(e, WHOLE)),
-        claims: one.claims.map((c) => claimView(c, WHOLE, sourcesOf(c))),
+        claims: one.claims.map((c) => claimView(c, WHOLE, sourcesOf(c), changed)),
         totalEvidence: one.evidence.length,
         totalClaims: one.claims.length,
         nextOffset: null,
@@ -137,7 +140,7 @@ export const getEvidenceLedger = defineOperation({
         citationPolicy: header.citationPolicy,
         subtopics: subtopicRows,
         evidence: keptEvidence.slice(offset, end).map((e) => evidenceView(e, LISTED)),
-        claims: keptClaims.slice(offset, end).map((c) => claimView(c, LISTED, sourcesOf(c))),
+        claims: keptClaims.slice(offset, end).map((c) => claimView(c, LISTED, sourcesOf(c), changed)),
         ...page,
       };
     }
@@ -149,7 +152,7 @@ export const getEvidenceLedger = defineOperation({
     return {
       ...(!judging ? { subtopics: subtopicRows } : {}),
       evidence: keptEvidence.slice(offset, end).map((e) => compactEvidenceView(e, LISTED, parts)),
-      claims: keptClaims.slice(offset, end).map((c) => compactClaimView(c, LISTED, parts, sourcesOf(c))),
+      claims: keptClaims.slice(offset, end).map((c) => compactClaimView(c, LISTED, parts, sourcesOf(c), changed)),
       ...page,
     };
   },

@@ -37,6 +37,13 @@ export const outputSummaryView = (output: ResearchOutputSummary): z.infer<typeof
   updatedAt: new Date(output.updatedAt).toISOString(),
 });
 
+/**
+ * How the ledger sources the deliverable cites stand now against delivery (re-checked daily): verified now;
+ * changed (verified at delivery, the quote is no longer on the page); gone (verified at delivery, the page is
+ * unreachable now); unverified (everything else).
+ */
+export const SourceCountsView = z.object({ total: z.number(), verified: z.number(), changed: z.number(), gone: z.number(), unverified: z.number() });
+
 /** What a page of content shows of the instructions and citations; part "citations" has them whole. */
 const INSTRUCTIONS_PREVIEW_CHARS = 1_000;
 const CITATIONS_PREVIEW_CHARS = 3_000;
@@ -66,12 +73,13 @@ export const getResearchOutput = defineOperation({
     offset: z.number().int().min(0).optional(),
     part: z.literal("citations").optional(),
   }),
-  output: OutputSummaryView.extend({ content: z.string(), offset: z.number(), nextOffset: z.number().nullable(), note: z.string().optional() }),
+  output: OutputSummaryView.extend({ content: z.string(), offset: z.number(), nextOffset: z.number().nullable(), note: z.string().optional(), sources: SourceCountsView.optional() }),
   rest: { method: "get", path: "/outputs/{outputId}" },
   async handler(input, ctx) {
     const output = await ctx.services.outputs.get(ctx.principal.orgId, input.outputId, input.version);
     if (!output) throw notFound("research output", input.version ? `${input.outputId}@${input.version}` : input.outputId);
-    const summary = outputSummaryView(output);
+    const sources = await ctx.services.outputs.sourceCounts(ctx.principal.orgId, output.outputId, output.version);
+    const summary = { ...outputSummaryView(output), ...(sources ? { sources } : {}) };
     const all = output.citations;
 
     if (input.part === "citations") {

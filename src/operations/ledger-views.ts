@@ -1,4 +1,4 @@
-import { needsReverification } from "../domain/research/claim-reuse";
+import { changedSourcesOf, needsReverification } from "../domain/research/claim-reuse";
 import { z } from "zod";
 import type { ClaimSourceFacts } from "../domain/research/claim-sources";
 import { type Claim, claimOutcome, type Evidence, LEDGER_LIMITS } from "../domain/research/ledger";
@@ -38,6 +38,10 @@ export const EvidenceView = z.object({
       /** client_text: checked against text the assistant sent (Cairn could not read the page); fetched: Cairn's own reading. */
       basis: z.string().optional(),
       checkedAt: z.string().optional(),
+      /** A re-check found the source changed (the quote is no longer on the page) or gone (unreachable) since it was verified. */
+      change: z.enum(["changed", "gone"]).optional(),
+      /** The snapshot the last re-check replaced (its SHA-256), to compare with the current one; in a read of the one item. */
+      previousSnapshot: z.string().optional(),
     })
     .optional(),
 });
@@ -49,7 +53,7 @@ const LISTED_PASSAGE_CHARS = 160;
  * unchecked source, a title mismatch only when there is one, and the basis only when it is the assistant's text
  * (client_text); a read of the one item shows every field.
  */
-function verificationView(v: Evidence["verification"], whole: boolean) {
+function verificationView(v: Evidence["verification"], whole: boolean, recheck: Evidence["recheck"]) {
   const showPassage = v.passage !== null && (whole || v.status === "partial");
   const showReason = v.reason !== null && (whole || v.status === "unreachable" || v.status === "unchecked");
   return {
@@ -61,8 +65,13 @@ function verificationView(v: Evidence["verification"], whole: boolean) {
     // Listings name the basis only where it is not Cairn's own reading.
     ...(v.basis === "client_text" || (whole && v.basis !== null) ? { basis: v.basis ?? "" } : {}),
     ...(whole && v.checkedAt !== null ? { checkedAt: new Date(v.checkedAt).toISOString() } : {}),
+    ...(recheck?.change ? { change: recheck.change } : {}),
+    ...(whole && recheck?.previousSnapshot ? { previousSnapshot: recheck.previousSnapshot } : {}),
   };
 }
+
+/** The refs of the ledger's sources a re-check found changed or gone since verified (their claims are flagged). */
+export const changedSourceRefs = (evidence: readonly Evidence[]): ReadonlySet<string> => new Set(evidence.filter((e) => e.recheck?.change).map((e) => e.ref));
 
 /** How much of each text a listing shows; a read of one item (`ref`) shows it whole. */
 export interface ViewBounds {
@@ -88,7 +97,7 @@ export const evidenceView = (evidence: Evidence, bounds: ViewBounds): z.infer<ty
   ...(bounds === WHOLE
     ? { temporalIntent: evidence.search.temporalIntent, freshness: evidence.search.freshness, removedStaleYears: evidence.search.removedStaleYears }
     : {}),
-  verification: verificationView(evidence.verification, bounds === WHOLE),
+  verification: verificationView(evidence.verification, bounds === WHOLE, evidence.recheck),
 });
 
 export const ClaimView = z.object({
@@ -112,7 +121,7 @@ export const ClaimView = z.object({
   reusedFrom: z
     .object({ planId: z.string(), claimId: z.string(), ref: z.string(), status: z.string(), judgedAt: z.string(), reusedAt: z.string() })
     .nullable(),
-  /** A reused claim judged longer ago than the freshness window: verify it again before relying on it. */
+  /** A reused claim judged longer ago than the freshness window, or resting on a source found changed since verified: verify it again before relying on it. */
   needsReverification: z.boolean(),
   /** The sources it rests on, those whose located passages are the same text (syndicated copies) counted once. */
   independentSources: z.number().optional(),
@@ -120,9 +129,17 @@ export const ClaimView = z.object({
   sameText: z.array(z.array(z.string())).optional(),
   /** Numbers the claim states that none of its cited quotes states, when there are any: check them against the source. */
   numbersNotInQuotes: z.array(z.string()).optional(),
+  /** Its sources a re-check found changed or gone since they were verified. */
+  sourcesChanged: z.array(z.string()).optional(),
 });
 
-export const claimView = (claim: Claim, bounds: ViewBounds, sources?: ClaimSourceFacts, now = Date.now()): z.infer<typeof ClaimView> => ({
+export const claimView = (
+  claim: Claim,
+  bounds: ViewBounds,
+  sources?: ClaimSourceFacts,
+  changed: ReadonlySet<string> = new Set(),
+  now = Date.now(),
+): z.infer<typeof ClaimView> => ({
   claimId: claim.claimId,
   ref: claim.ref,
   subtopic: claim.subtopic,
@@ -143,11 +160,18 @@ export const claimView = (claim: Claim, bounds: ViewBounds, sources?: ClaimSourc
   reusedFrom: claim.reusedFrom
     ? { ...claim.reusedFrom, judgedAt: new Date(claim.reusedFrom.judgedAt).toISOString(), reusedAt: new Date(claim.reusedFrom.reusedAt).toISOString() }
     : null,
-  needsReverification: claim.reusedFrom ? needsReverification(claim.reusedFrom, now) : false,
+  ...reverification(claim, changed, now),
   ...(sources ? { independentSources: sources.independentSources } : {}),
   ...(sources?.sameText.length ? { sameText: sources.sameText } : {}),
   ...(sources?.numbersNotInQuotes.length ? { numbersNotInQuotes: sources.numbersNotInQuotes } : {}),
 });
+
+/** Whether a claim needs verifying again, and which of its sources were found changed (present only when some were). */
+function reverification(claim: Claim, changed: ReadonlySet<string>, now: number): { needsReverification: boolean; sourcesChanged?: string[] } {
+  const sourcesChanged = changedSourcesOf(claim, changed);
+  const stale = claim.reusedFrom ? needsReverification(claim.reusedFrom, now) : false;
+  return { needsReverification: stale || sourcesChanged.length > 0, ...(sourcesChanged.length > 0 ? { sourcesChanged } : {}) };
+}
 
 /**
  * The compact listing (the default): what each step's use of the ledger needs and nothing the model does not use.
@@ -169,6 +193,8 @@ export const CompactEvidenceView = z.object({
   titleMismatch: z.literal(true).optional(),
   /** Cairn could not read the page: the verdict is on the text the assistant sent, not Cairn's reading. */
   basis: z.literal("client_text").optional(),
+  /** A re-check found it changed or gone since verified. */
+  change: z.enum(["changed", "gone"]).optional(),
 });
 
 
@@ -191,6 +217,7 @@ export const compactEvidenceView = (evidence: Evidence, bounds: ViewBounds, part
     : {}),
   ...(evidence.verification.titleMismatch ? { titleMismatch: true as const } : {}),
   ...(evidence.verification.basis === "client_text" ? { basis: "client_text" as const } : {}),
+  ...(evidence.recheck?.change ? { change: evidence.recheck.change } : {}),
 });
 
 /** A judge's name in the one-line verdicts (reviewer-1, critic); the full view has it longer. */
@@ -214,6 +241,7 @@ export const CompactClaimView = z.object({
   independentSources: z.number().optional(),
   /** Numbers the claim states that none of its cited quotes states, when there are any. */
   numbersNotInQuotes: z.array(z.string()).optional(),
+  sourcesChanged: z.array(z.string()).optional(),
 });
 
 export const compactClaimView = (
@@ -221,9 +249,11 @@ export const compactClaimView = (
   bounds: ViewBounds,
   parts: Pick<CompactParts, "subtopic">,
   sources?: ClaimSourceFacts,
+  changed: ReadonlySet<string> = new Set(),
   now = Date.now(),
 ): z.infer<typeof CompactClaimView> => {
   const { status, grounded, finalConfidence } = claimOutcome(claim);
+  const again = reverification(claim, changed, now);
   return {
     ref: claim.ref,
     ...(parts.subtopic ? { subtopic: claim.subtopic } : {}),
@@ -242,7 +272,8 @@ export const compactClaimView = (
         }
       : {}),
     ...(claim.reusedFrom ? { reusedFrom: claim.reusedFrom.claimId } : {}),
-    ...(claim.reusedFrom && needsReverification(claim.reusedFrom, now) ? { needsReverification: true as const } : {}),
+    ...(again.needsReverification ? { needsReverification: true as const } : {}),
+    ...(again.sourcesChanged ? { sourcesChanged: again.sourcesChanged } : {}),
     ...(sources && sources.sameText.length > 0 ? { independentSources: sources.independentSources } : {}),
     ...(sources?.numbersNotInQuotes.length ? { numbersNotInQuotes: sources.numbersNotInQuotes } : {}),
   };

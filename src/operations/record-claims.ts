@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type ValidationIssue, validationError } from "../domain/errors";
 import { newId } from "../domain/ids";
-import { needsReverification, provenanceOf, reuseRefusal } from "../domain/research/claim-reuse";
+import { changedSourcesOf, needsReverification, provenanceOf, reuseRefusal } from "../domain/research/claim-reuse";
 import { type Claim, type Evidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
 import { refuseBlockedSources } from "./source-policy-check";
 import { requestSourceChecks } from "./source-checks";
@@ -47,6 +47,8 @@ export const recordClaims = defineOperation({
         merged: z.boolean(),
         reusedFrom: z.string().optional(),
         needsReverification: z.boolean().optional(),
+        /** Sources of the reused claim a re-check found changed or gone since verified: verify the claim again. */
+        sourcesChanged: z.array(z.string()).optional(),
       }),
     ),
     totalClaims: z.number(),
@@ -124,7 +126,9 @@ async function copyClaim(ctx: OperationContext, planId: string, source: { claim:
   );
   await requestSourceChecks(ctx, planId, refs);
   const newRef = new Map(evidence.map((e, i) => [e.ref, refs[i]?.ref ?? e.ref]));
-  const reusedFrom = provenanceOf(claim, now);
+  // A source of the original found changed or gone since verified: the copy says so, and is flagged for re-verification.
+  const changed = changedSourcesOf(claim, new Set(evidence.filter((e) => e.recheck?.change).map((e) => e.ref))).map((ref) => newRef.get(ref) ?? ref);
+  const reusedFrom = provenanceOf(claim, now, changed);
   const [copied] = await ctx.services.ledger.addClaims(
     orgId,
     planId,
@@ -149,5 +153,5 @@ async function copyClaim(ctx: OperationContext, planId: string, source: { claim:
     claim.verdicts.map((v) => ({ claimNumber: Number(copied.ref.slice(1)), kind: v.kind, judge: v.judge, shard: v.shard, verdict: v.verdict, reasoning: v.reasoning, confidence: v.confidence })),
     now,
   );
-  return { ...copied, reusedFrom: claim.claimId, needsReverification: needsReverification(reusedFrom, now) };
+  return { ...copied, reusedFrom: claim.claimId, needsReverification: needsReverification(reusedFrom, now), ...(changed.length > 0 ? { sourcesChanged: changed } : {}) };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { conflict, notFound, sourcesPending, validationError } from "../domain/errors";
 import { UNTRUSTED } from "../domain/research/artifacts";
 import { SOURCE_CHECK_LIMITS } from "../domain/sources/verification";
+import { citedSourceNumbers } from "../domain/sources/recheck";
 import { Trust } from "./artifact-views";
 import { sendChecks } from "./source-checks";
 import { newId } from "../domain/ids";
@@ -123,7 +124,7 @@ export const storeResearchOutput = defineOperation({
             },
           ]
         : [];
-    const saved = await ctx.services.outputs.save(output, previous?.version ?? null, events);
+    const saved = await ctx.services.outputs.save(output, previous?.version ?? null, events, checked?.citedSources);
     if (!saved) throw conflict(`Output ${output.outputId} got a new version meanwhile; read it and store again.`);
     await ctx.services.webhookEvents.publish(events);
     return { outputId: output.outputId, version: output.version, created: previous === null, verification: verification && withoutEmptyLists(verification) };
@@ -141,11 +142,13 @@ async function verifyCitations(ctx: OperationContext, planId: string, content: s
     { evidence, claims, subtopics: summarizeSubtopics(header.subtopics, evidence, claims) },
   );
   const pendingSince = new Map(evidence.filter((e) => e.verification.status === "pending").map((e) => [e.ref, e.createdAt]));
-  return { ...report, sources: report.sources ? { ...report.sources, trust: UNTRUSTED } : null, pendingSince };
+  // What the stored deliverable records: every source it rests on, with its verdict now (unreachable and unchecked ones too).
+  const citedSources = citedSourceNumbers({ refs: report.citedRefs, claims: report.citedClaims }, { evidenceRefs: new Set(evidence.map((e) => e.ref)), claims });
+  return { ...report, sources: report.sources ? { ...report.sources, trust: UNTRUSTED } : null, pendingSince, citedSources };
 }
 
-/** The report as answered (the pending times are for awaitSourceChecks only). */
-function reportOf({ pendingSince: _, ...report }: NonNullable<Awaited<ReturnType<typeof verifyCitations>>>) {
+/** The report as answered (the pending times are for awaitSourceChecks only, the cited sources for the stored record). */
+function reportOf({ pendingSince: _, citedSources: __, ...report }: NonNullable<Awaited<ReturnType<typeof verifyCitations>>>) {
   return report;
 }
 

@@ -14,6 +14,7 @@ import { insufficientScopeResponse, problemResponse } from "./problem";
 import { orgDataRoute } from "./org-data";
 import { webhooksRoute } from "./webhooks";
 import { orgSettingsRoute } from "./org-settings";
+import { sourceRecheckRoute } from "./source-recheck";
 import { promptsRoute } from "./prompts";
 
 export const REST_BASE = "/api/v1";
@@ -94,6 +95,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   if (webhooks) return webhooks;
   const settings = await orgSettingsRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (settings) return settings;
+  const recheck = await sourceRecheckRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (recheck) return recheck;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {

@@ -32,6 +32,8 @@ interface EvidenceRow {
   verification_checked_at: number | null;
   /** Only in reads of every column. */
   client_text_sha256?: string | null;
+  verification_previous_snapshot?: string | null;
+  verification_changed?: string | null;
 }
 
 interface ClaimRow {
@@ -63,7 +65,7 @@ interface VerdictJson {
 const EVIDENCE_BRIEF =
   "n, url, title, quote, fetched_at, content_hash, subtopic, query, evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at, " +
   "verification_status, verification_reason, verification_score, verification_passage, verification_basis, verification_title_mismatch, " +
-  "verification_snapshot, verification_checked_at";
+  "verification_snapshot, verification_checked_at, verification_previous_snapshot, verification_changed";
 
 /** A source recorded before verification existed has no verdict: it reads as unchecked, with that reason. */
 const verificationOf = (row: EvidenceRow): SourceVerification =>
@@ -112,7 +114,15 @@ const toEvidence = (row: EvidenceRow): Evidence => ({
   createdAt: row.created_at,
   verification: verificationOf(row),
   ...(row.client_text_sha256 ? { clientText: row.client_text_sha256 } : {}),
+  ...recheckOf(row),
 });
+
+/** What a re-check left on the source (src/storage/delivered-sources.ts): present only when it left something. */
+function recheckOf(row: EvidenceRow): Pick<Evidence, "recheck"> {
+  const change = row.verification_changed === "changed" || row.verification_changed === "gone" ? row.verification_changed : null;
+  const previousSnapshot = row.verification_previous_snapshot ?? null;
+  return change === null && previousSnapshot === null ? {} : { recheck: { change, previousSnapshot } };
+}
 
 /** The stored provenance of a reused claim; a row that does not parse reads as not reused rather than failing the list. */
 function reusedFromOf(text: string | null): ReusedFrom | null {

@@ -6,6 +6,7 @@ import type { SearchHit } from "../domain/research/artifacts";
 import type { Citation, MediaType, ResearchOutput, ResearchOutputSummary } from "../domain/research/outputs";
 import { WEBHOOK_LIMITS } from "../domain/webhooks/policy";
 import { recordWebhookEvent } from "./webhook-outbox";
+import { deliveredSourceCounts, deliveredSourcesStatements } from "./delivered-sources";
 
 interface Row {
   id: string;
@@ -42,9 +43,14 @@ const toSummary = (row: Row): ResearchOutputSummary => ({
 
 export function d1OutputRepository(db: D1Queries): OutputRepository {
   return {
-    async save(output, expectedVersion, events = []) {
+    async save(output, expectedVersion, events = [], citedSources) {
       // A new output's events commit with it or not at all: an announced output exists, a stored one is announced.
       const announce = events.map((event) => recordWebhookEvent(db, event, output.updatedAt, output.updatedAt + WEBHOOK_LIMITS.outboxGraceMs));
+      // The sources this version cites, with their verdicts as they stand now, commit with it (re-checks compare with them).
+      const sources =
+        output.planId !== null && citedSources !== undefined
+          ? deliveredSourcesStatements(db, { orgId: output.orgId, outputId: output.outputId, version: output.version, planId: output.planId }, citedSources, output.updatedAt)
+          : [];
       const citations = JSON.stringify(output.citations);
       const version = db
         .prepare(
@@ -62,6 +68,7 @@ export function d1OutputRepository(db: D1Queries): OutputRepository {
             .bind(output.outputId, output.orgId, output.planId, output.executionId, output.title, output.mediaType, output.content, output.formattingInstructions, citations, output.version, output.createdBy, output.createdAt, output.updatedAt),
           version,
           ...announce,
+          ...sources,
         ]);
         return true;
       }
@@ -74,6 +81,8 @@ export function d1OutputRepository(db: D1Queries): OutputRepository {
                     version = ?, updated_at = ? WHERE org_id = ? AND id = ? AND version = ?`,
           )
           .bind(output.planId, output.executionId, output.title, output.mediaType, output.content, output.formattingInstructions, citations, output.version, output.updatedAt, output.orgId, output.outputId, expectedVersion),
+        // A lost race rolls these back with the rest; a version of no checked plan keeps no sources of an earlier one.
+        ...(sources.length > 0 ? sources : [db.prepare("DELETE FROM research_output_sources WHERE org_id = ? AND output_id = ?").bind(output.orgId, output.outputId)]),
       ]);
       return (updated?.meta.changes ?? 0) > 0;
     },
@@ -92,6 +101,8 @@ export function d1OutputRepository(db: D1Queries): OutputRepository {
       }
       return { ...toSummary(row), content: row.content ?? "" } satisfies ResearchOutput;
     },
+
+    sourceCounts: (orgId, outputId, version) => deliveredSourceCounts(db, orgId, outputId, version),
 
     async list(orgId, filters, page) {
       const clauses = ["o.org_id = ?"];

@@ -260,6 +260,27 @@ export const researchOutputVersions = sqliteTable(
   (t) => [primaryKey({ columns: [t.outputId, t.version] })],
 );
 
+/**
+ * Keep checking after delivery (migration 0022): the ledger sources a deliverable's current version cites, each
+ * with its verdict at delivery and the last change announced for it (src/storage/delivered-sources.ts).
+ */
+export const researchOutputSources = sqliteTable(
+  "research_output_sources",
+  {
+    orgId: text("org_id").notNull(),
+    outputId: text("output_id").notNull(),
+    version: integer("version").notNull(),
+    planId: text("plan_id").notNull(),
+    n: integer("n").notNull(),
+    deliveredStatus: text("delivered_status").notNull(),
+    deliveredSnapshot: text("delivered_snapshot"),
+    deliveredAt: integer("delivered_at").notNull(),
+    announced: text("announced"),
+    announcedAt: integer("announced_at"),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.outputId, t.planId, t.n] }), index("research_output_sources_evidence").on(t.orgId, t.planId, t.n)],
+);
+
 /** seed 000: the two feedback moments, initial (right after delivery) and closing. */
 export const researchFeedback = sqliteTable(
   "research_feedback",

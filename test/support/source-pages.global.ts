@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { TestProject } from "vitest/node";
 import { buildPdf, wrapLines } from "./pdf-builder";
 
@@ -45,7 +45,15 @@ const hits = new Map<string, number>();
 /** The User-Agent of the last request. */
 let lastUserAgent = "";
 
-function route(path: string): { status: number; type?: string; body?: string | Buffer; location?: string; hang?: boolean } {
+interface FixtureAnswer {
+  status: number;
+  type?: string;
+  body?: string | Buffer;
+  location?: string;
+  hang?: boolean;
+}
+
+function route(path: string): FixtureAnswer {
   const redirect = /^\/hop\/(\d+)$/.exec(path);
   if (redirect) {
     const left = Number(redirect[1]);
@@ -100,19 +108,55 @@ function route(path: string): { status: number; type?: string; body?: string | B
   }
 }
 
-let server: Server | undefined;
+/**
+ * Pages a test changes (re-checks after delivery): `/changing/NAME` serves the article until a test sets it
+ * otherwise with `PUT /control/changing/NAME` and a JSON body `{status?, type?, body?}`; `DELETE` restores it.
+ * Names are the tests' own, so tests running side by side never share one.
+ */
+const changing = new Map<string, { status: number; type?: string; body?: string }>();
 
-/** Cited pages served on loopback for the workers tests (a real HTTP server the Worker fetches through its guard). */
-export default async function setup(project: TestProject) {
-  server = createServer((request, response) => {
+function control(path: string, method: string, body: string): { status: number; body: string } | null {
+  const match = /^\/control\/changing\/([\w-]{1,80})$/.exec(path);
+  if (!match) return null;
+  const name = match[1] as string;
+  if (method === "DELETE") {
+    changing.delete(name);
+    return { status: 204, body: "" };
+  }
+  if (method !== "PUT") return { status: 405, body: "PUT or DELETE" };
+  const page = JSON.parse(body || "{}") as { status?: number; type?: string; body?: string };
+  changing.set(name, { status: page.status ?? 200, ...(page.type ? { type: page.type } : {}), ...(page.body !== undefined ? { body: page.body } : {}) });
+  return { status: 204, body: "" };
+}
+
+function changingPage(path: string): FixtureAnswer | null {
+  const match = /^\/changing\/([\w-]{1,80})$/.exec(path.replace(/\?.*$/, ""));
+  if (!match) return null;
+  return changing.get(match[1] as string) ?? { status: 200, type: "text/html; charset=utf-8", body: ARTICLE_HTML };
+}
+
+/** Starts the cited-page fixtures on loopback; the e2e suite starts its own for a `wrangler dev` to fetch from. */
+export async function startSourcePages(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
     const path = request.url ?? "/";
     if (path === "/hits") {
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ hits: Object.fromEntries(hits), userAgent: lastUserAgent }));
       return;
     }
+    if (path.startsWith("/control/")) {
+      let body = "";
+      request.on("data", (chunk: Buffer) => {
+        body += chunk.toString("utf8");
+      });
+      request.on("end", () => {
+        const answer = control(path, request.method ?? "GET", body) ?? { status: 404, body: "no such control" };
+        response.writeHead(answer.status, { "content-type": "text/plain" }).end(answer.body);
+      });
+      return;
+    }
     hits.set(path, (hits.get(path) ?? 0) + 1);
     lastUserAgent = String(request.headers["user-agent"] ?? "");
-    const answer = route(path);
+    const answer = changingPage(path) ?? route(path);
     if (answer.hang) {
       response.writeHead(200, { "content-type": "text/plain" });
       response.write("started ");
@@ -124,12 +168,21 @@ export default async function setup(project: TestProject) {
     });
     response.end(answer.body ?? "");
   });
-  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   if (!address || typeof address === "string") throw new Error("the source-page fixtures have no port");
-  project.provide("sourcePagesOrigin", `http://127.0.0.1:${address.port}`);
-  return async () => {
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
+}
+
+/** Cited pages served on loopback for the workers tests (a real HTTP server the Worker fetches through its guard). */
+export default async function setup(project: TestProject) {
+  const pages = await startSourcePages();
+  project.provide("sourcePagesOrigin", pages.origin);
+  return pages.close;
 }

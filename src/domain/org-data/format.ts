@@ -69,7 +69,8 @@ export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly 
   // and judged again on its snapshot when imported (imported-verdicts.ts).
   // client_text_sha256 names an object in the org's bucket (the text an assistant sent for a page): only as real
   // as the object, so the import sets it from the client text it stores, never from a column of the file.
-  ledger_evidence: ["verification_requested_at", "client_text_sha256"],
+  // What a re-check after delivery found (the snapshot it replaced, the changed/gone mark) is rebuilt, not imported.
+  ledger_evidence: ["verification_requested_at", "client_text_sha256", "verification_previous_snapshot", "verification_changed"],
 };
 
 /** Columns never exported: secrets, and what the server assigns itself. */

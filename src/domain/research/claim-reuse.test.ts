@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { needsReverification, provenanceOf, REUSE_FRESHNESS_DAYS, reuseRefusal } from "./claim-reuse";
+import { changedSourcesOf, needsReverification, provenanceOf, REUSE_FRESHNESS_DAYS, reuseRefusal } from "./claim-reuse";
 import type { Claim, Verdict } from "./ledger";
 
 const DAY = 86_400_000;
@@ -33,5 +33,14 @@ describe("claim reuse", () => {
     expect(from).toEqual({ planId: "plan_source", claimId: "clm_1", ref: "C4", status: "SURVIVES", judgedAt: 5_000, reusedAt: 9_000 });
     expect(needsReverification(from, 5_000 + REUSE_FRESHNESS_DAYS * DAY)).toBe(false);
     expect(needsReverification(from, 5_001 + REUSE_FRESHNESS_DAYS * DAY)).toBe(true);
+  });
+
+  it("flags a copy for re-verification, however fresh, when a source it rests on was found changed since verified", () => {
+    const fresh = claim([verdict("SUPPORTED", 2_000)]);
+    const from = provenanceOf(fresh, 9_000, changedSourcesOf({ evidenceRefs: ["E5", "E6"] }, new Set(["E6", "E9"])));
+    expect(from.sourcesChanged).toEqual(["E6"]);
+    expect(needsReverification(from, 9_000)).toBe(true);
+    expect(provenanceOf(fresh, 9_000, [])).not.toHaveProperty("sourcesChanged");
+    expect(needsReverification(provenanceOf(fresh, 9_000, []), 9_000)).toBe(false);
   });
 });

@@ -5,7 +5,8 @@ import { type Claim, claimOutcome } from "./ledger";
  * again: the claim is copied with its evidence and verdicts into the new plan's
  * ledger, marked with where it came from, and never rewritten by later changes
  * to the source. A copy judged longer ago than the freshness window is flagged
- * for re-verification (the deep protocol's freshness rule: sources age).
+ * for re-verification (the deep protocol's freshness rule: sources age), and so is
+ * a claim resting on a source a re-check found changed or gone since it was verified.
  */
 export const REUSE_FRESHNESS_DAYS = 180;
 const DAY_MS = 86_400_000;
@@ -19,6 +20,8 @@ export interface ReusedFrom {
   /** When it was last judged (its newest verdict). */
   judgedAt: number;
   reusedAt: number;
+  /** Its sources (refs in the copy's plan) a re-check had found changed or gone since verified, when it was copied. */
+  sourcesChanged?: string[];
 }
 
 /** Why a claim cannot be reused into `planId`, or null when it can. */
@@ -29,11 +32,28 @@ export function reuseRefusal(claim: Claim, planId: string): string | null {
   return null;
 }
 
-export function provenanceOf(claim: Claim, now: number): ReusedFrom {
+export function provenanceOf(claim: Claim, now: number, sourcesChanged: readonly string[] = []): ReusedFrom {
   const judgedAt = Math.max(claim.createdAt, ...claim.verdicts.map((v) => v.createdAt));
-  return { planId: claim.planId, claimId: claim.claimId, ref: claim.ref, status: claimOutcome(claim).status, judgedAt, reusedAt: now };
+  return {
+    planId: claim.planId,
+    claimId: claim.claimId,
+    ref: claim.ref,
+    status: claimOutcome(claim).status,
+    judgedAt,
+    reusedAt: now,
+    ...(sourcesChanged.length > 0 ? { sourcesChanged: [...sourcesChanged] } : {}),
+  };
 }
 
+/** A copy judged longer ago than the freshness window, or copied while a source of it was found changed, is verified again. */
 export function needsReverification(from: ReusedFrom, now: number, days = REUSE_FRESHNESS_DAYS): boolean {
-  return now - from.judgedAt > days * DAY_MS;
+  return now - from.judgedAt > days * DAY_MS || (from.sourcesChanged?.length ?? 0) > 0;
+}
+
+/**
+ * The claim's sources a re-check found changed or gone since they were verified (`changed`: the ledger's refs so
+ * marked): a claim resting on one is flagged for re-verification.
+ */
+export function changedSourcesOf(claim: { evidenceRefs: readonly string[] }, changed: ReadonlySet<string>): string[] {
+  return claim.evidenceRefs.filter((ref) => changed.has(ref));
 }

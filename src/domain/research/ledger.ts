@@ -4,6 +4,7 @@
  * deliverable of the plan must pass. Pure: storage keeps rows, this module decides what they mean.
  */
 import type { SourceVerification } from "../sources/verification";
+import type { SourceChange } from "../sources/recheck";
 import type { ReusedFrom } from "./claim-reuse";
 import { numbersNotInQuotes as numbersUnquoted } from "./claim-sources";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
@@ -58,6 +59,8 @@ export interface Evidence {
   verification: SourceVerification;
   /** SHA-256 of the text the assistant sent for the page (record_evidence's sourceText), where the read has it. */
   clientText?: string | null;
+  /** A re-check found the source changed or gone since it was verified (its claims need verifying again); the snapshot it replaced. */
+  recheck?: { change: SourceChange | null; previousSnapshot: string | null };
 }
 
 /** seed 001 step 3: kept with each source as the search tool gave it. */

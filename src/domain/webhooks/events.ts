@@ -12,6 +12,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "plan.failed",
   "plan.budget_exhausted",
   "research_output.created",
+  /** A source a stored deliverable cites was verified at delivery and a re-check finds it changed or gone: once per change. */
+  "research_output.sources_changed",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -15,6 +15,7 @@ import { countPlacement, type ImportedMembers } from "../../domain/org-data/memb
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
 import { queueImportedSourceChecks } from "../sources/imported";
+import { rebuildDeliveredSources } from "../../storage/delivered-sources";
 import { completeImport, journalBegun, journaledInserts, journalObject, takeBack, takeBackUnfinished } from "./import-journal";
 import { ImportMeter } from "./import-meter";
 import { ImportedObjects } from "./org-objects";
@@ -109,6 +110,12 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
     // The file's settings replace the org's, with the import's end: an import that fails changes none of them.
     const restoreSettings = settings ? [importedSettingsStatement(env.DB, orgId, lock, settings)] : [];
     if (!(await completeImport(env.DB, home, orgId, lock, restoreSettings))) throw takenOver();
+    // Which sources each imported deliverable cites is rebuilt from it (a file cannot say what was verified at
+    // delivery): each stands at the verdict it arrived with (judged again on its snapshot), or pending until
+    // Cairn's first verdict on it, queued next.
+    await rebuildDeliveredSources(home, orgId, Date.now()).catch((error: unknown) =>
+      console.error(JSON.stringify({ level: "error", message: "imported deliverables' cited sources not recorded", orgId, error: String(error) })),
+    );
     // Imported sources without a verdict (older files, or one still pending when exported): Cairn checks them itself.
     await queueImportedSourceChecks(env, orgId, Date.now()).catch((error: unknown) =>
       console.error(JSON.stringify({ level: "error", message: "imported sources not queued for checking", orgId, error: String(error) })),

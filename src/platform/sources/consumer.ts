@@ -5,6 +5,7 @@ import { judgeSource, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification
 import type { Env } from "../../env";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
 import { homeDatabase } from "../org-homes";
+import { recordVerdict } from "./after-verdict";
 import { clientTextStore, withClientText } from "./client-texts";
 import { fetchPage } from "./fetch-page";
 import { type SnapshotStore, snapshotStore } from "./snapshots";
@@ -30,8 +31,8 @@ function allowedHostsOf(setting: string | undefined): ReadonlySet<string> | null
 }
 
 /** What the page at `url` says about the source: a snapshot of the org reused within the window, else a fresh fetch. */
-async function verdictFor(checker: Checker, orgId: string, source: { url: string; title: string; quote: string | null }, now: number): Promise<SourceVerification> {
-  const recent = await checker.store.recent(orgId, source.url, now - SOURCE_CHECK_LIMITS.reuseWindowMs);
+async function verdictFor(checker: Checker, orgId: string, source: { url: string; title: string; quote: string | null }, now: number, reuseSince = now - SOURCE_CHECK_LIMITS.reuseWindowMs): Promise<SourceVerification> {
+  const recent = await checker.store.recent(orgId, source.url, reuseSince);
   if (recent && "snapshot" in recent) return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
   if (recent) return unchecked(recent.unchecked, now);
 
@@ -82,6 +83,7 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
     userAgent: `Cairn-SourceCheck/1 (+${env.PUBLIC_URL || "https://github.com/cairn"}; checks that cited pages contain the quoted words)`,
   };
   // One at a time: a second source on the same page then reuses the snapshot the first one stored.
+  const batchStarted = Date.now();
   for (const message of batch.messages) {
     const { orgId, planId, n } = message.body;
     try {
@@ -89,9 +91,10 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
       const ledger = d1EvidenceLedger(home);
       const source = await ledger.sourceToCheck(orgId, planId, n);
       if (source) {
+        // A re-check reads the page again (the point is what it says now): only a fetch of this very batch is reused.
         const now = Date.now();
-        const cairns = await verdictFor(checker, orgId, source, now);
-        await ledger.recordVerification(orgId, planId, n, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS), orgId, now));
+        const cairns = await verdictFor(checker, orgId, source, now, message.body.recheck ? batchStarted : undefined);
+        await recordVerdict(env, home, ledger, message.body, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS), orgId, now));
         // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
         if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
       }

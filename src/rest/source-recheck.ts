@@ -1,0 +1,104 @@
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import { isCairnError, validationError } from "../domain/errors";
+import type { Principal } from "../domain/principal";
+import { RECHECK_LIMITS } from "../domain/sources/recheck";
+import type { Env } from "../env";
+import { queueRechecks } from "../platform/sources/recheck";
+import { webServices } from "../platform/runtime";
+import { readBoundedText } from "../platform/request-body";
+import { adminGate } from "./admin-gate";
+import { problemResponse } from "./problem";
+
+/**
+ * Re-checks of the sources the org's stored deliverables cite, for its admins (org:admin scope and the admin role):
+ *   POST /sources/recheck   → 202 {queued, batchLimit}
+ * Queues up to RECHECK_LIMITS.batch sources, oldest-checked first, within the org's check limits (429 with
+ * Retry-After when they leave nothing). The daily cron and `npm run cairn -- sources recheck` do the same.
+ * Not an MCP tool: how often an org's sources are re-read is the org's cost to decide, not an assistant's.
+ */
+
+const PATH = "/sources/recheck";
+const BODY_LIMIT = 1024;
+
+/** The body is empty or `{}`: the route takes no options (a field is refused, not ignored). */
+async function checkEmptyBody(request: Request): Promise<void> {
+  const text = (await readBoundedText(request, BODY_LIMIT)).trim();
+  if (text === "") return;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw validationError("The body is not JSON.");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw validationError("The body must be empty or a JSON object.");
+  const unknown = Object.keys(value);
+  if (unknown.length) throw validationError(`Unknown fields: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`, unknown.map((k) => ({ path: k.slice(0, 40), message: "Not a field" })));
+}
+
+export async function sourceRecheckRoute(
+  request: Request,
+  relativePath: string,
+  env: Env,
+  ctx: OAuthResourceContext<unknown>,
+  principal: Principal,
+  correlationId: string,
+): Promise<Response | null> {
+  if (relativePath.replace(/\/$/, "") !== PATH) return null;
+  const refused = adminGate(request, ["POST"], ctx, principal, correlationId, {
+    scope: "Re-checking the organization's sources needs the org:admin scope",
+    role: "Only the organization's admins re-check its sources.",
+  });
+  if (refused) return refused;
+  const { orgId } = principal;
+  try {
+    await checkEmptyBody(request);
+    const { services, now } = await webServices(env, orgId);
+    const queued = await queueRechecks(env, orgId, now());
+    await services.audit.record({
+      orgId,
+      actorUserId: principal.userId,
+      actorClientId: principal.clientId ?? principal.apiKeyId ?? null,
+      action: "sources.recheck_requested",
+      targetType: "org",
+      targetId: orgId,
+      detail: { queued: queued.queued },
+    });
+    return Response.json(queued, { status: 202 });
+  } catch (error) {
+    if (isCairnError(error)) return problemResponse(error, correlationId);
+    throw error;
+  }
+}
+
+/** The re-check route in the OpenAPI document. */
+export function sourceRecheckOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {
+  const queued = {
+    type: "object",
+    properties: {
+      queued: { type: "integer", description: "Sources queued for re-checking (their verdicts land within minutes)" },
+      batchLimit: { type: "integer", description: `The most one request queues (${RECHECK_LIMITS.batch}); send it again for more` },
+    },
+    required: ["queued", "batchLimit"],
+  };
+  return {
+    [`${base}${PATH}`]: {
+      post: {
+        operationId: "recheck_sources",
+        summary: "Re-check the sources stored deliverables cite",
+        description:
+          "Reads again, oldest-checked first, the pages cited by the organization's stored deliverables and looks for each quote on the new text. " +
+          "A source verified at delivery whose quote is no longer on the page is changed (unreachable: gone); each change fires research_output.sources_changed once.",
+        security: [{ oauth2: ["org:admin"] }, { apiKey: [] }],
+        "x-required-scope": "org:admin",
+        tags: ["org"],
+        responses: {
+          "202": { description: "Queued", content: { "application/json": { schema: queued } } },
+          "400": problem("The body is not empty or {}"),
+          "401": { description: "Missing, expired or revoked credential" },
+          "403": problem("Not an admin of the organization, or no org:admin scope"),
+          "429": problem("The organization's source-check limits leave nothing now (Retry-After says when)"),
+        },
+      },
+    },
+  };
+}
