@@ -1,3 +1,9 @@
+import type { Services } from "../../domain/ports";
+import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
+import type { SourceVerification } from "../../domain/sources/verification";
+import { LedgerSources } from "./ledger-sources";
+import { sourceHref, VerificationBadge } from "./source-status";
+
 
 
 /**
@@ -5,9 +11,10 @@
  * ledger repository's `read()` result, so that result can be passed as it is.
  */
 export interface EvidenceLedgerView {
+  planId: string;
   citationPolicy: string;
   subtopics: { subtopic: string; status: string; evidence: number; claims: number; groundedClaims: number }[];
-  evidence: { ref: string; url: string; title: string }[];
+  evidence: { ref: string; url: string; title: string; verification: SourceVerification }[];
   claims: {
     ref: string;
     subtopic: string;
@@ -42,6 +49,9 @@ export function EvidenceLedger({ ledger }: { ledger: EvidenceLedgerView | null }
           </li>
         ))}
       </ul>
+      <h3>Sources</h3>
+      <LedgerSources planId={ledger.planId} evidence={ledger.evidence} />
+      <h3>Claims</h3>
       <table class="stack">
         <thead>
           <tr>
@@ -54,7 +64,7 @@ export function EvidenceLedger({ ledger }: { ledger: EvidenceLedgerView | null }
         </thead>
         <tbody>
           {ledger.claims.map((claim) => (
-            <tr>
+            <tr id={`claim-${claim.ref}`}>
               <td data-label="Claim">
                 <strong>{claim.ref}</strong> {claim.text}
               </td>
@@ -64,8 +74,14 @@ export function EvidenceLedger({ ledger }: { ledger: EvidenceLedgerView | null }
                   const source = sources.get(ref);
                   return (
                     <div>
-                      {ref}
-                      {source ? <span class="muted"> {source.title}</span> : null}
+                      {source ? (
+                        <>
+                          <a href={sourceHref(ledger.planId, ref)}>{ref}</a> <VerificationBadge verification={source.verification} />
+                          <span class="muted"> {source.title}</span>
+                        </>
+                      ) : (
+                        ref
+                      )}
                     </div>
                   );
                 })}
@@ -92,4 +108,18 @@ export function EvidenceLedger({ ledger }: { ledger: EvidenceLedgerView | null }
       </table>
     </div>
   );
+}
+
+/** The plan's evidence ledger with each claim's final status and each subtopic's grounding, or null without one. */
+export async function ledgerView(services: Services, orgId: string, planId: string): Promise<EvidenceLedgerView | null> {
+  const header = await services.ledger.header(orgId, planId);
+  if (!header) return null;
+  const { evidence, claims } = await services.ledger.read(orgId, planId, false);
+  return {
+    planId,
+    citationPolicy: header.citationPolicy,
+    subtopics: summarizeSubtopics(header.subtopics, evidence, claims),
+    evidence,
+    claims: claims.map((claim) => ({ ...claim, ...claimOutcome(claim) })),
+  };
 }

@@ -51,6 +51,13 @@ export async function listPlans(db: D1Database, orgId: string, filters: PlanFilt
   return results.map(toPlanIndexEntry);
 }
 
+/** The name of a record's plan, or null when it has none (or the plan is gone, or is another org's). */
+export async function planNameOf(db: D1Database, orgId: string, planId: string | null): Promise<string | null> {
+  if (!planId) return null;
+  const [plan] = await listPlans(db, orgId, { status: "all", stalledOnly: false, query: "", planIds: [planId] }, 1);
+  return plan?.name ?? null;
+}
+
 /** Plans with a step awaiting a person, per the index (the plan object has the review itself). */
 export async function plansAwaitingReview(db: D1Database, orgId: string, limit = 50): Promise<PlanIndexEntry[]> {
   const { results } = await db
