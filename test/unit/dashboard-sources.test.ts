@@ -32,9 +32,10 @@ describe("the window of a snapshot shown", () => {
     const excerpt = snapshotExcerpt(text, passage, "window");
     expect(excerpt.passage).toBe("THE PASSAGE");
     expect(excerpt.start).toBeGreaterThanOrEqual(passage.start - SNAPSHOT_VIEW.contextChars);
-    expect(excerpt.start).toBeLessThan(passage.start - SNAPSHOT_VIEW.contextChars + 40);
+    expect(excerpt.start).toBeLessThanOrEqual(passage.start - SNAPSHOT_VIEW.contextChars + 40);
     expect(excerpt.end - passage.end).toBeLessThanOrEqual(SNAPSHOT_VIEW.contextChars);
-    expect(text[excerpt.start]).toBe(" ");
+    expect(text[excerpt.start - 1]).toBe(" ");
+    expect(text[excerpt.end]).toBe(" ");
     expect(excerpt.before + excerpt.passage + excerpt.after).toBe(text.slice(excerpt.start, excerpt.end));
     expect(excerpt.length).toBe(text.length);
   });

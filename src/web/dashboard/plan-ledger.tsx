@@ -52,61 +52,67 @@ export function EvidenceLedger({ ledger }: { ledger: EvidenceLedgerView | null }
       <h3>Sources</h3>
       <LedgerSources planId={ledger.planId} evidence={ledger.evidence} />
       <h3>Claims</h3>
-      <table class="stack">
-        <thead>
-          <tr>
-            <th>Claim</th>
-            <th>Subtopic</th>
-            <th>Evidence</th>
-            <th>Status</th>
-            <th>Verdicts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ledger.claims.map((claim) => (
-            <tr id={`claim-${claim.ref}`}>
-              <td data-label="Claim">
-                <strong>{claim.ref}</strong> {claim.text}
-              </td>
-              <td data-label="Subtopic">{claim.subtopic}</td>
-              <td data-label="Evidence">
-                {claim.evidenceRefs.map((ref) => {
-                  const source = sources.get(ref);
-                  return (
-                    <div>
-                      {source ? (
-                        <>
-                          <a href={sourceHref(ledger.planId, ref)}>{ref}</a> <VerificationBadge verification={source.verification} />
-                          <span class="muted"> {source.title}</span>
-                        </>
-                      ) : (
-                        ref
-                      )}
-                    </div>
-                  );
-                })}
-              </td>
-              <td data-label="Status">
-                <span class={claim.grounded ? "badge" : "badge unverified"}>{claim.status}</span>
-                {claim.finalConfidence !== null ? <span class="muted"> {claim.finalConfidence.toFixed(2)}</span> : null}
-              </td>
-              <td data-label="Verdicts">
-                {claim.verdicts.length === 0 ? (
-                  <span class="muted">pending review</span>
-                ) : (
-                  claim.verdicts.map((v) => (
-                    <div>
-                      <span class="badge">{v.verdict}</span> <span class="muted">{v.judge}</span>
-                      {v.reasoning ? `: ${v.reasoning}` : ""}
-                    </div>
-                  ))
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {ledger.claims.length === 0 ? <p class="muted">No claims recorded.</p> : <ClaimsTable ledger={ledger} sources={sources} />}
     </div>
+  );
+}
+
+function ClaimsTable({ ledger, sources }: { ledger: EvidenceLedgerView; sources: Map<string, EvidenceLedgerView["evidence"][number]> }) {
+  return (
+    <table class="stack">
+      <thead>
+        <tr>
+          <th>Claim</th>
+          <th>Subtopic</th>
+          <th>Evidence</th>
+          <th>Status</th>
+          <th>Verdicts</th>
+        </tr>
+      </thead>
+      <tbody>
+        {ledger.claims.map((claim) => (
+          <tr id={`claim-${claim.ref}`}>
+            <td data-label="Claim">
+              <strong>{claim.ref}</strong> {claim.text}
+            </td>
+            <td data-label="Subtopic">{claim.subtopic}</td>
+            <td data-label="Evidence">
+              {claim.evidenceRefs.map((ref) => {
+                const source = sources.get(ref);
+                return (
+                  <div>
+                    {source ? (
+                      <>
+                        <a href={sourceHref(ledger.planId, ref)}>{ref}</a> <VerificationBadge verification={source.verification} />
+                        <span class="muted"> {source.title}</span>
+                      </>
+                    ) : (
+                      ref
+                    )}
+                  </div>
+                );
+              })}
+            </td>
+            <td data-label="Status">
+              <span class={claim.grounded ? "badge" : "badge unverified"}>{claim.status}</span>
+              {claim.finalConfidence !== null ? <span class="muted"> {claim.finalConfidence.toFixed(2)}</span> : null}
+            </td>
+            <td data-label="Verdicts">
+              {claim.verdicts.length === 0 ? (
+                <span class="muted">pending review</span>
+              ) : (
+                claim.verdicts.map((v) => (
+                  <div>
+                    <span class="badge">{v.verdict}</span> <span class="muted">{v.judge}</span>
+                    {v.reasoning ? `: ${v.reasoning}` : ""}
+                  </div>
+                ))
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -33,12 +33,15 @@ function onCharacter(text: string, offset: number): number {
   return code >= 0xdc00 && code <= 0xdfff ? offset + 1 : offset;
 }
 
-/** A cut point moved forward (or back) to the nearest whitespace within a few characters, so words stay whole. */
+/**
+ * A cut point moved forward (a start: just past the space) or back (an end: onto the space) to the nearest
+ * whitespace within a few characters, so words stay whole.
+ */
 function onSpace(text: string, offset: number, direction: 1 | -1): number {
   for (let i = 0; i < 40; i++) {
     const at = offset + i * direction;
     if (at <= 0 || at >= text.length) return Math.max(0, Math.min(text.length, at));
-    if (/\s/.test(text[at] ?? "")) return at;
+    if (/\s/.test(text[at] ?? "")) return direction === 1 ? at + 1 : at;
   }
   return offset;
 }
