@@ -69,7 +69,7 @@ describe("the source page", () => {
     // A window around the passage, not the whole page; the rest is one link away.
     expect(html).toMatch(/… [\d,]+ characters before this are not shown/);
     expect(text).not.toContain("The last line of the page.");
-    expect(html).toContain(`href="/dashboard/plans/${planId}/sources/E1?view=whole"`);
+    expect(html).toContain(`href="/dashboard/plans/${planId}/sources/E1?view=whole#snapshot-passage"`);
     const whole = snapshotOf(await (await visitor.get(`/dashboard/plans/${planId}/sources/E1?view=whole`)).text());
     expect(whole).toContain("Opening filler about the weather");
     expect(whole).toContain("The last line of the page.");

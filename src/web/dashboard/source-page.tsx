@@ -28,7 +28,7 @@ function ExternalLink({ url }: { url: string }) {
 }
 
 /** The stored reading's text, the passage marked; what lies outside the excerpt is counted, never silently dropped. */
-function SnapshotText({ shown, view, selfHref, id }: { shown: SnapshotShown; view: SnapshotView; selfHref: string; id: string }) {
+function SnapshotText({ shown, view, selfHref, id }: { shown: SnapshotShown; view: SnapshotView; selfHref: string | null; id: string }) {
   const { excerpt, snapshot } = shown;
   const hiddenBefore = excerpt.start;
   const hiddenAfter = excerpt.length - excerpt.end;
@@ -45,13 +45,13 @@ function SnapshotText({ shown, view, selfHref, id }: { shown: SnapshotShown; vie
         {excerpt.after}
       </pre>
       {hiddenAfter > 0 ? <p class="muted">… {hiddenAfter.toLocaleString("en")} characters after this are not shown.</p> : null}
-      {view === "window" && (hiddenBefore > 0 || hiddenAfter > 0) ? (
+      {selfHref && view === "window" && (hiddenBefore > 0 || hiddenAfter > 0) ? (
         <p>
-          <a href={`${selfHref}?view=whole`}>Show the whole text</a>
+          <a href={`${selfHref}?view=whole${excerpt.passage ? `#${id}-passage` : ""}`}>Show the whole text</a>
           {excerpt.length > SNAPSHOT_VIEW.wholeChars ? <span class="muted"> (its first {SNAPSHOT_VIEW.wholeChars.toLocaleString("en")} characters)</span> : null}
         </p>
       ) : null}
-      {view === "whole" ? (
+      {selfHref && view === "whole" ? (
         <p>
           <a href={selfHref}>Show only the passage and its surroundings</a>
         </p>
@@ -80,14 +80,14 @@ function NoSnapshot({ evidence, stored }: { evidence: Evidence; stored: boolean 
 }
 
 /**
- * A reading of the page before the current one (re-checks keep it so a person can compare). Rendered when the
- * route finds one; until re-checks keep a previous reading, there is none.
+ * A reading of the page before the current one (re-checks keep it so a person can compare): the window around
+ * where the quote stood. Rendered when the route finds one; until re-checks keep a previous reading, there is none.
  */
-export function PreviousReading({ shown, selfHref }: { shown: SnapshotShown; selfHref: string }) {
+export function PreviousReading({ shown }: { shown: SnapshotShown }) {
   return (
     <section id="previous-reading" aria-labelledby="previous-heading">
       <h2 id="previous-heading">The previous reading</h2>
-      <SnapshotText shown={shown} view="window" selfHref={selfHref} id="previous-snapshot" />
+      <SnapshotText shown={shown} view="window" selfHref={null} id="previous-snapshot" />
     </section>
   );
 }
@@ -163,7 +163,7 @@ export function SourcePage(props: {
       </dl>
       <h2>What the page says</h2>
       {current ? <SnapshotText shown={current} view={props.view} selfHref={props.selfHref} id="snapshot" /> : <NoSnapshot evidence={evidence} stored={verification.snapshot !== null} />}
-      {props.previous ? <PreviousReading shown={props.previous} selfHref={props.selfHref} /> : null}
+      {props.previous ? <PreviousReading shown={props.previous} /> : null}
     </>
   );
 }
