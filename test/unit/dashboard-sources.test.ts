@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { linkRefs, renderMarkdown } from "../../src/web/dashboard/markdown";
+import { linkRefs, MARKDOWN_LIMITS, renderMarkdown, tooComplexToRender } from "../../src/web/dashboard/markdown";
 import { SNAPSHOT_VIEW, snapshotExcerpt } from "../../src/web/dashboard/snapshot-window";
 import { SourceCountsLine, storedSourceCounts } from "../../src/web/dashboard/source-status";
 
@@ -20,6 +20,30 @@ describe("cited refs in rendered Markdown", () => {
 
   it("escapes an href it writes", () => {
     expect(linkRefs("<p>[E1]</p>", () => '/x?a="b"&c<d>')).toBe('<p>[<a class="ref" href="/x?a=&quot;b&quot;&amp;c&lt;d&gt;">E1</a>]</p>');
+  });
+});
+
+describe("what Markdown is rendered", () => {
+  const prose = (sentences: number) => Array.from({ length: sentences }, () => "Words [E1] [E2], `code`, *it* and **bold** ~~x~~.").join(" ");
+
+  it("renders an ordinary long report, its tables row by row", () => {
+    const report = Array.from({ length: 60 }, () => prose(40)).join("\n\n");
+    expect(report.length).toBeGreaterThan(100_000);
+    expect(tooComplexToRender(report)).toBeNull();
+    const table = ["| a | b |", "|---|---|", ...Array.from({ length: 3000 }, () => "| [E1] **x** | *y* [E2] |")].join("\n");
+    expect(tooComplexToRender(table)).toBeNull();
+  });
+
+  it("shows as text what would cost too much: too long, one paragraph dense with markup, deep nesting, wide or many tables", () => {
+    expect(tooComplexToRender("a".repeat(MARKDOWN_LIMITS.chars + 1))).toMatch(/longer than 200,000 characters/);
+    expect(tooComplexToRender("*_".repeat(2_001))).toMatch(/a paragraph has too much/);
+    // Rows that only look like a table (no delimiter row) are one paragraph.
+    expect(tooComplexToRender(Array.from({ length: 1_000 }, () => "|*_*_*").join("\n"))).toMatch(/a paragraph has too much/);
+    expect(tooComplexToRender(Array.from({ length: 10 }, () => "*_".repeat(1_500)).join("\n\n"))).toMatch(/too much emphasis, link or code markup to render/);
+    expect(tooComplexToRender("> ".repeat(40))).toMatch(/nests/);
+    expect(tooComplexToRender(`${"  ".repeat(40)}- deep`)).toMatch(/nests/);
+    expect(tooComplexToRender("|a".repeat(70))).toMatch(/too many columns/);
+    expect(tooComplexToRender(Array.from({ length: 700 }, () => "|a".repeat(30)).join("\n"))).toMatch(/too many cells/);
   });
 });
 

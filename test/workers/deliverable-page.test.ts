@@ -134,4 +134,21 @@ describe("the dashboard page of a deliverable (where ChatGPT's links lead)", () 
     expect(html).toContain(`households [<a class="ref" href="/dashboard/plans/${planId}/sources/E1">E1</a>]. &lt;b&gt;bold?&lt;/b&gt;`);
     expect(html).toMatch(/<strong>E1<\/strong> Survey notes<\/a>[\s\S]*?source-verified/);
   });
+
+  it("shows Markdown whose shape would take minutes to render (deep emphasis, nesting) as its text, at once", async () => {
+    const { admin, apiKey } = await seedTenant();
+    const { planId } = await createPlan(apiKey, { name: "[Scan] Pathological" });
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    for (const content of ["*_".repeat(50_000), "> ".repeat(50_000), `${"[a](".repeat(20_000)}`]) {
+      const { outputId } = (await ok(apiKey, "store_research_output", { planId, title: "Hostile shape", mediaType: "markdown", content })) as { outputId: string };
+      const started = Date.now();
+      const page = await visitor.get(`/dashboard/outputs/${outputId}`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('id="not-rendered"');
+      expect(html).toContain('<pre class="deliverable" id="deliverable-content">');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import type { ResearchOutput } from "../../domain/research/outputs";
 import type { SourceVerification } from "../../domain/sources/verification";
 import { shortTime } from "./format";
-import { MARKDOWN_RENDER_MAX_CHARS, type RefLink, renderMarkdown } from "./markdown";
+import { type RefLink, renderMarkdown, tooComplexToRender } from "./markdown";
 import { type SourceCounts, SourceCountsLine, scoreText, VerificationBadge } from "./source-status";
 
 /** A source of the plan's ledger that the deliverable cites. */
@@ -43,12 +43,13 @@ function TextWithRefs({ text, hrefOf }: { text: string; hrefOf: RefLink }) {
  * the text it is. Never rendered as HTML as sent: it came from an assistant.
  */
 function DeliverableContent({ output, hrefOf }: { output: ResearchOutput; hrefOf: RefLink }) {
-  if (output.mediaType === "markdown" && output.content.length <= MARKDOWN_RENDER_MAX_CHARS) {
+  const notRendered = output.mediaType === "markdown" ? tooComplexToRender(output.content) : null;
+  if (output.mediaType === "markdown" && notRendered === null) {
     return <div class="deliverable markdown" id="deliverable-content" dangerouslySetInnerHTML={{ __html: renderMarkdown(output.content, hrefOf) }} />;
   }
   return (
     <>
-      {output.mediaType === "markdown" ? <p class="muted">This deliverable is too long to render as Markdown here; it is shown as its text.</p> : null}
+      {notRendered ? <p class="muted" id="not-rendered">This Markdown is shown as its text: {notRendered}.</p> : null}
       <pre class="deliverable" id="deliverable-content">
         <TextWithRefs text={output.content} hrefOf={hrefOf} />
       </pre>
