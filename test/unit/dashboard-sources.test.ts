@@ -45,6 +45,14 @@ describe("what Markdown is rendered", () => {
     expect(tooComplexToRender("|a".repeat(70))).toMatch(/too many columns/);
     expect(tooComplexToRender(Array.from({ length: 700 }, () => "|a".repeat(30)).join("\n"))).toMatch(/too many cells/);
   });
+
+  it("decides in linear time, whatever the lines look like", () => {
+    const started = performance.now();
+    for (const text of [`| a |\n|-${" ".repeat(150_000)}x`, `| a |\n${" ".repeat(150_000)}|x`, `${"- ".repeat(31)}${" ".repeat(150_000)}x`, `${"1. ".repeat(20)}${"9".repeat(150_000)}`]) {
+      tooComplexToRender(text);
+    }
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
 });
 
 describe("the window of a snapshot shown", () => {

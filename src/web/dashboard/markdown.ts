@@ -36,7 +36,12 @@ export const MARKDOWN_LIMITS = {
 } as const;
 
 const CONTAINER_PREFIX = /^[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+[ \t>]*)*/;
-const TABLE_DELIMITER_ROW = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+
+/** A table's delimiter row (`| --- | :-: |`), read cell by cell: no pattern over the whole line to backtrack on. */
+function isDelimiterRow(line: string): boolean {
+  const cells = line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
+  return cells.every((cell) => /^:?-+:?$/.test(cell.trim()));
+}
 
 /** Why the text is shown as text rather than rendered, or null when it is rendered. */
 export function tooComplexToRender(markdown: string): string | null {
@@ -67,7 +72,7 @@ export function tooComplexToRender(markdown: string): string | null {
     pipesInAll += pipes;
     if (pipesInAll > MARKDOWN_LIMITS.tablePipes) return "its tables have too many cells";
     // A table starts at a delimiter row under a row with pipes; from there each row is its own block, until a line without one.
-    if (!inTable && previousHadPipe && pipes > 0 && TABLE_DELIMITER_ROW.test(line)) {
+    if (!inTable && previousHadPipe && pipes > 0 && isDelimiterRow(line)) {
       cost += block * block;
       block = 0;
       inTable = true;
