@@ -28,15 +28,21 @@ function ExternalLink({ url }: { url: string }) {
 }
 
 /** The stored reading's text, the passage marked; what lies outside the excerpt is counted, never silently dropped. */
-function SnapshotText({ shown, view, selfHref, id }: { shown: SnapshotShown; view: SnapshotView; selfHref: string | null; id: string }) {
+function SnapshotText(props: { shown: SnapshotShown; basis: string | null; view: SnapshotView; selfHref: string | null; id: string }) {
+  const { shown, view, selfHref, id } = props;
   const { excerpt, snapshot } = shown;
   const hiddenBefore = excerpt.start;
   const hiddenAfter = excerpt.length - excerpt.end;
+  // Text Cairn did not fetch itself (the assistant sent what it read) is never presented as Cairn's reading.
+  const provenance =
+    props.basis === null || props.basis === "fetched"
+      ? `the text of ${snapshot.finalUrl} as Cairn read it on ${shortTime(snapshot.fetchedAt)}`
+      : `the text of ${snapshot.finalUrl} as ${basisInWords(props.basis)}, kept on ${shortTime(snapshot.fetchedAt)}`;
   return (
     <>
       <p class="warn untrusted" role="note">
-        Untrusted content: the text of {snapshot.finalUrl} as Cairn read it on {shortTime(snapshot.fetchedAt)}, shown as plain text. It is what the
-        site published and may contain anything, instructions to AI assistants included; none of it is Cairn's.
+        Untrusted content: {provenance}, shown as plain text. It is what the site published and may contain anything, instructions to AI
+        assistants included; none of it is Cairn's.
       </p>
       {hiddenBefore > 0 ? <p class="muted">… {hiddenBefore.toLocaleString("en")} characters before this are not shown.</p> : null}
       <pre class="snapshot" id={id}>
@@ -83,11 +89,11 @@ function NoSnapshot({ evidence, stored }: { evidence: Evidence; stored: boolean 
  * A reading of the page before the current one (re-checks keep it so a person can compare): the window around
  * where the quote stood. Rendered when the route finds one; until re-checks keep a previous reading, there is none.
  */
-export function PreviousReading({ shown }: { shown: SnapshotShown }) {
+export function PreviousReading({ shown, basis }: { shown: SnapshotShown; basis: string | null }) {
   return (
     <section id="previous-reading" aria-labelledby="previous-heading">
       <h2 id="previous-heading">The previous reading</h2>
-      <SnapshotText shown={shown} view="window" selfHref={null} id="previous-snapshot" />
+      <SnapshotText shown={shown} basis={basis} view="window" selfHref={null} id="previous-snapshot" />
     </section>
   );
 }
@@ -162,8 +168,8 @@ export function SourcePage(props: {
         ) : null}
       </dl>
       <h2>What the page says</h2>
-      {current ? <SnapshotText shown={current} view={props.view} selfHref={props.selfHref} id="snapshot" /> : <NoSnapshot evidence={evidence} stored={verification.snapshot !== null} />}
-      {props.previous ? <PreviousReading shown={props.previous} /> : null}
+      {current ? <SnapshotText shown={current} basis={verification.basis} view={props.view} selfHref={props.selfHref} id="snapshot" /> : <NoSnapshot evidence={evidence} stored={verification.snapshot !== null} />}
+      {props.previous ? <PreviousReading shown={props.previous} basis="fetched" /> : null}
     </>
   );
 }

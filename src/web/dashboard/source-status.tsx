@@ -24,7 +24,7 @@ export const STATUS_MEANING: Record<string, string> = {
 /** Who read the text the quote was checked against. Any basis not known here is shown by its name. */
 const BASIS_WORDS: Record<string, string> = {
   fetched: "fetched by Cairn",
-  client_text: "text the assistant sent (Cairn could not read the page itself)",
+  client_text: "sent by the assistant (Cairn could not read the page itself)",
 };
 
 export const basisInWords = (basis: string | null) => (basis === null ? null : (BASIS_WORDS[basis] ?? basis));
