@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { cookieSecurity } from "../../src/web/dashboard/session";
 import { diffSteps } from "../../src/web/dashboard/plans";
-import { completeNextStep, createPlan, ok, steps } from "../support/plans";
+import { completeNextStep, createPlan, ok, sourceChecksSettled, steps } from "../support/plans";
 import { Visitor } from "../support/dashboard";
 import { rest, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
 
@@ -365,7 +365,16 @@ describe("dashboard pages", () => {
     const probe = async () => ((await (await visitor.get(`/dashboard/live?plan=${planId}`)).json()) as { fingerprint: string }).fingerprint;
     const before = await probe();
     await completeNextStep(apiKey, planId);
-    expect(await probe()).not.toBe(before);
+    const afterStep = await probe();
+    expect(afterStep).not.toBe(before);
+    // The ledger moves it too: a source recorded, then its check's verdict (the plan's index follows neither).
+    await ok(apiKey, "record_evidence", { planId, evidence: [{ url: "https://example.org/live", title: "Live", facts: "A fact", subtopic: "Live", quote: "a quote to check here" }] });
+    expect(await probe()).not.toBe(afterStep);
+    await sourceChecksSettled(apiKey, planId);
+    const checked = await probe();
+    // A later verdict on the same source (as a re-check writes it).
+    await env.DB.prepare("UPDATE ledger_evidence SET verification_status = 'verified', verification_checked_at = verification_checked_at + 1 WHERE plan_id = ?").bind(planId).run();
+    expect(await probe()).not.toBe(checked);
     expect((await new Visitor().get(`/dashboard/live?plan=${planId}`)).status).toBe(401);
   });
 });

@@ -168,6 +168,7 @@ describe("hostile-tenant invariant", () => {
         "/dashboard/executions",
         `/dashboard/executions/${writerRecords.executionId}`,
         `/dashboard/outputs/${writerRecords.outputId}`,
+        `/dashboard/plans/${writerRecords.planId}/sources/E1`,
         "/dashboard/analytics",
       ];
       for (const page of pages) {

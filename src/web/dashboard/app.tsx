@@ -7,9 +7,7 @@ import { ID_PATTERN } from "../../domain/ids";
 import { refusedByDatabaseGate, writeRefusal } from "../../domain/org-data/write-gate";
 import type { StepEdit } from "../../domain/plans/approval";
 import type { PlanState } from "../../domain/plans/model";
-import type { Services } from "../../domain/ports";
 import type { Principal } from "../../domain/principal";
-import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
 import { scopesAllowedForRole } from "../../domain/scopes";
 import type { Env } from "../../env";
 import { validInput } from "../../operations/invoke";
@@ -21,7 +19,7 @@ import { defaultOrg } from "../../domain/auth/org-choice";
 import { markOrgUsed, membershipsOf } from "../../storage/accounts";
 import { chooseOrgPage, openDashboard, registerOrgChoiceRoutes } from "./org-choice";
 import { type InboxItem, ReviewInbox, SignIn } from "./pages";
-import type { EvidenceLedgerView } from "./plan-ledger";
+import { ledgerView } from "./plan-ledger";
 import { splitWorkerId } from "./plan-steps";
 import { PlanDetail, PlansList } from "./plans";
 import {
@@ -47,6 +45,7 @@ import {
 import { registerAdminRoutes } from "./admin-routes";
 import { registerRecordRoutes } from "./record-routes";
 import { registerSettingsRoutes } from "./settings-routes";
+import { registerSourceRoutes } from "./source-routes";
 import { registerWebhookRoutes } from "./webhook-routes";
 import { budgetRaiseOf } from "./budget";
 import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, message, notFoundPage, render } from "./page";
@@ -248,19 +247,6 @@ dashboardApp.get("/plans", async (c) => {
   });
 });
 
-/** The plan's evidence ledger with each claim's final status and each subtopic's grounding, or null without one. */
-async function ledgerView(services: Services, orgId: string, planId: string): Promise<EvidenceLedgerView | null> {
-  const header = await services.ledger.header(orgId, planId);
-  if (!header) return null;
-  const { evidence, claims } = await services.ledger.read(orgId, planId, false);
-  return {
-    citationPolicy: header.citationPolicy,
-    subtopics: summarizeSubtopics(header.subtopics, evidence, claims),
-    evidence,
-    claims: claims.map((claim) => ({ ...claim, ...claimOutcome(claim) })),
-  };
-}
-
 dashboardApp.get("/plans/:planId", async (c) => {
   const planId = c.req.param("planId");
   if (!ID_PATTERN.test(planId)) return notFoundPage(c);
@@ -395,6 +381,7 @@ dashboardApp.get("/reviews", async (c) => {
 });
 
 registerRecordRoutes(dashboardApp);
+registerSourceRoutes(dashboardApp);
 registerAdminRoutes(dashboardApp);
 registerWebhookRoutes(dashboardApp);
 registerSettingsRoutes(dashboardApp);

@@ -1,13 +1,115 @@
 import type { ResearchOutput } from "../../domain/research/outputs";
+import type { SourceVerification } from "../../domain/sources/verification";
 import { shortTime } from "./format";
+import { type RefLink, renderMarkdown, tooComplexToRender } from "./markdown";
+import type { SourceCounts } from "../../domain/sources/recheck";
+import { SourceCountsLine, scoreText, VerificationBadge } from "./source-status";
+
+/** A source of the plan's ledger that the deliverable cites. */
+export interface CitedSource {
+  ref: string;
+  title: string;
+  url: string;
+  href: string;
+  verification: SourceVerification;
+}
+
+/** `[E3]`, `[C2]`, `[E1, E4]` in plain text (the forms the citation check reads). */
+const REF_GROUP = /(\[(?:[EC]\d{1,5})(?:\s*[,;]\s*[EC]\d{1,5})*\])/;
+
+/** Text shown as the text it is, each cited ref the ledger holds a link to its page. */
+function TextWithRefs({ text, hrefOf }: { text: string; hrefOf: RefLink }) {
+  return (
+    <>
+      {text.split(REF_GROUP).map((part, i) =>
+        i % 2 === 0
+          ? part
+          : part.split(/([EC]\d{1,5})/).map((piece, j) => {
+              const href = j % 2 === 1 ? hrefOf(piece) : null;
+              return href ? (
+                <a class="ref" href={href}>
+                  {piece}
+                </a>
+              ) : (
+                piece
+              );
+            }),
+      )}
+    </>
+  );
+}
 
 /**
- * A deliverable as delivered, for the people of its org: the page ChatGPT's
- * search and fetch link to. The content is shown as the text it is (escaped,
- * never rendered as HTML: it came from an assistant), with its citations.
+ * The content as it was delivered: Markdown rendered (raw HTML in it escaped, see markdown.ts), anything else as
+ * the text it is. Never rendered as HTML as sent: it came from an assistant.
  */
-export function DeliverablePage(props: { output: ResearchOutput; planName: string | null; author: string }) {
-  const { output } = props;
+function DeliverableContent({ output, hrefOf }: { output: ResearchOutput; hrefOf: RefLink }) {
+  const notRendered = output.mediaType === "markdown" ? tooComplexToRender(output.content) : null;
+  if (output.mediaType === "markdown" && notRendered === null) {
+    return <div class="deliverable markdown" id="deliverable-content" dangerouslySetInnerHTML={{ __html: renderMarkdown(output.content, hrefOf) }} />;
+  }
+  return (
+    <>
+      {notRendered ? <p class="muted" id="not-rendered">This Markdown is shown as its text: {notRendered}.</p> : null}
+      <pre class="deliverable" id="deliverable-content">
+        <TextWithRefs text={output.content} hrefOf={hrefOf} />
+      </pre>
+    </>
+  );
+}
+
+/** The sources the deliverable cites and what Cairn found on each. */
+function CitedSources({ sources }: { sources: CitedSource[] }) {
+  return (
+    <div class="table-wrap">
+      <table class="stack" id="cited-sources">
+        <thead>
+          <tr>
+            <th>Source</th>
+            <th>Verification</th>
+            <th>Checked</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sources.map((source) => (
+            <tr>
+              <td data-label="Source">
+                <a href={source.href}>
+                  <strong>{source.ref}</strong> {source.title}
+                </a>
+                <div class="muted">{source.url}</div>
+              </td>
+              <td data-label="Verification">
+                <VerificationBadge verification={source.verification} />
+                {scoreText(source.verification.score) !== null ? <span class="muted"> score {scoreText(source.verification.score)}</span> : null}
+                {source.verification.titleMismatch ? <span class="muted"> · title does not match the page</span> : null}
+              </td>
+              <td data-label="Checked">{source.verification.checkedAt ? shortTime(source.verification.checkedAt) : <span class="muted">not yet</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * A deliverable as delivered, for the people of its org: the page ChatGPT's search and fetch link to. The
+ * content is rendered (Markdown) or shown as text, each cited `[E#]` linking to its source's page; then the
+ * sources it rests on with their verification, and its citations.
+ */
+export function DeliverablePage(props: {
+  output: ResearchOutput;
+  planName: string | null;
+  author: string;
+  /** Where each cited ref the plan's ledger holds leads. */
+  hrefOf: RefLink;
+  /** The ledger's sources the deliverable cites, in the order first cited. */
+  sources: CitedSource[];
+  /** The stored summary of its sources, kept by re-checks; null for a deliverable without one. */
+  sourceCounts: SourceCounts | null;
+}) {
+  const { output, hrefOf } = props;
   return (
     <>
       <p class="muted">{output.planId ? <a href={`/dashboard/plans/${output.planId}`}>← {props.planName ?? "The plan"}</a> : <a href="/dashboard/plans">← Plans</a>}</p>
@@ -15,27 +117,35 @@ export function DeliverablePage(props: { output: ResearchOutput; planName: strin
       <p class="muted">
         {output.mediaType}, version {output.version}, updated {shortTime(output.updatedAt)} by {props.author}
       </p>
-      <pre class="deliverable" id="deliverable-content">
-        {output.content}
-      </pre>
+      {props.sourceCounts ? <SourceCountsLine counts={props.sourceCounts} /> : null}
+      <DeliverableContent output={output} hrefOf={hrefOf} />
+      {props.sources.length ? (
+        <>
+          <h2>Sources it rests on</h2>
+          <CitedSources sources={props.sources} />
+        </>
+      ) : null}
       {output.citations.length ? (
         <>
           <h2>Citations</h2>
           <ol id="citations">
-            {output.citations.map((citation) => (
-              <li>
-                {citation.ref ? <strong>[{citation.ref}] </strong> : null}
-                {citation.title}
-                {citation.url && /^https?:\/\//.test(citation.url) ? (
-                  <>
-                    {" — "}
-                    <a href={citation.url} rel="noopener noreferrer nofollow">
-                      {citation.url}
-                    </a>
-                  </>
-                ) : null}
-              </li>
-            ))}
+            {output.citations.map((citation) => {
+              const href = citation.ref ? hrefOf(citation.ref) : null;
+              return (
+                <li>
+                  {citation.ref ? <strong>{href ? <a href={href}>[{citation.ref}]</a> : `[${citation.ref}]`} </strong> : null}
+                  {citation.title}
+                  {citation.url && /^https?:\/\//.test(citation.url) ? (
+                    <>
+                      {" — "}
+                      <a href={citation.url} rel="noopener noreferrer nofollow">
+                        {citation.url}
+                      </a>
+                    </>
+                  ) : null}
+                </li>
+              );
+            })}
           </ol>
         </>
       ) : null}

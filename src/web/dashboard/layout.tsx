@@ -42,6 +42,11 @@ details summary{cursor:pointer}
 .diff .add{color:var(--good)}.diff .del{color:var(--bad)}.diff .chg{color:var(--warn)}
 .secret{font-family:ui-monospace,monospace;font-size:1rem;padding:.6rem;border:2px dashed var(--accent);border-radius:6px;word-break:break-all;user-select:all}
 pre.deliverable{white-space:pre-wrap;overflow-wrap:anywhere;font-family:inherit;line-height:1.5;border:1px solid var(--line);border-radius:10px;padding:1rem}
+div.deliverable{overflow-wrap:anywhere;line-height:1.55;border:1px solid var(--line);border-radius:10px;padding:.2rem 1rem}
+div.deliverable table{width:auto;max-width:100%;display:block;overflow-x:auto}div.deliverable img{max-width:100%}
+div.deliverable pre{max-height:none}div.deliverable blockquote,blockquote{margin:.4rem 0;padding-left:.8rem;border-left:3px solid var(--line)}
+a.ref{font-size:.85em}.badge.source-verified{border-color:var(--good)}.badge.source-not_found,.badge.source-unreachable{border-color:var(--bad)}.badge.source-partial,.badge.source-pending,.badge.source-unchecked{border-color:var(--warn)}
+pre.snapshot{max-height:40rem;font-family:inherit;line-height:1.5;border:1px dashed var(--warn)}pre.snapshot mark{padding:0 .1rem;border-radius:3px}
 .chart{margin:.4rem 0 1rem;max-width:48rem}.chart svg{width:100%;height:auto;display:block}.chart text{fill:currentColor;font-size:11px}
 .chart .axis{stroke:var(--line)}.chart .bar,.chart .key.bar{fill:var(--accent);background:var(--accent)}.chart .part,.chart .key.part{fill:var(--bad);background:var(--bad)}.chart .track{fill:var(--line)}
 .chart .key{display:inline-block;width:.8em;height:.8em;border-radius:2px;vertical-align:-.05em}

@@ -1,3 +1,9 @@
+import type { Services } from "../../domain/ports";
+import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
+import type { SourceVerification } from "../../domain/sources/verification";
+import { LedgerSources } from "./ledger-sources";
+import { sourceHref, VerificationBadge } from "./source-status";
+
 
 
 /**
@@ -5,9 +11,10 @@
  * ledger repository's `read()` result, so that result can be passed as it is.
  */
 export interface EvidenceLedgerView {
+  planId: string;
   citationPolicy: string;
   subtopics: { subtopic: string; status: string; evidence: number; claims: number; groundedClaims: number }[];
-  evidence: { ref: string; url: string; title: string }[];
+  evidence: { ref: string; url: string; title: string; verification: SourceVerification }[];
   claims: {
     ref: string;
     subtopic: string;
@@ -42,54 +49,83 @@ export function EvidenceLedger({ ledger }: { ledger: EvidenceLedgerView | null }
           </li>
         ))}
       </ul>
-      <table class="stack">
-        <thead>
-          <tr>
-            <th>Claim</th>
-            <th>Subtopic</th>
-            <th>Evidence</th>
-            <th>Status</th>
-            <th>Verdicts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ledger.claims.map((claim) => (
-            <tr>
-              <td data-label="Claim">
-                <strong>{claim.ref}</strong> {claim.text}
-              </td>
-              <td data-label="Subtopic">{claim.subtopic}</td>
-              <td data-label="Evidence">
-                {claim.evidenceRefs.map((ref) => {
-                  const source = sources.get(ref);
-                  return (
-                    <div>
-                      {ref}
-                      {source ? <span class="muted"> {source.title}</span> : null}
-                    </div>
-                  );
-                })}
-              </td>
-              <td data-label="Status">
-                <span class={claim.grounded ? "badge" : "badge unverified"}>{claim.status}</span>
-                {claim.finalConfidence !== null ? <span class="muted"> {claim.finalConfidence.toFixed(2)}</span> : null}
-              </td>
-              <td data-label="Verdicts">
-                {claim.verdicts.length === 0 ? (
-                  <span class="muted">pending review</span>
-                ) : (
-                  claim.verdicts.map((v) => (
-                    <div>
-                      <span class="badge">{v.verdict}</span> <span class="muted">{v.judge}</span>
-                      {v.reasoning ? `: ${v.reasoning}` : ""}
-                    </div>
-                  ))
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <h3>Sources</h3>
+      <LedgerSources planId={ledger.planId} evidence={ledger.evidence} />
+      <h3>Claims</h3>
+      {ledger.claims.length === 0 ? <p class="muted">No claims recorded.</p> : <ClaimsTable ledger={ledger} sources={sources} />}
     </div>
   );
+}
+
+function ClaimsTable({ ledger, sources }: { ledger: EvidenceLedgerView; sources: Map<string, EvidenceLedgerView["evidence"][number]> }) {
+  return (
+    <table class="stack">
+      <thead>
+        <tr>
+          <th>Claim</th>
+          <th>Subtopic</th>
+          <th>Evidence</th>
+          <th>Status</th>
+          <th>Verdicts</th>
+        </tr>
+      </thead>
+      <tbody>
+        {ledger.claims.map((claim) => (
+          <tr id={`claim-${claim.ref}`}>
+            <td data-label="Claim">
+              <strong>{claim.ref}</strong> {claim.text}
+            </td>
+            <td data-label="Subtopic">{claim.subtopic}</td>
+            <td data-label="Evidence">
+              {claim.evidenceRefs.map((ref) => {
+                const source = sources.get(ref);
+                return (
+                  <div>
+                    {source ? (
+                      <>
+                        <a href={sourceHref(ledger.planId, ref)}>{ref}</a> <VerificationBadge verification={source.verification} />
+                        <span class="muted"> {source.title}</span>
+                      </>
+                    ) : (
+                      ref
+                    )}
+                  </div>
+                );
+              })}
+            </td>
+            <td data-label="Status">
+              <span class={claim.grounded ? "badge" : "badge unverified"}>{claim.status}</span>
+              {claim.finalConfidence !== null ? <span class="muted"> {claim.finalConfidence.toFixed(2)}</span> : null}
+            </td>
+            <td data-label="Verdicts">
+              {claim.verdicts.length === 0 ? (
+                <span class="muted">pending review</span>
+              ) : (
+                claim.verdicts.map((v) => (
+                  <div>
+                    <span class="badge">{v.verdict}</span> <span class="muted">{v.judge}</span>
+                    {v.reasoning ? `: ${v.reasoning}` : ""}
+                  </div>
+                ))
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The plan's evidence ledger with each claim's final status and each subtopic's grounding, or null without one. */
+export async function ledgerView(services: Services, orgId: string, planId: string): Promise<EvidenceLedgerView | null> {
+  const header = await services.ledger.header(orgId, planId);
+  if (!header) return null;
+  const { evidence, claims } = await services.ledger.read(orgId, planId, false);
+  return {
+    planId,
+    citationPolicy: header.citationPolicy,
+    subtopics: summarizeSubtopics(header.subtopics, evidence, claims),
+    evidence,
+    claims: claims.map((claim) => ({ ...claim, ...claimOutcome(claim) })),
+  };
 }

@@ -257,7 +257,7 @@ export function PlanDetail(props: PlanDetailProps) {
         <PlanReviewHistory reviews={plan.reviews ?? []} who={who} />
       </div>
 
-      <section id="evidence-ledger" aria-labelledby="ledger-heading">
+      <section id="evidence-ledger" aria-labelledby="ledger-heading" data-live>
         {/* The evidence ledger of a deep plan: rendered from the optional `ledger` prop (none for plans without one). */}
         <h2 id="ledger-heading">Evidence ledger</h2>
         <EvidenceLedger ledger={props.ledger ?? null} />

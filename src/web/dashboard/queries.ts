@@ -51,6 +51,13 @@ export async function listPlans(db: D1Database, orgId: string, filters: PlanFilt
   return results.map(toPlanIndexEntry);
 }
 
+/** The name of a record's plan, or null when it has none (or the plan is gone, or is another org's). */
+export async function planNameOf(db: D1Database, orgId: string, planId: string | null): Promise<string | null> {
+  if (!planId) return null;
+  const [plan] = await listPlans(db, orgId, { status: "all", stalledOnly: false, query: "", planIds: [planId] }, 1);
+  return plan?.name ?? null;
+}
+
 /** Plans with a step awaiting a person, per the index (the plan object has the review itself). */
 export async function plansAwaitingReview(db: D1Database, orgId: string, limit = 50): Promise<PlanIndexEntry[]> {
   const { results } = await db
@@ -64,12 +71,28 @@ export async function plansAwaitingReview(db: D1Database, orgId: string, limit =
   return results.map(toPlanIndexEntry);
 }
 
-/** A cheap fingerprint of what the open page shows: it changes whenever the index of any listed plan does. */
+/**
+ * A cheap fingerprint of what the open page shows: it changes whenever the index of any listed plan does, and on a
+ * plan's page also when its ledger does (a source recorded or checked, a claim recorded, a verdict given), which
+ * the plan's index does not follow.
+ */
 export async function liveFingerprint(db: D1Database, orgId: string, planId: string | null): Promise<string> {
-  const row = planId
-    ? await db.prepare("SELECT COALESCE(MAX(index_seq), 0) AS s, COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS u FROM plans WHERE org_id = ? AND plan_id = ?").bind(orgId, planId).first<{ s: number; n: number; u: number }>()
-    : await db.prepare("SELECT COALESCE(SUM(index_seq), 0) AS s, COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS u FROM plans WHERE org_id = ?").bind(orgId).first<{ s: number; n: number; u: number }>();
-  return `${row?.n ?? 0}.${row?.s ?? 0}.${row?.u ?? 0}`;
+  if (!planId) {
+    const row = await db.prepare("SELECT COALESCE(SUM(index_seq), 0) AS s, COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS u FROM plans WHERE org_id = ?").bind(orgId).first<{ s: number; n: number; u: number }>();
+    return `${row?.n ?? 0}.${row?.s ?? 0}.${row?.u ?? 0}`;
+  }
+  const row = await db
+    .prepare(
+      `SELECT COALESCE(MAX(index_seq), 0) AS s, COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS u,
+              (SELECT COUNT(*) || '.' || COALESCE(MAX(verification_checked_at), 0) || '.' || COALESCE(SUM(verification_status = 'pending'), 0)
+                 FROM ledger_evidence WHERE org_id = ?1 AND plan_id = ?2) AS e,
+              (SELECT COUNT(*) || '.' || COALESCE(MAX(updated_at), 0) FROM ledger_claims WHERE org_id = ?1 AND plan_id = ?2) AS c,
+              (SELECT COUNT(*) || '.' || COALESCE(MAX(created_at), 0) FROM ledger_verdicts WHERE org_id = ?1 AND plan_id = ?2) AS v
+         FROM plans WHERE org_id = ?1 AND plan_id = ?2`,
+    )
+    .bind(orgId, planId)
+    .first<{ s: number; n: number; u: number; e: string; c: string; v: string }>();
+  return `${row?.n ?? 0}.${row?.s ?? 0}.${row?.u ?? 0}:${row?.e ?? ""}:${row?.c ?? ""}:${row?.v ?? ""}`;
 }
 
 export interface FeedbackRow {

@@ -11,14 +11,8 @@ import { fillDays } from "./chart-geometry";
 import { DeliverablePage } from "./deliverable";
 import { type App, notFoundPage, render } from "./page";
 import { ExecutionDetail, ExecutionsList } from "./executions";
-import { feedbackFor, listMembers, listPlans, routingAccuracy, stallStats, toolCallStats } from "./queries";
-
-/** The name of a record's plan, or null when it has none (or the plan is gone). */
-async function planNameOf(db: D1Database, orgId: string, planId: string | null): Promise<string | null> {
-  if (!planId) return null;
-  const [plan] = await listPlans(db, orgId, { status: "all", stalledOnly: false, query: "", planIds: [planId] }, 1);
-  return plan?.name ?? null;
-}
+import { feedbackFor, listMembers, planNameOf, routingAccuracy, stallStats, toolCallStats } from "./queries";
+import { citedSourcesOf } from "./source-routes";
 
 export function registerRecordRoutes(app: Hono<App>): void {
   // ---------------------------------------------------------------------------
@@ -73,15 +67,26 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const { services, home } = await webServices(c.env, orgId);
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
-    const [planName, members] = await Promise.all([
+    const [planName, members, cited, sourceCounts] = await Promise.all([
       planNameOf(home, orgId, output.planId),
       listMembers(c.env.DB, orgId),
+      citedSourcesOf(services, orgId, output),
+      services.outputs.sourceCounts(orgId, output.outputId, output.version),
     ]);
     const author = members.find((m) => m.userId === output.createdBy);
     return render(c, {
       title: output.title,
       section: "plans",
-      children: <DeliverablePage output={output} planName={planName} author={author ? author.email : "a former member"} />,
+      children: (
+        <DeliverablePage
+          output={output}
+          planName={planName}
+          author={author ? author.email : "a former member"}
+          hrefOf={cited.hrefOf}
+          sources={cited.sources}
+          sourceCounts={sourceCounts}
+        />
+      ),
     });
   });
 

@@ -1,0 +1,147 @@
+/**
+ * A deliverable's Markdown as HTML, for its page in the dashboard. The text came from an assistant, so it is
+ * rendered by micromark (CommonMark with GFM: tables, task lists, strikethrough, autolinks, footnotes) with
+ * its safe defaults kept: raw HTML is escaped, never passed through (`allowDangerousHtml` stays off), and a
+ * link or image whose protocol is not http(s), mailto, irc(s) or xmpp loses its URL (`javascript:` included).
+ * The page's CSP (no inline script without its nonce, images from this origin only) holds either way.
+ */
+import { micromark } from "micromark";
+import { gfm, gfmHtml } from "micromark-extension-gfm";
+
+/**
+ * What is rendered as Markdown; anything beyond is shown as its text, refs linked all the same. Rendering costs CPU
+ * on every view (about 3 ms a KiB of ordinary prose, measured in Node), and some shapes cost far more: micromark
+ * resolves emphasis and link brackets per paragraph, and nested containers per line, in time that grows with the
+ * square of their number (4,000 `*_` pairs in one paragraph: 0.4 s; 50,000: over a minute). An assistant's text
+ * is not trusted to stay clear of them, so each is bounded.
+ */
+export const MARKDOWN_LIMITS = {
+  /** Characters of the whole text. */
+  chars: 200_000,
+  /**
+   * Emphasis, strikethrough, link-bracket and code-span characters (`*`, `_`, `~`, `[`, `]`, `` ` ``) in one block
+   * (text between blank lines; each row of a table is a block, its cells being parsed apart)…
+   */
+  inlineMarkersPerBlock: 4_000,
+  /**
+   * …and the sum over blocks of the square of that count: what resolving them may cost. Ordinary prose stays well
+   * below (a 200 KB report with bold, code, links and refs in every sentence: about 40 million).
+   */
+  inlineMarkupCost: 64_000_000,
+  /** Table pipes in the whole text (the cells of every table), and on one line (the columns of a row). */
+  tablePipes: 20_000,
+  pipesPerLine: 64,
+  /** Characters of a line's leading indentation, block quote and list markers (nesting depth). */
+  linePrefixChars: 64,
+} as const;
+
+const CONTAINER_PREFIX = /^[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+[ \t>]*)*/;
+
+/** A table's delimiter row (`| --- | :-: |`), read cell by cell: no pattern over the whole line to backtrack on. */
+function isDelimiterRow(line: string): boolean {
+  const cells = line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
+  return cells.every((cell) => /^:?-+:?$/.test(cell.trim()));
+}
+
+/** Why the text is shown as text rather than rendered, or null when it is rendered. */
+export function tooComplexToRender(markdown: string): string | null {
+  if (markdown.length > MARKDOWN_LIMITS.chars) return `it is longer than ${MARKDOWN_LIMITS.chars.toLocaleString("en")} characters`;
+  let cost = 0;
+  let block = 0;
+  let pipesInAll = 0;
+  let inTable = false;
+  let previousHadPipe = false;
+  for (const line of markdown.split("\n")) {
+    if (line.trim() === "") {
+      cost += block * block;
+      block = 0;
+      inTable = false;
+      previousHadPipe = false;
+      continue;
+    }
+    if ((CONTAINER_PREFIX.exec(line)?.[0].length ?? 0) > MARKDOWN_LIMITS.linePrefixChars) return "it nests block quotes or lists too deeply";
+    let markers = 0;
+    let pipes = 0;
+    for (let i = 0; i < line.length; i++) {
+      const code = line.charCodeAt(i);
+      // * _ ~ [ ] ` and |
+      if (code === 42 || code === 95 || code === 126 || code === 91 || code === 93 || code === 96) markers++;
+      else if (code === 124) pipes++;
+    }
+    if (pipes > MARKDOWN_LIMITS.pipesPerLine) return "a table row has too many columns";
+    pipesInAll += pipes;
+    if (pipesInAll > MARKDOWN_LIMITS.tablePipes) return "its tables have too many cells";
+    // A table starts at a delimiter row under a row with pipes; from there each row is its own block, until a line without one.
+    if (!inTable && previousHadPipe && pipes > 0 && isDelimiterRow(line)) {
+      cost += block * block;
+      block = 0;
+      inTable = true;
+    } else if (inTable && pipes === 0) {
+      inTable = false;
+    }
+    previousHadPipe = pipes > 0;
+    if (inTable) {
+      cost += markers * markers;
+    } else {
+      block += markers;
+    }
+    if (markers > MARKDOWN_LIMITS.inlineMarkersPerBlock || block > MARKDOWN_LIMITS.inlineMarkersPerBlock) {
+      return "a paragraph has too much emphasis, link or code markup to render";
+    }
+    if (cost + block * block > MARKDOWN_LIMITS.inlineMarkupCost) return "it has too much emphasis, link or code markup to render";
+  }
+  return null;
+}
+
+/** Where a cited ref (`E3`, `C2`) leads, or null to leave it as text (a ref the ledger does not hold). */
+export type RefLink = (ref: string) => string | null;
+
+/** `[E3]`, `[C2]`, `[E1, E4]`: the forms the citation check reads (domain/research/ledger.ts `citedRefsIn`). */
+const REF_GROUP = /\[((?:[EC]\d{1,5})(?:\s*[,;]\s*[EC]\d{1,5})*)\]/g;
+const REF = /[EC]\d{1,5}/g;
+
+/** Elements whose text is left as it is: a ref inside a link is already a link, and code is quoted, not cited. */
+const SKIPPED = /^<(\/?)(a|code|pre)[\s>]/i;
+
+const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * Turns each cited ref in the text of `html` into a link. micromark encodes `<`, `>`, `&` and `"` in text and
+ * attribute values alike, so every `<` in its output opens a tag and splitting on tags is exact.
+ */
+export function linkRefs(html: string, hrefOf: RefLink): string {
+  let skipped = 0;
+  return html
+    .split(/(<[^>]*>)/)
+    .map((part) => {
+      if (part.startsWith("<")) {
+        const tag = SKIPPED.exec(part);
+        if (tag) skipped = Math.max(0, skipped + (tag[1] ? -1 : 1));
+        return part;
+      }
+      if (skipped > 0) return part;
+      return part.replace(REF_GROUP, (group: string) =>
+        group.replace(REF, (ref) => {
+          const href = hrefOf(ref);
+          return href ? `<a class="ref" href="${escapeAttribute(href)}">${ref}</a>` : ref;
+        }),
+      );
+    })
+    .join("");
+}
+
+/** Links to other sites open no window relation and pass no ranking: they are the assistant's, not this deployment's. */
+function markExternalLinks(html: string): string {
+  return html.replace(/<a href="(https?:[^"]*)"/g, '<a href="$1" rel="nofollow noopener noreferrer"');
+}
+
+/** The deliverable's Markdown as HTML, its cited refs linked; raw HTML in it comes out as text. */
+export function renderMarkdown(markdown: string, hrefOf: RefLink): string {
+  const html = micromark(markdown, {
+    extensions: [gfm()],
+    htmlExtensions: [gfmHtml()],
+    allowDangerousHtml: false,
+    allowDangerousProtocol: false,
+  });
+  return linkRefs(markExternalLinks(html), hrefOf);
+}
