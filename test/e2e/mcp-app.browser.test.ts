@@ -451,7 +451,7 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     await page.close();
   });
 
-  it("shows the plan's deliverables with their sources since delivery: verified, then changed after a re-check; hidden on the core profile", async () => {
+  it("shows the plan's deliverables with their sources since delivery: verified, then changed and gone after a re-check; hidden on the core profile", async () => {
     const created = await structured("create_research_plan", {
       name: "[Deep] Deliverables in the app",
       researchQuestion: "How dense are solid-state cells?",
@@ -460,47 +460,56 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
       citationPolicy: "report",
     });
     const planId = String(created.planId);
+    // Two cited pages this test rewrites: one will change its words, the other will be taken down.
     const name = `app-${crypto.randomUUID().slice(0, 8)}`;
-    const url = `${sourcePages?.origin}/changing/${name}`;
+    const [rewritten, removed] = [`${name}-a`, `${name}-b`];
+    const source = (page: string, quote: string) => ({ url: `${sourcePages?.origin}/changing/${page}`, title: "Solid-state batteries reach 500 Wh/kg", facts: "500 Wh/kg in the lab", subtopic: "Density", quote });
     await structured("record_evidence", {
       planId,
-      evidence: [{ url, title: "Solid-state batteries reach 500 Wh/kg", facts: "500 Wh/kg in the lab", subtopic: "Density", quote: "solid-state cells reached 500 Wh/kg in the lab" }],
+      evidence: [source(rewritten, "solid-state cells reached 500 Wh/kg in the lab"), source(removed, "Costs remain higher than lithium-ion cells")],
     });
     await expect
-      .poll(async () => ((await structured("get_evidence_ledger", { planId })).evidence as { verification: string }[])[0]?.verification, { timeout: 60_000, interval: 500 })
-      .toBe("verified");
-    const { outputId } = (await structured("store_research_output", { planId, title: "Density of solid-state cells", mediaType: "markdown", content: "Solid-state cells reached 500 Wh/kg [E1]." })) as { outputId: string };
+      .poll(async () => ((await structured("get_evidence_ledger", { planId })).evidence as { verification: string }[]).map((e) => e.verification), { timeout: 60_000, interval: 500 })
+      .toEqual(["verified", "verified"]);
+    const { outputId } = (await structured("store_research_output", {
+      planId,
+      title: "Density of solid-state cells",
+      mediaType: "markdown",
+      content: "Solid-state cells reached 500 Wh/kg [E1], though they still cost more [E2].",
+    })) as { outputId: string };
 
     const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, modelContext: true });
     const delivered = frame.locator(`section.outputs:not([hidden]) li[data-output="${outputId}"]`);
     await delivered.waitFor();
     expect(await delivered.locator("strong").textContent()).toBe("Density of solid-state cells");
     expect(await delivered.textContent()).toContain("version 1");
-    expect(await delivered.locator(".badge").allTextContents()).toEqual(["1 verified"]);
+    expect(await delivered.locator(".badge").allTextContents()).toEqual(["2 verified"]);
+    expect(await delivered.textContent()).toContain("2 sources cited:");
     expect(await delivered.textContent()).not.toContain("changed");
     const { calls } = await hostRecord(page);
     expect(calls).toContainEqual({ name: "list_research_outputs", arguments: { planId, limit: 5 } });
     expect(calls).toContainEqual({ name: "get_research_output", arguments: { outputId, part: "citations" } });
 
-    // The cited page is rewritten; an admin asks for a re-check (the REST route); Cairn reads the page again.
-    const edited = await fetch(`${sourcePages?.origin}/control/changing/${name}`, {
-      method: "PUT",
-      body: JSON.stringify({ type: "text/html", body: "<title>Solid-state batteries reach 500 Wh/kg</title><p>This article was rewritten.</p>" }),
-    });
-    expect(edited.status).toBe(204);
+    // One cited page is rewritten, the other answers 404; an admin asks for a re-check (the REST route); Cairn reads them again.
+    const setPage = (page: string, answer: Record<string, unknown>) => fetch(`${sourcePages?.origin}/control/changing/${page}`, { method: "PUT", body: JSON.stringify(answer) });
+    expect((await setPage(rewritten, { type: "text/html", body: "<title>Solid-state batteries reach 500 Wh/kg</title><p>This article was rewritten.</p>" })).status).toBe(204);
+    expect((await setPage(removed, { status: 404, type: "text/plain", body: "Not here" })).status).toBe(204);
     const { key: adminKey } = await createApiKey({ org: server.orgSlug, userEmail: server.email, name: `app-recheck-${name}`, scopes: ["research:read", "org:admin"] }, { persistTo: server.persistTo });
     const recheck = await fetch(`${server.url}/api/v1/sources/recheck`, { method: "POST", headers: { authorization: `Bearer ${adminKey}` } });
     expect(recheck.status, await recheck.clone().text()).toBe(202);
     await expect
       .poll(async () => (await structured("get_research_output", { outputId })).sources, { timeout: 90_000, interval: 500 })
-      .toEqual({ total: 1, verified: 0, changed: 1, gone: 0, unverified: 0 });
+      .toEqual({ total: 2, verified: 0, changed: 1, gone: 1, unverified: 0 });
 
     // Opened again (the same old tool result), the view reads the deliverable as it stands now.
     await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.reload());
     const reloaded = await waitForFrame(page);
     const changed = reloaded.locator(`section.outputs:not([hidden]) li[data-output="${outputId}"]`);
-    await expect.poll(() => changed.locator(".badge").allTextContents(), { timeout: 10_000 }).toEqual(["1 changed"]);
-    expect(await changed.locator(".error").textContent()).toBe("1 source changed since delivery — the quote is no longer on its page");
+    await expect.poll(() => changed.locator(".badge").allTextContents(), { timeout: 10_000 }).toEqual(["1 changed", "1 gone"]);
+    expect(await changed.locator(".error").allTextContents()).toEqual([
+      "1 source changed since delivery — the quote is no longer on its page",
+      "1 source gone since delivery — the page cannot be reached",
+    ]);
     // The view's reads are its own: nothing was said to the model.
     expect((await hostRecord(page)).modelContexts).toEqual([]);
     await page.close();
