@@ -5,8 +5,9 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { type BrowserContext, chromium, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { projectRoot } from "../../scripts/lib/local.mjs";
+import { createApiKey, projectRoot } from "../../scripts/lib/local.mjs";
 import { findBrowser } from "../support/browser";
+import { startSourcePages } from "../support/source-pages.global";
 
 /**
  * The plan view (an MCP App) in Chromium, hosted the way Claude and ChatGPT host
@@ -41,8 +42,10 @@ const hostRecord = (page: Page) => page.evaluate(() => {
   return { calls, modelContexts, displayModeRequests };
 });
 
-/** The app's calls about the plan itself: after each read of the plan it also reads the plan's sources (get_evidence_ledger). */
-const planCalls = (calls: { name: string; arguments?: Record<string, unknown> }[]) => calls.filter((call) => call.name !== "get_evidence_ledger");
+/** What the app reads beside the plan after each read of it: the plan's sources and its deliverables. */
+const BESIDE_THE_PLAN = new Set(["get_evidence_ledger", "list_research_outputs", "get_research_output"]);
+/** The app's calls about the plan itself. */
+const planCalls = (calls: { name: string; arguments?: Record<string, unknown> }[]) => calls.filter((call) => !BESIDE_THE_PLAN.has(call.name));
 
 /**
  * A cited page on loopback, which the development server's source checks may fetch: its text holds markup as words
@@ -53,14 +56,19 @@ const ARTICLE = `<!doctype html><html><head><title>Solid-state cells reach 500 W
 <p>Costs remain higher than lithium-ion cells.</p></body></html>`;
 let pages: Server | undefined;
 let pagesOrigin = "";
+/** The cited-page fixtures, with pages a test rewrites (`/changing/NAME`). */
+let sourcePages: Awaited<ReturnType<typeof startSourcePages>> | undefined;
 
 interface RpcResult {
   result?: Record<string, unknown>;
   error?: { code: number; message: string };
 }
 
-async function mcp(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.url}/mcp`, {
+/** The full catalog, or the core profile (the lifecycle tools only: no ledger, no deliverables to read). */
+type Endpoint = "/mcp" | "/mcp/core";
+
+async function mcp(method: string, params: Record<string, unknown>, endpoint: Endpoint = "/mcp"): Promise<Record<string, unknown>> {
+  const response = await fetch(`${server.url}${endpoint}`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${server.apiKey}`,
@@ -74,7 +82,7 @@ async function mcp(method: string, params: Record<string, unknown>): Promise<Rec
   if (message.error) throw new Error(`${method}: ${message.error.message}`);
   return message.result ?? {};
 }
-const callTool = (name: string, args: Record<string, unknown>) => mcp("tools/call", { name, arguments: args });
+const callTool = (name: string, args: Record<string, unknown>, endpoint?: Endpoint) => mcp("tools/call", { name, arguments: args }, endpoint);
 const structured = async (name: string, args: Record<string, unknown>) => (await callTool(name, args)).structuredContent as Record<string, unknown>;
 
 /** A plan whose first step (a checkpoint) waits for a person's review. */
@@ -108,6 +116,13 @@ interface HostOptions {
   size?: typeof DESKTOP;
   displayModes?: string[];
   modelContext?: boolean;
+  endpoint?: Endpoint;
+}
+
+/** The app's tools/call as the server answered them, in the order the answers came. */
+interface Answered {
+  name: string;
+  refused?: string;
 }
 
 async function hostApp(options: HostOptions) {
@@ -117,11 +132,21 @@ async function hostApp(options: HostOptions) {
   page.on("console", (message) => {
     if (message.type() === "error") pageErrors.push(message.text());
   });
-  await page.exposeFunction("forwardToolCall", async (call: { name: string; arguments?: Record<string, unknown> }) => callTool(call.name, call.arguments ?? {}));
+  const answered: Answered[] = [];
+  await page.exposeFunction("forwardToolCall", async (call: { name: string; arguments?: Record<string, unknown> }) => {
+    try {
+      const result = await callTool(call.name, call.arguments ?? {}, options.endpoint);
+      answered.push({ name: call.name });
+      return result;
+    } catch (error) {
+      answered.push({ name: call.name, refused: String(error) });
+      throw error;
+    }
+  });
   await page.setContent("<!doctype html><html><body style='margin:0'></body></html>");
   await page.addScriptTag({ content: hostScript });
-  const html = ((await mcp("resources/read", { uri: "ui://cairn/plan-view.html" })).contents as { text: string }[])[0]?.text ?? "";
-  const toolResult = await callTool(options.toolName, options.toolArguments);
+  const html = ((await mcp("resources/read", { uri: "ui://cairn/plan-view.html" }, options.endpoint)).contents as { text: string }[])[0]?.text ?? "";
+  const toolResult = await callTool(options.toolName, options.toolArguments, options.endpoint);
   await page.evaluate((start) => (globalThis as unknown as HostWindow).cairnHost.start(start), {
     html,
     toolName: options.toolName,
@@ -135,7 +160,7 @@ async function hostApp(options: HostOptions) {
   const frame = await waitForFrame(page);
   // With tool access the view also reads the plan as it is now (the result it was given may be old): wait for that read.
   if (options.serverTools) await expect.poll(async () => (await hostRecord(page)).calls.length).toBeGreaterThan(0);
-  return { page, frame };
+  return { page, frame, answered };
 }
 
 async function waitForFrame(page: Page): Promise<Frame> {
@@ -159,6 +184,7 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
       logLevel: "silent",
     });
     hostScript = bundle.outputFiles[0]?.text ?? "";
+    sourcePages = await startSourcePages();
     pages = createServer((_request, response) => response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(ARTICLE));
     await new Promise<void>((resolve) => pages?.listen(0, "127.0.0.1", resolve));
     const address = pages.address();
@@ -174,6 +200,7 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
   }, 120_000);
 
   afterAll(async () => {
+    await sourcePages?.close();
     await new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)));
     await context?.close();
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
@@ -422,6 +449,79 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     // The page's words stay words: no element was made from them.
     expect(await frame.locator("ul.src img").count()).toBe(0);
     await page.close();
+  });
+
+  it("shows the plan's deliverables with their sources since delivery: verified, then changed and gone after a re-check; hidden on the core profile", async () => {
+    const created = await structured("create_research_plan", {
+      name: "[Deep] Deliverables in the app",
+      researchQuestion: "How dense are solid-state cells?",
+      steps: [{ stepType: "search", instructions: "Find sources" }],
+      planDesignRationale: "One search",
+      citationPolicy: "report",
+    });
+    const planId = String(created.planId);
+    // Two cited pages this test rewrites: one will change its words, the other will be taken down.
+    const name = `app-${crypto.randomUUID().slice(0, 8)}`;
+    const [rewritten, removed] = [`${name}-a`, `${name}-b`];
+    const source = (page: string, quote: string) => ({ url: `${sourcePages?.origin}/changing/${page}`, title: "Solid-state batteries reach 500 Wh/kg", facts: "500 Wh/kg in the lab", subtopic: "Density", quote });
+    await structured("record_evidence", {
+      planId,
+      evidence: [source(rewritten, "solid-state cells reached 500 Wh/kg in the lab"), source(removed, "Costs remain higher than lithium-ion cells")],
+    });
+    await expect
+      .poll(async () => ((await structured("get_evidence_ledger", { planId })).evidence as { verification: string }[]).map((e) => e.verification), { timeout: 60_000, interval: 500 })
+      .toEqual(["verified", "verified"]);
+    const { outputId } = (await structured("store_research_output", {
+      planId,
+      title: "Density of solid-state cells",
+      mediaType: "markdown",
+      content: "Solid-state cells reached 500 Wh/kg [E1], though they still cost more [E2].",
+    })) as { outputId: string };
+
+    const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, modelContext: true });
+    const delivered = frame.locator(`section.outputs:not([hidden]) li[data-output="${outputId}"]`);
+    await delivered.waitFor();
+    expect(await delivered.locator("strong").textContent()).toBe("Density of solid-state cells");
+    expect(await delivered.textContent()).toContain("version 1");
+    expect(await delivered.locator(".badge").allTextContents()).toEqual(["2 verified"]);
+    expect(await delivered.textContent()).toContain("2 sources cited:");
+    expect(await delivered.textContent()).not.toContain("changed");
+    const { calls } = await hostRecord(page);
+    expect(calls).toContainEqual({ name: "list_research_outputs", arguments: { planId, limit: 5 } });
+    expect(calls).toContainEqual({ name: "get_research_output", arguments: { outputId, part: "citations" } });
+
+    // One cited page is rewritten, the other answers 404; an admin asks for a re-check (the REST route); Cairn reads them again.
+    const setPage = (page: string, answer: Record<string, unknown>) => fetch(`${sourcePages?.origin}/control/changing/${page}`, { method: "PUT", body: JSON.stringify(answer) });
+    expect((await setPage(rewritten, { type: "text/html", body: "<title>Solid-state batteries reach 500 Wh/kg</title><p>This article was rewritten.</p>" })).status).toBe(204);
+    expect((await setPage(removed, { status: 404, type: "text/plain", body: "Not here" })).status).toBe(204);
+    const { key: adminKey } = await createApiKey({ org: server.orgSlug, userEmail: server.email, name: `app-recheck-${name}`, scopes: ["research:read", "org:admin"] }, { persistTo: server.persistTo });
+    const recheck = await fetch(`${server.url}/api/v1/sources/recheck`, { method: "POST", headers: { authorization: `Bearer ${adminKey}` } });
+    expect(recheck.status, await recheck.clone().text()).toBe(202);
+    await expect
+      .poll(async () => (await structured("get_research_output", { outputId })).sources, { timeout: 90_000, interval: 500 })
+      .toEqual({ total: 2, verified: 0, changed: 1, gone: 1, unverified: 0 });
+
+    // Opened again (the same old tool result), the view reads the deliverable as it stands now.
+    await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.reload());
+    const reloaded = await waitForFrame(page);
+    const changed = reloaded.locator(`section.outputs:not([hidden]) li[data-output="${outputId}"]`);
+    await expect.poll(() => changed.locator(".badge").allTextContents(), { timeout: 10_000 }).toEqual(["1 changed", "1 gone"]);
+    expect(await changed.locator(".error").allTextContents()).toEqual([
+      "1 source changed since delivery — the quote is no longer on its page",
+      "1 source gone since delivery — the page cannot be reached",
+    ]);
+    // The view's reads are its own: nothing was said to the model.
+    expect((await hostRecord(page)).modelContexts).toEqual([]);
+    await page.close();
+
+    // The core profile has no deliverable tools: the view's reads are refused and the section stays hidden.
+    const core = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, endpoint: "/mcp/core" });
+    await expect.poll(() => core.answered.filter((a) => a.name === "list_research_outputs" && a.refused).length).toBe(1);
+    await core.page.waitForTimeout(300);
+    expect(await core.frame.locator("section.outputs").isHidden()).toBe(true);
+    expect(await core.frame.textContent("h1")).toBe("[Deep] Deliverables in the app");
+    expect(core.answered.map((a) => a.name)).not.toContain("get_research_output");
+    await core.page.close();
   });
 
   it("opens from create_research_plan's result, fits a phone, and without tool access shows the review read-only", async () => {
