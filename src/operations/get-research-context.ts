@@ -2,7 +2,10 @@ import { z } from "zod";
 import { clipText } from "../domain/clip";
 import { validationError } from "../domain/errors";
 import type { Step } from "../domain/plans/model";
-import { defineOperation } from "./operation";
+import { UNTRUSTED } from "../domain/research/artifacts";
+import { sourcesStanding } from "../domain/sources/ledger-standing";
+import { Trust } from "./artifact-views";
+import { defineOperation, type OperationContext } from "./operation";
 import { ParamSessionId } from "./params";
 import { actorOf, fillBudget, ParamPlanId, PlanStatusBrief, planStatusBrief } from "./plan-views";
 
@@ -61,6 +64,18 @@ export const getResearchContext = defineOperation({
     ),
     nextCursor: z.string().nullable(),
     truncated: z.boolean(),
+    /**
+     * A plan with an evidence ledger, on the first page: its sources by check status, and those that cannot carry a
+     * paragraph (partial, with the closest passage to quote exactly instead; not_found). Passages are page text.
+     */
+    sources: z
+      .object({
+        counts: z.record(z.string(), z.number()),
+        needWork: z.array(z.object({ ref: z.string(), status: z.string(), score: z.number().optional(), closest: z.string().optional() })).optional(),
+        moreNeedWork: z.number().optional(),
+        trust: Trust.optional(),
+      })
+      .optional(),
   }),
   rest: { method: "get", path: "/plans/{planId}/context" },
   async handler(input, ctx) {
@@ -128,12 +143,29 @@ export const getResearchContext = defineOperation({
       createdAt: new Date(plan.createdAt).toISOString(),
     };
     const truncated = cut || page.some((entry) => entry.cut);
+    const sources = start === 0 ? await sourcesOf(ctx, input.planId) : null;
     return {
       plan: header,
       status: planStatusBrief(outline, ctx.now()),
       steps: page.map((entry) => entry.row),
       nextCursor: end < outline.steps.length ? String(end) : null,
       truncated,
+      ...(sources ? { sources } : {}),
     };
   },
 });
+
+/** Where the plan's sources stand, for a plan with an evidence ledger holding any; lean (empty parts left out). */
+async function sourcesOf(ctx: OperationContext, planId: string) {
+  const { orgId } = ctx.principal;
+  if (!(await ctx.services.ledger.header(orgId, planId))) return null;
+  const { evidence } = await ctx.services.ledger.read(orgId, planId, false);
+  if (evidence.length === 0) return null;
+  const { counts, needWork, moreNeedWork } = sourcesStanding(evidence);
+  return {
+    counts,
+    ...(needWork.length ? { needWork } : {}),
+    ...(moreNeedWork ? { moreNeedWork } : {}),
+    ...(needWork.some((source) => source.closest) ? { trust: UNTRUSTED } : {}),
+  };
+}

@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import type { Env } from "../../src/env";
 import { eraseOrg } from "../../src/platform/org-data/erase";
 import { fetchPage } from "../../src/platform/sources/fetch-page";
-import { createPlan, ok, steps } from "../support/plans";
+import { createPlan, ok, sourceChecksSettled, steps } from "../support/plans";
 import { callTool, seedTenant } from "../support/worker";
 import { waitFor } from "../support/webhooks";
 
@@ -298,5 +298,36 @@ describe("verified sources", () => {
       const stored = await ok(apiKey, "store_research_output", { planId: reportPlan, title: "Draft", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1]." });
       expect(stored.verification).toMatchObject({ sources: { pending: ["E1"] } });
     });
+  });
+});
+
+describe("resuming a plan: where its sources stand", () => {
+  it("get_research_context counts the sources by check status and lists those that cannot carry a paragraph, first page only", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await deepPlan(apiKey, "report");
+    const before = (await ok(apiKey, "get_research_context", { planId })) as { sources?: unknown };
+    expect(before.sources).toBeUndefined();
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [
+        source(page("/article.html?ctx=1"), "solid-state cells reached 500 Wh/kg in the lab"),
+        source(page("/article.html?ctx=2"), "solid-state cells reached 900 Wh/kg in the lab"),
+        source(page("/article.html?ctx=3"), "every new car sold in Europe will carry these cells by 2027"),
+      ],
+    });
+    await sourceChecksSettled(apiKey, planId);
+    const context = (await ok(apiKey, "get_research_context", { planId })) as {
+      sources: { counts: Record<string, number>; needWork: { ref: string; status: string; score?: number; closest?: string }[]; trust?: string };
+    };
+    expect(context.sources.counts).toEqual({ verified: 1, partial: 1, not_found: 1 });
+    expect(context.sources.needWork.map(({ ref, status }) => ({ ref, status }))).toEqual([
+      { ref: "E2", status: "partial" },
+      { ref: "E3", status: "not_found" },
+    ]);
+    // The closest passage is the page's own words, to quote exactly instead; page text carries the trust marker.
+    expect(context.sources.needWork[0]?.closest).toContain("500 Wh/kg in the lab");
+    expect(context.sources.trust).toBe("untrusted-external-content");
+    const second = (await ok(apiKey, "get_research_context", { planId, cursor: "1" })) as { sources?: unknown };
+    expect(second.sources).toBeUndefined();
   });
 });
