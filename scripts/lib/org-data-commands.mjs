@@ -65,7 +65,7 @@ export function orgDataCommands(emit) {
 /** The import's answer for a person: what came in, whom it placed, what to do next. */
 function importReport(slug, r) {
   const people = (list) => list.map((m) => `${m.email} (${m.role})`).join(", ");
-  const lines = [`Imported into "${slug}": ${r.plans} plans, ${r.searchSessions} search sessions, ${r.snapshots ?? 0} page snapshots, ${Object.entries(r.rows).map(([k, n]) => `${n} ${k}`).join(", ") || "no rows"}.`];
+  const lines = [`Imported into "${slug}": ${r.plans} plans, ${r.searchSessions} search sessions, ${r.snapshots ?? 0} page snapshots, ${r.clientTexts ?? 0} texts assistants sent for pages, ${Object.entries(r.rows).map(([k, n]) => `${n} ${k}`).join(", ") || "no rows"}.`];
   const placed = r.restoredByEmail;
   if (placed) {
     lines.push(`Members restored: ${r.members.restored}.`);
