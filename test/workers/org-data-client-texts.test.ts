@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import type { Env } from "../../src/env";
+import { importOrg } from "../../src/platform/org-data/import";
 import { homeDatabase } from "../../src/platform/org-homes";
 import { createPlan, ok, steps } from "../support/plans";
 import { waitFor } from "../support/webhooks";
@@ -235,6 +236,50 @@ describe("export and import of the texts assistants sent for pages Cairn could n
     expect((await api(d.key, "/org", { method: "DELETE", body: JSON.stringify({ confirm: slug }) })).status).toBe(200);
     expect(await objectsOf(d.orgId)).toEqual([]);
     expect(await clientTextKeys(a.orgId)).toHaveLength(3);
+  });
+
+  it("takes back the texts of an import that died half-way, when the org's next import begins", async () => {
+    const a = await orgWithClientTexts();
+    const lines = parse(await exportText(a.adminKey));
+    const lastText = lines.findLastIndex((line) => line.type === "client_text");
+    const b = await emptyOrg();
+    let reached: () => void = () => undefined;
+    const stalled = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const dead = importOrg(
+      env as unknown as Env,
+      b.orgId,
+      (async function* () {
+        yield* lines.slice(0, lastText + 1).map((line) => JSON.stringify(line));
+        reached();
+        await new Promise(() => undefined);
+      })(),
+    );
+    void dead.catch(() => undefined);
+    await stalled;
+    await waitFor("the texts written", async () => (await clientTextKeys(b.orgId)).length === 3);
+    await env.DB.prepare("UPDATE orgs SET import_heartbeat_at = ? WHERE id = ?").bind(Date.now() - 61_000, b.orgId).run();
+    // A file without texts or sources, so no check writes anything under the org.
+    const plain = lines.filter((line) => line.type !== "client_text" && line.type !== "snapshot" && line.table !== "ledger_evidence");
+    expect((await importInto(b.key, join(plain))).status).toBe(200);
+    expect(await objectsOf(b.orgId)).toEqual([]);
+  });
+
+  it("checks a source that arrives pending with its text on the text the import stored under the importing org", async () => {
+    const a = await orgWithClientTexts();
+    const lines = parse(await exportText(a.adminKey));
+    const cleared = Object.fromEntries(["reason", "score", "passage", "basis", "title_mismatch", "snapshot", "checked_at"].map((column) => [`verification_${column}`, null]));
+    const first = lines.findIndex((line) => line.table === "ledger_evidence");
+    const pending = lines.map((line, i) => (i === first ? { ...line, row: { ...line.row, ...cleared, verification_status: "pending" } } : line));
+    const b = await emptyOrg();
+    expect((await importInto(b.key, join(pending))).status).toBe(200);
+    const rows = await waitFor("the pending source checked", async () => {
+      const all = await sourcesOf(b.orgId);
+      return all[0]?.verification_status !== "pending" ? all : null;
+    });
+    expect(rows[0]).toMatchObject({ verification_status: "verified", verification_basis: "client_text", client_text_sha256: await sha(PAYWALLED_TEXT) });
+    expect(rows[0]?.verification_requested_at).not.toBeNull();
   });
 
   it("exports a source whose text is no longer kept without the text's name, and without a verdict reached on it, so the file still imports", async () => {
