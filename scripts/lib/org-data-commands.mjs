@@ -17,7 +17,7 @@ export function orgDataCommands(emit) {
       required: ["org", "out"],
       details: `Members (no password hashes), skill executions, plans with every version, step, audit entry and
   review, artifacts and deliverables with every version, feedback, the evidence ledger with each
-  source's verification and the page snapshots it was judged on, search sessions, API key metadata (never keys); --tool-calls adds the tool-call log. Runs through the
+  source's verification and the page snapshot (or text an assistant sent) it was judged on, search sessions, API key metadata (never keys); --tool-calls adds the tool-call log. Runs through the
   Worker: locally a wrangler dev on the same state is started (or --url a running one); with
   --remote, the deployment (its URL from cairn.deploy.json, or --url).`,
       run: async (o, t) => {
@@ -36,7 +36,7 @@ export function orgDataCommands(emit) {
   --restore-members: by e-mail, with the file's role (admins included); an e-mail with no account here
   gets one without a password (set one with user add --reset-password). The output lists whom it
   matched and whom it created. API keys are not recreated. Sources keep their verifications, each judged
-  again on the page snapshot the file carries; sources without one are checked after the import.
+  again on the page snapshot (or assistant's text) the file carries; sources without one are checked after the import.
   A bad or incomplete file changes nothing.`,
       run: async (o, t) => {
         const r = await orgData.importOrgFromFile({ org: o.org, input: o.in, url: o.url, restoreMembers: Boolean(o["restore-members"]), ...t });
@@ -65,7 +65,7 @@ export function orgDataCommands(emit) {
 /** The import's answer for a person: what came in, whom it placed, what to do next. */
 function importReport(slug, r) {
   const people = (list) => list.map((m) => `${m.email} (${m.role})`).join(", ");
-  const lines = [`Imported into "${slug}": ${r.plans} plans, ${r.searchSessions} search sessions, ${r.snapshots ?? 0} page snapshots, ${Object.entries(r.rows).map(([k, n]) => `${n} ${k}`).join(", ") || "no rows"}.`];
+  const lines = [`Imported into "${slug}": ${r.plans} plans, ${r.searchSessions} search sessions, ${r.snapshots ?? 0} page snapshots, ${r.clientTexts ?? 0} texts assistants sent for pages, ${Object.entries(r.rows).map(([k, n]) => `${n} ${k}`).join(", ") || "no rows"}.`];
   const placed = r.restoredByEmail;
   if (placed) {
     lines.push(`Members restored: ${r.members.restored}.`);

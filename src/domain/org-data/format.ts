@@ -1,5 +1,6 @@
 import { validationError } from "../errors";
 import { type OrgSettingsValues, parseExportedSettings } from "../org-settings";
+import { type ClientTextRecord, parseClientTextRecord } from "./client-text-records";
 import { parseSnapshotRecord, type SnapshotRecord } from "./snapshot-records";
 
 /**
@@ -12,6 +13,8 @@ import { parseSnapshotRecord, type SnapshotRecord } from "./snapshot-records";
  *   snapshot      { type, sha256, url, finalUrl, status, contentType, title, fetchedAt, truncated, text }
  *                 a page Cairn read for a cited source (snapshot-records.ts); all of them before the
  *                 evidence rows, whose verdicts name them by sha256
+ *   client_text   { type, sha256, text }   a text an assistant sent for a page Cairn could not read
+ *                 (client-text-records.ts); before the evidence rows, which name theirs (client_text_sha256)
  *   end           { type, counts }           present only when the export finished
  * Rows are written in each table's insertion order, so an import keeps versions in order.
  */
@@ -24,7 +27,9 @@ export const FORMAT_VERSION = 3;
  * rather than refused (see `upgradePlanState`). Backups made then stay importable; a version 2 file
  * carrying it is refused like any server-managed column. Version 3 adds each source's verdict to its evidence
  * row and the org's page snapshots (imported-verdicts.ts); versions 1 and 2 carry neither (their sources are
- * checked afresh after the import) and a verdict in one is refused.
+ * checked afresh after the import) and a verdict in one is refused. Client texts (and the evidence rows' names of
+ * them) came later within version 3: a reader that predates them refuses such a file by its unknown record type
+ * rather than misreading it, and a version 3 file without them imports as before.
  */
 export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2, 3];
 
@@ -66,11 +71,10 @@ export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly 
   research_outputs: ["seq"],
   ledger_claims: ["seq"],
   // When the org asked for a source's check: counts its own checks against its limits. A verdict is exported,
-  // and judged again on its snapshot when imported (imported-verdicts.ts).
-  // client_text_sha256 names an object in the org's bucket (the text an assistant sent for a page): only as real
-  // as the object, so the import sets it from the client text it stores, never from a column of the file.
+  // and judged again on its snapshot when imported (imported-verdicts.ts). (client_text_sha256 is exported: it
+  // names a client_text line of the same file, and the import sets it only to a text that file carried.)
   // What a re-check after delivery found (the snapshot it replaced, the changed/gone mark) is rebuilt, not imported.
-  ledger_evidence: ["verification_requested_at", "client_text_sha256", "verification_previous_snapshot", "verification_changed"],
+  ledger_evidence: ["verification_requested_at", "verification_previous_snapshot", "verification_changed"],
 };
 
 /** Columns never exported: secrets, and what the server assigns itself. */
@@ -117,6 +121,7 @@ export type ExportRecord =
   | { type: "plan_state"; planId: string; tables: TableDump }
   | { type: "session_state"; sessionId: string; tables: TableDump }
   | SnapshotRecord
+  | ClientTextRecord
   | { type: "end"; counts: Record<string, number> };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -195,6 +200,8 @@ export function parseRecord(line: string, lineNumber: number): ExportRecord {
     // (src/platform/org-data/org-objects.ts).
     case "snapshot":
       return parseSnapshotRecord(value, where);
+    case "client_text":
+      return parseClientTextRecord(value, where);
     case "end": {
       if (!isObject(value.counts)) throw validationError(`${where}: the end line carries counts.`);
       return { type: "end", counts: value.counts as Record<string, number> };

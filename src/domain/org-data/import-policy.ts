@@ -196,10 +196,12 @@ export const IMPORT_POLICY: Readonly<Partial<Record<RowTable, Readonly<Record<st
     verification_score: real(0, 1, true),
     // The passage is cut at its bound and marked with an ellipsis.
     verification_passage: text(SOURCE_CHECK_LIMITS.passageChars + 1, { nullable: true }),
-    verification_basis: oneOf(["fetched"], true),
+    verification_basis: oneOf(["fetched", "client_text"], true),
     verification_title_mismatch: int(0, 1, true),
     verification_snapshot: text(64, { nullable: true, pattern: /^[0-9a-f]{64}$/, shape: "the SHA-256 of a snapshot the file carries (64 lowercase hex digits)" }),
     verification_checked_at: time(true),
+    // The text the assistant sent for the page: a client_text line of the same file (imported-verdicts.ts).
+    client_text_sha256: text(64, { nullable: true, pattern: /^[0-9a-f]{64}$/, shape: "the SHA-256 of a client text the file carries (64 lowercase hex digits)" }),
   },
   ledger_claims: {
     id: id("clm"),
@@ -274,7 +276,7 @@ const DEFAULTED: Readonly<Partial<Record<RowTable, ReadonlySet<string>>>> = {
   plans: new Set(["research_question", "budget_percent", "budget_exhausted"]),
   evidence_ledgers: new Set(["subtopics"]),
   ledger_claims: new Set(["high_stakes", "reused_from"]),
-  ledger_evidence: new Set(["evidence_ref", "temporal_intent", "freshness", "removed_stale_years", ...VERDICT_COLUMNS]),
+  ledger_evidence: new Set(["evidence_ref", "temporal_intent", "freshness", "removed_stale_years", "client_text_sha256", ...VERDICT_COLUMNS]),
 };
 
 /** Columns that restate others and must agree with them (the operations derive them). */

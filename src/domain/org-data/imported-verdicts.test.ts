@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CairnError } from "../errors";
 import { hashEvidence } from "../research/ledger";
-import { judgeSource } from "../sources/verification";
+import { judgeClientText, judgeSource, unreachable } from "../sources/verification";
+import { checkClientTextHash, CLIENT_TEXT_CHARS, parseClientTextRecord } from "./client-text-records";
 import { importedVerdict, VERDICT_COLUMNS } from "./imported-verdicts";
 import { checkSnapshotHash, parseSnapshotRecord, SNAPSHOT_TEXT_CHARS } from "./snapshot-records";
 
@@ -58,6 +59,80 @@ describe("a verdict arriving in an import file", () => {
     expect(importedVerdict(source("q", {}), null, 4)).toEqual(nothing);
     expect(refusal(() => importedVerdict(source("q", { verification_status: "pending", verification_score: 1 }), null, 4))).toContain("must be empty for a source still pending");
     expect(refusal(() => importedVerdict(source("q", { verification_snapshot: SHA }), snapshot, 4))).toContain("must be empty for a source without a verdict");
+  });
+});
+
+describe("a verdict reached on the text the assistant sent (basis client_text)", () => {
+  const quote = "solid-state cells reached 500 Wh/kg in the lab";
+  const TEXT_SHA = "c".repeat(64);
+  const clientText = { sha256: TEXT_SHA, text: `Subscribers only. ${PAGE}` };
+  const walled = unreachable("blocked: HTTP 403 (a bot wall, paywall or rate limit)", 5);
+  const columnsFor = (text: string, q = quote) => {
+    const v = judgeClientText(q, text, walled, 8);
+    return {
+      client_text_sha256: TEXT_SHA,
+      verification_status: v.status,
+      verification_reason: v.reason,
+      verification_score: v.score,
+      verification_passage: v.passage,
+      verification_basis: v.basis,
+      verification_snapshot: null,
+      verification_checked_at: v.checkedAt,
+    };
+  };
+
+  it("is judged again on the text the row names; what is stored is the judge's finding, Cairn's fetch reason kept", () => {
+    const genuine = columnsFor(clientText.text);
+    expect(genuine.verification_status).toBe("verified");
+    const { client_text_sha256: _sha, ...verdict } = genuine;
+    expect(importedVerdict(source(quote, genuine), null, 3, clientText)).toEqual({ ...verdict, verification_title_mismatch: null });
+    // Less claimed than the judge finds: the judge's verdict. The file's score and passage are not taken.
+    const modest = importedVerdict(source(quote, { ...genuine, verification_status: "not_found", verification_score: 0.1, verification_passage: "made up" }), null, 3, clientText);
+    expect(modest).toMatchObject({ verification_status: "verified", verification_score: 1, verification_passage: quote, verification_reason: genuine.verification_reason });
+  });
+
+  it("refuses a verdict claiming more than the text holds, naming the line and column", () => {
+    const forged = { ...columnsFor(clientText.text, "solid-state cells reached 900 Wh/kg in the lab"), verification_status: "verified" };
+    expect(refusal(() => importedVerdict(source("solid-state cells reached 900 Wh/kg in the lab", forged), null, 6, clientText))).toMatch(
+      /^Line 6: ledger_evidence, column verification_status: the file says verified, but judged again on the assistant's text it names the source is (partial|not_found)/,
+    );
+  });
+
+  it("refuses a row naming a text the file did not carry, a client_text verdict naming none, or one naming a snapshot", () => {
+    const genuine = columnsFor(clientText.text);
+    expect(refusal(() => importedVerdict(source(quote, genuine), null, 2, null))).toContain("column client_text_sha256: names client text cccccccccccc…, which no earlier line of this file carries");
+    expect(refusal(() => importedVerdict(source(quote, genuine), null, 2, { ...clientText, sha256: "d".repeat(64) }))).toContain("column client_text_sha256");
+    // Even a source still pending keeps only a text the file carried.
+    expect(refusal(() => importedVerdict(source(quote, { client_text_sha256: TEXT_SHA, verification_status: "pending" }), null, 2, null))).toContain("column client_text_sha256");
+    expect(refusal(() => importedVerdict(source(quote, { ...genuine, client_text_sha256: null }), null, 2, null))).toContain("column client_text_sha256: a verdict on the assistant's text");
+    expect(refusal(() => importedVerdict(source(quote, { ...genuine, verification_snapshot: SHA }), snapshot, 2, clientText))).toContain("column verification_snapshot");
+    expect(refusal(() => importedVerdict(source(null, genuine), null, 2, clientText))).toContain("has none");
+    expect(refusal(() => importedVerdict(source(quote, { ...genuine, verification_checked_at: null }), null, 2, clientText))).toContain("column verification_checked_at");
+  });
+
+  it("keeps a text the file carried beside a verdict reached on a page", () => {
+    const own = judgeSource({ quote, title: snapshot.title }, { text: PAGE, title: snapshot.title, snapshot: SHA }, 5);
+    const row = source(quote, { client_text_sha256: TEXT_SHA, verification_status: "verified", verification_snapshot: SHA, verification_checked_at: 5 });
+    expect(importedVerdict(row, snapshot, 3, clientText)).toMatchObject({ verification_status: "verified", verification_basis: "fetched", verification_passage: own.passage });
+  });
+});
+
+describe("a client_text line", () => {
+  it("is read field by field, bounded to what record_evidence takes, and refused when its text does not hash to its sha256", async () => {
+    const good = { type: "client_text", sha256: await hashEvidence(PAGE), text: PAGE };
+    expect(parseClientTextRecord(good, "Line 3")).toEqual(good);
+    for (const [change, field] of [
+      [{ key: "orgs/org_other/client-texts/x.txt" }, "key"],
+      [{ sha256: "../x" }, "sha256"],
+      [{ text: 5 }, "text"],
+      [{ text: "" }, "text"],
+      [{ text: "x".repeat(CLIENT_TEXT_CHARS + 1) }, "text"],
+    ] as const) {
+      expect(refusal(() => parseClientTextRecord({ ...good, ...change }, "Line 3")), field).toContain(`Line 3: client_text field ${field}`);
+    }
+    expect(parseClientTextRecord({ ...good, text: "x".repeat(CLIENT_TEXT_CHARS) }, "Line 3").text).toHaveLength(CLIENT_TEXT_CHARS);
+    await expect(checkClientTextHash({ type: "client_text", sha256: good.sha256, text: PAGE }, 5)).resolves.toBeUndefined();
+    await expect(checkClientTextHash({ type: "client_text", sha256: good.sha256, text: `${PAGE} More.` }, 5)).rejects.toThrow(/^Line 5: the client text does not hash to its sha256/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { validationError } from "../errors";
 import type { PreparedSnapshot } from "../sources/quote-match";
-import { judgeSource, type SourceVerification, type VerificationStatus } from "../sources/verification";
+import { fetchReasonOf, judgeClientText, judgeSource, type SourceVerification, type VerificationStatus } from "../sources/verification";
 import type { ScalarValue, StoredRow } from "./format";
 
 /**
@@ -13,7 +13,9 @@ import type { ScalarValue, StoredRow } from "./format";
  * match its own snapshots has been edited or damaged, which its importer must hear about (dropping the row's
  * `verification_` columns imports the source to be checked afresh). A verdict reached without a page
  * (unreachable, or unchecked for a content type Cairn cannot read) is taken within its bounds; `pending`, like
- * no verdict at all, is stored empty and the source is queued for checking after the import. Pure.
+ * no verdict at all, is stored empty and the source is queued for checking after the import. A verdict reached on
+ * the text the assistant sent for a page Cairn could not read (basis client_text) is held to that text the same
+ * way: the row names it (`client_text_sha256`), the file carries it, and it is judged again on it. Pure.
  */
 
 /** The verdict columns an export carries (`verification_requested_at` counts the org's own checks: never carried). */
@@ -41,12 +43,21 @@ export interface CarriedSnapshot {
   fetchedAt: number;
 }
 
+/** A text the assistant sent for a page (record_evidence's sourceText), as an earlier line of the file carried it. */
+export interface CarriedClientText {
+  sha256: string;
+  text: string | PreparedSnapshot;
+}
+
 type VerdictColumns = Record<(typeof VERDICT_COLUMNS)[number], ScalarValue>;
 
 const EMPTY: VerdictColumns = Object.fromEntries(VERDICT_COLUMNS.map((column) => [column, null])) as VerdictColumns;
 
 /** The snapshot a row's verdict names, or null (the file's text, checked for shape by the import policy). */
 export const namedSnapshot = (row: StoredRow): string | null => (typeof row.verification_snapshot === "string" ? row.verification_snapshot : null);
+
+/** The client text a row names, or null (the file's text, checked for shape by the import policy). */
+export const namedClientText = (row: StoredRow): string | null => (typeof row.client_text_sha256 === "string" ? row.client_text_sha256 : null);
 
 const columnsOf = (v: SourceVerification): VerdictColumns => ({
   verification_status: v.status,
@@ -64,9 +75,12 @@ const columnsOf = (v: SourceVerification): VerdictColumns => ({
  * its bounds); `snapshot` is the carried snapshot the row's verdict names (null when it names none). Throws a
  * validation error naming the line and the column when the verdict does not hold.
  */
-export function importedVerdict(row: StoredRow, snapshot: CarriedSnapshot | null, line: number): VerdictColumns {
+export function importedVerdict(row: StoredRow, snapshot: CarriedSnapshot | null, line: number, clientText: CarriedClientText | null = null): VerdictColumns {
   const refuse = (column: string, message: string) =>
     validationError(`Line ${line}: ledger_evidence, column ${column}: ${message}.`, [{ path: `line ${line}.${column}`, message }]);
+  const named = namedClientText(row);
+  // A source keeps the assistant's text only when the same file carried it (never a text found elsewhere).
+  if (named !== null && clientText?.sha256 !== named) throw refuse("client_text_sha256", `names client text ${named.slice(0, 12)}…, which no earlier line of this file carries`);
   const status = (row.verification_status ?? null) as VerificationStatus | null;
   const given = VERDICT_COLUMNS.filter((column) => column !== "verification_status" && row[column] !== null && row[column] !== undefined);
   if (status === null || status === "pending") {
@@ -75,6 +89,7 @@ export function importedVerdict(row: StoredRow, snapshot: CarriedSnapshot | null
     if (stray) throw refuse(stray, `must be empty for a source ${status === null ? "without a verdict" : "still pending"}`);
     return EMPTY;
   }
+  if (row.verification_basis === "client_text") return clientTextVerdict(row, status, clientText, refuse);
   const sha = namedSnapshot(row);
   if (status === "unreachable" || (status === "unchecked" && sha === null)) {
     if (sha !== null) throw refuse("verification_snapshot", "must be empty for an unreachable source (no page was read)");
@@ -98,6 +113,33 @@ export function importedVerdict(row: StoredRow, snapshot: CarriedSnapshot | null
     throw refuse(
       "verification_status",
       `the file says ${status}, but judged again on the snapshot it names the source is ${judged.status}; a verdict is Cairn's own finding, so this one is refused (leave out the row's verification_ columns to have the source checked again)`,
+    );
+  }
+  return columnsOf(judged);
+}
+
+/**
+ * A verdict the file says was reached on the assistant's text: judged again on the text the row names (carried by
+ * the file), as the source check judged it. Why Cairn could not read the page is taken from the verdict's reason
+ * (nothing else in the file says it); everything else is the judge's.
+ */
+function clientTextVerdict(
+  row: StoredRow,
+  status: VerificationStatus,
+  clientText: CarriedClientText | null,
+  refuse: (column: string, message: string) => Error,
+): VerdictColumns {
+  if (!clientText) throw refuse("client_text_sha256", "a verdict on the assistant's text (basis client_text) names the text it was reached on, and this one names none");
+  if (namedSnapshot(row) !== null) throw refuse("verification_snapshot", "must be empty for a verdict on the assistant's text (basis client_text): no page Cairn read stands behind it");
+  const quote = typeof row.quote === "string" ? row.quote : "";
+  if (!quote.trim()) throw refuse("verification_basis", "a verdict on the assistant's text is reached on a quote, and this source has none");
+  if (typeof row.verification_checked_at !== "number") throw refuse("verification_checked_at", "a verdict on the assistant's text says when it was reached");
+  const fetch = { status: "unchecked" as const, reason: fetchReasonOf(typeof row.verification_reason === "string" ? row.verification_reason : null) ?? "not stated in the imported file" };
+  const judged = judgeClientText(quote, clientText.text, fetch, row.verification_checked_at);
+  if (CLAIM[status] > CLAIM[judged.status]) {
+    throw refuse(
+      "verification_status",
+      `the file says ${status}, but judged again on the assistant's text it names the source is ${judged.status}; a verdict is Cairn's own finding, so this one is refused (leave out the row's verification_ columns to have the source checked again)`,
     );
   }
   return columnsOf(judged);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkBudget, clientTextApplies, httpFailureReason, judgeClientText, judgeSource, readableKind, unchecked, unreachable } from "./verification";
+import { checkBudget, clientTextApplies, fetchReasonOf, httpFailureReason, judgeClientText, judgeSource, readableKind, unchecked, unreachable } from "./verification";
 
 describe("source verification policy", () => {
   it("reads HTML, text, Markdown and JSON, and names why anything else is not read", () => {
@@ -88,5 +88,23 @@ describe("source verification policy", () => {
     expect(absent.reason).toMatch(/^checked against text the assistant supplied, not a page Cairn read \(Cairn's fetch: blocked: HTTP 403.*\); /);
     // One number changed is not the quote.
     expect(judgeClientText("The survey covered 1,205 households in 2025", text, blocked, 9).status).not.toBe("verified");
+  });
+
+  it("reads back why Cairn could not read the page from a verdict's reason on the assistant's text, whatever the matcher added", () => {
+    const text = "Members only. The survey covered 1,204 households in 2025 across four regions.";
+    for (const fetch of ["blocked: HTTP 403 (a bot wall, paywall or rate limit)", "timeout: no complete answer within 15 s", "PDF text extraction not available"]) {
+      const cairns = { status: "unreachable" as const, reason: fetch };
+      for (const quote of ["The survey covered 1,204 households in 2025", "The survey covered 1,205 households in 2025", "Rents doubled in every region last year"]) {
+        const judged = judgeClientText(quote, text, cairns, 9);
+        expect(fetchReasonOf(judged.reason), `${fetch} / ${judged.status}`).toBe(fetch);
+      }
+    }
+    // A reason without a fetch reason in it, or not one given for the assistant's text: none.
+    expect(fetchReasonOf(judgeClientText("The survey", text, { status: "unchecked", reason: null }, 9).reason)).toBe("unchecked");
+    expect(fetchReasonOf("HTTP error: 404")).toBeNull();
+    expect(fetchReasonOf(null)).toBeNull();
+    expect(fetchReasonOf("checked against text the assistant supplied, not a page Cairn read (Cairn's fetch: )")).toBeNull();
+    // Bounded, whatever a file makes it.
+    expect(fetchReasonOf(`checked against text the assistant supplied, not a page Cairn read (Cairn's fetch: ${"x".repeat(3000)})`)?.length).toBe(500);
   });
 });

@@ -159,9 +159,32 @@ export const clientTextApplies = (cairns: SourceVerification, quote: string | nu
  * The verdict on the text the assistant supplied for a page Cairn could not read: basis client_text, and a reason
  * saying so (with why Cairn could not read the page), so no face presents it as Cairn's own reading.
  */
-export function judgeClientText(quote: string, text: string, cairns: SourceVerification, checkedAt: number): SourceVerification {
-  const reason = `checked against text the assistant supplied, not a page Cairn read (Cairn's fetch: ${cairns.reason ?? cairns.status})`;
+export function judgeClientText(
+  quote: string,
+  text: string | PreparedSnapshot,
+  cairns: Pick<SourceVerification, "status" | "reason">,
+  checkedAt: number,
+): SourceVerification {
+  const reason = `${CLIENT_TEXT_REASON}${cairns.reason ?? cairns.status})`;
   return verdictOf(matchQuote(quote, text), "client_text", { reason, titleMismatch: null, snapshot: null }, checkedAt);
+}
+
+const CLIENT_TEXT_REASON = "checked against text the assistant supplied, not a page Cairn read (Cairn's fetch: ";
+/** Characters of Cairn's fetch reason taken back from a verdict's reason (its own are far shorter). */
+const FETCH_REASON_CHARS = 500;
+
+/**
+ * Why Cairn could not read the page, as a verdict on the assistant's text states it (`judgeClientText`'s reason),
+ * or null when the reason is not one it gives. What follows the fetch reason (the matcher's own words) is left out:
+ * an import judges the text again and states them afresh.
+ */
+export function fetchReasonOf(reason: string | null): string | null {
+  if (!reason?.startsWith(CLIENT_TEXT_REASON)) return null;
+  const rest = reason.slice(CLIENT_TEXT_REASON.length);
+  // Cairn's fetch reasons hold no "); " (the matcher's words follow one), and may end in a ")" of their own.
+  const end = rest.indexOf("); ");
+  const fetch = end >= 0 ? rest.slice(0, end) : rest.endsWith(")") ? rest.slice(0, -1) : "";
+  return fetch.trim() ? fetch.slice(0, FETCH_REASON_CHARS) : null;
 }
 
 /** Per-org check limits: null when `requested` more checks fit, else the refusal and when to retry. */

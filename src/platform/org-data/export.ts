@@ -60,18 +60,20 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
     yield { type: "member", userId: member.user_id, email: member.email, displayName: member.display_name, role: member.role, joinedAt: member.created_at };
   }
 
-  // The hashes of the snapshots exported (64 characters each): the verdicts exported after them name only these.
+  // The hashes of the snapshots and client texts exported (64 characters each): the rows exported after them name only these.
   const snapshots = new Set<string>();
+  const clientTexts = new Set<string>();
   for (const table of ROW_TABLES) {
     if (table === "tool_call_log" && !options.toolCalls) continue;
     const omitted = new Set(OMITTED_COLUMNS[table] ?? []);
     // The table name is one of ROW_TABLES, a constant: never caller input.
     const db = livesInHome(table) ? home : env.DB;
-    // The org's stored objects (page snapshots) before the evidence rows whose verdicts name them.
+    // The org's stored objects (page snapshots, client texts) before the evidence rows that name them.
     if (table === "ledger_evidence") {
       for await (const object of exportOrgObjects(env, orgId)) {
         count(object.type);
         if (object.type === "snapshot") snapshots.add(object.sha256);
+        if (object.type === "client_text") clientTexts.add(object.sha256);
         yield object;
       }
     }
@@ -81,6 +83,10 @@ export async function* exportOrg(env: Env, orgId: string, options: ExportOptions
       // A verdict whose snapshot is no longer kept could not be judged again by an import (which would refuse the
       // file): it goes without its verdict, and the import has the source checked afresh.
       if (table === "ledger_evidence" && typeof row.verification_snapshot === "string" && !snapshots.has(row.verification_snapshot)) row = withoutVerdict(row);
+      // Likewise a client text no longer kept: the row names none, and a verdict reached on it goes too.
+      if (table === "ledger_evidence" && typeof row.client_text_sha256 === "string" && !clientTexts.has(row.client_text_sha256)) {
+        row = { ...(row.verification_basis === "client_text" ? withoutVerdict(row) : row), client_text_sha256: null };
+      }
       count(table);
       yield { type: "row", table, row };
       if (table === "plans") {

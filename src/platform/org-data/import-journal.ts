@@ -17,7 +17,7 @@ import { orgPrefix } from "../sources/snapshots";
  *   table: the table's largest rowid plus one before the inserts, its largest rowid after them. Nothing
  *   else writes the database inside that transaction, so the range holds exactly the batch's rows.
  * - A plan or search session is journaled in the directory before its object is written; so is each R2 object
- *   (a page snapshot) before it is put, by its key, which is always under the org's own prefix.
+ *   (a page snapshot, or a text an assistant sent) before it is put, by its key, which is always under the org's own prefix.
  */
 const JOURNAL = "org_import_journal";
 const BEGUN = "import";

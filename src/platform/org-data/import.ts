@@ -37,6 +37,8 @@ export interface ImportSummary {
   searchSessions: number;
   /** Page snapshots stored (the org's sources' verdicts were reached on them). */
   snapshots: number;
+  /** Texts assistants sent for pages Cairn could not read, stored. */
+  clientTexts: number;
   skipped: Record<string, number>;
   /** The org's settings (plan approval, source policy): restored from the file, or the file carried none (an older export). */
   settings: "restored" | "not_in_file";
@@ -207,7 +209,7 @@ async function apply(
   held: HeldBefore,
 ): Promise<Imported> {
   const { orgId, lock } = hold;
-  const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, snapshots: 0, skipped: {}, settings: "not_in_file" };
+  const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, snapshots: 0, clientTexts: 0, skipped: {}, settings: "not_in_file" };
   const columnsOf = new Map<string, Set<string>>();
   let header: ExportHeader | null = null;
   let remap: IdRemapper | null = null;
@@ -221,7 +223,7 @@ async function apply(
   // Rows wait in file order; each run of rows bound for one database goes in one batch.
   let pending: { db: D1Database; table: string; statement: D1PreparedStatement }[] = [];
   let pendingBytes = 0;
-  // The file's snapshots, stored under this org as they are read; each journaled before it is put.
+  // The file's snapshots and client texts, stored under this org as they are read; each journaled before it is put.
   const stored = new ImportedObjects(env, orgId, (key) => journalObject(env.DB, orgId, lock, "r2", key));
   const flush = async () => {
     // Nothing is written past the day's budget, nor by an import whose lock is no longer its own.
@@ -282,7 +284,7 @@ async function apply(
         const columns = columnsOf.get(record.table) ?? (await tableColumns(db, record.table));
         columnsOf.set(record.table, columns);
         const row: StoredRow = { ...remap.row(checked), org_id: orgId };
-        // A source's verdict is judged again on the snapshot it names (one this file carried); none, or pending, is checked afresh.
+        // A source's verdict is judged again on the snapshot or client text it names (one this file carried); none, or pending, is checked afresh.
         if (record.table === "ledger_evidence") Object.assign(row, await stored.verdictColumns(checked, lineNumber));
         // The server sets the plan index's update counter (a file's is refused): the plan's new object
         // numbers its index updates from 1, and the index takes only newer ones.
@@ -328,6 +330,15 @@ async function apply(
         await hold.beat(true);
         await stored.importSnapshot(record, lineNumber);
         summary.snapshots++;
+        break;
+      }
+      case "client_text": {
+        if (header.formatVersion < VERDICTS_SINCE_VERSION) throw validationError(`Line ${lineNumber}: a version ${header.formatVersion} export carries no client texts (they are carried from version ${VERDICTS_SINCE_VERSION} on).`);
+        // As for a snapshot: settled against the day's budget (this text's bytes included) before it is stored.
+        await flush();
+        await hold.beat(true);
+        await stored.importClientText(record, lineNumber);
+        summary.clientTexts++;
         break;
       }
       case "end":

@@ -1,15 +1,19 @@
 import { validationError } from "../../domain/errors";
+import { checkClientTextHash, type ClientTextRecord } from "../../domain/org-data/client-text-records";
 import type { ExportRecord, StoredRow } from "../../domain/org-data/format";
-import { type CarriedSnapshot, importedVerdict, namedSnapshot } from "../../domain/org-data/imported-verdicts";
+import { type CarriedClientText, type CarriedSnapshot, importedVerdict, namedClientText, namedSnapshot } from "../../domain/org-data/imported-verdicts";
 import { checkSnapshotHash, type SnapshotRecord, snapshotBody } from "../../domain/org-data/snapshot-records";
 import { prepareSnapshot } from "../../domain/sources/snapshot";
 import type { Env } from "../../env";
+import { CLIENT_TEXT_CONTENT_TYPE, clientTextKey, clientTextShaOf, clientTextsPrefix } from "../sources/client-texts";
 import { type Snapshot, snapshotKey, snapshotsPrefix } from "../sources/snapshots";
 
 /**
- * The org's objects in R2 that an export carries, and their import. Today one kind: the page snapshots its
- * source checks read (under `orgs/<orgId>/snapshots/`). The URL entries beside them (`urls/`) are not carried:
- * they only spare a second fetch of a URL within the hour, and an import refetches nothing it carries a verdict for.
+ * The org's objects in R2 that an export carries, and their import. Two kinds: the page snapshots its source
+ * checks read (under `orgs/<orgId>/snapshots/`), and the texts assistants sent for pages Cairn could not read
+ * (`client-texts/`: the org's data, and what its client_text verdicts were reached on). The URL entries beside
+ * them (`urls/`) are not carried: they only spare a second fetch of a URL within the hour, and an import refetches
+ * nothing it carries a verdict for.
  *
  * Another kind of object kept under the org's prefix is carried by adding, beside the snapshot's:
  * its export here (`exportOrgObjects`, before the rows that name its objects), its record type and parser
@@ -45,6 +49,22 @@ export async function* exportOrgObjects(env: Env, orgId: string): AsyncGenerator
     }
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
+  yield* exportClientTexts(env, orgId);
+}
+
+async function* exportClientTexts(env: Env, orgId: string): AsyncGenerator<ClientTextRecord> {
+  let cursor: string | undefined;
+  do {
+    const page = await env.SOURCE_SNAPSHOTS.list({ prefix: clientTextsPrefix(orgId), limit: LIST_PAGE, ...(cursor ? { cursor } : {}) });
+    for (const listed of page.objects) {
+      const sha256 = clientTextShaOf(listed.key);
+      const object = sha256 ? await env.SOURCE_SNAPSHOTS.get(listed.key) : null;
+      // Gone since the listing (an erasure), or not a text the org stored: nothing to carry.
+      if (!sha256 || !object) continue;
+      yield { type: "client_text", sha256, text: await object.text() };
+    }
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
 }
 
 /**
@@ -56,6 +76,10 @@ export class ImportedObjects {
   readonly #carried = new Map<string, { line: number; title: string | null; fetchedAt: number }>();
   /** The snapshot last judged against, prepared once for the sources that cite the same page. */
   #prepared: CarriedSnapshot | null = null;
+  /** The client texts this file carried so far (by hash), and the line that carried each. */
+  readonly #clientTexts = new Map<string, number>();
+  /** The client text last judged against, prepared once. */
+  #preparedText: CarriedClientText | null = null;
 
   constructor(
     private readonly env: Env,
@@ -72,22 +96,45 @@ export class ImportedObjects {
     await this.putJournaled(snapshotKey(this.orgId, record.sha256), JSON.stringify(snapshotBody(record)));
   }
 
+  /** Stores a client text line's text under the importing org, by the hash of its text (recomputed). */
+  async importClientText(record: ClientTextRecord, line: number): Promise<void> {
+    await checkClientTextHash(record, line);
+    const earlier = this.#clientTexts.get(record.sha256);
+    if (earlier) throw validationError(`Line ${line}: line ${earlier} holds this client text already; each record appears once in an export.`);
+    this.#clientTexts.set(record.sha256, line);
+    await this.putJournaled(clientTextKey(this.orgId, record.sha256), record.text, CLIENT_TEXT_CONTENT_TYPE);
+  }
+
   /**
    * Puts an object under the org, journaled first. A key the org holds already is left alone and not journaled:
    * content-addressed, it holds the same text, and it is not the import's to take back.
    */
-  private async putJournaled(key: string, body: string): Promise<void> {
+  private async putJournaled(key: string, body: string, contentType = "application/json"): Promise<void> {
     if (await this.env.SOURCE_SNAPSHOTS.head(key)) return;
     await this.journal(key);
-    await this.env.SOURCE_SNAPSHOTS.put(key, body, { httpMetadata: { contentType: "application/json" } });
+    await this.env.SOURCE_SNAPSHOTS.put(key, body, { httpMetadata: { contentType } });
   }
 
-  /** The verdict columns an evidence row is written with: its verdict judged again on the snapshot it names. */
+  /**
+   * The columns an evidence row is written with: its verdict judged again on the snapshot or client text it names,
+   * and the client text it keeps (only one this file carried, stored under the importing org).
+   */
   async verdictColumns(row: StoredRow, line: number): Promise<StoredRow> {
     const sha = namedSnapshot(row);
     // Only a snapshot an earlier line of this file carried is read, and only from the importing org's prefix.
     const snapshot = sha !== null && this.#carried.has(sha) ? await this.#snapshot(sha) : null;
-    return importedVerdict(row, snapshot, line);
+    const textSha = namedClientText(row);
+    const clientText = textSha !== null && this.#clientTexts.has(textSha) ? await this.#clientText(textSha) : null;
+    return { ...importedVerdict(row, snapshot, line, clientText), client_text_sha256: clientText?.sha256 ?? null };
+  }
+
+  /** A carried client text, read back from the org's object (the hash of that text is its key). */
+  async #clientText(sha: string): Promise<CarriedClientText | null> {
+    if (this.#preparedText?.sha256 === sha) return this.#preparedText;
+    const object = await this.env.SOURCE_SNAPSHOTS.get(clientTextKey(this.orgId, sha));
+    if (!object) return null;
+    this.#preparedText = { sha256: sha, text: prepareSnapshot(await object.text()) };
+    return this.#preparedText;
   }
 
   /** The carried snapshot: its text read back from the org's object (the hash of that text is its key), the rest as the file carried it. */

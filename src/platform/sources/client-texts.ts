@@ -8,13 +8,17 @@ import { orgPrefix } from "./snapshots";
  * erasure deletes it with the snapshots), apart from Cairn's own snapshots: it is never taken for Cairn's reading,
  * and a URL's snapshot pointer never leads to it.
  */
-const clientTextKey = (orgId: string, sha256: string) => `${orgPrefix(orgId)}client-texts/${sha256}.txt`;
+export const clientTextsPrefix = (orgId: string) => `${orgPrefix(orgId)}client-texts/`;
+export const clientTextKey = (orgId: string, sha256: string) => `${clientTextsPrefix(orgId)}${sha256}.txt`;
+/** The SHA-256 a client text's key names, or null for a key that is not one. */
+export const clientTextShaOf = (key: string): string | null => /\/client-texts\/([0-9a-f]{64})\.txt$/.exec(key)?.[1] ?? null;
+export const CLIENT_TEXT_CONTENT_TYPE = "text/plain; charset=utf-8";
 
 export function clientTextStore(bucket: R2Bucket): ClientTextStore {
   return {
     async save(orgId, text) {
       const sha256 = await hashEvidence(text);
-      await bucket.put(clientTextKey(orgId, sha256), text, { httpMetadata: { contentType: "text/plain; charset=utf-8" } });
+      await bucket.put(clientTextKey(orgId, sha256), text, { httpMetadata: { contentType: CLIENT_TEXT_CONTENT_TYPE } });
       return sha256;
     },
     async get(orgId, sha256) {
