@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, inject, it } from "vitest";
 import worker from "../../src/index";
+import { Visitor } from "../support/dashboard";
 import { createPlan, ok, steps } from "../support/plans";
 import { adminOf, at, pause, subscribe, useStandInReceivers, waitFor } from "../support/webhooks";
 import { rest, seedApiKey, seedTenant, seedUser } from "../support/worker";
@@ -104,7 +105,7 @@ describe("re-checks after delivery", () => {
   });
 
   it("a changed page makes the source changed, fires research_output.sources_changed once, flags the claim and a reuse of it; gone, then verified again", async () => {
-    const { apiKey, adminKey, orgId } = await adminOf();
+    const { apiKey, adminKey, orgId, admin } = await adminOf();
     const { secret } = await subscribe(adminKey, "/sources-changed", ["research_output.sources_changed"]);
     const first = page();
     const second = page();
@@ -133,6 +134,12 @@ describe("re-checks after delivery", () => {
     // The ledger: the source says what a re-check found, with the snapshot it replaced; the claim resting on it is flagged.
     const e2 = (await ok(apiKey, "get_evidence_ledger", { planId, ref: "E2" })) as { evidence: { verification: Record<string, unknown> }[] };
     expect(e2.evidence[0]?.verification).toMatchObject({ status: "not_found", change: "changed", previousSnapshot: deliveredSnapshot });
+    // A person compares in the dashboard: the source's page shows the reading now and the one it replaced.
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    const sourcePage = await (await visitor.get(`/dashboard/plans/${planId}/sources/E2`)).text();
+    expect(sourcePage).toContain("The previous reading");
+    expect(sourcePage.slice(sourcePage.indexOf('id="previous-reading"'))).toContain("<mark");
     const c1 = (await ok(apiKey, "get_evidence_ledger", { planId, ref: "C1" })) as { claims: { needsReverification: boolean; sourcesChanged?: string[] }[] };
     expect(c1.claims[0]).toMatchObject({ needsReverification: true, sourcesChanged: ["E2"] });
     const compact = (await ok(apiKey, "get_evidence_ledger", { planId })) as { claims: { ref: string; needsReverification?: true; sourcesChanged?: string[] }[]; evidence: { ref: string; change?: string }[] };
