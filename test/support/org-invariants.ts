@@ -115,6 +115,15 @@ const SEEDED = [/[\w.+-]+@example\.com/g, /\borg-[0-9a-f]{8}\b/g, /"prefix":"[^"
 const KEY_LAST_USED = /"last_used_at":(?:<ms>|null)/g;
 
 /**
+ * A source's verdict is Cairn's own finding, reached by the source-check queue after the call that recorded it
+ * answered: whether it is in yet when the export is read is timing (when, not whether, research was kept), so two
+ * runs compare everything about a source but its check.
+ */
+function withoutVerdict(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, column.startsWith("verification_") ? "<checked later>" : value]));
+}
+
+/**
  * The org's export, read for comparison with another org's: no header; ids replaced by their kind
  * and order of first appearance; times and secrets replaced by placeholders; the plan index's
  * sequence number (how many updates the index took, not what it says) dropped.
@@ -124,7 +133,12 @@ export async function canonicalExport(orgId: string): Promise<string[]> {
   const lines: string[] = [];
   for await (const record of exportOrg(real, orgId, { toolCalls: false })) {
     if (record.type === "header") continue;
-    const value = record.type === "row" && record.table === "plans" ? { ...record, row: { ...record.row, index_seq: "-" } } : record;
+    const value =
+      record.type === "row" && record.table === "plans"
+        ? { ...record, row: { ...record.row, index_seq: "-" } }
+        : record.type === "row" && record.table === "ledger_evidence"
+          ? { ...record, row: withoutVerdict(record.row) }
+          : record;
     lines.push(
       JSON.stringify(value)
         .replace(ID, (id, kind: string) => {
@@ -146,7 +160,14 @@ export async function canonicalExport(orgId: string): Promise<string[]> {
 /** The first line where two canonical exports differ, or null when they are the same. */
 export function exportDifference(expected: string[], actual: string[]): string | null {
   const at = expected.findIndex((line, i) => line !== actual[i]);
-  if (at >= 0) return `line ${at}: expected ${expected[at]?.slice(0, 400)}\n  got ${actual[at]?.slice(0, 400) ?? "(nothing)"}`;
+  if (at >= 0) {
+    // Where the two lines part, with some of what leads there: a long row differs far from its start.
+    const [want, got] = [expected[at] ?? "", actual[at] ?? ""];
+    let from = 0;
+    while (from < want.length && want[from] === got[from]) from++;
+    const start = Math.max(0, from - 120);
+    return `line ${at}, at character ${from}: expected …${want.slice(start, from + 280)}\n  got …${got.slice(start, from + 280) || "(nothing)"}`;
+  }
   if (actual.length > expected.length) return `${actual.length - expected.length} extra line(s), first: ${actual[expected.length]?.slice(0, 400)}`;
   return null;
 }
