@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { createPlan, ok, steps } from "../support/plans";
 import { callTool, seedTenant } from "../support/worker";
@@ -80,6 +81,21 @@ describe("a claim's sources in context", () => {
     const full = JSON.stringify(await ok(apiKey, "get_evidence_ledger", { planId, detail: "full" }));
     const compact = JSON.stringify(await ok(apiKey, "get_evidence_ledger", { planId, status: "PENDING_REVIEW" }));
     for (const listing of [full, compact]) expect(listing).not.toMatch(/"context"|"sourcePassages"/);
+  });
+
+  it("shows no passages, and no error, once the snapshot is no longer stored", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const planId = await checkedPlan(apiKey);
+    // The article's variants share one snapshot (the same text, the same SHA-256): remove it from the bucket.
+    const listed = await env.SOURCE_SNAPSHOTS.list({ prefix: `orgs/${orgId}/snapshots/` });
+    expect(listed.objects).toHaveLength(1);
+    await env.SOURCE_SNAPSHOTS.delete(listed.objects.map((o) => o.key));
+    const claim = (await ok(apiKey, "get_evidence_ledger", { planId, ref: "C1" })) as { claims: Record<string, unknown>[] };
+    expect(claim.claims[0]).toMatchObject({ ref: "C1", evidenceRefs: ["E1", "E2", "E3", "E4"] });
+    expect(claim.claims[0]).not.toHaveProperty("sourcePassages");
+    const one = (await ok(apiKey, "get_evidence_ledger", { planId, ref: "E1" })) as { evidence: { verification: Record<string, unknown> }[] };
+    expect(one.evidence[0]?.verification).toMatchObject({ status: "verified", passage: "solid-state cells reached 500 Wh/kg in the lab" });
+    expect(one.evidence[0]?.verification).not.toHaveProperty("context");
   });
 
   it("answers not_found for another org's plan, showing nothing of its sources", async () => {
