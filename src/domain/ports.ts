@@ -193,6 +193,14 @@ export interface Services {
   sourceChecks: SourceCheckQueue;
   /** Text assistants sent for pages Cairn may not reach (record_evidence's sourceText), kept under the org. */
   clientTexts: ClientTextStore;
+  /** The texts of the pages Cairn read to check sources (the snapshots verdicts were reached on). */
+  sourceSnapshots: SourceSnapshotReader;
+}
+
+/** The pages Cairn read, kept under the org, addressed by the SHA-256 of their text. What they say is untrusted. */
+export interface SourceSnapshotReader {
+  /** The snapshot's visible text, or null when the org has none by that hash (never read, or erased). */
+  text(orgId: string, sha256: string): Promise<string | null>;
 }
 
 /** Text an assistant read on a page, kept under the org, addressed by its SHA-256 (erased with the org). */

@@ -24,6 +24,7 @@ import {
 } from "./ledger-views";
 import { defineOperation } from "./operation";
 import { ParamSince } from "./params";
+import { passagesInContext, sourcePassageViews } from "./source-passages";
 
 /** Items per page: compact rows are small, full records are not. */
 const DEFAULT_ITEMS = { compact: 15, full: 6 } as const;
@@ -83,12 +84,22 @@ export const getEvidenceLedger = defineOperation({
     if (input.ref) {
       const one = { evidence: evidence.filter((e) => e.ref === input.ref), claims: claims.filter((c) => c.ref === input.ref) };
       if (one.evidence.length + one.claims.length === 0) throw notFound(`item of plan ${input.planId}'s ledger`, input.ref);
+      // A read of one item shows each located passage with the page's text around it, so a reviewer judges against the source.
+      const read = [...one.evidence, ...one.claims.flatMap((c) => c.evidenceRefs.flatMap((ref) => byRef.get(ref) ?? []))];
+      const found = await passagesInContext(ctx.services.sourceSnapshots, orgId, read);
       return {
         planId: input.planId,
         citationPolicy: header.citationPolicy,
         subtopics: [],
-        evidence: one.evidence.map((e) => evidenceView(e, WHOLE)),
-        claims: one.claims.map((c) => claimView(c, WHOLE, sourcesOf(c), changed)),
+        evidence: one.evidence.map((e) => {
+          const view = evidenceView(e, WHOLE);
+          const context = found.get(e.ref)?.context;
+          return context && view.verification ? { ...view, verification: { ...view.verification, context } } : view;
+        }),
+        claims: one.claims.map((c) => {
+          const sourcePassages = sourcePassageViews(c.evidenceRefs, byRef, found);
+          return { ...claimView(c, WHOLE, sourcesOf(c), changed), ...(sourcePassages.length > 0 ? { sourcePassages } : {}) };
+        }),
         totalEvidence: one.evidence.length,
         totalClaims: one.claims.length,
         nextOffset: null,

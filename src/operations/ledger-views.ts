@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ClaimSourceFacts } from "../domain/research/claim-sources";
 import { type Claim, claimOutcome, type Evidence, LEDGER_LIMITS } from "../domain/research/ledger";
 import { ParamId } from "./params";
+import { PassageContextView, SourcePassageView } from "./source-passages";
 
 export const ParamPlanId = ParamId("plan");
 export const ParamEvidenceRef = z.string().regex(/^E\d{1,5}$/, "An evidence ref such as E3");
@@ -42,6 +43,8 @@ export const EvidenceView = z.object({
       change: z.enum(["changed", "gone"]).optional(),
       /** The snapshot the last re-check replaced (its SHA-256), to compare with the current one; in a read of the one item. */
       previousSnapshot: z.string().optional(),
+      /** The page's text either side of the passage, from the snapshot; in a read of the one item. */
+      context: PassageContextView.optional(),
     })
     .optional(),
 });
@@ -131,6 +134,8 @@ export const ClaimView = z.object({
   numbersNotInQuotes: z.array(z.string()).optional(),
   /** Its sources a re-check found changed or gone since they were verified. */
   sourcesChanged: z.array(z.string()).optional(),
+  /** In a read of the claim: each cited source Cairn read, its status and located passage with the page's text around it. */
+  sourcePassages: z.array(SourcePassageView).optional(),
 });
 
 export const claimView = (

@@ -2,6 +2,7 @@ import { d1ResearchSearch } from "../storage/research-search";
 import { outboxPublisher } from "./webhooks/producer";
 import { sourceCheckQueue } from "./sources/producer";
 import { clientTextStore } from "./sources/client-texts";
+import { snapshotTexts } from "./sources/snapshot-texts";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
@@ -73,6 +74,7 @@ function servicesFor(env: Env, home: D1Database): Services {
       orgSettings: d1OrgSettings(env.DB),
       sourceChecks: sourceCheckQueue(env),
       clientTexts: clientTextStore(env.SOURCE_SNAPSHOTS),
+      sourceSnapshots: snapshotTexts(env.SOURCE_SNAPSHOTS),
     };
     servicesByHome.set(home, services);
   }
