@@ -4,6 +4,8 @@ import { type CarriedSnapshot, importedVerdict, namedSnapshot } from "../../doma
 import { checkSnapshotHash, type SnapshotRecord, snapshotBody } from "../../domain/org-data/snapshot-records";
 import { prepareSnapshot } from "../../domain/sources/snapshot";
 import type { Env } from "../../env";
+import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
+import { homeDatabase } from "../org-homes";
 import { type Snapshot, snapshotKey, snapshotsPrefix } from "../sources/snapshots";
 
 /**
@@ -69,17 +71,20 @@ export class ImportedObjects {
     const earlier = this.#carried.get(record.sha256);
     if (earlier) throw validationError(`Line ${line}: line ${earlier.line} holds this snapshot already; each record appears once in an export.`);
     this.#carried.set(record.sha256, { line, title: record.title, fetchedAt: record.fetchedAt });
-    await this.putJournaled(snapshotKey(this.orgId, record.sha256), JSON.stringify(snapshotBody(record)));
+    const body = JSON.stringify(snapshotBody(record));
+    // A snapshot the import stores counts toward the org's snapshot bytes (not capped: the import carries what the org had).
+    if (await this.putJournaled(snapshotKey(this.orgId, record.sha256), body)) await d1SnapshotBytes(await homeDatabase(this.env, this.orgId)).add(this.orgId, new TextEncoder().encode(body).byteLength);
   }
 
   /**
    * Puts an object under the org, journaled first. A key the org holds already is left alone and not journaled:
-   * content-addressed, it holds the same text, and it is not the import's to take back.
+   * content-addressed, it holds the same text, and it is not the import's to take back. True when it put a new object.
    */
-  private async putJournaled(key: string, body: string): Promise<void> {
-    if (await this.env.SOURCE_SNAPSHOTS.head(key)) return;
+  private async putJournaled(key: string, body: string): Promise<boolean> {
+    if (await this.env.SOURCE_SNAPSHOTS.head(key)) return false;
     await this.journal(key);
     await this.env.SOURCE_SNAPSHOTS.put(key, body, { httpMetadata: { contentType: "application/json" } });
+    return true;
   }
 
   /** The verdict columns an evidence row is written with: its verdict judged again on the snapshot it names. */

@@ -1,13 +1,15 @@
 import { CairnError } from "../../domain/errors";
 import type { OutboundPolicy } from "../../domain/outbound-address";
 import type { SourceCheckMessage } from "../../domain/ports";
+import { snapshotBytesCap } from "../../domain/sources/snapshot-quota";
 import { judgeSource, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
 import type { Env } from "../../env";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
+import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
 import { homeDatabase } from "../org-homes";
 import { clientTextStore, withClientText } from "./client-texts";
 import { fetchPage } from "./fetch-page";
-import { type SnapshotStore, snapshotStore } from "./snapshots";
+import { type SnapshotQuota, type SnapshotStore, snapshotStore } from "./snapshots";
 import { readPage } from "./visible-text";
 
 /** The source-check queue as wrangler.toml names it (a deployment names it after its Worker: "<worker>-source-checks"). */
@@ -21,6 +23,8 @@ interface Checker {
   policy: OutboundPolicy;
   userAgent: string;
   allowedHosts: ReadonlySet<string> | null;
+  /** SOURCE_SNAPSHOT_BYTES_PER_ORG. */
+  snapshotCap: number;
 }
 
 /** SOURCE_CHECK_HOSTS: a comma-separated list of hosts source checks may fetch from (unset: any public host). */
@@ -30,7 +34,13 @@ function allowedHostsOf(setting: string | undefined): ReadonlySet<string> | null
 }
 
 /** What the page at `url` says about the source: a snapshot of the org reused within the window, else a fresh fetch. */
-async function verdictFor(checker: Checker, orgId: string, source: { url: string; title: string; quote: string | null }, now: number): Promise<SourceVerification> {
+async function verdictFor(
+  checker: Checker,
+  orgId: string,
+  source: { url: string; title: string; quote: string | null },
+  now: number,
+  quota: SnapshotQuota,
+): Promise<SourceVerification> {
   const recent = await checker.store.recent(orgId, source.url, now - SOURCE_CHECK_LIMITS.reuseWindowMs);
   if (recent && "snapshot" in recent) return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
   if (recent) return unchecked(recent.unchecked, now);
@@ -55,7 +65,8 @@ async function verdictFor(checker: Checker, orgId: string, source: { url: string
     fetchedAt: now,
     truncated: page.truncated,
     text,
-  });
+  }, quota);
+  if ("full" in snapshot) return unchecked(snapshot.full, now);
   const verdict = judgeSource(source, { text, title, snapshot: snapshot.sha256 }, now);
   if (page.truncated && verdict.status !== "verified") {
     verdict.reason = `${verdict.reason ?? "not found"} (only the first ${SOURCE_CHECK_LIMITS.maxBytes / 1024 / 1024} MiB of the page were read)`;
@@ -79,6 +90,7 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
     // As for webhooks: development may fetch from loopback (local fixtures); production only public https hosts.
     policy: { allowLoopback: env.CAIRN_ENV !== "production" },
     allowedHosts: allowedHostsOf(env.SOURCE_CHECK_HOSTS),
+    snapshotCap: snapshotBytesCap(env.SOURCE_SNAPSHOT_BYTES_PER_ORG),
     userAgent: `Cairn-SourceCheck/1 (+${env.PUBLIC_URL || "https://github.com/cairn"}; checks that cited pages contain the quoted words)`,
   };
   // One at a time: a second source on the same page then reuses the snapshot the first one stored.
@@ -90,7 +102,7 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
       const source = await ledger.sourceToCheck(orgId, planId, n);
       if (source) {
         const now = Date.now();
-        const cairns = await verdictFor(checker, orgId, source, now);
+        const cairns = await verdictFor(checker, orgId, source, now, { bytes: d1SnapshotBytes(home), cap: checker.snapshotCap });
         await ledger.recordVerification(orgId, planId, n, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS), orgId, now));
         // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
         if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
