@@ -3,6 +3,8 @@ import { describe, expect, inject, it } from "vitest";
 import type { Env } from "../../src/env";
 import { eraseOrg } from "../../src/platform/org-data/erase";
 import { homeDatabase } from "../../src/platform/org-homes";
+import { snapshotStore } from "../../src/platform/sources/snapshots";
+import { d1SnapshotBytes } from "../../src/storage/snapshot-bytes";
 import { createPlan, ok, steps } from "../support/plans";
 import { waitFor } from "../support/webhooks";
 import { fetchWorker, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
@@ -76,6 +78,26 @@ describe("the per-org cap on snapshot bytes", () => {
     // Erasure takes the count with the org.
     await eraseOrg(env as unknown as Env, full.orgId);
     expect(await (await home(other.orgId)).prepare("SELECT COUNT(*) AS n FROM orgs WHERE id = ?").bind(full.orgId).first<{ n: number }>()).toEqual({ n: 0 });
+  });
+
+  it("counts the same new text stored by checks at once a single time, and lets none pass the cap together", async () => {
+    const { orgId } = await seedTenant();
+    const store = snapshotStore(env.SOURCE_SNAPSHOTS);
+    const quota = { bytes: d1SnapshotBytes(await home(orgId)), cap: GiB };
+    const page = (url: string, text: string) => ({ url, finalUrl: url, status: 200, contentType: "text/plain", title: null, fetchedAt: Date.now(), truncated: false, text });
+    const same = await Promise.all([1, 2, 3, 4].map((i) => store.save(orgId, page(`https://a.example/${i}`, "the same text, four times"), quota)));
+    expect(same.every((saved) => "sha256" in saved)).toBe(true);
+    const objects = await snapshotObjects(orgId);
+    expect(objects).toHaveLength(1);
+    expect(await usedBytes(orgId)).toBe(objects[0]?.size);
+
+    // Room for one more snapshot of this size, and two different ones arriving at once: one is stored, one is refused.
+    const size = objects[0]?.size ?? 0;
+    await setUsed(orgId, GiB - size - 10);
+    const racing = await Promise.all(["text one, same length", "text two, same length"].map((text, i) => store.save(orgId, page(`https://b.example/${i}`, text), quota)));
+    expect(racing.filter((saved) => "full" in saved)).toHaveLength(1);
+    expect(await snapshotObjects(orgId)).toHaveLength(2);
+    expect(await usedBytes(orgId)).toBeLessThanOrEqual(GiB);
   });
 
   it("counts the snapshots an import stores", async () => {
