@@ -49,6 +49,8 @@ export interface Env {
   /** Source checks one org may request a minute (default 300) and a day (default 5000). */
   SOURCE_CHECKS_PER_MINUTE?: string;
   SOURCE_CHECKS_PER_DAY?: string;
+  /** Bytes of page snapshots one org may keep (default 1 GiB); past it a check keeps no copy and answers unchecked. */
+  SOURCE_SNAPSHOT_BYTES_PER_ORG?: string;
   /** Hosts source checks may fetch from, comma-separated (unset: any public host); the tests allow only their loopback fixtures. */
   SOURCE_CHECK_HOSTS?: string;
   /** Seconds before a failed delivery's first retry, doubling after (default 30). */

@@ -71,6 +71,8 @@ export const storeResearchOutput = defineOperation({
           .nullish(),
         /** Claims stating numbers none of their cited quotes states (named, not refused). */
         numbersNotInQuotes: z.array(z.object({ claim: z.string(), numbers: z.array(z.string()) })).optional(),
+        /** Web addresses the deliverable links that are not sources in the ledger (the first 20; strict refuses them). */
+        unlistedLinks: z.array(z.string()).optional(),
         problems: z.array(z.string()).optional(),
       })
       .nullable(),

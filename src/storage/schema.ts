@@ -23,6 +23,8 @@ export const orgs = sqliteTable("orgs", {
   /** The source policy's lists, JSON arrays of normalized domains (src/domain/sources/source-policy.ts). */
   sourceBlockedDomains: text("source_blocked_domains").notNull().default("[]"),
   sourcePreferredDomains: text("source_preferred_domains").notNull().default("[]"),
+  /** Bytes of page snapshots the org keeps (counted in its home's copy of this row; src/storage/snapshot-bytes.ts). */
+  snapshotBytes: integer("snapshot_bytes").notNull().default(0),
 });
 
 export const users = sqliteTable("users", {

@@ -87,6 +87,19 @@ describe("checkCitations", () => {
     expect(report).toMatchObject({ passed: true, citedRefs: ["E1", "E3"], unverifiedSubtopics: ["Regulation"], downgradedClaimsCited: [downgraded.ref], problems: [] });
   });
 
+  it("refuses links to pages that are not sources in the ledger, and passes links to those that are", () => {
+    const { claims, subtopics } = ledger();
+    const evidence = [{ ref: "E1", url: "https://stats.example/prices" }, { ref: "E2" }, { ref: "E3", url: "https://shop.example/discounts" }];
+    const marked = "\n\nRegulation: UNVERIFIED — no source found.";
+    const listed = checkCitations("strict", { content: `Prices fell by a third [E1] ([data](https://STATS.example/prices/)). Discounts exist [E3].${marked}`, citationRefs: [] }, { evidence, claims, subtopics });
+    expect(listed).toMatchObject({ passed: true, unlistedLinks: [] });
+    const content = `Prices fell by a third [E1], see https://made-up.example/source-1. Discounts exist [E3] (https://shop.example/discounts?page=2).${marked}`;
+    const report = checkCitations("strict", { content, citationRefs: [] }, { evidence, claims, subtopics });
+    expect(report.passed).toBe(false);
+    expect(report.unlistedLinks).toEqual(["https://made-up.example/source-1", "https://shop.example/discounts?page=2"]);
+    expect(report.problems).toEqual([expect.stringContaining("https://made-up.example/source-1, https://shop.example/discounts?page=2.")]);
+  });
+
   it("names every failure: unknown refs, ungrounded evidence, rejected claims repeated, unmarked subtopics", () => {
     const content = "Prices will halve again next year, for sure [E2]. Also [E9] and [C99]. Regulation is fine.";
     const report = checkCitations("strict", { content, citationRefs: ["E1"] }, ledger());

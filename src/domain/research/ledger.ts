@@ -8,6 +8,7 @@ import type { SourceChange } from "../sources/recheck";
 import type { ReusedFrom } from "./claim-reuse";
 import { numbersNotInQuotes as numbersUnquoted } from "./claim-sources";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
+import { reportedLinks, unlistedLinks as unlistedLinksIn, unlistedLinksProblem } from "./deliverable-links";
 import { checkSourceIntegrity, type SourceIntegrity, sourceIntegrityProblem } from "./source-integrity";
 
 
@@ -213,6 +214,8 @@ export interface CitationReport {
    * (get_evidence_ledger flags every one).
    */
   numbersNotInQuotes: { claim: string; numbers: string[] }[];
+  /** Web addresses the deliverable links that are not the URL of a source in the ledger (the first 20, as written). */
+  unlistedLinks: string[];
   problems: string[];
 }
 
@@ -246,7 +249,7 @@ function marksUnverified(content: string, subtopic: string): boolean {
 export function checkCitations(
   policy: CitationPolicy,
   deliverable: { content: string; citationRefs: string[] },
-  ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification" | "quote">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
+  ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification" | "quote" | "url">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
 ): CitationReport {
   const cited = citedRefsIn(deliverable.content);
   const citedRefs = [...new Set([...cited.evidence, ...deliverable.citationRefs.filter((ref) => /^E\d+$/.test(ref))])];
@@ -303,6 +306,9 @@ export function checkCitations(
   const sources = verified.length === ledger.evidence.length ? checkSourceIntegrity(deliverable.content, { refs: citedRefs, claims: citedClaims }, { evidence: verified, claims: ledger.claims }) : null;
   const sourceProblem = sources ? sourceIntegrityProblem(sources) : null;
   if (sourceProblem) problems.push(sourceProblem);
+  const unlisted = unlistedLinksIn(deliverable.content, ledger.evidence.flatMap((e) => (e.url ? [e.url] : [])));
+  const linkProblem = unlistedLinksProblem(unlisted);
+  if (linkProblem) problems.push(linkProblem);
   const quoted = new Map(ledger.evidence.map((e) => [e.ref, { quote: e.quote ?? null }]));
   const numbersNotInQuotes = ledger.claims
     .filter((c) => citedClaims.includes(c.ref) || (outcomes.get(c.ref)?.grounded && c.evidenceRefs.some((r) => citedRefs.includes(r))))
@@ -327,6 +333,7 @@ export function checkCitations(
     downgradedClaimsCited,
     sources,
     numbersNotInQuotes,
+    unlistedLinks: reportedLinks(unlisted),
     problems,
   };
 }

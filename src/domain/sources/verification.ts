@@ -3,6 +3,7 @@
  * words (not whether the page is right). Pure: the queue consumer fetches, this module decides.
  */
 import { matchQuote, type PreparedSnapshot, type QuoteMatch } from "./quote-match";
+import { SNAPSHOTS_FULL } from "./snapshot-quota";
 import { matchTitle } from "./title-match";
 
 export const VERIFICATION_STATUSES = ["pending", "verified", "partial", "not_found", "unreachable", "unchecked"] as const;
@@ -149,10 +150,11 @@ const WALLED = /^(blocked: HTTP \d{3} |timeout: )/;
 /**
  * Whether the text the assistant supplied may stand in for Cairn's reading: only when Cairn could not read the page
  * though it is there (walled, or too slow), or read it but cannot read its kind of content (a PDF), and there is a
- * quote to look for. A page Cairn did read decides by itself, whatever the assistant's text says.
+ * quote to look for. Not when Cairn read the page but could keep no copy (the org's snapshots are full). A page Cairn did read decides by itself, whatever the assistant's text says.
  */
 export const clientTextApplies = (cairns: SourceVerification, quote: string | null): boolean =>
-  ((cairns.status === "unreachable" && WALLED.test(cairns.reason ?? "")) || (cairns.status === "unchecked" && cairns.snapshot === null)) &&
+  ((cairns.status === "unreachable" && WALLED.test(cairns.reason ?? "")) ||
+    (cairns.status === "unchecked" && cairns.snapshot === null && !cairns.reason?.startsWith(SNAPSHOTS_FULL))) &&
   Boolean(quote?.trim());
 
 /**

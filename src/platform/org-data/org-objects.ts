@@ -6,6 +6,8 @@ import { checkSnapshotHash, type SnapshotRecord, snapshotBody } from "../../doma
 import { prepareSnapshot } from "../../domain/sources/snapshot";
 import type { Env } from "../../env";
 import { CLIENT_TEXT_CONTENT_TYPE, clientTextKey, clientTextShaOf, clientTextsPrefix } from "../sources/client-texts";
+import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
+import { homeDatabase } from "../org-homes";
 import { type Snapshot, snapshotKey, snapshotsPrefix } from "../sources/snapshots";
 
 /**
@@ -93,7 +95,9 @@ export class ImportedObjects {
     const earlier = this.#carried.get(record.sha256);
     if (earlier) throw validationError(`Line ${line}: line ${earlier.line} holds this snapshot already; each record appears once in an export.`);
     this.#carried.set(record.sha256, { line, title: record.title, fetchedAt: record.fetchedAt });
-    await this.putJournaled(snapshotKey(this.orgId, record.sha256), JSON.stringify(snapshotBody(record)));
+    const body = JSON.stringify(snapshotBody(record));
+    // A snapshot the import stores counts toward the org's snapshot bytes (not capped: the import carries what the org had).
+    if (await this.putJournaled(snapshotKey(this.orgId, record.sha256), body)) await d1SnapshotBytes(await homeDatabase(this.env, this.orgId)).add(this.orgId, new TextEncoder().encode(body).byteLength);
   }
 
   /** Stores a client text line's text under the importing org, by the hash of its text (recomputed). */
@@ -107,12 +111,13 @@ export class ImportedObjects {
 
   /**
    * Puts an object under the org, journaled first. A key the org holds already is left alone and not journaled:
-   * content-addressed, it holds the same text, and it is not the import's to take back.
+   * content-addressed, it holds the same text, and it is not the import's to take back. True when it put a new object.
    */
-  private async putJournaled(key: string, body: string, contentType = "application/json"): Promise<void> {
-    if (await this.env.SOURCE_SNAPSHOTS.head(key)) return;
+  private async putJournaled(key: string, body: string, contentType = "application/json"): Promise<boolean> {
+    if (await this.env.SOURCE_SNAPSHOTS.head(key)) return false;
     await this.journal(key);
     await this.env.SOURCE_SNAPSHOTS.put(key, body, { httpMetadata: { contentType } });
+    return true;
   }
 
   /**

@@ -1,14 +1,16 @@
 import { CairnError } from "../../domain/errors";
 import type { OutboundPolicy } from "../../domain/outbound-address";
 import type { SourceCheckMessage } from "../../domain/ports";
+import { snapshotBytesCap } from "../../domain/sources/snapshot-quota";
 import { judgeSource, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
 import type { Env } from "../../env";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
+import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
 import { homeDatabase } from "../org-homes";
 import { recordVerdict } from "./after-verdict";
 import { clientTextStore, withClientText } from "./client-texts";
 import { fetchPage } from "./fetch-page";
-import { type SnapshotStore, snapshotStore } from "./snapshots";
+import { type SnapshotQuota, type SnapshotStore, snapshotStore } from "./snapshots";
 import { readPage } from "./visible-text";
 
 /** The source-check queue as wrangler.toml names it (a deployment names it after its Worker: "<worker>-source-checks"). */
@@ -22,6 +24,8 @@ interface Checker {
   policy: OutboundPolicy;
   userAgent: string;
   allowedHosts: ReadonlySet<string> | null;
+  /** SOURCE_SNAPSHOT_BYTES_PER_ORG. */
+  snapshotCap: number;
 }
 
 /** SOURCE_CHECK_HOSTS: a comma-separated list of hosts source checks may fetch from (unset: any public host). */
@@ -31,7 +35,14 @@ function allowedHostsOf(setting: string | undefined): ReadonlySet<string> | null
 }
 
 /** What the page at `url` says about the source: a snapshot of the org reused within the window, else a fresh fetch. */
-async function verdictFor(checker: Checker, orgId: string, source: { url: string; title: string; quote: string | null }, now: number, reuseSince = now - SOURCE_CHECK_LIMITS.reuseWindowMs): Promise<SourceVerification> {
+async function verdictFor(
+  checker: Checker,
+  orgId: string,
+  source: { url: string; title: string; quote: string | null },
+  now: number,
+  quota: SnapshotQuota,
+  reuseSince = now - SOURCE_CHECK_LIMITS.reuseWindowMs,
+): Promise<SourceVerification> {
   const recent = await checker.store.recent(orgId, source.url, reuseSince);
   if (recent && "snapshot" in recent) return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
   if (recent) return unchecked(recent.unchecked, now);
@@ -56,7 +67,8 @@ async function verdictFor(checker: Checker, orgId: string, source: { url: string
     fetchedAt: now,
     truncated: page.truncated,
     text,
-  });
+  }, quota);
+  if ("full" in snapshot) return unchecked(snapshot.full, now);
   const verdict = judgeSource(source, { text, title, snapshot: snapshot.sha256 }, now);
   if (page.truncated && verdict.status !== "verified") {
     verdict.reason = `${verdict.reason ?? "not found"} (only the first ${SOURCE_CHECK_LIMITS.maxBytes / 1024 / 1024} MiB of the page were read)`;
@@ -80,6 +92,7 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
     // As for webhooks: development may fetch from loopback (local fixtures); production only public https hosts.
     policy: { allowLoopback: env.CAIRN_ENV !== "production" },
     allowedHosts: allowedHostsOf(env.SOURCE_CHECK_HOSTS),
+    snapshotCap: snapshotBytesCap(env.SOURCE_SNAPSHOT_BYTES_PER_ORG),
     userAgent: `Cairn-SourceCheck/1 (+${env.PUBLIC_URL || "https://github.com/cairn"}; checks that cited pages contain the quoted words)`,
   };
   // One at a time: a second source on the same page then reuses the snapshot the first one stored.
@@ -93,7 +106,8 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
       if (source) {
         // A re-check reads the page again (the point is what it says now): only a fetch of this very batch is reused.
         const now = Date.now();
-        const cairns = await verdictFor(checker, orgId, source, now, message.body.recheck ? batchStarted : undefined);
+        const quota = { bytes: d1SnapshotBytes(home), cap: checker.snapshotCap };
+        const cairns = await verdictFor(checker, orgId, source, now, quota, message.body.recheck ? batchStarted : undefined);
         await recordVerdict(env, home, ledger, message.body, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS), orgId, now));
         // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
         if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);

@@ -1,4 +1,6 @@
 import { hashEvidence } from "../../domain/research/ledger";
+import { snapshotsFullReason } from "../../domain/sources/snapshot-quota";
+import type { SnapshotBytes } from "../../storage/snapshot-bytes";
 
 /** What was read from one URL at one time: kept in R2 under the org, addressed by the SHA-256 of its text. */
 export interface Snapshot {
@@ -24,6 +26,12 @@ interface UrlEntry {
   title?: string | null;
 }
 
+/** The org's count of snapshot bytes and the cap it keeps within (SOURCE_SNAPSHOT_BYTES_PER_ORG). */
+export interface SnapshotQuota {
+  bytes: SnapshotBytes;
+  cap: number;
+}
+
 /** Everything of one org lives under this prefix, so erasure deletes it all. */
 export const orgPrefix = (orgId: string) => `orgs/${orgId}/`;
 /** Where the org's snapshot of text hashing to `sha256` is kept: under the org's prefix, named by the hash alone. */
@@ -34,11 +42,33 @@ const urlKey = async (orgId: string, url: string) => `${orgPrefix(orgId)}urls/${
 
 export function snapshotStore(bucket: R2Bucket) {
   return {
-    /** Stores the snapshot (content-addressed: the same text is stored once) and points the URL at it. */
-    async save(orgId: string, snapshot: Omit<Snapshot, "sha256">): Promise<Snapshot> {
+    /**
+     * Stores the snapshot (content-addressed: the same text is stored once) and points the URL at it. A new object
+     * counts toward the org's cap: when it would pass it, nothing is stored and the answer says why (`full`).
+     */
+    async save(orgId: string, snapshot: Omit<Snapshot, "sha256">, quota: SnapshotQuota): Promise<Snapshot | { full: string }> {
       const sha256 = await hashEvidence(snapshot.text);
       const stored: Snapshot = { ...snapshot, sha256 };
-      await bucket.put(snapshotKey(orgId, sha256), JSON.stringify(stored), { httpMetadata: { contentType: "application/json" } });
+      const key = snapshotKey(orgId, sha256);
+      const body = JSON.stringify(stored);
+      const options = { httpMetadata: { contentType: "application/json" } };
+      if (await bucket.head(key)) await bucket.put(key, body, options);
+      else {
+        const bytes = new TextEncoder().encode(body).byteLength;
+        if (!(await quota.bytes.reserve(orgId, bytes, quota.cap))) return { full: snapshotsFullReason(quota.cap) };
+        let created: R2Object | null;
+        try {
+          // Only if still absent: two checks storing the same new text count it once.
+          created = await bucket.put(key, body, { ...options, onlyIf: { etagDoesNotMatch: "*" } });
+        } catch (error) {
+          await quota.bytes.release(orgId, bytes);
+          throw error;
+        }
+        if (!created) {
+          await quota.bytes.release(orgId, bytes);
+          await bucket.put(key, body, options);
+        }
+      }
       await bucket.put(await urlKey(orgId, snapshot.url), JSON.stringify({ fetchedAt: snapshot.fetchedAt, sha256 } satisfies UrlEntry));
       return stored;
     },
