@@ -17,11 +17,17 @@ export const SourcePassageView = z.object({
 /**
  * The located passage of each source with a snapshot, found again in the snapshot's text with the text around it;
  * sources with none (unreachable, checked against the assistant's text, pending) are left out. Each snapshot is
- * read once however many sources share it; a snapshot no longer stored gives no passage.
+ * read once however many sources share it; a snapshot no longer stored, or not readable now, gives no passage.
  */
 export async function passagesInContext(snapshots: SourceSnapshotReader, orgId: string, sources: readonly Evidence[]): Promise<Map<string, PassageInContext | null>> {
   const hashes = [...new Set(sources.flatMap((s) => (s.verification.snapshot ? [s.verification.snapshot] : [])))];
-  const texts = new Map(await Promise.all(hashes.map(async (sha256) => [sha256, await snapshots.text(orgId, sha256)] as const)));
+  // The context is an aid beside the ledger: a snapshot that cannot be read now leaves its passage out, never the read.
+  const textOf = (sha256: string) =>
+    snapshots.text(orgId, sha256).catch((error: unknown) => {
+      console.log(JSON.stringify({ level: "warn", message: "snapshot not read; its passage is left out", orgId, sha256, error: String(error) }));
+      return null;
+    });
+  const texts = new Map(await Promise.all(hashes.map(async (sha256) => [sha256, await textOf(sha256)] as const)));
   const found = new Map<string, PassageInContext | null>();
   for (const source of sources) {
     const text = source.verification.snapshot ? texts.get(source.verification.snapshot) : null;
