@@ -100,7 +100,7 @@ describe("the per-org cap on snapshot bytes", () => {
     expect(await usedBytes(orgId)).toBeLessThanOrEqual(GiB);
   });
 
-  it("counts the snapshots an import stores", async () => {
+  it("counts the snapshots an import stores, and gives them back when the import is undone", async () => {
     const from = await seedTenant();
     const tag = crypto.randomUUID();
     await check(from.apiKey, [source(`${origin}/article.html?${tag}`), source(`${origin}/plain.txt?${tag}`, { quote: "the survey covered 1,204 households in 2025" })]);
@@ -112,6 +112,11 @@ describe("the per-org cap on snapshot bytes", () => {
     const into = await seedOrg();
     const admin = await seedUser(into, "admin");
     const importKey = (await seedApiKey(into, admin.userId, [...scopes])).key;
+    // A file refused at its last line: its snapshots were stored and counted, then taken back with the count.
+    const refused = await api(importKey, "/org/import", { method: "POST", body: `${text.trimEnd()}\n{"type":"row","table":"no_such_table","row":{}}\n`, headers: { "content-type": "application/x-ndjson" } });
+    expect(refused.status, await refused.clone().text()).toBe(400);
+    expect(await snapshotObjects(into)).toEqual([]);
+    expect(await usedBytes(into)).toBe(0);
     const imported = await api(importKey, "/org/import", { method: "POST", body: text, headers: { "content-type": "application/x-ndjson" } });
     expect(imported.status, await imported.clone().text()).toBe(200);
     const sizes = (await snapshotObjects(into)).map((o) => o.size);

@@ -1,7 +1,8 @@
 import { CairnError } from "../../domain/errors";
 import { ROW_TABLES } from "../../domain/org-data/format";
 import type { Env } from "../../env";
-import { orgPrefix } from "../sources/snapshots";
+import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
+import { orgPrefix, snapshotsPrefix } from "../sources/snapshots";
 
 /**
  * The durable record of what an org import wrote (table `org_import_journal`, migration 0021), so that
@@ -120,7 +121,16 @@ export async function takeBack(env: Env, home: D1Database, orgId: string, lock: 
   for (const sessionId of sessions) await env.SEARCH_SESSION.get(env.SEARCH_SESSION.idFromName(`${orgId}:${sessionId}`)).erase();
   // Only keys under the org's own prefix are ever deleted, whatever the journal says (the import writes no other).
   const r2Keys = objects.filter((o) => o.kind === R2_OBJECT && o.id.startsWith(orgPrefix(orgId))).map((o) => o.id);
-  for (let start = 0; start < r2Keys.length; start += R2_KEYS) await env.SOURCE_SNAPSHOTS.delete(r2Keys.slice(start, start + R2_KEYS));
+  for (let start = 0; start < r2Keys.length; start += R2_KEYS) {
+    const chunk = r2Keys.slice(start, start + R2_KEYS);
+    // The page snapshots among them were counted toward the org's snapshot bytes when the import stored them: the
+    // count gives them back once they are gone (a crash between the two leaves it high, never below what is kept).
+    const snapshots = chunk.filter((key) => key.startsWith(snapshotsPrefix(orgId)));
+    const sizes = await Promise.all(snapshots.map(async (key) => (await env.SOURCE_SNAPSHOTS.head(key))?.size ?? 0));
+    await env.SOURCE_SNAPSHOTS.delete(chunk);
+    const freed = sizes.reduce((sum, size) => sum + size, 0);
+    if (freed > 0) await d1SnapshotBytes(home).release(orgId, freed);
+  }
 
   const deletes = new Map<D1Database, D1PreparedStatement[]>(databases(env, home).map((db) => [db, []]));
   const add = (db: D1Database, statement: D1PreparedStatement) => deletes.get(db)?.push(statement);
