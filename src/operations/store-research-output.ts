@@ -7,7 +7,7 @@ import { Trust } from "./artifact-views";
 import { sendChecks } from "./source-checks";
 import { newId } from "../domain/ids";
 import { type CitationReport, checkCitations, summarizeSubtopics } from "../domain/research/ledger";
-import { type Citation, MEDIA_TYPES, OUTPUT_LIMITS, type ResearchOutput } from "../domain/research/outputs";
+import { type Citation, MEDIA_TYPES, type MediaType, OUTPUT_LIMITS, type ResearchOutput } from "../domain/research/outputs";
 import type { WebhookEvent } from "../domain/webhooks/events";
 import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamExecutionId, ParamId } from "./params";
@@ -71,8 +71,10 @@ export const storeResearchOutput = defineOperation({
           .nullish(),
         /** Claims stating numbers none of their cited quotes states (named, not refused). */
         numbersNotInQuotes: z.array(z.object({ claim: z.string(), numbers: z.array(z.string()) })).optional(),
-        /** Web addresses the deliverable links that are not sources in the ledger (the first 20; strict refuses them). */
+        /** Web addresses the deliverable links (content or citations[].url) that are not sources in the ledger (the first 20; strict refuses them). */
         unlistedLinks: z.array(z.string()).optional(),
+        /** Citations pairing a source's ref with another page's URL (the first 20; strict refuses them). */
+        mismatchedCitationUrls: z.array(z.object({ ref: z.string(), url: z.string(), sourceUrl: z.string() })).optional(),
         problems: z.array(z.string()).optional(),
       })
       .nullable(),
@@ -89,7 +91,7 @@ export const storeResearchOutput = defineOperation({
       throw notFound("skill execution", input.executionId);
     }
     const planId = input.planId ?? previous?.planId ?? null;
-    const checked = planId ? await verifyCitations(ctx, planId, input.content, input.citations ?? []) : null;
+    const checked = planId ? await verifyCitations(ctx, planId, input) : null;
     const verification = checked ? reportOf(checked) : null;
     if (checked?.policy === "strict" && !checked.passed) {
       throw validationError(
@@ -134,13 +136,13 @@ export const storeResearchOutput = defineOperation({
 });
 
 /** Plans without an evidence ledger have nothing to check against. */
-async function verifyCitations(ctx: OperationContext, planId: string, content: string, citations: Citation[]) {
+async function verifyCitations(ctx: OperationContext, planId: string, { content, mediaType, citations = [] }: { content: string; mediaType: MediaType; citations?: Citation[] }) {
   const header = await ctx.services.ledger.header(ctx.principal.orgId, planId);
   if (!header) return null;
   const { evidence, claims } = await ctx.services.ledger.read(ctx.principal.orgId, planId, false);
   const report = checkCitations(
     header.citationPolicy,
-    { content, citationRefs: citations.flatMap((c) => (c.ref ? [c.ref] : [])) },
+    { content, mediaType, citations, citationRefs: citations.flatMap((c) => (c.ref ? [c.ref] : [])) },
     { evidence, claims, subtopics: summarizeSubtopics(header.subtopics, evidence, claims) },
   );
   const pendingSince = new Map(evidence.filter((e) => e.verification.status === "pending").map((e) => [e.ref, e.createdAt]));

@@ -66,4 +66,58 @@ describe("links in a deliverable", () => {
     });
     expect(stored.verification).toMatchObject({ policy: "report", passed: false, unlistedLinks: ["https://blog.example/post", "https://en.wikipedia.org/wiki/Battery_(electricity)"] });
   });
+
+  it("under strict, refuses a citation whose url is no source, or whose ref names a source at another page, and stores nothing", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId, url } = await groundedPlan(apiKey, "strict");
+    // A second source in the ledger: its page is real, but it is not what E1 says.
+    const other = `${origin}/article.html?other-source`;
+    await ok(apiKey, "record_evidence", { planId, evidence: [{ url: other, title: "Another page", facts: "other", subtopic: "Density" }] });
+    const content = "Cells reached 500 Wh/kg [E1].";
+    const store = (citations: object[], mediaType = "markdown") => callTool(apiKey, "store_research_output", { planId, title: "Report", mediaType, content, citations });
+
+    const madeUp = await store([{ ref: "E1", title: "Solid-state batteries", url }, { title: "A paper", url: "https://research.example.org/paper-1" }]);
+    expect(madeUp.isError).toBe(true);
+    expect(String((madeUp.body.error as { message: string }).message)).toContain("not sources in the plan's evidence ledger: https://research.example.org/paper-1.");
+
+    const paired = await store([{ ref: "E1", title: "Solid-state batteries", url: other }]);
+    expect(paired.isError).toBe(true);
+    const message = String((paired.body.error as { message: string }).message);
+    expect(message).toContain(`pair a source's ref with another page's URL: E1 with ${other} (E1 is ${url})`);
+    expect(message).not.toContain("not sources in the plan's evidence ledger");
+    expect(await outputs(orgId)).toBe(0);
+
+    // The source's own URL, written another way, passes, and the acknowledgement carries nothing about links.
+    const stored = await ok(apiKey, "store_research_output", { planId, title: "Report", mediaType: "markdown", content, citations: [{ ref: "E1", title: "Solid-state batteries", url: `${url}#abstract` }] });
+    expect(stored.verification).toEqual({ policy: "strict", passed: true, citedRefs: ["E1"] });
+    expect(await outputs(orgId)).toBe(1);
+  });
+
+  it("under strict, reads an HTML deliverable's links, attributes and all", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId, url } = await groundedPlan(apiKey, "strict");
+    const content = `<p>Cells reached 500 Wh/kg [E1] (<a href="${url}">article</a>).</p>\n\n    <p><a href="https://research.example.org/source-1">more</a></p>`;
+    const refused = await callTool(apiKey, "store_research_output", { planId, title: "Report", mediaType: "html", content });
+    expect(refused.isError).toBe(true);
+    expect(String((refused.body.error as { message: string }).message)).toContain("not sources in the plan's evidence ledger: https://research.example.org/source-1.");
+    expect(await outputs(orgId)).toBe(0);
+  });
+
+  it("under report, stores the deliverable and lists citations' unlisted URLs with the content's, and the mismatched pairs", async () => {
+    const { apiKey } = await seedTenant();
+    const { planId, url } = await groundedPlan(apiKey, "report");
+    const stored = await ok(apiKey, "store_research_output", {
+      planId,
+      title: "Draft",
+      mediaType: "markdown",
+      content: "Cells reached 500 Wh/kg [E1], per https://blog.example/post.",
+      citations: [{ ref: "E1", title: "Solid-state batteries", url: "https://blog.example/post/" }, { title: "Made up", url: "https://research.example.org/source-1" }],
+    });
+    expect(stored.verification).toMatchObject({
+      policy: "report",
+      passed: false,
+      unlistedLinks: ["https://blog.example/post", "https://research.example.org/source-1"],
+      mismatchedCitationUrls: [{ ref: "E1", url: "https://blog.example/post/", sourceUrl: url }],
+    });
+  });
 });

@@ -90,6 +90,31 @@ describe("linkedUrls", () => {
   });
 });
 
+describe("linkedUrls in a deliverable that is not Markdown", () => {
+  it("reads every address in text, indented or fenced lines too", () => {
+    const text = "Sources:\n\n    https://indented.example/x\n```\nhttps://fenced.example/y\n```\nSee www.plain.example/z.";
+    expect(linkedUrls(text, "text")).toEqual(["https://indented.example/x", "https://fenced.example/y", "http://www.plain.example/z"]);
+    expect(linkedUrls(text)).toEqual(["http://www.plain.example/z"]);
+  });
+
+  it("ends an address at an HTML attribute's quote or a tag, and reads &amp; as &", () => {
+    const html = `<a href="https://a.example/p?x=1&amp;y=2">A</a> <a href='https://b.example/q'>B</a><p>https://c.example/r</p>`;
+    expect(linkedUrls(html, "html")).toEqual(["https://a.example/p?x=1&y=2", "https://b.example/q", "https://c.example/r"]);
+  });
+
+  it("ends an address at a JSON string's quote and reads an escaped slash, and at a CSV comma", () => {
+    expect(linkedUrls('{"sources":["https://a.example/x","https:\\/\\/b.example\\/y"]}', "json")).toEqual(["https://a.example/x", "https://b.example/y"]);
+    expect(linkedUrls("ref,url,year\nE1,https://a.example/x,2024", "csv")).toEqual(["https://a.example/x"]);
+  });
+
+  it("stays linear on hostile text", () => {
+    const hostile = "https://a.example/".concat("(".repeat(50_000), "&amp;".repeat(20_000), " www.".repeat(20_000));
+    const started = performance.now();
+    expect(linkedUrls(hostile, "html")).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});
+
 describe("sourceUrlKey", () => {
   it("reads scheme, host case, default ports, a final slash and the fragment as the same source", () => {
     const key = sourceUrlKey("https://example.org/a/b");

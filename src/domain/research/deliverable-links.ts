@@ -158,15 +158,21 @@ function destinationEnd(text: string, at: number): number {
   return Math.min(i, text.length);
 }
 
-/** A bare address from `at`: to whitespace, `<`, `>` or a `](`/`][`, then GFM's trailing punctuation trimmed. */
-function bareEnd(text: string, at: number): number {
+/** Where a bare address in Markdown ends: whitespace, `<` or `>` (and a `](`/`][`, tested apart). */
+const MARKDOWN_STOP = /[\s<>]/;
+
+/**
+ * A bare address from `at`: to a `stop` character (in Markdown also a `](`/`][`), then GFM's trailing punctuation
+ * trimmed.
+ */
+function bareEnd(text: string, at: number, stop: RegExp = MARKDOWN_STOP): number {
   let end = at;
   let open = 0;
   let closed = 0;
   for (; end < text.length; end++) {
     const c = text[end] as string;
-    if (WHITESPACE.test(c) || c === "<" || c === ">") break;
-    if (c === "]" && (text[end + 1] === "(" || text[end + 1] === "[")) break;
+    if (stop.test(c)) break;
+    if (stop === MARKDOWN_STOP && c === "]" && (text[end + 1] === "(" || text[end + 1] === "[")) break;
     if (c === "(") open++;
     else if (c === ")") closed++;
   }
@@ -186,8 +192,44 @@ function bareEnd(text: string, at: number): number {
   return end;
 }
 
-/** The http and https addresses the deliverable links, each once, in order of first appearance, as written. */
-export function linkedUrls(content: string): string[] {
+/**
+ * Where an address ends in a deliverable that is not Markdown: whitespace and the characters an address never holds
+ * unescaped (RFC 3986), so an HTML attribute's or a JSON string's closing quote ends it; in CSV also the comma.
+ */
+const TEXT_STOP = /[\s"<>{}|\\^`]/;
+const CSV_STOP = /[\s"<>{}|\\^`,]/;
+
+/**
+ * Every http and https address anywhere in a deliverable that is not Markdown (text, HTML, JSON, CSV, …): these
+ * formats have no code a reader would not see as an address, so nothing is left out. In HTML, `&amp;` in an
+ * attribute is `&`; in JSON, `\/` is `/`.
+ */
+function addressesInText(written: string, mediaType: string): string[] {
+  // JSON may escape a slash (`https:\/\/…`): the address it stands for is the same.
+  const content = mediaType === "json" ? written.replaceAll("\\/", "/") : written;
+  const found = new Set<string>();
+  const stop = mediaType === "csv" ? CSV_STOP : TEXT_STOP;
+  START.lastIndex = 0;
+  for (let match = START.exec(content); match; match = START.exec(content)) {
+    const at = match.index;
+    const www = match[0].toLowerCase() === "www.";
+    if (www && /[\p{L}\p{N}/.@-]/u.test(content[at - 1] ?? "")) continue; // `awww.` is a word, `//www.` part of an address
+    const end = bareEnd(content, at, stop);
+    START.lastIndex = Math.max(end, at + match[0].length);
+    if (end <= at + match[0].length) continue;
+    const address = www ? `http://${content.slice(at, end)}` : content.slice(at, end);
+    const url = mediaType === "html" ? address.replaceAll("&amp;", "&") : address;
+    if (!found.has(url) && sourceUrlKey(url) !== null) found.add(url);
+  }
+  return [...found];
+}
+
+/**
+ * The http and https addresses the deliverable links, each once, in order of first appearance, as written. Markdown
+ * is read as a reader of the rendered page sees it (above); any other media type as text, every address counting.
+ */
+export function linkedUrls(content: string, mediaType = "markdown"): string[] {
+  if (mediaType !== "markdown") return addressesInText(content, mediaType);
   const found = new Set<string>();
   for (const paragraph of paragraphsOutsideCode(content)) {
     const text = withoutCodeSpans(paragraph);
@@ -253,12 +295,13 @@ export function sourceUrlKey(url: string): string | null {
 }
 
 /** The addresses the deliverable links that are not the URL of any source in the ledger, as written. */
-export function unlistedLinks(content: string, ledgerUrls: readonly string[]): string[] {
+export function unlistedLinks(content: string, ledgerUrls: readonly string[], mediaType = "markdown"): string[] {
   const listed = new Set(ledgerUrls.flatMap((url) => sourceUrlKey(url) ?? []));
-  return linkedUrls(content).filter((url) => !listed.has(sourceUrlKey(url) as string));
+  return linkedUrls(content, mediaType).filter((url) => !listed.has(sourceUrlKey(url) as string));
 }
 
-const shown = (url: string) => (url.length > LINK_LIMITS.shownChars ? `${url.slice(0, LINK_LIMITS.shownChars)}…` : url);
+/** An address as a report shows it: clipped. */
+export const shown = (url: string) => (url.length > LINK_LIMITS.shownChars ? `${url.slice(0, LINK_LIMITS.shownChars)}…` : url);
 
 /** The addresses a report lists: the first ones, each clipped. */
 export const reportedLinks = (unlisted: readonly string[]): string[] => unlisted.slice(0, LINK_LIMITS.reported).map(shown);

@@ -100,6 +100,43 @@ describe("checkCitations", () => {
     expect(report.problems).toEqual([expect.stringContaining("https://made-up.example/source-1, https://shop.example/discounts?page=2.")]);
   });
 
+  it("checks citations' URLs with the content's links: an unlisted URL joins one list, a ref paired with another page is named", () => {
+    const { claims, subtopics } = ledger();
+    const evidence = [{ ref: "E1", url: "https://stats.example/prices" }, { ref: "E2" }, { ref: "E3", url: "https://shop.example/discounts" }];
+    const content = "Prices fell by a third [E1], see https://made-up.example/a. Discounts exist [E3].\n\nRegulation: UNVERIFIED — no source found.";
+    const citations = [
+      { ref: "E1", title: "Stats", url: "http://stats.example/prices#t" },
+      { title: "Made up", url: "https://made-up.example/a/" },
+      { ref: "E3", title: "Fabricated", url: "https://made-up.example/b" },
+      { ref: "E1", title: "Another source's page", url: "https://shop.example/discounts" },
+    ];
+    const deliverable = { content, citationRefs: ["E1", "E3"], citations };
+    const report = checkCitations("strict", deliverable, { evidence, claims, subtopics });
+    expect(report.passed).toBe(false);
+    expect(report.unlistedLinks).toEqual(["https://made-up.example/a", "https://made-up.example/b"]);
+    expect(report.mismatchedCitationUrls).toEqual([
+      { ref: "E3", url: "https://made-up.example/b", sourceUrl: "https://shop.example/discounts" },
+      { ref: "E1", url: "https://shop.example/discounts", sourceUrl: "https://stats.example/prices" },
+    ]);
+    expect(report.problems).toEqual([
+      expect.stringContaining("not sources in the plan's evidence ledger: https://made-up.example/a, https://made-up.example/b."),
+      expect.stringContaining("E3 with https://made-up.example/b (E3 is https://shop.example/discounts); E1 with https://shop.example/discounts"),
+    ]);
+    // Under report the same findings are listed; citations that are the ledger's own pages pass.
+    expect(checkCitations("report", deliverable, { evidence, claims, subtopics })).toMatchObject({ policy: "report", passed: false, unlistedLinks: report.unlistedLinks });
+    const clean = { content: content.replace(", see https://made-up.example/a", ""), citationRefs: ["E1"], citations: [citations[0] as (typeof citations)[0]] };
+    expect(checkCitations("strict", clean, { evidence, claims, subtopics })).toMatchObject({ passed: true, unlistedLinks: [], mismatchedCitationUrls: [] });
+  });
+
+  it("reads links by the deliverable's media type: in HTML and text every address counts, code or not", () => {
+    const { claims, subtopics } = ledger();
+    const evidence = [{ ref: "E1", url: "https://stats.example/prices?a=1&b=2" }, { ref: "E2" }, { ref: "E3" }];
+    const html = '<p>Prices fell by a third [E1] (<a href="https://stats.example/prices?a=1&amp;b=2">data</a>).</p>\n\n    <pre>https://made-up.example/x</pre>\n<p>Regulation: UNVERIFIED</p>';
+    expect(checkCitations("strict", { content: html, citationRefs: [], mediaType: "html" }, { evidence, claims, subtopics }).unlistedLinks).toEqual(["https://made-up.example/x"]);
+    // Read as Markdown, the same indented line after a blank line is code.
+    expect(checkCitations("strict", { content: html, citationRefs: [] }, { evidence, claims, subtopics }).unlistedLinks).not.toContain("https://made-up.example/x");
+  });
+
   it("names every failure: unknown refs, ungrounded evidence, rejected claims repeated, unmarked subtopics", () => {
     const content = "Prices will halve again next year, for sure [E2]. Also [E9] and [C99]. Regulation is fine.";
     const report = checkCitations("strict", { content, citationRefs: ["E1"] }, ledger());

@@ -9,6 +9,7 @@ import type { ReusedFrom } from "./claim-reuse";
 import { numbersNotInQuotes as numbersUnquoted } from "./claim-sources";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
 import { reportedLinks, unlistedLinks as unlistedLinksIn, unlistedLinksProblem } from "./deliverable-links";
+import { type CitationAddress, checkCitationUrls, type MismatchedCitationUrl, mismatchedCitationUrlsProblem, reportedMismatches } from "./citation-urls";
 import { checkSourceIntegrity, type SourceIntegrity, sourceIntegrityProblem } from "./source-integrity";
 
 
@@ -214,8 +215,13 @@ export interface CitationReport {
    * (get_evidence_ledger flags every one).
    */
   numbersNotInQuotes: { claim: string; numbers: string[] }[];
-  /** Web addresses the deliverable links that are not the URL of a source in the ledger (the first 20, as written). */
+  /**
+   * Web addresses the deliverable links, in its content or as a citation's url, that are not the URL of a source in
+   * the ledger (the first 20, as written).
+   */
   unlistedLinks: string[];
+  /** Citations whose ref names a source at another URL than theirs (the first 20). */
+  mismatchedCitationUrls: MismatchedCitationUrl[];
   problems: string[];
 }
 
@@ -248,7 +254,7 @@ function marksUnverified(content: string, subtopic: string): boolean {
  */
 export function checkCitations(
   policy: CitationPolicy,
-  deliverable: { content: string; citationRefs: string[] },
+  deliverable: { content: string; citationRefs: string[]; mediaType?: string; citations?: readonly CitationAddress[] },
   ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification" | "quote" | "url">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
 ): CitationReport {
   const cited = citedRefsIn(deliverable.content);
@@ -306,9 +312,11 @@ export function checkCitations(
   const sources = verified.length === ledger.evidence.length ? checkSourceIntegrity(deliverable.content, { refs: citedRefs, claims: citedClaims }, { evidence: verified, claims: ledger.claims }) : null;
   const sourceProblem = sources ? sourceIntegrityProblem(sources) : null;
   if (sourceProblem) problems.push(sourceProblem);
-  const unlisted = unlistedLinksIn(deliverable.content, ledger.evidence.flatMap((e) => (e.url ? [e.url] : [])));
-  const linkProblem = unlistedLinksProblem(unlisted);
-  if (linkProblem) problems.push(linkProblem);
+  const sourceUrls = ledger.evidence.flatMap((e) => (e.url ? [{ ref: e.ref, url: e.url }] : []));
+  const linked = unlistedLinksIn(deliverable.content, sourceUrls.map((s) => s.url), deliverable.mediaType);
+  const citationUrls = checkCitationUrls(deliverable.citations ?? [], sourceUrls, linked);
+  const unlisted = [...linked, ...citationUrls.unlisted];
+  for (const problem of [unlistedLinksProblem(unlisted), mismatchedCitationUrlsProblem(citationUrls.mismatched)]) if (problem) problems.push(problem);
   const quoted = new Map(ledger.evidence.map((e) => [e.ref, { quote: e.quote ?? null }]));
   const numbersNotInQuotes = ledger.claims
     .filter((c) => citedClaims.includes(c.ref) || (outcomes.get(c.ref)?.grounded && c.evidenceRefs.some((r) => citedRefs.includes(r))))
@@ -334,6 +342,7 @@ export function checkCitations(
     sources,
     numbersNotInQuotes,
     unlistedLinks: reportedLinks(unlisted),
+    mismatchedCitationUrls: reportedMismatches(citationUrls.mismatched),
     problems,
   };
 }

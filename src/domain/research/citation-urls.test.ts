@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { checkCitationUrls, mismatchedCitationUrlsProblem, reportedMismatches } from "./citation-urls";
+import { LINK_LIMITS } from "./deliverable-links";
+
+const sources = [
+  { ref: "E1", url: "https://stats.example/prices" },
+  { ref: "E2", url: "https://shop.example/discounts?page=1" },
+];
+
+describe("checkCitationUrls", () => {
+  it("passes citations whose URL is their source's, under the links' normalization, and citations without a url", () => {
+    const citations = [{ ref: "E1", url: "HTTP://Stats.example:80/prices/#table" }, { ref: "E2", url: "https://shop.example/discounts?page=1" }, { ref: "E1" }, {}];
+    expect(checkCitationUrls(citations, sources)).toEqual({ unlisted: [], mismatched: [] });
+  });
+
+  it("names a URL no source has, once, as written, and not one the content's links already named", () => {
+    const citations = [{ url: "https://made-up.example/1" }, { url: "https://made-up.example/1/" }, { url: "https://shop.example/discounts?page=2" }, { url: "https://named.example/x" }];
+    expect(checkCitationUrls(citations, sources, ["https://NAMED.example/x#top"]).unlisted).toEqual(["https://made-up.example/1", "https://shop.example/discounts?page=2"]);
+  });
+
+  it("names a source's ref paired with another page's URL, whether that page is another source or none", () => {
+    const citations = [
+      { ref: "E1", url: "https://shop.example/discounts?page=1" },
+      { ref: "E2", url: "https://made-up.example/x" },
+      { ref: "E2", url: "https://made-up.example/x/" },
+    ];
+    const { unlisted, mismatched } = checkCitationUrls(citations, sources);
+    expect(mismatched).toEqual([
+      { ref: "E1", url: "https://shop.example/discounts?page=1", sourceUrl: "https://stats.example/prices" },
+      { ref: "E2", url: "https://made-up.example/x", sourceUrl: "https://shop.example/discounts?page=1" },
+    ]);
+    expect(unlisted).toEqual(["https://made-up.example/x"]);
+  });
+
+  it("leaves refs that are not sources to the unknown-ref check", () => {
+    const citations = [{ ref: "E9", url: "https://stats.example/prices" }, { ref: "C1", url: "https://stats.example/prices" }];
+    expect(checkCitationUrls(citations, sources)).toEqual({ unlisted: [], mismatched: [] });
+  });
+});
+
+describe("mismatchedCitationUrlsProblem", () => {
+  it("is null with nothing to name, and names the first 10 with how many more, each address clipped", () => {
+    expect(mismatchedCitationUrlsProblem([])).toBeNull();
+    const long = `https://made-up.example/${"x".repeat(400)}`;
+    const mismatched = Array.from({ length: 25 }, (_, i) => ({ ref: `E${i + 1}`, url: i === 0 ? long : `https://made-up.example/${i}`, sourceUrl: `https://real.example/${i}` }));
+    const problem = mismatchedCitationUrlsProblem(mismatched) as string;
+    expect(problem).toContain(`E1 with ${long.slice(0, LINK_LIMITS.shownChars)}… (E1 is https://real.example/0); E2 with`);
+    expect(problem).toContain("E10 with https://made-up.example/9 (E10 is https://real.example/9); and 15 more.");
+    expect(problem).not.toContain("E11 ");
+    const reported = reportedMismatches(mismatched);
+    expect(reported).toHaveLength(LINK_LIMITS.reported);
+    expect(reported[0]?.url).toHaveLength(LINK_LIMITS.shownChars + 1);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The web addresses a deliverable's structured citations give (`citations[].url`), against the plan's ledger: a URL
+ * no source has is a page nobody recorded (as a link in the content is, deliverable-links.ts), and a citation pairing
+ * a source's ref with another page's URL sends the reader to a page the check never stood behind. Same normalization
+ * as the content's links (`sourceUrlKey`). Pure.
+ */
+import { LINK_LIMITS, shown, sourceUrlKey } from "./deliverable-links";
+
+export interface CitationAddress {
+  ref?: string;
+  url?: string;
+}
+
+/** A citation whose ref is a source of the ledger and whose url is another page. */
+export interface MismatchedCitationUrl {
+  ref: string;
+  url: string;
+  /** The URL the ledger's source has. */
+  sourceUrl: string;
+}
+
+/**
+ * The citations' URLs that are not the URL of any source (each once, as written, none whose key is in `alreadyNamed`:
+ * the content's unlisted links, so one list names each page once), and the citations whose `E#` ref names a source
+ * at another URL (each ref and page once). A citation without a url, or whose ref is not a source (unknown refs are
+ * reported as such), is not compared.
+ */
+export function checkCitationUrls(
+  citations: readonly CitationAddress[],
+  sources: readonly { ref: string; url: string }[],
+  alreadyNamed: readonly string[] = [],
+): { unlisted: string[]; mismatched: MismatchedCitationUrl[] } {
+  const listed = new Set(sources.flatMap((s) => sourceUrlKey(s.url) ?? []));
+  const byRef = new Map(sources.map((s) => [s.ref, s.url]));
+  const named = new Set(alreadyNamed.flatMap((url) => sourceUrlKey(url) ?? []));
+  const unlisted: string[] = [];
+  const mismatched: MismatchedCitationUrl[] = [];
+  const pairs = new Set<string>();
+  for (const citation of citations) {
+    const key = citation.url ? sourceUrlKey(citation.url) : null;
+    if (!citation.url || key === null) continue;
+    if (!listed.has(key) && !named.has(key)) {
+      named.add(key);
+      unlisted.push(citation.url);
+    }
+    const sourceUrl = citation.ref ? byRef.get(citation.ref) : undefined;
+    if (sourceUrl === undefined || sourceUrlKey(sourceUrl) === key || pairs.has(`${citation.ref} ${key}`)) continue;
+    pairs.add(`${citation.ref} ${key}`);
+    mismatched.push({ ref: citation.ref as string, url: citation.url, sourceUrl });
+  }
+  return { unlisted, mismatched };
+}
+
+/** The mismatches a report lists: the first ones, their addresses clipped. */
+export const reportedMismatches = (mismatched: readonly MismatchedCitationUrl[]): MismatchedCitationUrl[] =>
+  mismatched.slice(0, LINK_LIMITS.reported).map((m) => ({ ref: m.ref, url: shown(m.url), sourceUrl: shown(m.sourceUrl) }));
+
+/** The problem a strict check reports for citations pairing a source's ref with another page's URL, or null. */
+export function mismatchedCitationUrlsProblem(mismatched: readonly MismatchedCitationUrl[]): string | null {
+  if (mismatched.length === 0) return null;
+  const named = mismatched.slice(0, LINK_LIMITS.named).map((m) => `${m.ref} with ${shown(m.url)} (${m.ref} is ${shown(m.sourceUrl)})`);
+  const more = mismatched.length > LINK_LIMITS.named ? `; and ${mismatched.length - LINK_LIMITS.named} more` : "";
+  return `Citations pair a source's ref with another page's URL: ${named.join("; ")}${more}. Give each citation its source's URL, or the ref of the source at that URL.`;
+}
