@@ -229,7 +229,8 @@ export async function runDeep(meter, { createPlan }) {
         title: "Heat pumps vs district heating for the cooperative",
         mediaType: "markdown",
         content,
-        citations: grounded.map((ref, i) => ({ ref, title: `Field study ${i + 1}`, url: `https://energy.example/report-${i}` })),
+        // Each citation gives its source's own URL (source n is E(n+1)): strict refuses a ref paired with another page.
+        citations: grounded.map((ref, i) => ({ ref, title: `Field study ${i + 1}`, url: `https://energy.example/report-${Number(ref.slice(1)) - 1}` })),
       });
       if (stored.verification && stored.verification.passed !== true) throw new Error(`report did not pass strict: ${JSON.stringify(stored.verification)}`);
       counts.outputId = stored.outputId;
