@@ -102,6 +102,11 @@ describe("linkedUrls in a deliverable that is not Markdown", () => {
     expect(linkedUrls(html, "html")).toEqual(["https://a.example/p?x=1&y=2", "https://b.example/q", "https://c.example/r"]);
   });
 
+  it("reads an address spelled with HTML character references as the address a browser follows", () => {
+    const html = `<a href="https&#58;&sol;&#x2F;hidden.example&sol;x">A</a> &lt;https://d.example/y&gt; &#1114112; &bogus; https://e.example/z&quot;`;
+    expect(linkedUrls(html, "html")).toEqual(["https://hidden.example/x", "https://d.example/y", "https://e.example/z"]);
+  });
+
   it("ends an address at a JSON string's quote and reads an escaped slash, and at a CSV comma", () => {
     expect(linkedUrls('{"sources":["https://a.example/x","https:\\/\\/b.example\\/y"]}', "json")).toEqual(["https://a.example/x", "https://b.example/y"]);
     expect(linkedUrls("ref,url,year\nE1,https://a.example/x,2024", "csv")).toEqual(["https://a.example/x"]);

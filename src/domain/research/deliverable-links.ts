@@ -192,6 +192,22 @@ function bareEnd(text: string, at: number, stop: RegExp = MARKDOWN_STOP): number
   return end;
 }
 
+/** The named references an address can be spelled with in HTML (the ASCII punctuation of URLs), and the quotes and brackets that end one. */
+const NAMED_REFERENCES: Record<string, string> = {
+  amp: "&", colon: ":", sol: "/", period: ".", quest: "?", equals: "=", num: "#", percnt: "%", lpar: "(", rpar: ")",
+  commat: "@", plus: "+", comma: ",", semi: ";", excl: "!", dollar: "$", lowbar: "_", hyphen: "-", tilde: "~",
+  quot: '"', apos: "'", lt: "<", gt: ">",
+};
+
+/** HTML text with its numeric references and the named ones above read as the characters they stand for, in one pass. */
+function withCharacterReferencesRead(html: string): string {
+  return html.replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z]{2,6}));/g, (reference, decimal?: string, hex?: string, name?: string) => {
+    if (name !== undefined) return NAMED_REFERENCES[name] ?? reference;
+    const code = decimal !== undefined ? Number(decimal) : Number.parseInt(hex as string, 16);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : reference;
+  });
+}
+
 /**
  * Where an address ends in a deliverable that is not Markdown: whitespace and the characters an address never holds
  * unescaped (RFC 3986), so an HTML attribute's or a JSON string's closing quote ends it; in CSV also the comma.
@@ -201,12 +217,12 @@ const CSV_STOP = /[\s"<>{}|\\^`,]/;
 
 /**
  * Every http and https address anywhere in a deliverable that is not Markdown (text, HTML, JSON, CSV, …): these
- * formats have no code a reader would not see as an address, so nothing is left out. In HTML, `&amp;` in an
- * attribute is `&`; in JSON, `\/` is `/`.
+ * formats have no code a reader would not see as an address, so nothing is left out. In HTML, character references
+ * are read (`&amp;` is `&`); in JSON, `\/` is `/`.
  */
 function addressesInText(written: string, mediaType: string): string[] {
-  // JSON may escape a slash (`https:\/\/…`): the address it stands for is the same.
-  const content = mediaType === "json" ? written.replaceAll("\\/", "/") : written;
+  // JSON may escape a slash (`https:\/\/…`), HTML any character (`https&#58;//…`): the address is the one read.
+  const content = mediaType === "json" ? written.replaceAll("\\/", "/") : mediaType === "html" ? withCharacterReferencesRead(written) : written;
   const found = new Set<string>();
   const stop = mediaType === "csv" ? CSV_STOP : TEXT_STOP;
   START.lastIndex = 0;
@@ -217,8 +233,7 @@ function addressesInText(written: string, mediaType: string): string[] {
     const end = bareEnd(content, at, stop);
     START.lastIndex = Math.max(end, at + match[0].length);
     if (end <= at + match[0].length) continue;
-    const address = www ? `http://${content.slice(at, end)}` : content.slice(at, end);
-    const url = mediaType === "html" ? address.replaceAll("&amp;", "&") : address;
+    const url = www ? `http://${content.slice(at, end)}` : content.slice(at, end);
     if (!found.has(url) && sourceUrlKey(url) !== null) found.add(url);
   }
   return [...found];
