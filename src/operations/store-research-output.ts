@@ -73,8 +73,8 @@ export const storeResearchOutput = defineOperation({
         numbersNotInQuotes: z.array(z.object({ claim: z.string(), numbers: z.array(z.string()) })).optional(),
         /** Web addresses the deliverable links (content or citations[].url) that are not sources in the ledger (the first 20; strict refuses them). */
         unlistedLinks: z.array(z.string()).optional(),
-        /** Citations pairing a source's ref with another page's URL (the first 20; strict refuses them). */
-        mismatchedCitationUrls: z.array(z.object({ ref: z.string(), url: z.string(), sourceUrl: z.string() })).optional(),
+        /** Citations pairing a source's ref with another page's URL (the first 10; strict refuses them). */
+        mismatchedCitationUrls: z.array(z.object({ ref: z.string(), url: z.string() })).optional(),
         problems: z.array(z.string()).optional(),
       })
       .nullable(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCitationUrls, mismatchedCitationUrlsProblem, reportedMismatches } from "./citation-urls";
+import { CITATION_URL_LIMITS, checkCitationUrls, mismatchedCitationUrlsProblem, reportedMismatches } from "./citation-urls";
 import { LINK_LIMITS } from "./deliverable-links";
 
 const sources = [
@@ -39,16 +39,21 @@ describe("checkCitationUrls", () => {
 });
 
 describe("mismatchedCitationUrlsProblem", () => {
-  it("is null with nothing to name, and names the first 10 with how many more, each address clipped", () => {
+  it("is null with nothing to name, and names the first 5 with how many more, each address clipped", () => {
     expect(mismatchedCitationUrlsProblem([])).toBeNull();
     const long = `https://made-up.example/${"x".repeat(400)}`;
-    const mismatched = Array.from({ length: 25 }, (_, i) => ({ ref: `E${i + 1}`, url: i === 0 ? long : `https://made-up.example/${i}`, sourceUrl: `https://real.example/${i}` }));
+    const mismatched = Array.from({ length: 25 }, (_, i) => ({ ref: `E${i + 1}`, url: i === 0 ? long : `https://made-up.example/${i}`, sourceUrl: i === 0 ? long : `https://real.example/${i}` }));
     const problem = mismatchedCitationUrlsProblem(mismatched) as string;
-    expect(problem).toContain(`E1 with ${long.slice(0, LINK_LIMITS.shownChars)}… (E1 is https://real.example/0); E2 with`);
-    expect(problem).toContain("E10 with https://made-up.example/9 (E10 is https://real.example/9); and 15 more.");
-    expect(problem).not.toContain("E11 ");
+    const clipped = `${long.slice(0, LINK_LIMITS.shownChars)}…`;
+    expect(problem).toContain(`E1 with ${clipped} (E1 is ${clipped}); E2 with`);
+    expect(problem).toContain(`E${CITATION_URL_LIMITS.named} with https://made-up.example/4 (E5 is https://real.example/4); and 20 more.`);
+    expect(problem).not.toContain("E6 ");
+  });
+
+  it("lists the first 10 in a report, the citation's address clipped and the source's left to the ledger", () => {
+    const mismatched = Array.from({ length: 25 }, (_, i) => ({ ref: `E${i + 1}`, url: `https://made-up.example/${i}/${"x".repeat(400)}`, sourceUrl: `https://real.example/${i}` }));
     const reported = reportedMismatches(mismatched);
-    expect(reported).toHaveLength(LINK_LIMITS.reported);
-    expect(reported[0]?.url).toHaveLength(LINK_LIMITS.shownChars + 1);
+    expect(reported).toHaveLength(CITATION_URL_LIMITS.reported);
+    expect(reported[0]).toEqual({ ref: "E1", url: `${mismatched[0]?.url.slice(0, LINK_LIMITS.shownChars)}…` });
   });
 });

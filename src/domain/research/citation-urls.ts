@@ -4,7 +4,13 @@
  * a source's ref with another page's URL sends the reader to a page the check never stood behind. Same normalization
  * as the content's links (`sourceUrlKey`). Pure.
  */
-import { LINK_LIMITS, shown, sourceUrlKey } from "./deliverable-links";
+import { shown, sourceUrlKey } from "./deliverable-links";
+
+/**
+ * Mismatched citations a report lists and a problem names: fewer than unlisted links (each names two addresses in a
+ * problem), so the two together keep an acknowledgement or an error readable.
+ */
+export const CITATION_URL_LIMITS = { reported: 10, named: 5 } as const;
 
 export interface CitationAddress {
   ref?: string;
@@ -51,14 +57,14 @@ export function checkCitationUrls(
   return { unlisted, mismatched };
 }
 
-/** The mismatches a report lists: the first ones, their addresses clipped. */
-export const reportedMismatches = (mismatched: readonly MismatchedCitationUrl[]): MismatchedCitationUrl[] =>
-  mismatched.slice(0, LINK_LIMITS.reported).map((m) => ({ ref: m.ref, url: shown(m.url), sourceUrl: shown(m.sourceUrl) }));
+/** The mismatches a report lists: the first ones, the citation's address clipped (the ledger has the source's). */
+export const reportedMismatches = (mismatched: readonly MismatchedCitationUrl[]): { ref: string; url: string }[] =>
+  mismatched.slice(0, CITATION_URL_LIMITS.reported).map((m) => ({ ref: m.ref, url: shown(m.url) }));
 
 /** The problem a strict check reports for citations pairing a source's ref with another page's URL, or null. */
 export function mismatchedCitationUrlsProblem(mismatched: readonly MismatchedCitationUrl[]): string | null {
   if (mismatched.length === 0) return null;
-  const named = mismatched.slice(0, LINK_LIMITS.named).map((m) => `${m.ref} with ${shown(m.url)} (${m.ref} is ${shown(m.sourceUrl)})`);
-  const more = mismatched.length > LINK_LIMITS.named ? `; and ${mismatched.length - LINK_LIMITS.named} more` : "";
+  const named = mismatched.slice(0, CITATION_URL_LIMITS.named).map((m) => `${m.ref} with ${shown(m.url)} (${m.ref} is ${shown(m.sourceUrl)})`);
+  const more = mismatched.length > CITATION_URL_LIMITS.named ? `; and ${mismatched.length - CITATION_URL_LIMITS.named} more` : "";
   return `Citations pair a source's ref with another page's URL: ${named.join("; ")}${more}. Give each citation its source's URL, or the ref of the source at that URL.`;
 }

@@ -9,7 +9,7 @@ import type { ReusedFrom } from "./claim-reuse";
 import { numbersNotInQuotes as numbersUnquoted } from "./claim-sources";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
 import { reportedLinks, unlistedLinks as unlistedLinksIn, unlistedLinksProblem } from "./deliverable-links";
-import { type CitationAddress, checkCitationUrls, type MismatchedCitationUrl, mismatchedCitationUrlsProblem, reportedMismatches } from "./citation-urls";
+import { type CitationAddress, checkCitationUrls, mismatchedCitationUrlsProblem, reportedMismatches } from "./citation-urls";
 import { checkSourceIntegrity, type SourceIntegrity, sourceIntegrityProblem } from "./source-integrity";
 
 
@@ -220,8 +220,8 @@ export interface CitationReport {
    * the ledger (the first 20, as written).
    */
   unlistedLinks: string[];
-  /** Citations whose ref names a source at another URL than theirs (the first 20). */
-  mismatchedCitationUrls: MismatchedCitationUrl[];
+  /** Citations whose ref names a source at another URL than theirs (the first 10; the ledger has each source's URL). */
+  mismatchedCitationUrls: { ref: string; url: string }[];
   problems: string[];
 }
 
