@@ -50,6 +50,14 @@ describe("mismatchedCitationUrlsProblem", () => {
     expect(problem).not.toContain("E6 ");
   });
 
+  it("shares the room of the unlisted links named beside it, always naming one", () => {
+    const mismatched = Array.from({ length: 8 }, (_, i) => ({ ref: `E${i + 1}`, url: `https://made-up.example/${i}`, sourceUrl: `https://real.example/${i}` }));
+    expect(mismatchedCitationUrlsProblem(mismatched, 4)).toContain("E3 with https://made-up.example/2 (E3 is https://real.example/2); and 5 more.");
+    expect(mismatchedCitationUrlsProblem(mismatched, 30)).toContain(": E1 with https://made-up.example/0 (E1 is https://real.example/0); and 7 more.");
+    expect(reportedMismatches(mismatched, 15)).toHaveLength(5);
+    expect(reportedMismatches(mismatched, 40)).toEqual([{ ref: "E1", url: "https://made-up.example/0" }]);
+  });
+
   it("lists the first 10 in a report, the citation's address clipped and the source's left to the ledger", () => {
     const mismatched = Array.from({ length: 25 }, (_, i) => ({ ref: `E${i + 1}`, url: `https://made-up.example/${i}/${"x".repeat(400)}`, sourceUrl: `https://real.example/${i}` }));
     const reported = reportedMismatches(mismatched);

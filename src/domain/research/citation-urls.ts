@@ -4,13 +4,16 @@
  * a source's ref with another page's URL sends the reader to a page the check never stood behind. Same normalization
  * as the content's links (`sourceUrlKey`). Pure.
  */
-import { shown, sourceUrlKey } from "./deliverable-links";
+import { LINK_LIMITS, shown, sourceUrlKey } from "./deliverable-links";
 
 /**
- * Mismatched citations a report lists and a problem names: fewer than unlisted links (each names two addresses in a
- * problem), so the two together keep an acknowledgement or an error readable.
+ * Mismatched citations a report lists and a problem names, at most. They share the room of the unlisted links
+ * (LINK_LIMITS: 20 addresses listed, 10 named, unlisted ones first; a mismatch names two in a problem), with one
+ * always named, so the two together keep an acknowledgement or an error readable.
  */
 export const CITATION_URL_LIMITS = { reported: 10, named: 5 } as const;
+
+const room = (left: number, most: number) => Math.min(most, Math.max(1, left));
 
 export interface CitationAddress {
   ref?: string;
@@ -57,14 +60,23 @@ export function checkCitationUrls(
   return { unlisted, mismatched };
 }
 
-/** The mismatches a report lists: the first ones, the citation's address clipped (the ledger has the source's). */
-export const reportedMismatches = (mismatched: readonly MismatchedCitationUrl[]): { ref: string; url: string }[] =>
-  mismatched.slice(0, CITATION_URL_LIMITS.reported).map((m) => ({ ref: m.ref, url: shown(m.url) }));
+/**
+ * The mismatches a report lists beside `unlistedCount` unlisted links: the first ones, the citation's address clipped
+ * (the ledger has the source's).
+ */
+export function reportedMismatches(mismatched: readonly MismatchedCitationUrl[], unlistedCount = 0): { ref: string; url: string }[] {
+  const count = room(LINK_LIMITS.reported - Math.min(unlistedCount, LINK_LIMITS.reported), CITATION_URL_LIMITS.reported);
+  return mismatched.slice(0, count).map((m) => ({ ref: m.ref, url: shown(m.url) }));
+}
 
-/** The problem a strict check reports for citations pairing a source's ref with another page's URL, or null. */
-export function mismatchedCitationUrlsProblem(mismatched: readonly MismatchedCitationUrl[]): string | null {
+/**
+ * The problem a strict check reports for citations pairing a source's ref with another page's URL, beside the problem
+ * naming `unlistedCount` unlisted links, or null.
+ */
+export function mismatchedCitationUrlsProblem(mismatched: readonly MismatchedCitationUrl[], unlistedCount = 0): string | null {
   if (mismatched.length === 0) return null;
-  const named = mismatched.slice(0, CITATION_URL_LIMITS.named).map((m) => `${m.ref} with ${shown(m.url)} (${m.ref} is ${shown(m.sourceUrl)})`);
-  const more = mismatched.length > CITATION_URL_LIMITS.named ? `; and ${mismatched.length - CITATION_URL_LIMITS.named} more` : "";
+  const count = room(Math.floor((LINK_LIMITS.named - Math.min(unlistedCount, LINK_LIMITS.named)) / 2), CITATION_URL_LIMITS.named);
+  const named = mismatched.slice(0, count).map((m) => `${m.ref} with ${shown(m.url)} (${m.ref} is ${shown(m.sourceUrl)})`);
+  const more = mismatched.length > count ? `; and ${mismatched.length - count} more` : "";
   return `Citations pair a source's ref with another page's URL: ${named.join("; ")}${more}. Give each citation its source's URL, or the ref of the source at that URL.`;
 }

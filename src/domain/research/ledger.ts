@@ -220,7 +220,7 @@ export interface CitationReport {
    * the ledger (the first 20, as written).
    */
   unlistedLinks: string[];
-  /** Citations whose ref names a source at another URL than theirs (the first 10; the ledger has each source's URL). */
+  /** Citations whose ref names a source at another URL than theirs (the first 10 at most, sharing the room of unlistedLinks). */
   mismatchedCitationUrls: { ref: string; url: string }[];
   problems: string[];
 }
@@ -316,7 +316,7 @@ export function checkCitations(
   const linked = unlistedLinksIn(deliverable.content, sourceUrls.map((s) => s.url), deliverable.mediaType);
   const citationUrls = checkCitationUrls(deliverable.citations ?? [], sourceUrls, linked);
   const unlisted = [...linked, ...citationUrls.unlisted];
-  for (const problem of [unlistedLinksProblem(unlisted), mismatchedCitationUrlsProblem(citationUrls.mismatched)]) if (problem) problems.push(problem);
+  for (const problem of [unlistedLinksProblem(unlisted), mismatchedCitationUrlsProblem(citationUrls.mismatched, unlisted.length)]) if (problem) problems.push(problem);
   const quoted = new Map(ledger.evidence.map((e) => [e.ref, { quote: e.quote ?? null }]));
   const numbersNotInQuotes = ledger.claims
     .filter((c) => citedClaims.includes(c.ref) || (outcomes.get(c.ref)?.grounded && c.evidenceRefs.some((r) => citedRefs.includes(r))))
@@ -342,7 +342,7 @@ export function checkCitations(
     sources,
     numbersNotInQuotes,
     unlistedLinks: reportedLinks(unlisted),
-    mismatchedCitationUrls: reportedMismatches(citationUrls.mismatched),
+    mismatchedCitationUrls: reportedMismatches(citationUrls.mismatched, unlisted.length),
     problems,
   };
 }
