@@ -1,4 +1,5 @@
 import type { ClientTextStore } from "../../domain/ports";
+import { orgBeingErased } from "../../domain/org-data/write-gate";
 import { hashEvidence } from "../../domain/research/ledger";
 import { clientTextApplies, judgeClientText, type SourceVerification } from "../../domain/sources/verification";
 import { orgPrefix, type SnapshotQuota } from "./snapshots";
@@ -29,7 +30,11 @@ export function clientTextStore(bucket: R2Bucket, quota: SnapshotQuota): ClientT
         await Promise.all([...distinct].map(async ([sha256, text]) => ((await bucket.head(clientTextKey(orgId, sha256))) ? null : { sha256, text, bytes: new TextEncoder().encode(text).byteLength })))
       ).filter((entry) => entry !== null);
       const reserved = absent.reduce((sum, entry) => sum + entry.bytes, 0);
-      if (reserved > 0 && !(await quota.bytes.reserve(orgId, reserved, quota.cap))) return { full: quota.cap };
+      if (reserved > 0 && !(await quota.bytes.reserve(orgId, reserved, quota.cap))) {
+        // No row to count on: the org's erasure ran since the call was admitted (it is not the cap that refused).
+        if (!(await quota.bytes.open(orgId))) throw orgBeingErased(null);
+        return { full: quota.cap };
+      }
       const puts = await Promise.allSettled(
         absent.map((entry) => bucket.put(clientTextKey(orgId, entry.sha256), entry.text, { httpMetadata: { contentType: CLIENT_TEXT_CONTENT_TYPE }, onlyIf: { etagDoesNotMatch: "*" } })),
       );
