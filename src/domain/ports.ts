@@ -205,8 +205,12 @@ export interface SourceSnapshotReader {
 
 /** Text an assistant read on a page, kept under the org, addressed by its SHA-256 (erased with the org). */
 export interface ClientTextStore {
-  /** Stores the text; returns its SHA-256 (hex). The same text is stored once. */
-  save(orgId: string, text: string): Promise<string>;
+  /**
+   * Stores the texts and returns their SHA-256s (hex), in order. The same text is stored once; a text the org does
+   * not hold yet counts toward its page bytes (SOURCE_SNAPSHOT_BYTES_PER_ORG), and when the new ones together would
+   * pass that cap none is stored: `full` is the cap.
+   */
+  save(orgId: string, texts: string[]): Promise<{ sha256s: string[] } | { full: number }>;
   /** The text, or null when it is not (or no longer) stored. */
   get(orgId: string, sha256: string): Promise<string | null>;
   /** Deletes texts (a call that stored them lost its rows to the org's erasure). */

@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { validationError } from "../domain/errors";
+import { payloadTooLarge, validationError } from "../domain/errors";
 import { refusedByDatabaseGate } from "../domain/org-data/write-gate";
 import { hashEvidence, LEDGER_LIMITS, normalizeSubtopic } from "../domain/research/ledger";
 import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamPlanId, ParamSubtopic } from "./ledger-views";
 import { admitSourceChecks, requestSourceChecks, sendChecks } from "./source-checks";
 import { refuseBlockedSources } from "./source-policy-check";
+import { clientTextsFullMessage } from "../domain/sources/snapshot-quota";
 import { SOURCE_CHECK_LIMITS } from "../domain/sources/verification";
 
 const CLIENT_TEXT_CHARS = SOURCE_CHECK_LIMITS.clientTextChars;
@@ -82,8 +83,7 @@ export const recordEvidence = defineOperation({
 
     await admitSourceChecks(ctx, items.length);
 
-    // Text sent for a page Cairn may not reach is kept under the org first: a row never names text that is not stored.
-    const clientTexts = await Promise.all(items.map((item) => (item.sourceText ? ctx.services.clientTexts.save(orgId, item.sourceText) : null)));
+    const clientTexts = await saveClientTexts(ctx, items.map((item) => item.sourceText ?? null));
     const evidence = await Promise.all(
       items.map(async (item, i) => ({
         url: item.url,
@@ -117,6 +117,20 @@ export const recordEvidence = defineOperation({
     };
   },
 });
+
+/**
+ * Text sent for a page Cairn may not reach is kept under the org first: a row never names text that is not stored.
+ * It counts toward the org's page bytes with Cairn's own snapshots; texts that would pass that cap refuse the whole
+ * call before anything is stored or recorded (the caller can record the sources without them).
+ */
+async function saveClientTexts(ctx: OperationContext, texts: (string | null)[]): Promise<(string | null)[]> {
+  const sent = texts.filter((text): text is string => text !== null);
+  if (sent.length === 0) return texts.map(() => null);
+  const saved = await ctx.services.clientTexts.save(ctx.principal.orgId, sent);
+  if ("full" in saved) throw payloadTooLarge(clientTextsFullMessage(saved.full));
+  let next = 0;
+  return texts.map((text) => (text === null ? null : (saved.sha256s[next++] ?? null)));
+}
 
 /**
  * A source recorded again with text the assistant read (after it came back unreachable, say) takes that text and

@@ -2,6 +2,8 @@ import { d1ResearchSearch } from "../storage/research-search";
 import { outboxPublisher } from "./webhooks/producer";
 import { sourceCheckQueue } from "./sources/producer";
 import { clientTextStore } from "./sources/client-texts";
+import { snapshotBytesCap } from "../domain/sources/snapshot-quota";
+import { d1SnapshotBytes } from "../storage/snapshot-bytes";
 import { snapshotTexts } from "./sources/snapshot-texts";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
@@ -73,7 +75,8 @@ function servicesFor(env: Env, home: D1Database): Services {
       // Org settings are in the directory (DB), beside the org's row.
       orgSettings: d1OrgSettings(env.DB),
       sourceChecks: sourceCheckQueue(env),
-      clientTexts: clientTextStore(env.SOURCE_SNAPSHOTS),
+      // Texts assistants send count with the org's page snapshots, on its row in its home database.
+      clientTexts: clientTextStore(env.SOURCE_SNAPSHOTS, { bytes: d1SnapshotBytes(home), cap: snapshotBytesCap(env.SOURCE_SNAPSHOT_BYTES_PER_ORG) }),
       sourceSnapshots: snapshotTexts(env.SOURCE_SNAPSHOTS),
     };
     servicesByHome.set(home, services);

@@ -12,6 +12,8 @@ export interface SnapshotBytes {
   /** Counts bytes stored without a cap (an import carries what the org had). */
   add(orgId: string, bytes: number): Promise<void>;
   used(orgId: string): Promise<number>;
+  /** Whether the org's row is there and its erasure has not begun: a refused reservation means the cap only then. */
+  open(orgId: string): Promise<boolean>;
 }
 
 export function d1SnapshotBytes(home: D1Database): SnapshotBytes {
@@ -32,6 +34,10 @@ export function d1SnapshotBytes(home: D1Database): SnapshotBytes {
     async used(orgId) {
       const row = await home.prepare("SELECT snapshot_bytes FROM orgs WHERE id = ?").bind(orgId).first<{ snapshot_bytes: number }>();
       return row?.snapshot_bytes ?? 0;
+    },
+    async open(orgId) {
+      const row = await home.prepare("SELECT erasing_since FROM orgs WHERE id = ?").bind(orgId).first<{ erasing_since: number | null }>();
+      return row !== null && row.erasing_since === null;
     },
   };
 }

@@ -2,6 +2,7 @@
 import { env } from "cloudflare:workers";
 import { WEBHOOK_EVENT_TYPES } from "../../src/domain/webhooks/events";
 import type { Env } from "../../src/env";
+import { homeDatabase } from "../../src/platform/org-homes";
 import { createWebhook } from "../../src/platform/webhooks/admin";
 import type { FaultPlan } from "./faults";
 import type { FetchLike } from "./oauth-flow";
@@ -236,6 +237,19 @@ export const OPERATION_SCENARIOS: Scenario[] = [
     repeatable: true,
     prepare: async (h, t) => ({ planId: await plan(h, t) }),
     act: tool("record_evidence", (p) => ({ planId: p.planId, subtopics: ["Yield"], evidence: [source(1), source(2)] })),
+  },
+  {
+    name: "record_evidence (with the text the assistant read)",
+    repeatable: true,
+    prepare: async (h, t) => ({ planId: await plan(h, t) }),
+    act: tool("record_evidence", (p) => ({ planId: p.planId, evidence: [{ ...source(1), sourceText: "Lagoon 1 yields 3 MW, the operator said." }, { ...source(2), sourceText: "Lagoon 2 yields 3 MW." }] })),
+    // The org's count of page bytes is the bytes it keeps, whatever failed and was retried: each text counted once.
+    check: async (_h, t) => {
+      const home = await homeDatabase(env as unknown as Env, t.orgId);
+      const counted = (await home.prepare("SELECT snapshot_bytes FROM orgs WHERE id = ?").bind(t.orgId).first<{ snapshot_bytes: number }>())?.snapshot_bytes;
+      const kept = (await env.SOURCE_SNAPSHOTS.list({ prefix: `orgs/${t.orgId}/` })).objects.filter((o) => !o.key.includes("/urls/")).reduce((sum, o) => sum + o.size, 0);
+      return counted === kept ? [] : [`the org counts ${counted} page bytes and keeps ${kept}`];
+    },
   },
   {
     name: "record_claims",

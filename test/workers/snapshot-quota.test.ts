@@ -55,9 +55,10 @@ describe("the per-org cap on snapshot bytes", () => {
     expect(same?.verification.status).toBe("verified");
     expect(await usedBytes(full.orgId)).toBe(object?.size);
 
-    // A byte short of the cap: a new page's snapshot does not fit. Unchecked, with the reason; not checked against
-    // the assistant's text either (Cairn read the page); no snapshot stored, the count unchanged.
-    await setUsed(full.orgId, GiB - 1);
+    // A byte short of the cap once the assistant's text is stored (it counts too): a new page's snapshot does not
+    // fit. Unchecked, with the reason; not checked against the assistant's text either (Cairn read the page); no
+    // snapshot stored, the count unchanged.
+    await setUsed(full.orgId, GiB - 1 - new TextEncoder().encode(QUOTE).byteLength);
     const refused = await check(full.apiKey, [source(`${origin}/plain.txt?${tag}`, { quote: "the survey covered 1,204 households in 2025" }), source(`${origin}/notes.md?${tag}`, { sourceText: QUOTE })]);
     for (const s of refused) {
       expect(s.verification.status).toBe("unchecked");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clientTextApplies, unchecked } from "./verification";
-import { formatBytes, SNAPSHOT_QUOTA, SNAPSHOTS_FULL, snapshotBytesCap, snapshotFits, snapshotsFullReason } from "./snapshot-quota";
+import { clientTextsFullMessage, formatBytes, SNAPSHOT_QUOTA, SNAPSHOTS_FULL, snapshotBytesCap, snapshotFits, snapshotsFullReason } from "./snapshot-quota";
 
 describe("snapshot quota", () => {
   it("reads the deployment's cap, falling back to 1 GiB for anything that is not a positive whole number", () => {
@@ -23,6 +23,13 @@ describe("snapshot quota", () => {
     expect(formatBytes(20 * 1024)).toBe("20 KiB");
     expect(formatBytes(300)).toBe("300 bytes");
     expect(snapshotsFullReason(1024 ** 3)).toMatch(new RegExp(`^${SNAPSHOTS_FULL} \\(1 GiB\\): .*SOURCE_SNAPSHOT_BYTES_PER_ORG$`));
+  });
+
+  it("refuses a sourceText past the cap naming the cap and the setting, and saying the source can be recorded without it", () => {
+    const message = clientTextsFullMessage(512 * 1024 ** 2);
+    expect(message).toContain("at most 512 MiB of page text (SOURCE_SNAPSHOT_BYTES_PER_ORG)");
+    expect(message).toContain("nothing was recorded");
+    expect(message).toContain("without sourceText");
   });
 
   it("does not let the assistant's text stand in for a page Cairn read but could keep no copy of", () => {

@@ -1,8 +1,11 @@
 /**
- * The per-org cap on the bytes of page snapshots kept (SOURCE_SNAPSHOT_BYTES_PER_ORG). A snapshot is stored once per
- * org and text (content-addressed), so only a new object counts; a check that would pass the cap keeps no copy and
- * answers its source unchecked, saying why. Recording evidence is never refused for it: old snapshots being large
- * is no reason to lose what the assistant is recording, and a source that cannot be checked is named as such. Pure.
+ * The per-org cap on the bytes Cairn keeps of pages (SOURCE_SNAPSHOT_BYTES_PER_ORG): its own snapshots and the texts
+ * assistants send for pages it cannot reach (sourceText), one budget whoever read the page. Each is stored once per
+ * org and text (content-addressed), so only a new object counts. A check whose snapshot would pass the cap keeps no
+ * copy and answers its source unchecked, saying why: old snapshots being large is no reason to lose what the
+ * assistant is recording. A sourceText that would pass it refuses the call instead, saying the source can be
+ * recorded without it: the text is the caller's to leave out, and a source recorded silently without it would be
+ * judged differently from what the caller asked. Pure.
  */
 
 export const SNAPSHOT_QUOTA = {
@@ -39,3 +42,11 @@ export const SNAPSHOTS_FULL = "your organization's page snapshots are full";
 export const snapshotsFullReason = (cap: number): string =>
   `${SNAPSHOTS_FULL} (${formatBytes(cap)}): Cairn read the page but keeps no new copy to check the quote against, so this source was not checked; ` +
   "an operator can raise SOURCE_SNAPSHOT_BYTES_PER_ORG";
+
+/**
+ * Why record_evidence refuses a call whose sourceText would pass the org's cap (nothing of the call is recorded):
+ * what to do instead, in the caller's terms.
+ */
+export const clientTextsFullMessage = (cap: number): string =>
+  `Your organization keeps at most ${formatBytes(cap)} of page text (SOURCE_SNAPSHOT_BYTES_PER_ORG), and the sourceText of this call would pass it, ` +
+  "so nothing was recorded. Record these sources without sourceText (Cairn still reads each page itself), or ask an operator to raise the limit.";

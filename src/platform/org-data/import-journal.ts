@@ -3,6 +3,7 @@ import { ROW_TABLES } from "../../domain/org-data/format";
 import type { Env } from "../../env";
 import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
 import { orgPrefix, snapshotsPrefix } from "../sources/snapshots";
+import { clientTextsPrefix } from "../sources/client-texts";
 
 /**
  * The durable record of what an org import wrote (table `org_import_journal`, migration 0021), so that
@@ -123,10 +124,10 @@ export async function takeBack(env: Env, home: D1Database, orgId: string, lock: 
   const r2Keys = objects.filter((o) => o.kind === R2_OBJECT && o.id.startsWith(orgPrefix(orgId))).map((o) => o.id);
   for (let start = 0; start < r2Keys.length; start += R2_KEYS) {
     const chunk = r2Keys.slice(start, start + R2_KEYS);
-    // The page snapshots among them were counted toward the org's snapshot bytes when the import stored them: the
-    // count gives them back once they are gone (a crash between the two leaves it high, never below what is kept).
-    const snapshots = chunk.filter((key) => key.startsWith(snapshotsPrefix(orgId)));
-    const sizes = await Promise.all(snapshots.map(async (key) => (await env.SOURCE_SNAPSHOTS.head(key))?.size ?? 0));
+    // The page snapshots and client texts among them were counted toward the org's page bytes when the import stored
+    // them: the count gives them back once they are gone (a crash between the two leaves it high, never below what is kept).
+    const counted = chunk.filter((key) => key.startsWith(snapshotsPrefix(orgId)) || key.startsWith(clientTextsPrefix(orgId)));
+    const sizes = await Promise.all(counted.map(async (key) => (await env.SOURCE_SNAPSHOTS.head(key))?.size ?? 0));
     await env.SOURCE_SNAPSHOTS.delete(chunk);
     const freed = sizes.reduce((sum, size) => sum + size, 0);
     if (freed > 0) await d1SnapshotBytes(home).release(orgId, freed);

@@ -106,7 +106,10 @@ export class ImportedObjects {
     const earlier = this.#clientTexts.get(record.sha256);
     if (earlier) throw validationError(`Line ${line}: line ${earlier} holds this client text already; each record appears once in an export.`);
     this.#clientTexts.set(record.sha256, line);
-    await this.putJournaled(clientTextKey(this.orgId, record.sha256), record.text, CLIENT_TEXT_CONTENT_TYPE);
+    // Counted with the org's page bytes as a snapshot is (not capped: the import carries what the org had).
+    if (await this.putJournaled(clientTextKey(this.orgId, record.sha256), record.text, CLIENT_TEXT_CONTENT_TYPE)) {
+      await d1SnapshotBytes(await homeDatabase(this.env, this.orgId)).add(this.orgId, new TextEncoder().encode(record.text).byteLength);
+    }
   }
 
   /**

@@ -108,7 +108,7 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
         const now = Date.now();
         const quota = { bytes: d1SnapshotBytes(home), cap: checker.snapshotCap };
         const cairns = await verdictFor(checker, orgId, source, now, quota, message.body.recheck ? batchStarted : undefined);
-        await recordVerdict(env, home, ledger, message.body, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS), orgId, now));
+        await recordVerdict(env, home, ledger, message.body, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS, quota), orgId, now));
         // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
         if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
       }
