@@ -315,7 +315,8 @@ describe("resuming a plan: where its sources stand", () => {
         source(page("/article.html?ctx=3"), "every new car sold in Europe will carry these cells by 2027"),
       ],
     });
-    await sourceChecksSettled(apiKey, planId);
+    // The queue is shared with the file's earlier tests, whose checks may still be ahead of these on a loaded machine.
+    await sourceChecksSettled(apiKey, planId, 90_000);
     const context = (await ok(apiKey, "get_research_context", { planId })) as {
       sources: { counts: Record<string, number>; needWork: { ref: string; status: string; score?: number; closest?: string }[]; trust?: string };
     };
@@ -329,5 +330,5 @@ describe("resuming a plan: where its sources stand", () => {
     expect(context.sources.trust).toBe("untrusted-external-content");
     const second = (await ok(apiKey, "get_research_context", { planId, cursor: "1" })) as { sources?: unknown };
     expect(second.sources).toBeUndefined();
-  });
+  }, 120_000);
 });
