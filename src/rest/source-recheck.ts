@@ -52,17 +52,17 @@ export async function sourceRecheckRoute(
   const { orgId } = principal;
   try {
     await checkEmptyBody(request);
-    const { services, now } = await webServices(env, orgId);
-    const queued = await queueRechecks(env, orgId, now());
-    await services.audit.record({
+    const { now } = await webServices(env, orgId);
+    // The audit row lands with the re-checks' mark: a request that fails after queuing is not left out of the log.
+    const queued = await queueRechecks(env, orgId, now(), (count) => ({
       orgId,
       actorUserId: principal.userId,
       actorClientId: principal.clientId ?? principal.apiKeyId ?? null,
       action: "sources.recheck_requested",
       targetType: "org",
       targetId: orgId,
-      detail: { queued: queued.queued },
-    });
+      detail: { queued: count },
+    }));
     return Response.json(queued, { status: 202 });
   } catch (error) {
     if (isCairnError(error)) return problemResponse(error, correlationId);

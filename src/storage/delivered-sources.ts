@@ -1,8 +1,10 @@
+import { auditInsertStatement } from "./audit-log";
 import type { D1Queries } from "./database";
 import { citedRefsIn } from "../domain/research/ledger";
 import { announcement, citedSourceNumbers, compareWithDelivery, countSources, type SourceChange, type SourceCounts, sourceChangeMark } from "../domain/sources/recheck";
 import { SOURCE_CHECK_LIMITS, type SourceVerification, type VerificationStatus } from "../domain/sources/verification";
 import { newId } from "../domain/ids";
+import type { AuditEntry } from "../domain/ports";
 import type { WebhookEvent } from "../domain/webhooks/events";
 import { WEBHOOK_LIMITS } from "../domain/webhooks/policy";
 
@@ -80,16 +82,32 @@ export async function sourcesDueRecheck(db: D1Queries, orgId: string, limit: num
   return results.map((row) => ({ planId: row.plan_id, n: row.n }));
 }
 
-/** The re-checks handed to the queue count against the org's check limits, and are not queued again while on their way. */
-export async function markRechecksRequested(db: D1Queries, orgId: string, sources: readonly { planId: string; n: number }[], now: number): Promise<void> {
-  if (sources.length === 0) return;
-  await db
-    .prepare(
-      `UPDATE ledger_evidence SET verification_requested_at = ?1
-        WHERE org_id = ?2 AND (plan_id, n) IN (SELECT json_extract(value, '$.planId'), json_extract(value, '$.n') FROM json_each(?3))`,
-    )
-    .bind(now, orgId, JSON.stringify(sources))
-    .run();
+/**
+ * The re-checks handed to the queue count against the org's check limits, and are not queued again while on their way;
+ * the audit row of the request that queued them (an admin's) lands with the mark, so a retried request cannot leave the
+ * log without the one that queued them.
+ */
+export async function markRechecksRequested(
+  db: D1Queries,
+  orgId: string,
+  sources: readonly { planId: string; n: number }[],
+  now: number,
+  audit: AuditEntry | null = null,
+): Promise<void> {
+  const statements = [
+    ...(sources.length
+      ? [
+          db
+            .prepare(
+              `UPDATE ledger_evidence SET verification_requested_at = ?1
+                WHERE org_id = ?2 AND (plan_id, n) IN (SELECT json_extract(value, '$.planId'), json_extract(value, '$.n') FROM json_each(?3))`,
+            )
+            .bind(now, orgId, JSON.stringify(sources)),
+        ]
+      : []),
+    ...(audit ? [auditInsertStatement(db, audit, now)] : []),
+  ];
+  if (statements.length) await db.batch(statements);
 }
 
 /**

@@ -1,8 +1,10 @@
 import { createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { SourceCheckMessage } from "../../src/domain/ports";
 import type { WebhookMessage } from "../../src/domain/webhooks/model";
 import type { Env } from "../../src/env";
 import worker from "../../src/index";
+import { SOURCE_CHECK_QUEUE_NAME } from "../../src/platform/sources/consumer";
 import { WEBHOOK_QUEUE_NAME } from "../../src/platform/webhooks/consumer";
 import { fetchWorkerOver } from "./worker";
 
@@ -19,10 +21,17 @@ import { fetchWorkerOver } from "./worker";
  *   - "race": before the N-th call goes on, another member's write runs to completion (a request
  *     racing the operation), and for operations that undo themselves on failure the next call throws.
  * The wrapped env is also handed to every plan and session object the Worker calls (their own
- * index writes and event sends go through it), and its webhook queue is played by the test: sent
- * messages are kept here and handed to the Worker's real consumer by `drainQueue`, with the
- * platform's redelivery (a message retried, or whose handler threw, comes again).
+ * index writes and event sends go through it), and its queues are played by the test: messages sent
+ * to the webhook queue are kept here and handed to the Worker's real consumer by `drainQueue`, those
+ * sent to the source-check queue by `drainSourceChecks`, each with the platform's redelivery (a
+ * message retried, or whose handler threw, comes again). The snapshot bucket (R2) is wrapped too.
  */
+
+export interface Queued<Body> {
+  id: string;
+  body: Body;
+  attempts: number;
+}
 
 export type FaultKind = "throw" | "reset" | "race";
 
@@ -49,7 +58,9 @@ export class FaultPlan {
   race: (() => Promise<void>) | null = null;
   raceThenThrow = false;
   /** Messages sent to the webhook queue, not yet consumed. */
-  queue: { id: string; body: WebhookMessage; attempts: number }[] = [];
+  queue: Queued<WebhookMessage>[] = [];
+  /** Messages sent to the source-check queue, not yet consumed (only a scenario that checks sources drains them). */
+  sourceChecks: Queued<SourceCheckMessage>[] = [];
   /** Durable Object names the Worker called (plan and session objects), by namespace. */
   readonly objects = { PLAN: new Set<string>(), SEARCH_SESSION: new Set<string>() };
 
@@ -157,21 +168,39 @@ function faultyKv(kv: KVNamespace, plan: FaultPlan): KVNamespace {
   });
 }
 
-/** The webhook queue's producer, played by the test: sends are kept in `plan.queue` for drainQueue. */
-function playedQueue(plan: FaultPlan): Queue<WebhookMessage> {
+/** A queue's producer, played by the test: sends are kept in `kept` for drainQueue or drainSourceChecks. */
+function playedQueue<Body>(plan: FaultPlan, binding: string, kept: () => Queued<Body>[], what: (body: Body) => string): Queue<Body> {
   let next = 0;
-  const keep = (body: WebhookMessage) => plan.queue.push({ id: `m${++next}`, body, attempts: 1 });
+  const keep = (body: Body) => kept().push({ id: `${binding.toLowerCase()}-${++next}`, body, attempts: 1 });
   return {
-    async send(body: WebhookMessage) {
-      await failOrRace(plan, plan.hit("QUEUE", `send ${body.kind}`));
+    async send(body: Body) {
+      await failOrRace(plan, plan.hit(binding, `send ${what(body)}`));
       keep(body);
     },
-    async sendBatch(messages: Iterable<MessageSendRequest<WebhookMessage>>) {
+    async sendBatch(messages: Iterable<MessageSendRequest<Body>>) {
       const list = [...messages];
-      await failOrRace(plan, plan.hit("QUEUE", `sendBatch of ${list.length} ${list[0]?.body.kind ?? ""}`));
+      await failOrRace(plan, plan.hit(binding, `sendBatch of ${list.length} ${list[0] ? what(list[0].body) : ""}`));
       for (const message of list) keep(message.body);
     },
-  } as unknown as Queue<WebhookMessage>;
+  } as unknown as Queue<Body>;
+}
+
+/** The snapshot bucket: each call is counted and may fail; named by what it reaches (an org's snapshots, URL pointers, client texts). */
+function faultyR2(bucket: R2Bucket, plan: FaultPlan): R2Bucket {
+  return new Proxy(bucket, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      return async (...args: unknown[]) => {
+        const first = args[0];
+        const key = typeof first === "string" ? first : Array.isArray(first) ? String(first[0] ?? "") : ((first as { prefix?: string } | undefined)?.prefix ?? "");
+        const count = Array.isArray(first) ? ` (${first.length})` : "";
+        // "orgs/<org>/<kind>/<name>": the kind, without the org's id or the object's hash.
+        await failOrRace(plan, plan.hit("R2", `${String(property)} ${key.split("/")[2] ?? key.split("/")[0] ?? ""}${count}`));
+        return (value as Fn).apply(target, args);
+      };
+    },
+  });
 }
 
 function faultyNamespace<T extends Rpc.DurableObjectBranded | undefined>(
@@ -233,7 +262,9 @@ export function faultyEnv(plan: FaultPlan): Env {
     DB: faultyD1(base.DB, "DB", plan),
     ...(base.RESEARCH_DB_2 ? { RESEARCH_DB_2: faultyD1(base.RESEARCH_DB_2, "RESEARCH_DB_2", plan) } : {}),
     OAUTH_KV: faultyKv(base.OAUTH_KV, plan),
-    WEBHOOK_QUEUE: playedQueue(plan),
+    WEBHOOK_QUEUE: playedQueue<WebhookMessage>(plan, "QUEUE", () => plan.queue, (body) => body.kind),
+    SOURCE_CHECK_QUEUE: playedQueue<SourceCheckMessage>(plan, "SOURCE_CHECK_QUEUE", () => plan.sourceChecks, (body) => (body.recheck ? "re-check" : "check")),
+    SOURCE_SNAPSHOTS: faultyR2(base.SOURCE_SNAPSHOTS, plan),
     PLAN: faultyNamespace(base.PLAN, "PLAN", plan, () => wrapped),
     SEARCH_SESSION: faultyNamespace(base.SEARCH_SESSION, "SEARCH_SESSION", plan, () => wrapped),
   };
@@ -266,17 +297,13 @@ export async function runAlarms(faulty: Env, binding: "PLAN" | "SEARCH_SESSION",
 
 export const runPlanAlarms = (faulty: Env, names: Iterable<string>) => runAlarms(faulty, "PLAN", names);
 
-/**
- * Hands queued messages to the Worker's real queue handler, one batch per round, until none is
- * left: acked messages leave, retried ones (or all, when the handler throws) come again, as the
- * platform redelivers. Delays are not waited out. Returns the number of rounds.
- */
-export async function drainQueue(plan: FaultPlan, faulty: Env, maxRounds = 20): Promise<number> {
+/** Hands a played queue's messages to the Worker's real queue handler as a batch of `queueName`, until none is left. */
+async function drain<Body>(queued: Queued<Body>[], queueName: string, faulty: Env, maxRounds: number): Promise<number> {
   for (let round = 1; round <= maxRounds; round++) {
-    if (plan.queue.length === 0) return round - 1;
-    const taken = plan.queue.splice(0, 10);
-    const batch = createMessageBatch<WebhookMessage>(
-      WEBHOOK_QUEUE_NAME,
+    if (queued.length === 0) return round - 1;
+    const taken = queued.splice(0, 10);
+    const batch = createMessageBatch<Body>(
+      queueName,
       taken.map((m) => ({ id: m.id, timestamp: new Date(), body: m.body, attempts: m.attempts })),
     );
     const ctx = createExecutionContext();
@@ -291,8 +318,18 @@ export async function drainQueue(plan: FaultPlan, faulty: Env, maxRounds = 20): 
     for (const message of taken) {
       // A handler that returns acks every message it did not retry; one that throws has all of them redelivered.
       const again = threw || result.retryBatch.retry || retried.has(message.id);
-      if (again) plan.queue.push({ ...message, attempts: message.attempts + 1 });
+      if (again) queued.push({ ...message, attempts: message.attempts + 1 });
     }
   }
-  throw new Error(`the webhook queue did not drain in ${maxRounds} rounds: ${JSON.stringify(plan.queue.map((m) => m.body.kind))}`);
+  throw new Error(`the ${queueName} queue did not drain in ${maxRounds} rounds: ${JSON.stringify(queued.map((m) => m.body))}`);
 }
+
+/**
+ * Hands the webhook queue's messages to the Worker's real queue handler, one batch per round, until none
+ * is left: acked messages leave, retried ones (or all, when the handler throws) come again, as the
+ * platform redelivers. Delays are not waited out. Returns the number of rounds.
+ */
+export const drainQueue = (plan: FaultPlan, faulty: Env, maxRounds = 20) => drain(plan.queue, WEBHOOK_QUEUE_NAME, faulty, maxRounds);
+
+/** The same for the source-check queue: each batch goes to the source-check consumer (a batch of that queue). */
+export const drainSourceChecks = (plan: FaultPlan, faulty: Env, maxRounds = 20) => drain(plan.sourceChecks, SOURCE_CHECK_QUEUE_NAME, faulty, maxRounds);

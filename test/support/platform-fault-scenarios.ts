@@ -25,7 +25,7 @@ async function ageSteps(orgId: string, planId: string): Promise<void> {
   });
 }
 
-async function restCall(h: Harness, key: string, path: string, init: RequestInit): Promise<Outcome & { body: string }> {
+export async function restCall(h: Harness, key: string, path: string, init: RequestInit): Promise<Outcome & { body: string }> {
   const headers = new Headers(init.headers);
   headers.set("authorization", `Bearer ${key}`);
   let response: Response;

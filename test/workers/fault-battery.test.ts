@@ -7,14 +7,15 @@ import worker from "../../src/index";
 import { drainQueue, type FaultKind, faultHarness, runAlarms, type StorageCall } from "../support/faults";
 import { hookPath, newTenant, OPERATION_SCENARIOS, type Outcome, type Scenario, type Tenant } from "../support/fault-scenarios";
 import { PLATFORM_SCENARIOS } from "../support/platform-fault-scenarios";
+import { SOURCE_SCENARIOS } from "../support/source-fault-scenarios";
 import { canonicalExport, danglingReferences, exportDifference, ftsProblems, planIndexMismatches, sessionIndexMismatches } from "../support/org-invariants";
 
 /**
  * The fault battery: for every write operation of the registry and every writer the platform runs
- * (webhook consumer, plan alarm, org import and erasure, retention cron), each storage call the
- * operation makes is failed in turn — D1, KV, a queue send, a plan or session object call (thrown
- * before it runs; for objects also a reset after it ran) — then the call is retried as a
- * client or the platform would, the platform's follow-up work runs (plan alarms, queue redelivery),
+ * (webhook consumer, plan alarm, org import and erasure, retention cron, the source-check consumer and a
+ * re-check after delivery), each storage call the operation makes is failed in turn — D1, KV, R2, a queue
+ * send, a plan or session object call (thrown before it runs; for objects also a reset after it ran) —
+ * then the call is retried as a client or the platform would, the platform's follow-up work runs (plan alarms, queue redelivery),
  * and the org must be as if nothing had failed: its plan index equals its plan objects, no row names
  * a missing one, every event decided is delivered and none twice, the full-text indexes pass their
  * integrity check, and its export equals the export of the same calls run without a fault.
@@ -111,6 +112,8 @@ interface Run {
 /** One run of a scenario in a fresh org: prepare, act with the fault armed, retry, settle, check. */
 async function runOnce(scenario: Scenario, failAt: number | null, kind: FaultKind, baseline: Run | null): Promise<Run> {
   const t = await newTenant();
+  // Source checks another run sent (its operations' sends) are not this run's to drain.
+  h.plan.sourceChecks.length = 0;
   const prepared = await scenario.prepare(h, t);
   await settle(t);
   await scenario.stage?.(h, t, prepared);
@@ -224,7 +227,7 @@ describe("fault battery: every storage call of every write fails in turn, and no
     expect(writes.filter((name) => !covered.has(name))).toEqual([]);
   });
 
-  for (const scenario of [...OPERATION_SCENARIOS, ...PLATFORM_SCENARIOS]) {
+  for (const scenario of [...OPERATION_SCENARIOS, ...PLATFORM_SCENARIOS, ...SOURCE_SCENARIOS]) {
     it(scenario.name, () => battery(scenario), 600_000);
   }
 

@@ -118,6 +118,11 @@ describe("re-checks after delivery", () => {
     const response = await recheck(adminKey);
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ queued: 2, batchLimit: 100 });
+    // The admin's request is in the audit log, with what it queued (written with the re-checks' mark).
+    const audited = await env.DB.prepare("SELECT actor_user_id, detail FROM audit_log WHERE org_id = ? AND action = 'sources.recheck_requested'")
+      .bind(orgId)
+      .all<{ actor_user_id: string; detail: string }>();
+    expect(audited.results).toEqual([{ actor_user_id: admin.userId, detail: JSON.stringify({ queued: 2 }) }]);
     await recheckedAfter(orgId, planId, 2, before);
     expect(await sourcesOf(apiKey, outputId)).toEqual({ total: 2, verified: 1, changed: 1, gone: 0, unverified: 0 });
 

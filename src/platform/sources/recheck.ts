@@ -1,5 +1,6 @@
 import { rateLimited } from "../../domain/errors";
 import { RECHECK_LIMITS, recheckBatchSize } from "../../domain/sources/recheck";
+import type { AuditEntry } from "../../domain/ports";
 import type { Env } from "../../env";
 import { markRechecksRequested, sourcesDueRecheck } from "../../storage/delivered-sources";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
@@ -23,9 +24,10 @@ export interface RecheckQueued {
 /**
  * Queues a re-check of the org's sources cited by stored deliverables, oldest-checked first, at most
  * RECHECK_LIMITS.batch and within the org's per-minute and per-day check limits (rate_limited, with when to
- * retry, when they leave nothing). Each is fetched again and its quote looked for on the new text.
+ * retry, when they leave nothing). Each is fetched again and its quote looked for on the new text. `audit`: the
+ * audit entry of the request asking (written with the mark, in one batch).
  */
-export async function queueRechecks(env: Env, orgId: string, now: number): Promise<RecheckQueued> {
+export async function queueRechecks(env: Env, orgId: string, now: number, audit: ((queued: number) => AuditEntry) | null = null): Promise<RecheckQueued> {
   const home = await homeDatabase(env, orgId);
   const queue = sourceCheckQueue(env);
   const used = await d1EvidenceLedger(home).sourceCheckRequests(orgId, { minute: now - MINUTE_MS, day: now - DAY_MS });
@@ -34,7 +36,7 @@ export async function queueRechecks(env: Env, orgId: string, now: number): Promi
   const due = await sourcesDueRecheck(home, orgId, batch.size, now);
   // Sent first, marked after: a send that fails leaves nothing marked as on its way.
   await queue.enqueue(due.map(({ planId, n }) => ({ orgId, planId, n, recheck: true })));
-  await markRechecksRequested(home, orgId, due, now);
+  await markRechecksRequested(home, orgId, due, now, audit?.(due.length) ?? null);
   return { queued: due.length, batchLimit: RECHECK_LIMITS.batch };
 }
 
