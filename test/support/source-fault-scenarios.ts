@@ -33,14 +33,14 @@ async function setPage(name: string, init: RequestInit): Promise<void> {
 
 const cited = (url: string) => ({ url, title: "Solid-state batteries reach 500 Wh/kg", facts: "Cells reached 500 Wh/kg", subtopic: "Density", quote: QUOTE });
 
-/** A source's verdict, with its mark after delivery when it has one ("unverified, changed"). */
+/** A source's verdict, with its mark after delivery when it has one ("partial, changed") and what it rests on when not the page ("verified on client_text"). */
 async function verdictOf(t: Tenant, planId: string, n: number): Promise<string> {
   const home = await homeDatabase(env as unknown as Env, t.orgId);
   const row = await home
-    .prepare("SELECT verification_status AS status, verification_changed AS changed FROM ledger_evidence WHERE org_id = ? AND plan_id = ? AND n = ?")
+    .prepare("SELECT verification_status AS status, verification_changed AS changed, verification_basis AS basis FROM ledger_evidence WHERE org_id = ? AND plan_id = ? AND n = ?")
     .bind(t.orgId, planId, n)
-    .first<{ status: string | null; changed: string | null }>();
-  return [row?.status ?? "none", ...(row?.changed ? [row.changed] : [])].join(", ");
+    .first<{ status: string | null; changed: string | null; basis: string | null }>();
+  return [row?.status ?? "none", ...(row?.changed ? [row.changed] : [])].join(", ") + (row?.basis === "client_text" ? " on client_text" : "");
 }
 
 /** The org's count of page bytes equals the bytes of the snapshots and client texts it keeps: each object counted once, none uncounted. */
@@ -64,9 +64,9 @@ async function checked(h: Harness): Promise<Outcome> {
   }
 }
 
-async function recordedSource(h: Harness, t: Tenant, url: string): Promise<string> {
+async function recordedSource(h: Harness, t: Tenant, url: string, sourceText?: string): Promise<string> {
   const planId = String((await must(h, t.key, "create_research_plan", { ...planArgs(steps("search", "synthesize")), citationPolicy: "report" })).planId);
-  await must(h, t.key, "record_evidence", { planId, evidence: [cited(url)] });
+  await must(h, t.key, "record_evidence", { planId, evidence: [{ ...cited(url), ...(sourceText ? { sourceText } : {}) }] });
   if (h.plan.sourceChecks.length !== 1) throw new Error(`record_evidence sent ${h.plan.sourceChecks.length} source checks, expected 1`);
   return planId;
 }
@@ -81,6 +81,19 @@ export const SOURCE_SCENARIOS: Scenario[] = [
     check: async (_h, t, p) => {
       const verdict = await verdictOf(t, String(p.planId), 1);
       return [...(verdict === "verified" ? [] : [`the source's verdict is ${verdict}, the fault-free run's is verified`]), ...(await snapshotBytesProblems(t.orgId))];
+    },
+  },
+  {
+    // A page that refuses Cairn (403), with the text the assistant read: the quote is checked against that text.
+    name: "source-check consumer (the assistant's text of a page Cairn cannot read)",
+    repeatable: true,
+    prepare: async (h, t) => ({
+      planId: await recordedSource(h, t, `${inject("sourcePagesOrigin")}/forbidden`, "In March, the team reported that solid-state cells reached 500 Wh/kg in the lab."),
+    }),
+    act: (h) => checked(h),
+    check: async (_h, t, p) => {
+      const verdict = await verdictOf(t, String(p.planId), 1);
+      return [...(verdict === "verified on client_text" ? [] : [`the source's verdict is ${verdict}, the fault-free run's is verified on client_text`]), ...(await snapshotBytesProblems(t.orgId))];
     },
   },
   {
