@@ -115,18 +115,11 @@ const SEEDED = [/[\w.+-]+@example\.com/g, /\borg-[0-9a-f]{8}\b/g, /"prefix":"[^"
 const KEY_LAST_USED = /"last_used_at":(?:<ms>|null)/g;
 
 /**
- * A source's verdict is Cairn's own finding, reached by the source-check queue after the call that recorded it
- * answered: whether it is in yet when the export is read is timing (when, not whether, research was kept), so two
- * runs compare everything about a source but its check.
- */
-function withoutVerdict(row: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, column.startsWith("verification_") ? "<checked later>" : value]));
-}
-
-/**
  * The org's export, read for comparison with another org's: no header; ids replaced by their kind
  * and order of first appearance; times and secrets replaced by placeholders; the plan index's
- * sequence number (how many updates the index took, not what it says) dropped.
+ * sequence number (how many updates the index took, not what it says) dropped. Sources' verdicts are
+ * compared too: the battery plays the source-check queue, so a check runs only when a scenario drains
+ * it, and whether it has run is never timing.
  */
 export async function canonicalExport(orgId: string): Promise<string[]> {
   const seen = new Map<string, string>();
@@ -136,9 +129,7 @@ export async function canonicalExport(orgId: string): Promise<string[]> {
     const value =
       record.type === "row" && record.table === "plans"
         ? { ...record, row: { ...record.row, index_seq: "-" } }
-        : record.type === "row" && record.table === "ledger_evidence"
-          ? { ...record, row: withoutVerdict(record.row) }
-          : record;
+        : record;
     lines.push(
       JSON.stringify(value)
         .replace(ID, (id, kind: string) => {

