@@ -123,6 +123,14 @@ export const PLATFORM_SCENARIOS: Scenario[] = [
       // A write that lands before the import has checked the org is empty: the import is refused, as for any org with research.
       refusal: /HTTP 409 .*already holds research/,
     },
+    // The sources the imported deliverable cites are recorded again (not in the file, so not in the export): E1, once.
+    // (An import refused because a member's write raced in imports no deliverable.)
+    check: async (_h, t) => {
+      const outputs = await env.DB.prepare("SELECT COUNT(*) AS n FROM research_outputs WHERE org_id = ?").bind(t.orgId).first<number>("n");
+      if (!outputs) return [];
+      const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM research_output_sources WHERE org_id = ?").bind(t.orgId).first<number>("n");
+      return n === 1 ? [] : [`the imported deliverable records ${n} cited sources, the file's cites 1`];
+    },
   },
   {
     name: "org erasure",

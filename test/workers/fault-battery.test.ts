@@ -197,6 +197,14 @@ const KNOWN_GAPS: { scenario: RegExp; kind: FaultKind; call: RegExp; why: string
     call: /verification_requested_at/,
     why: "the imported sources' checks are not queued when that step fails after the import committed: they stay unchecked",
   },
+  // The same for rebuildDeliveredSources (src/storage/delivered-sources.ts), run after the commit and best effort: when
+  // it fails, the imported deliverables record no cited sources, so their sources are never re-checked.
+  ...(["throw", "race"] as const).map((kind) => ({
+    scenario: /^org import$/,
+    kind,
+    call: /FROM research_outputs o JOIN evidence_ledg|SELECT n FROM ledger_evidence WHERE org_id = \? AND plan_id = \?|INSERT INTO research_output_sources/,
+    why: "the imported deliverables' cited sources are not recorded when that step fails after the import committed",
+  })),
 ];
 
 const knownGap = (pair: PairResult) => KNOWN_GAPS.find((gap) => gap.scenario.test(pair.scenario) && gap.kind === pair.kind && gap.call.test(pair.call));
