@@ -4,8 +4,9 @@ import type { Env } from "../../src/env";
 import { importOrg } from "../../src/platform/org-data/import";
 import { homeDatabase } from "../../src/platform/org-homes";
 import { createPlan, ok, steps } from "../support/plans";
+import { ADMIN_SCOPES, api, emptyOrg, exportText, importInto, joinLines, type Line, objectsOf, parseLines } from "../support/org-files";
 import { waitFor } from "../support/webhooks";
-import { fetchWorker, fetchWorkerOver, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
+import { fetchWorkerOver, ORIGIN, seedApiKey, seedTenant } from "../support/worker";
 
 /**
  * An export carries the text assistants sent for pages Cairn could not read (record_evidence's sourceText) and
@@ -14,38 +15,12 @@ import { fetchWorker, fetchWorkerOver, ORIGIN, seedApiKey, seedOrg, seedTenant, 
  * The verdicts are reached for real first, on the loopback fixture pages (a bot wall answers 403).
  */
 const origin = inject("sourcePagesOrigin");
-const ADMIN_SCOPES = ["research:read", "research:write", "org:admin"] as const;
 const QUOTE = "solid-state cells reached 500 Wh/kg in the lab";
 const PAYWALLED_TEXT = `Subscribers only.\n\nIn March, the team reported that ${QUOTE}, a record for the chemistry.`;
 const LOGIN_TEXT = "Subscribers only. Nothing about cells here, only a login form.";
 
-const api = (key: string, path: string, init: RequestInit = {}) => {
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${key}`);
-  return fetchWorker(new Request(`${ORIGIN}/api/v1${path}`, { ...init, headers }));
-};
-const importInto = (key: string, body: string) => api(key, "/org/import", { method: "POST", body, headers: { "content-type": "application/x-ndjson" } });
-const exportText = async (key: string) => {
-  const response = await api(key, "/org/export");
-  expect(response.status).toBe(200);
-  return response.text();
-};
-async function emptyOrg(): Promise<{ orgId: string; key: string }> {
-  const orgId = await seedOrg();
-  const admin = await seedUser(orgId, "admin");
-  return { orgId, key: (await seedApiKey(orgId, admin.userId, [...ADMIN_SCOPES])).key };
-}
-
-type Line = Record<string, unknown> & { type: string; table?: string; row?: Record<string, unknown> };
-const parse = (text: string): Line[] =>
-  text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Line);
-const join = (lines: Line[]) => lines.map((line) => JSON.stringify(line)).join("\n");
 const sha = async (text: string) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))].map((x) => x.toString(16).padStart(2, "0")).join("");
 
-const objectsOf = async (orgId: string) => (await env.SOURCE_SNAPSHOTS.list({ prefix: `orgs/${orgId}/` })).objects.map((o) => o.key).sort();
 const clientTextKeys = async (orgId: string) => (await objectsOf(orgId)).filter((key) => key.includes("/client-texts/")).map((key) => key.replace(`orgs/${orgId}/`, ""));
 
 interface SourceRow {
@@ -118,7 +93,7 @@ describe("export and import of the texts assistants sent for pages Cairn could n
   it("round-trips a source verified on the assistant's text into a fresh org: the verdict (basis client_text) and the text, byte for byte", async () => {
     const a = await orgWithClientTexts();
     const text = await exportText(a.adminKey);
-    const lines = parse(text);
+    const lines = parseLines(text);
     const carried = lines.filter((line) => line.type === "client_text");
     expect(carried.map((line) => line.text).sort()).toEqual([PAYWALLED_TEXT, LOGIN_TEXT, `${PAYWALLED_TEXT} (copied)`].sort());
     for (const line of carried) expect(line.sha256).toBe(await sha(String(line.text)));
@@ -149,12 +124,12 @@ describe("export and import of the texts assistants sent for pages Cairn could n
       expect(key).toBe(`client-texts/${await sha(String(right))}.txt`);
     }
     // The ledger reads the same, and B's export carries the texts as A's did.
-    expect(parse(await exportText(b.key)).filter((line) => line.type === "client_text")).toEqual(carried);
+    expect(parseLines(await exportText(b.key)).filter((line) => line.type === "client_text")).toEqual(carried);
   });
 
   it("refuses a forged verdict on the assistant's text, a text that does not hash to its sha256, an oversized one, and a source naming a text the file does not carry, naming the line; nothing is kept", async () => {
     const a = await orgWithClientTexts();
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     const source = (basis: string, status: string) =>
       lines.findIndex((line) => line.table === "ledger_evidence" && line.row?.verification_basis === basis && line.row?.verification_status === status);
     const verifiedSource = source("client_text", "verified");
@@ -162,11 +137,11 @@ describe("export and import of the texts assistants sent for pages Cairn could n
     const textAt = lines.findIndex((line) => line.type === "client_text" && line.sha256 === lines[verifiedSource]?.row?.client_text_sha256);
     expect(Math.min(verifiedSource, notFoundSource, textAt)).toBeGreaterThan(0);
     const change = (index: number, edit: (line: Line) => Line) => lines.map((line, i) => (i === index ? edit(line) : line));
-    const withRow = (index: number, row: Record<string, unknown>) => join(change(index, (line) => ({ ...line, row: { ...line.row, ...row } })));
+    const withRow = (index: number, row: Record<string, unknown>) => joinLines(change(index, (line) => ({ ...line, row: { ...line.row, ...row } })));
     // The text the verified source names, with the quote taken out and its hash made to match: the verdict no longer holds.
     const gutted = PAYWALLED_TEXT.replace(QUOTE, "the cells did something");
     const guttedSha = await sha(gutted);
-    const forgedText = join(
+    const forgedText = joinLines(
       change(verifiedSource, (line) => ({ ...line, row: { ...line.row, client_text_sha256: guttedSha } })).map((line, i) => (i === textAt ? { ...line, text: gutted, sha256: guttedSha } : line)),
     );
     const oversized = `${PAYWALLED_TEXT} ${"x".repeat(100_000)}`;
@@ -180,10 +155,10 @@ describe("export and import of the texts assistants sent for pages Cairn could n
       [withRow(verifiedSource, { client_text_sha256: "0".repeat(64) }), verifiedSource, /client_text_sha256: names .* which no earlier line of this file carries/],
       [withRow(verifiedSource, { verification_snapshot: lines.find((line) => line.type === "snapshot")?.sha256 }), verifiedSource, /verification_snapshot/],
       // The text changed under its hash, a hash that is no hash, a text past the bound.
-      [join(change(textAt, (line) => ({ ...line, text: `${PAYWALLED_TEXT} And 900 Wh/kg.` }))), textAt, /SHA-256/],
-      [join(change(textAt, (line) => ({ ...line, sha256: "../../other/client-texts/x" }))), textAt, /sha256/],
-      [join(change(textAt, (line) => ({ ...line, text: oversized, sha256: oversizedSha }))), textAt, /at most 100000 characters/],
-      [join(change(textAt, (line) => ({ ...line, key: `orgs/${a.orgId}/client-texts/x.txt` }))), textAt, /not a field/],
+      [joinLines(change(textAt, (line) => ({ ...line, text: `${PAYWALLED_TEXT} And 900 Wh/kg.` }))), textAt, /SHA-256/],
+      [joinLines(change(textAt, (line) => ({ ...line, sha256: "../../other/client-texts/x" }))), textAt, /sha256/],
+      [joinLines(change(textAt, (line) => ({ ...line, text: oversized, sha256: oversizedSha }))), textAt, /at most 100000 characters/],
+      [joinLines(change(textAt, (line) => ({ ...line, key: `orgs/${a.orgId}/client-texts/x.txt` }))), textAt, /not a field/],
     ];
     const b = await emptyOrg();
     for (const [body, index, reason] of cases) {
@@ -197,11 +172,11 @@ describe("export and import of the texts assistants sent for pages Cairn could n
     }
     // Without the texts, the sources naming them are refused (the file's reference is never followed elsewhere).
     const withoutTexts = lines.filter((line) => line.type !== "client_text");
-    const refused = await importInto(b.key, join(withoutTexts));
+    const refused = await importInto(b.key, joinLines(withoutTexts));
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain(`Line ${withoutTexts.findIndex((line) => line.table === "ledger_evidence") + 1}`);
     // A version 2 file carries no texts.
-    const versionTwo = await importInto(b.key, join(lines.map((line) => (line.type === "header" ? { ...line, formatVersion: 2 } : line))));
+    const versionTwo = await importInto(b.key, joinLines(lines.map((line) => (line.type === "header" ? { ...line, formatVersion: 2 } : line))));
     expect(versionTwo.status).toBe(400);
     expect(await objectsOf(b.orgId)).toEqual([]);
   });
@@ -209,10 +184,10 @@ describe("export and import of the texts assistants sent for pages Cairn could n
   it("takes back the texts a failed import wrote, counts them against the daily import bytes, and erasure leaves nothing of them", async () => {
     const a = await orgWithClientTexts();
     const text = await exportText(a.adminKey);
-    const lines = parse(text);
+    const lines = parseLines(text);
     const lastText = lines.findLastIndex((line) => line.type === "client_text");
     const b = await emptyOrg();
-    const bad = join([...lines.slice(0, lastText + 1), { type: "row", table: "artifacts", row: { id: "art_bad" } }, ...lines.slice(lastText + 1)]);
+    const bad = joinLines([...lines.slice(0, lastText + 1), { type: "row", table: "artifacts", row: { id: "art_bad" } }, ...lines.slice(lastText + 1)]);
     const failed = await importInto(b.key, bad);
     expect(failed.status).toBe(400);
     expect(await objectsOf(b.orgId)).toEqual([]);
@@ -240,7 +215,7 @@ describe("export and import of the texts assistants sent for pages Cairn could n
 
   it("takes back the texts of an import that died half-way, when the org's next import begins", async () => {
     const a = await orgWithClientTexts();
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     const lastText = lines.findLastIndex((line) => line.type === "client_text");
     const b = await emptyOrg();
     let reached: () => void = () => undefined;
@@ -262,18 +237,18 @@ describe("export and import of the texts assistants sent for pages Cairn could n
     await env.DB.prepare("UPDATE orgs SET import_heartbeat_at = ? WHERE id = ?").bind(Date.now() - 61_000, b.orgId).run();
     // A file without texts or sources, so no check writes anything under the org.
     const plain = lines.filter((line) => line.type !== "client_text" && line.type !== "snapshot" && line.table !== "ledger_evidence");
-    expect((await importInto(b.key, join(plain))).status).toBe(200);
+    expect((await importInto(b.key, joinLines(plain))).status).toBe(200);
     expect(await objectsOf(b.orgId)).toEqual([]);
   });
 
   it("checks a source that arrives pending with its text on the text the import stored under the importing org", async () => {
     const a = await orgWithClientTexts();
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     const cleared = Object.fromEntries(["reason", "score", "passage", "basis", "title_mismatch", "snapshot", "checked_at"].map((column) => [`verification_${column}`, null]));
     const first = lines.findIndex((line) => line.table === "ledger_evidence");
     const pending = lines.map((line, i) => (i === first ? { ...line, row: { ...line.row, ...cleared, verification_status: "pending" } } : line));
     const b = await emptyOrg();
-    expect((await importInto(b.key, join(pending))).status).toBe(200);
+    expect((await importInto(b.key, joinLines(pending))).status).toBe(200);
     const rows = await waitFor("the pending source checked", async () => {
       const all = await sourcesOf(b.orgId);
       return all[0]?.verification_status !== "pending" ? all : null;
@@ -286,7 +261,7 @@ describe("export and import of the texts assistants sent for pages Cairn could n
     const a = await orgWithClientTexts();
     const [first] = await sourcesOf(a.orgId);
     await env.SOURCE_SNAPSHOTS.delete(`orgs/${a.orgId}/client-texts/${first?.client_text_sha256}.txt`);
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     expect(lines.filter((line) => line.type === "client_text")).toHaveLength(2);
     const rows = lines.filter((line) => line.table === "ledger_evidence").map((line) => [line.row?.verification_status ?? null, line.row?.client_text_sha256 === null]);
     expect(rows).toEqual([
@@ -295,7 +270,7 @@ describe("export and import of the texts assistants sent for pages Cairn could n
       ["verified", false],
     ]);
     const b = await emptyOrg();
-    const imported = await importInto(b.key, join(lines));
+    const imported = await importInto(b.key, joinLines(lines));
     expect(imported.status, await imported.text()).toBe(200);
     // Checked afresh: the page is walled and no text stands in for it.
     const checked = await waitFor("the source without a verdict checked", async () => {

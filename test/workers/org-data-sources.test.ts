@@ -5,8 +5,9 @@ import type { Env } from "../../src/env";
 import { importOrg } from "../../src/platform/org-data/import";
 import { homeDatabase } from "../../src/platform/org-homes";
 import { createPlan, ok, steps } from "../support/plans";
+import { ADMIN_SCOPES, api, emptyOrg, exportText, importInto, joinLines, type Line, objectsOf, parseLines } from "../support/org-files";
 import { waitFor } from "../support/webhooks";
-import { fetchWorker, fetchWorkerOver, ORIGIN, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
+import { fetchWorkerOver, ORIGIN, seedApiKey, seedTenant } from "../support/worker";
 
 /**
  * An export carries each source's verdict and the org's page snapshots; an import restores them under its trust
@@ -15,36 +16,9 @@ import { fetchWorker, fetchWorkerOver, ORIGIN, seedApiKey, seedOrg, seedTenant, 
  * test/support/source-pages.global.ts), so the verdicts in the file are Cairn's own.
  */
 const origin = inject("sourcePagesOrigin");
-const ADMIN_SCOPES = ["research:read", "research:write", "org:admin"] as const;
 const QUOTE = "solid-state cells reached 500 Wh/kg in the lab";
 
-const api = (key: string, path: string, init: RequestInit = {}) => {
-  const headers = new Headers(init.headers);
-  headers.set("authorization", `Bearer ${key}`);
-  return fetchWorker(new Request(`${ORIGIN}/api/v1${path}`, { ...init, headers }));
-};
-const importInto = (key: string, body: string) => api(key, "/org/import", { method: "POST", body, headers: { "content-type": "application/x-ndjson" } });
-const exportText = async (key: string) => {
-  const response = await api(key, "/org/export");
-  expect(response.status).toBe(200);
-  return response.text();
-};
-async function emptyOrg(): Promise<{ orgId: string; key: string }> {
-  const orgId = await seedOrg();
-  const admin = await seedUser(orgId, "admin");
-  return { orgId, key: (await seedApiKey(orgId, admin.userId, [...ADMIN_SCOPES])).key };
-}
 
-type Line = Record<string, unknown> & { type: string; table?: string; row?: Record<string, unknown> };
-const parse = (text: string): Line[] =>
-  text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Line);
-const join = (lines: Line[]) => lines.map((line) => JSON.stringify(line)).join("\n");
-
-/** Keys under the org's prefix in the snapshot bucket. */
-const objectsOf = async (orgId: string) => (await env.SOURCE_SNAPSHOTS.list({ prefix: `orgs/${orgId}/` })).objects.map((o) => o.key).sort();
 
 interface SourceRow {
   url: string;
@@ -110,7 +84,7 @@ describe("export and import of source verdicts and snapshots", () => {
   it("round-trips verified, partial, not_found and unreachable sources and their snapshots into a fresh org; nothing that arrived checked is checked again", async () => {
     const a = await checkedOrg();
     const text = await exportText(a.adminKey);
-    const lines = parse(text);
+    const lines = parseLines(text);
     expect(lines[0]).toMatchObject({ type: "header", formatVersion: 3 });
     const snapshots = lines.filter((line) => line.type === "snapshot");
     // Two pages were read (the article and the plain text; the 404 gave no page): each snapshot once.
@@ -143,14 +117,14 @@ describe("export and import of source verdicts and snapshots", () => {
       expect(`snapshots/${digest}.json`).toBe(key);
     }
     // And B's export carries them as A's did.
-    expect(parse(await exportText(b.key)).filter((line) => line.type === "snapshot")).toEqual(snapshots);
+    expect(parseLines(await exportText(b.key)).filter((line) => line.type === "snapshot")).toEqual(snapshots);
   });
 
   it("refuses a forged verdict: a verified source whose snapshot does not hold its quote, naming the line; nothing is kept", async () => {
     const a = await checkedOrg();
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     const at = (status: string) => lines.findIndex((line) => line.table === "ledger_evidence" && line.row?.verification_status === status);
-    const forge = (index: number, change: Record<string, unknown>) => join(lines.map((line, i) => (i === index ? { ...line, row: { ...line.row, ...change } } : line)));
+    const forge = (index: number, change: Record<string, unknown>) => joinLines(lines.map((line, i) => (i === index ? { ...line, row: { ...line.row, ...change } } : line)));
     const b = await emptyOrg();
     const cases: [string, number][] = [
       // A not_found source called verified.
@@ -179,10 +153,10 @@ describe("export and import of source verdicts and snapshots", () => {
 
   it("refuses a snapshot whose text does not hash to its key, and one larger than a fetch reads, naming the line", async () => {
     const a = await checkedOrg();
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     const at = lines.findIndex((line) => line.type === "snapshot");
     const snapshot = lines[at] as Line & { text: string };
-    const withSnapshot = (change: Record<string, unknown>) => join(lines.map((line, i) => (i === at ? { ...line, ...change } : line)));
+    const withSnapshot = (change: Record<string, unknown>) => joinLines(lines.map((line, i) => (i === at ? { ...line, ...change } : line)));
     const sha = async (text: string) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))].map((x) => x.toString(16).padStart(2, "0")).join("");
     const oversized = `${snapshot.text} ${"x".repeat(2 * 1024 * 1024)}`;
     const b = await emptyOrg();
@@ -205,7 +179,7 @@ describe("export and import of source verdicts and snapshots", () => {
   it("counts a file's snapshots against the org's daily import bytes: past the budget none is stored", async () => {
     const a = await checkedOrg();
     const text = await exportText(a.adminKey);
-    const snapshotBytes = parse(text)
+    const snapshotBytes = parseLines(text)
       .filter((line) => line.type === "snapshot")
       .reduce((n, line) => n + new TextEncoder().encode(JSON.stringify(line)).byteLength, 0);
     const b = await emptyOrg();
@@ -225,25 +199,25 @@ describe("export and import of source verdicts and snapshots", () => {
     const victim = await checkedOrg();
     const victimObjects = await objectsOf(victim.orgId);
     const victimBodies = await Promise.all(victimObjects.map(async (key) => (await env.SOURCE_SNAPSHOTS.get(key))?.text()));
-    const lines = parse(await exportText(victim.adminKey));
+    const lines = parseLines(await exportText(victim.adminKey));
     const at = lines.findIndex((line) => line.type === "snapshot");
     const sha = String(lines[at]?.sha256);
     const attacker = await emptyOrg();
     // A snapshot line naming the victim's object as its key, or pointing its URL entry there: refused, not followed.
     for (const extra of [{ key: `orgs/${victim.orgId}/snapshots/${sha}.json` }, { orgId: victim.orgId }]) {
-      const response = await importInto(attacker.key, join(lines.map((line, i) => (i === at ? { ...line, ...extra } : line))));
+      const response = await importInto(attacker.key, joinLines(lines.map((line, i) => (i === at ? { ...line, ...extra } : line))));
       expect(response.status).toBe(400);
       expect(await response.text()).toContain(`Line ${at + 1}`);
     }
     // A source whose verdict names the victim's snapshot without the file carrying it: refused (nothing read from the victim).
     const withoutSnapshots = lines.filter((line) => line.type !== "snapshot");
     const verified = withoutSnapshots.findIndex((line) => line.row?.verification_status === "verified");
-    const borrowing = await importInto(attacker.key, join(withoutSnapshots));
+    const borrowing = await importInto(attacker.key, joinLines(withoutSnapshots));
     expect(borrowing.status).toBe(400);
     expect(await borrowing.text()).toContain(`Line ${verified + 1}`);
 
     // The victim's own file imported by the attacker: the same hashes, kept under the attacker's prefix.
-    expect((await importInto(attacker.key, join(lines))).status).toBe(200);
+    expect((await importInto(attacker.key, joinLines(lines))).status).toBe(200);
     expect((await objectsOf(attacker.orgId)).every((key) => key.startsWith(`orgs/${attacker.orgId}/snapshots/`))).toBe(true);
     // Erasing the attacker's org leaves the victim's objects as they were.
     const slug = String(await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(attacker.orgId).first("slug"));
@@ -255,11 +229,11 @@ describe("export and import of source verdicts and snapshots", () => {
 
   it("takes back the snapshots it wrote when it fails, or when it died half-way and the org is erased", async () => {
     const a = await checkedOrg();
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     const lastSnapshot = lines.findLastIndex((line) => line.type === "snapshot");
     const b = await emptyOrg();
     // Fails on a line after the snapshots were written.
-    const bad = join([...lines.slice(0, lastSnapshot + 1), { type: "row", table: "artifacts", row: { id: "art_bad" } }, ...lines.slice(lastSnapshot + 1)]);
+    const bad = joinLines([...lines.slice(0, lastSnapshot + 1), { type: "row", table: "artifacts", row: { id: "art_bad" } }, ...lines.slice(lastSnapshot + 1)]);
     const failed = await importInto(b.key, bad);
     expect(failed.status).toBe(400);
     expect(await objectsOf(b.orgId)).toEqual([]);
@@ -326,23 +300,23 @@ describe("export and import of source verdicts and snapshots", () => {
     await waitFor("the snapshots written", async () => (await objectsOf(d.orgId)).length === 2);
     await env.DB.prepare("UPDATE orgs SET import_heartbeat_at = ? WHERE id = ?").bind(Date.now() - 61_000, d.orgId).run();
     const withoutSnapshots = lines.filter((line) => line.type !== "snapshot" && line.table !== "ledger_evidence");
-    expect((await importInto(d.key, join(withoutSnapshots))).status).toBe(200);
+    expect((await importInto(d.key, joinLines(withoutSnapshots))).status).toBe(200);
     expect(await objectsOf(d.orgId)).toEqual([]);
   });
 
   it("still imports a version 2 export (no verdicts, no snapshots): its sources are queued for checking; a version 2 file carrying a verdict is refused", async () => {
     const a = await checkedOrg();
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     const strip = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).filter(([column]) => !column.startsWith("verification_")));
     const versionTwo = lines
       .filter((line) => line.type !== "snapshot")
       .map((line) => (line.type === "header" ? { ...line, formatVersion: 2 } : line.table === "ledger_evidence" ? { ...line, row: strip(line.row ?? {}) } : line));
-    const withVerdict = join(lines.filter((line) => line.type !== "snapshot").map((line) => (line.type === "header" ? { ...line, formatVersion: 2 } : line)));
+    const withVerdict = joinLines(lines.filter((line) => line.type !== "snapshot").map((line) => (line.type === "header" ? { ...line, formatVersion: 2 } : line)));
     const b = await emptyOrg();
     const refused = await importInto(b.key, withVerdict);
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("verification_");
-    expect((await importInto(b.key, join(versionTwo))).status).toBe(200);
+    expect((await importInto(b.key, joinLines(versionTwo))).status).toBe(200);
     const rows = await waitFor("the imported sources checked", async () => {
       const all = await sourcesOf(b.orgId);
       return all.every((row) => row.verification_status !== null && row.verification_status !== "pending") ? all : null;
@@ -356,12 +330,12 @@ describe("export and import of source verdicts and snapshots", () => {
     const partial = (await sourcesOf(a.orgId))[1];
     expect(partial?.verification_status).toBe("partial");
     await env.SOURCE_SNAPSHOTS.delete(`orgs/${a.orgId}/snapshots/${partial?.verification_snapshot}.json`);
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     expect(lines.filter((line) => line.type === "snapshot")).toHaveLength(1);
     const rows = lines.filter((line) => line.table === "ledger_evidence").map((line) => line.row?.verification_status ?? null);
     expect(rows).toEqual(["verified", null, "not_found", "unreachable"]);
     const b = await emptyOrg();
-    expect((await importInto(b.key, join(lines))).status).toBe(200);
+    expect((await importInto(b.key, joinLines(lines))).status).toBe(200);
     const checked = await waitFor("the source without a verdict checked", async () => {
       const all = await sourcesOf(b.orgId);
       return all[1]?.verification_status === "partial" ? all : null;
@@ -371,11 +345,11 @@ describe("export and import of source verdicts and snapshots", () => {
 
   it("queues a source the file carries as pending for checking again, as one without a verdict; the others arrive as they were", async () => {
     const a = await checkedOrg();
-    const lines = parse(await exportText(a.adminKey));
+    const lines = parseLines(await exportText(a.adminKey));
     const cleared = Object.fromEntries(["reason", "score", "passage", "basis", "title_mismatch", "snapshot", "checked_at"].map((column) => [`verification_${column}`, null]));
     const pending = lines.map((line) => (line.row?.verification_status === "unreachable" ? { ...line, row: { ...line.row, ...cleared, verification_status: "pending" } } : line));
     const b = await emptyOrg();
-    expect((await importInto(b.key, join(pending))).status).toBe(200);
+    expect((await importInto(b.key, joinLines(pending))).status).toBe(200);
     const arrived = await sourcesOf(b.orgId);
     expect(arrived.map((row) => row.verification_requested_at === null)).toEqual([true, true, true, false]);
     const rows = await waitFor("the pending source checked", async () => {
