@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkBudget, clientTextApplies, fetchReasonOf, httpFailureReason, judgeClientText, judgeSource, readableKind, unchecked, unreachable } from "./verification";
+import { checkBudget, clientTextApplies, fetchReasonOf, httpFailureReason, isDeadSource, judgeClientText, judgeSource, readableKind, unchecked, unreachable, unreachableKind } from "./verification";
 
 describe("source verification policy", () => {
   it("reads HTML, text, Markdown and JSON, and names why anything else is not read", () => {
@@ -23,6 +23,25 @@ describe("source verification policy", () => {
     for (const status of [401, 403, 429, 503]) expect(httpFailureReason(status)).toMatch(/^blocked: /);
     expect(httpFailureReason(404)).toBe("HTTP error: 404");
     expect(httpFailureReason(500)).toBe("HTTP error: 500");
+  });
+
+  it("reads an unreachable reason's stable code, and the spellings stored before the codes", () => {
+    expect(unreachableKind("dead: HTTP 404 (the page does not exist)")).toBe("dead");
+    expect(unreachableKind("walled: HTTP 403 (a bot wall, paywall or rate limit)")).toBe("walled");
+    expect(unreachableKind("refused: a redirect went to a blocked domain (example.org)")).toBe("refused");
+    expect(unreachableKind("HTTP error: 404")).toBe("dead");
+    expect(unreachableKind("HTTP error: 410")).toBe("dead");
+    expect(unreachableKind("HTTP error: 4041")).toBe("http_error");
+    expect(unreachableKind("HTTP error: 500")).toBe("http_error");
+    expect(unreachableKind("blocked: HTTP 429 (a bot wall, paywall or rate limit)")).toBe("walled");
+    expect(unreachableKind("blocked: the address was refused (private addresses are not allowed)")).toBe("refused");
+    expect(unreachableKind("DNS or connection: internal error")).toBe("connection");
+    expect(unreachableKind("timeout: no complete answer within 15 s")).toBe("timeout");
+    expect(unreachableKind("nonsense: whatever")).toBe("http_error");
+    expect(unreachableKind(null)).toBe("http_error");
+    expect(isDeadSource({ status: "unreachable", reason: "HTTP error: 404" })).toBe(true);
+    expect(isDeadSource({ status: "unreachable", reason: "blocked: HTTP 403 (a bot wall, paywall or rate limit)" })).toBe(false);
+    expect(isDeadSource({ status: "not_found", reason: "dead: looks like a code" })).toBe(false);
   });
 
   it("judges the quote against the page and the recorded title against the page's", () => {

@@ -89,6 +89,39 @@ export function httpFailureReason(status: number): string {
   return `HTTP error: ${status}`;
 }
 
+/**
+ * Why a page could not be read, as a stable code: the text before the first ": " of an unreachable verdict's reason
+ * (`dead: HTTP 404 …`). Two kinds matter to a reader of a report:
+ * - `dead`: the page does not exist (404 or 410, a host name that does not resolve, a redirect ending in either):
+ *   what a made-up URL looks like;
+ * - everything else: the page may be live but kept from Cairn — `walled` (401, 403, 429, 503: a bot wall, paywall or
+ *   rate limit), `timeout`, `connection` (TLS or connection errors, a host that does not answer), `refused` (an
+ *   address the outbound guard, the deployment or the org's source policy refused, at any hop), `http_error` (any
+ *   other HTTP error, too many redirects).
+ */
+export const UNREACHABLE_KINDS = ["dead", "walled", "timeout", "connection", "refused", "http_error"] as const;
+export type UnreachableKind = (typeof UNREACHABLE_KINDS)[number];
+
+/**
+ * The kind of an unreachable verdict's reason. Reasons stored before the codes existed are read by their old
+ * spellings ("HTTP error: 404", "blocked: HTTP 403 (…)", "DNS or connection: …", "blocked: the address was refused …"),
+ * so a verdict keeps its meaning without being checked again.
+ */
+export function unreachableKind(reason: string | null): UnreachableKind {
+  const text = reason ?? "";
+  const code = text.slice(0, text.indexOf(": ") >= 0 ? text.indexOf(": ") : 0);
+  if ((UNREACHABLE_KINDS as readonly string[]).includes(code)) return code as UnreachableKind;
+  if (/^HTTP error: (404|410)\b/.test(text)) return "dead";
+  if (/^blocked: HTTP \d{3} /.test(text)) return "walled";
+  if (text.startsWith("blocked: ")) return "refused";
+  if (text.startsWith("DNS or connection: ")) return "connection";
+  return "http_error";
+}
+
+/** Whether a verdict says the cited page does not exist (a dead URL): under strict it counts as a failed check. */
+export const isDeadSource = (verification: Pick<SourceVerification, "status" | "reason">): boolean =>
+  verification.status === "unreachable" && unreachableKind(verification.reason) === "dead";
+
 /** Fetch outcomes that end in no page. */
 export const unreachable = (reason: string, checkedAt: number): SourceVerification => ({
   status: "unreachable",
@@ -145,7 +178,7 @@ export function judgeSource(
  * httpFailureReason calls blocked) or a server too slow to answer. Not a name that does not resolve, a 404 or other
  * HTTP error, or an address the guard refused: text sent for a page that may not exist verifies nothing.
  */
-const WALLED = /^(blocked: HTTP \d{3} |timeout: )/;
+const WALLED: ReadonlySet<UnreachableKind> = new Set(["walled", "timeout"]);
 
 /**
  * Whether the text the assistant supplied may stand in for Cairn's reading: only when Cairn could not read the page
@@ -153,7 +186,7 @@ const WALLED = /^(blocked: HTTP \d{3} |timeout: )/;
  * quote to look for. Not when Cairn read the page but could keep no copy (the org's snapshots are full). A page Cairn did read decides by itself, whatever the assistant's text says.
  */
 export const clientTextApplies = (cairns: SourceVerification, quote: string | null): boolean =>
-  ((cairns.status === "unreachable" && WALLED.test(cairns.reason ?? "")) ||
+  ((cairns.status === "unreachable" && WALLED.has(unreachableKind(cairns.reason))) ||
     (cairns.status === "unchecked" && cairns.snapshot === null && !cairns.reason?.startsWith(SNAPSHOTS_FULL))) &&
   Boolean(quote?.trim());
 
