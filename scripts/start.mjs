@@ -81,10 +81,12 @@ try {
   console.log(`› Starting wrangler dev on http://localhost:${port} …\n`);
 
   // The first Ctrl-C goes to the whole foreground group, wrangler included;
-  // this process only waits for wrangler to finish and exits with its code.
-  const ignore = () => {};
-  process.on("SIGINT", ignore);
-  process.on("SIGTERM", ignore);
+  // this process only waits for wrangler to finish and exits with its code (130 for a stop by Ctrl-C).
+  let interrupted = false;
+  process.on("SIGINT", () => {
+    interrupted = true;
+  });
+  process.on("SIGTERM", () => {});
 
   const server = await lib.startDevServer({ port, persistTo, foreground: true, timeoutMs: 90_000 });
   const base = server.url;
@@ -116,7 +118,11 @@ ${bar}
 ${bar}
 `);
   const { code, signal } = await server.exited;
-  process.exit(code ?? (signal === "SIGINT" ? 130 : 1));
+  // After a Ctrl-C, wrangler ends either by the signal or by its own exit code for one (130, or 143 when its
+  // shutdown passes through SIGTERM, depending on timing): all are a stop the person asked for, reported as
+  // the shell's code for Ctrl-C. Any other code is wrangler's own failure and is passed on.
+  const stoppedByCtrlC = interrupted && (signal !== null || code === 0 || code === 130 || code === 143);
+  process.exit(stoppedByCtrlC ? 130 : (code ?? (signal === "SIGINT" ? 130 : 1)));
 } catch (error) {
   console.error(`\nnpm start failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
