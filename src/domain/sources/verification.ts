@@ -109,7 +109,7 @@ export type UnreachableKind = (typeof UNREACHABLE_KINDS)[number];
  */
 export function unreachableKind(reason: string | null): UnreachableKind {
   const text = reason ?? "";
-  const code = text.slice(0, text.indexOf(": ") >= 0 ? text.indexOf(": ") : 0);
+  const code = text.slice(0, Math.max(0, text.indexOf(": ")));
   if ((UNREACHABLE_KINDS as readonly string[]).includes(code)) return code as UnreachableKind;
   if (/^HTTP error: (404|410)\b/.test(text)) return "dead";
   if (/^blocked: HTTP \d{3} /.test(text)) return "walled";
