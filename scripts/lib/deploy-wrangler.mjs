@@ -21,18 +21,24 @@ export class DeployError extends Error {
  * The one seam between the deploy and Cloudflare: runs `wrangler ARGS` with
  * stdin closed (wrangler then takes its non-interactive defaults) and returns
  * its exit code and output. The first `wrangler` on PATH, else the project's.
+ * `input`, when given, is written to its stdin instead (how `wrangler secret put` takes a value without a prompt).
  * @param {{ env?: NodeJS.ProcessEnv, cwd?: string }} [options]
- * @returns {(args: string[], extraEnv?: Record<string, string>) => Promise<{ code: number | null, stdout: string, stderr: string }>}
+ * @returns {(args: string[], extraEnv?: Record<string, string>, options?: { input?: string }) => Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
 export function wranglerRunner({ env = process.env, cwd = projectRoot } = {}) {
   const { command, prefix } = wranglerCommand(env.PATH);
-  return (args, extraEnv = {}) =>
+  return (args, extraEnv = {}, { input } = {}) =>
     new Promise((resolve, reject) => {
       const child = spawn(command, [...prefix, ...args], {
         cwd,
         env: { ...env, ...OFFLINE_ENV, FORCE_COLOR: "0", NO_COLOR: "1", ...extraEnv },
-        stdio: ["ignore", "pipe", "pipe"],
+        stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
+      if (input !== undefined) {
+        // A wrangler that exits before reading all of it closes the pipe: its exit code says what happened.
+        child.stdin.on("error", () => {});
+        child.stdin.end(input);
+      }
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (chunk) => {

@@ -17,6 +17,7 @@
  * runs the first `wrangler` on PATH (`npm run` puts the project's own first),
  * so tests drive the whole flow with a fake `wrangler` that records its calls.
  */
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -130,7 +131,7 @@ ${settings.databases.map((db) => `  D1 database      "${db.name}" as ${db.bindin
      and the webhook queues "${webhookQueueNames(settings.workerName).main}" (+ -dlq)     wrangler queues info / create
      the source-check queue "${sourceCheckResourceNames(settings.workerName).queue}"     wrangler queues info / create
      and the snapshot bucket "${sourceCheckResourceNames(settings.workerName).bucket}"     wrangler r2 bucket info / create
-  3. write ${SETTINGS_FILE} and ${PRODUCTION_CONFIG_FILE}, and check the Worker secret ${REQUIRED_SECRETS.map((secret) => secret.name).join(", ")} is set   wrangler secret list
+  3. write ${SETTINGS_FILE} and ${PRODUCTION_CONFIG_FILE}, and set the Worker secret ${REQUIRED_SECRETS.map((secret) => secret.name).join(", ")} if missing (generated, shown once)   wrangler secret list / put
   4. apply D1 migrations remotely, forward-only         wrangler d1 migrations apply ${bindings.join(", ")} --remote (${migrationFiles(root).length} files); a failure stops here
      and check that every org's database is still bound
   5. upload the Worker                                   wrangler deploy --config ${PRODUCTION_CONFIG_FILE}
@@ -169,20 +170,26 @@ ${settings.databases.map((db) => `  D1 database      "${db.name}" as ${db.bindin
 }
 
 
-/** Worker secrets a deployment cannot run without, and how an operator makes each one. */
+/** Worker secrets a deployment cannot run without: a first deploy generates each one missing and sets it. */
 export const REQUIRED_SECRETS = [
   {
     name: "WEBHOOK_SECRET_KEYS",
     what: "the key that seals webhook signing secrets at rest (AES-256-GCM)",
-    make: `node -e "console.log('k1:' + require('node:crypto').randomBytes(32).toString('base64'))" | npx wrangler secret put WEBHOOK_SECRET_KEYS --config ${PRODUCTION_CONFIG_FILE}`,
+    /** A key the Worker accepts: an id, a colon, 32 random bytes in base64. */
+    generate: () => `k1:${randomBytes(32).toString("base64")}`,
+    keep:
+      "Keep a copy somewhere safe (a password manager): Cloudflare never shows a secret again, and without it no webhook signing secret can be unsealed. " +
+      `To rotate it, put a new key first and keep the old one after it — printf '%s' "k2:<new key>,k1:<this key>" | npx wrangler secret put WEBHOOK_SECRET_KEYS --config ${PRODUCTION_CONFIG_FILE} — ` +
+      "the cron seals every secret with the new key within a day, after which the old one may go.",
   },
 ];
 
 /**
- * Refuses to go on (before any migration or upload) while a required secret is missing, saying how to set it.
- * A Worker not uploaded yet has no secrets: `wrangler secret put` creates it with the secret.
+ * Sets every required secret the Worker lacks (before any migration or upload), generating its value through the same
+ * wrangler seam (`wrangler secret put`, the value on stdin) and printing it once with how to keep and rotate it. A
+ * Worker not uploaded yet has no secrets: `wrangler secret put` creates it with the secret. One already set is kept.
  */
-async function requireSecrets({ wrangler, inAccount, configFile, log }) {
+async function ensureSecrets({ wrangler, inAccount, configFile, log }) {
   const listed = await wrangler(["secret", "list", "--format=json", "--config", configFile], inAccount());
   let names = [];
   if (listed.code === 0) {
@@ -191,15 +198,18 @@ async function requireSecrets({ wrangler, inAccount, configFile, log }) {
   } else if (!/not found|does not exist|10007/i.test(outputOf(listed))) {
     throw new DeployError(`wrangler secret list failed:\n${outputOf(listed)}`);
   }
-  const missing = REQUIRED_SECRETS.filter((secret) => !names.includes(secret.name));
-  if (missing.length > 0) {
-    throw new DeployError(
-      `The Worker needs ${missing.map((secret) => `the secret ${secret.name} (${secret.what})`).join(" and ")}; nothing was migrated or uploaded. Set it once, then run \`npm run deploy\` again:\n\n` +
-        missing.map((secret) => `  ${secret.make}`).join("\n") +
-        "\n\nKeep a copy somewhere safe: without it no webhook can be signed. To rotate it later, put a new key first and keep the old one after it (k2:…,k1:…); the cron seals every secret with the new key, after which the old one may go.",
-    );
+  for (const secret of REQUIRED_SECRETS) {
+    if (names.includes(secret.name)) {
+      log(`  ${secret.name}: set`);
+      continue;
+    }
+    const value = secret.generate();
+    const put = await wrangler(["secret", "put", secret.name, "--config", configFile], inAccount(), { input: value });
+    if (put.code !== 0) {
+      throw new DeployError(`Setting the secret ${secret.name} (${secret.what}) failed, so nothing was migrated or uploaded; run \`npm run deploy\` again:\n${outputOf(put)}`);
+    }
+    log(`  ${secret.name}: generated and set (${secret.what}). Shown this once:\n\n    ${value}\n\n  ${secret.keep}`);
   }
-  for (const secret of REQUIRED_SECRETS) log(`  ${secret.name}: set`);
 }
 
 /** Finds a resource in a wrangler listing by its recorded id or, failing that, by name; creates it if neither. */
@@ -326,7 +336,7 @@ export async function deploy({ root, dryRun: planOnly = false, overrides = {}, w
   log(`  recorded in ${SETTINGS_FILE}; configuration written to ${PRODUCTION_CONFIG_FILE}`);
 
   log("› Checking the Worker's secrets…");
-  await requireSecrets({ wrangler, inAccount, configFile, log });
+  await ensureSecrets({ wrangler, inAccount, configFile, log });
 
   const bindings = deploymentBindings(settings);
   log(`› Applying D1 migrations to the deployed ${bindings.length === 1 ? "database" : "databases"} (before the new code)…`);

@@ -62,10 +62,14 @@ export function orgDataCommands(emit) {
   };
 }
 
+/** Tables whose rows the summary already counts by name (the plans index has a row per plan, the same number). */
+const COUNTED_APART = new Set(["plans", "search_sessions"]);
+
 /** The import's answer for a person: what came in, whom it placed, what to do next. */
-function importReport(slug, r) {
+export function importReport(slug, r) {
   const people = (list) => list.map((m) => `${m.email} (${m.role})`).join(", ");
-  const lines = [`Imported into "${slug}": ${r.plans} plans, ${r.searchSessions} search sessions, ${r.snapshots ?? 0} page snapshots, ${r.clientTexts ?? 0} texts assistants sent for pages, ${Object.entries(r.rows).map(([k, n]) => `${n} ${k}`).join(", ") || "no rows"}.`];
+  const rows = Object.entries(r.rows).filter(([table]) => !COUNTED_APART.has(table));
+  const lines = [`Imported into "${slug}": ${r.plans} plans, ${r.searchSessions} search sessions, ${r.snapshots ?? 0} page snapshots, ${r.clientTexts ?? 0} texts assistants sent for pages, ${rows.map(([k, n]) => `${n} ${k}`).join(", ") || "no other rows"}.`];
   const placed = r.restoredByEmail;
   if (placed) {
     lines.push(`Members restored: ${r.members.restored}.`);

@@ -6,7 +6,8 @@ import * as webhooks from "./webhooks.mjs";
 
 const WEBHOOK_DETAILS = `Events: plan.stalled, plan.review_requested, plan.completed, plan.failed, plan.budget_exhausted,
 research_output.created, research_output.sources_changed. Deliveries are signed per Standard Webhooks (webhook-id, webhook-timestamp,
-webhook-signature); verify them with the secret \`webhook add\` prints. Runs through the Worker, like
+webhook-signature); verify them with the secret \`webhook add\` prints. --endpoint is the address events go to
+(the REST field url; this CLI's --url names the Cairn server). Runs through the Worker, like
 export: locally a wrangler dev on the same state (or --url a running one); with --remote, the deployment.`;
 
 /**

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { validationError } from "../domain/errors";
 import type { ArtifactFilters, ClaimSearchHit } from "../domain/ports";
 import { clipNullable } from "../domain/clip";
-import { type SearchHit, UNTRUSTED } from "../domain/research/artifacts";
+import { relativeRelevance, type SearchHit, UNTRUSTED } from "../domain/research/artifacts";
 import { claimOutcome } from "../domain/research/ledger";
 import { toFtsQuery } from "../domain/research/search-query";
 import { defineOperation, type OperationContext } from "./operation";
@@ -30,7 +30,7 @@ export async function rankedSearch(ctx: OperationContext, query: string, filters
   const run = async (match: string) => {
     // One round trip for all three; ungrounded claims are dropped after ranking, so more are asked for.
     const found = await ctx.services.researchSearch.search(orgId, match, filters, { artifacts: limit, outputs: withOutputs ? limit : 0, claims: withOutputs ? limit * 3 : 0 });
-    const hits = [...found.artifacts, ...found.outputs, ...groundedClaims(found.claims, limit)].sort((a, b) => b.relevance - a.relevance).slice(0, limit);
+    const hits = relativeRelevance([...found.artifacts, ...found.outputs, ...groundedClaims(found.claims, limit)].sort((a, b) => b.relevance - a.relevance).slice(0, limit));
     return { hits, ranking: found.artifactsBeyondWindow ? ("recent-window" as const) : ("relevance" as const) };
   };
   const strict = await run(fts.all);

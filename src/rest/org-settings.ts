@@ -43,7 +43,7 @@ export async function orgSettingsRoute(
 ): Promise<Response | null> {
   if (relativePath.replace(/\/$/, "") !== PATH) return null;
   const refused = adminGate(request, ["GET", "PATCH"], ctx, principal, correlationId, {
-    scope: "Changing the organization's settings needs the org:admin scope",
+    scope: `${request.method === "GET" ? "Reading" : "Changing"} the organization's settings needs the org:admin scope`,
     role: "Only the organization's admins manage its settings.",
   });
   if (refused) return refused;

@@ -52,9 +52,20 @@ async function jsonObject(request: Request): Promise<SubscriptionChange> {
     throw validationError("The body is not JSON.");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw validationError("The body must be a JSON object.");
-  const unknown = Object.keys(value).filter((key) => !["url", "events", "description", "enabled"].includes(key));
+  const unknown = Object.keys(value).filter((key) => !["url", "events", "description", "enabled", ENDPOINT].includes(key));
   if (unknown.length) throw validationError(`Unknown fields: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`, unknown.map((k) => ({ path: k.slice(0, 40), message: "Not a field" })));
-  return value as SubscriptionChange;
+  return withUrl(value as SubscriptionChange & { [ENDPOINT]?: unknown });
+}
+
+/** The operator CLI's name for a subscription's `url` (its own --url names the Cairn server); accepted here for it. */
+const ENDPOINT = "endpoint";
+
+function withUrl({ [ENDPOINT]: endpoint, ...change }: SubscriptionChange & { [ENDPOINT]?: unknown }): SubscriptionChange {
+  if (endpoint === undefined) return change;
+  if (change.url !== undefined) {
+    throw validationError("Give the webhook's address once, as url (endpoint is the same field under the CLI's name).", [{ path: ENDPOINT, message: "Same field as url" }]);
+  }
+  return { ...change, url: endpoint };
 }
 
 export async function webhooksRoute(

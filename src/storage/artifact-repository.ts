@@ -213,7 +213,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
       title: row.title,
       type: row.artifact_type,
       snippet: row.snippet,
-      relevance: Math.round(-row.rank * 1000) / 1000,
+      relevance: -row.rank,
       planId: row.plan_id,
       sourceUrl: row.source_url,
       createdAt: row.created_at,

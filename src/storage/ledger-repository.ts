@@ -262,7 +262,7 @@ export function claimSearch(db: D1Queries, orgId: string, ftsQuery: string, filt
   const read = (rows: unknown[]) => (rows as (ClaimRow & { snippet: string; rank: number; research_question: string | null })[]).map((row) => ({
     claim: toClaim(row),
     snippet: row.snippet,
-    relevance: Math.round(-row.rank * 1000) / 1000,
+    relevance: -row.rank,
     researchQuestion: row.research_question || null,
   }));
   return { statement, read };

@@ -185,7 +185,7 @@ export function outputSearch(db: D1Queries, orgId: string, ftsQuery: string, fil
       title: row.title,
       type: row.media_type,
       snippet: row.snippet,
-      relevance: Math.round(-row.rank * 1000) / 1000,
+      relevance: -row.rank,
       planId: row.plan_id,
       sourceUrl: null,
       createdAt: row.created_at,

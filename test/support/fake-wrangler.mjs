@@ -6,7 +6,7 @@
  * FAKE_WRANGLER_LOG and keeps the account in FAKE_WRANGLER_STATE (JSON):
  *   { loggedIn, email, accounts, databases: [{uuid,name}], namespaces: [{id,title}], queues: [name], buckets: [name],
  *     orgs, orgHomes, appliedMigrations (DB; "appliedMigrations:BINDING" for the others), failMigrations, workersDev,
- *     secrets: [name] (the Worker's secrets; none and no deploy yet: the Worker does not exist) }
+ *     secrets: [name] (the Worker's secrets; none and no deploy yet: the Worker does not exist), secretValues: {name: value} (what secret put set) }
  * Anything it does not know answers exit 1, so an unexpected call fails the test.
  */
 import { randomBytes } from "node:crypto";
@@ -84,6 +84,16 @@ if (args[0] === "whoami") {
   const secrets = state.secrets ?? [];
   if (secrets.length === 0 && !state.deploys) fail("This Worker does not exist on your account. [code: 10007]");
   out(JSON.stringify(secrets.map((name) => ({ name, type: "secret_text" }))));
+} else if (command.startsWith("secret put")) {
+  // As wrangler does without a terminal: the value is read from stdin; a Worker not uploaded yet is created for it.
+  const name = args[2];
+  if (state.failSecretPut) fail("Authentication error [code: 10000]");
+  const value = readFileSync(0, "utf8").trimEnd();
+  if (!value) fail("Secret value is empty");
+  state.secrets = [...new Set([...(state.secrets ?? []), name])];
+  state.secretValues = { ...(state.secretValues ?? {}), [name]: value };
+  save();
+  out(`🌀 Creating the secret for the Worker "cairn"\n✨ Success! Uploaded secret ${name}`);
 } else if (command === "d1 migrations apply") {
   // failMigrations: true fails every database; a binding name fails only that one.
   const binding = args[3];

@@ -24,6 +24,8 @@ interface Account {
   buckets?: string[];
   orgs: number;
   secrets?: string[];
+  secretValues?: Record<string, string>;
+  failSecretPut?: boolean;
   orgHomes?: Record<string, number>;
   appliedMigrations?: number;
   "appliedMigrations:RESEARCH_DB_2"?: number;
@@ -202,26 +204,42 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
     expect(box.state().orgs).toBe(0);
   });
 
-  it("refuses to migrate or upload until the webhook key secret is set, and says how to set it", async () => {
+  it("first deploy in two commands: a missing webhook key is generated and set through wrangler before any migration, shown once with how to rotate it; the next deploy keeps it", async () => {
     box.account({ secrets: [] });
-    const refused = box.deploy();
-    await expect(refused).rejects.toThrow(/secret WEBHOOK_SECRET_KEYS[\s\S]*nothing was migrated or uploaded[\s\S]*\| npx wrangler secret put WEBHOOK_SECRET_KEYS --config wrangler\.production\.toml/);
+    await box.deploy();
     const commands = box.calls().map(commandOf);
-    expect(commands.at(-1)).toBe("secret list");
+    expect(commands.indexOf("secret put WEBHOOK_SECRET_KEYS")).toBe(commands.indexOf("secret list") + 1);
+    expect(commands.indexOf("secret put WEBHOOK_SECRET_KEYS")).toBeLessThan(commands.indexOf("d1 migrations apply"));
+    expect(commands).toContain("deploy");
+    const put = box.calls().find((call) => commandOf(call) === "secret put WEBHOOK_SECRET_KEYS");
+    expect(put?.args.some((arg) => arg.endsWith("wrangler.production.toml"))).toBe(true);
+    expect(put?.account).toBe("a".repeat(32));
+    // The key the Worker accepts (an id, a colon, 32 bytes of base64), set as wrangler received it on stdin and printed once.
+    const key = box.state().secretValues?.WEBHOOK_SECRET_KEYS ?? "";
+    expect(key).toMatch(/^k1:[A-Za-z0-9+/]{43}=$/);
+    const printed = box.lines.join("\n");
+    expect(printed.split(key)).toHaveLength(2);
+    expect(printed).toMatch(/generated and set[\s\S]*Cloudflare never shows a secret again[\s\S]*k2:<new key>,k1:<this key>/);
+
+    // A second deploy changes nothing it does not need to: the key stays as it was, nothing is created.
+    box.clearCalls();
+    box.lines.length = 0;
+    await box.deploy();
+    const again = box.calls().map(commandOf);
+    expect(again).not.toContain("secret put WEBHOOK_SECRET_KEYS");
+    expect(again.filter((command) => / create/.test(command))).toEqual([]);
+    expect(box.state().secretValues?.WEBHOOK_SECRET_KEYS).toBe(key);
+    expect(box.lines.join("\n")).toContain("WEBHOOK_SECRET_KEYS: set");
+    expect(box.lines.join("\n")).not.toContain(key);
+  });
+
+  it("stops before any migration or upload when setting the webhook key fails, and says so", async () => {
+    box.account({ secrets: [], failSecretPut: true });
+    await expect(box.deploy()).rejects.toThrow(/Setting the secret WEBHOOK_SECRET_KEYS[\s\S]*nothing was migrated or uploaded/);
+    const commands = box.calls().map(commandOf);
+    expect(commands.at(-1)).toBe("secret put WEBHOOK_SECRET_KEYS");
     expect(commands).not.toContain("d1 migrations apply");
     expect(commands).not.toContain("deploy");
-    // The command it prints makes a key the Worker accepts: an id, a colon, 32 bytes of base64.
-    const message = String(await refused.catch((error: unknown) => error));
-    const make = /node -e "([^"]+)"/.exec(message)?.[1] ?? "";
-    const { stdout } = await run(process.execPath, ["-e", make]);
-    expect(stdout.trim()).toMatch(/^k1:[A-Za-z0-9+/]{43}=$/);
-
-    // Once it is set (here as wrangler secret put would), the same command deploys.
-    box.account({ ...box.state(), secrets: ["WEBHOOK_SECRET_KEYS"] });
-    box.clearCalls();
-    await box.deploy();
-    expect(box.calls().map(commandOf)).toContain("deploy");
-    expect(box.lines.join("\n")).toContain("WEBHOOK_SECRET_KEYS: set");
   });
 
   it("refuses to go on without a login, and names the command that fixes it", async () => {

@@ -166,7 +166,13 @@ describe("the org's approval setting", () => {
     const { orgId, admin, apiKey } = await seedTenant();
     const adminKey = (await seedApiKey(orgId, admin.userId, ["research:read", "research:write", "org:admin"])).key;
 
-    expect((await rest(apiKey, "/org/settings")).status).toBe(403);
+    // Each refusal names what was asked: reading is not changing.
+    const readRefused = await rest(apiKey, "/org/settings");
+    expect(readRefused.status).toBe(403);
+    expect(await readRefused.text()).toMatch(/Reading the organization's settings needs the org:admin scope/);
+    const changeRefused = await rest(apiKey, "/org/settings", { method: "PATCH", body: JSON.stringify({ planApproval: "required" }) });
+    expect(changeRefused.status).toBe(403);
+    expect(await changeRefused.text()).toMatch(/Changing the organization's settings needs the org:admin scope/);
     const none = { blockedDomains: [], preferredDomains: [] };
     expect(await (await rest(adminKey, "/org/settings")).json()).toEqual({ planApproval: "optional", sourcePolicy: none });
     const bad = await rest(adminKey, "/org/settings", { method: "PATCH", body: JSON.stringify({ planApproval: "always" }) });

@@ -83,3 +83,24 @@ describe("search relevance on a judged query set", () => {
     expect(narrowed.results[0]?.id).toBe(idOf.get("borehole"));
   });
 });
+
+describe("search_sources scores in a small org", () => {
+  it("gives every artifact and deliverable hit a score above 0 that orders the hits, the best 1", async () => {
+    const tenant = await seedTenant();
+    // Three records out of four hold the word: in so small an index its weight is tiny, which the scores must survive.
+    await ok(tenant.apiKey, "store_research", { artifactType: "finding", title: "Geothermal loops", content: {}, contentText: "Geothermal geothermal geothermal loops under the garden." });
+    await ok(tenant.apiKey, "store_research", { artifactType: "finding", title: "Drilling", content: {}, contentText: "A long note on drilling costs, permits, schedules, crews and one geothermal aside among many other words here." });
+    await ok(tenant.apiKey, "store_research", { artifactType: "finding", title: "Unrelated", content: {}, contentText: "Nothing about the topic at all." });
+    await ok(tenant.apiKey, "store_research_output", { title: "Geothermal report", mediaType: "markdown", content: "# Geothermal report\n\nGeothermal heat, geothermal wells." });
+    const found = (await ok(tenant.apiKey, "search_sources", { query: "geothermal", limit: 10 })) as { results: { kind: string; title: string; relevance: number }[] };
+    const scores = found.results.map((hit) => hit.relevance);
+    expect(found.results.map((hit) => hit.kind).sort()).toEqual(["artifact", "artifact", "output"]);
+    expect(scores.every((score) => score > 0), JSON.stringify(found.results)).toBe(true);
+    expect(scores[0]).toBe(1);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(new Set(scores).size, "distinct records score apart").toBe(scores.length);
+    // Within one kind the denser record ranks first (kinds are indexed apart, so only their scores are merged).
+    const artifacts = found.results.filter((hit) => hit.kind === "artifact").map((hit) => hit.title);
+    expect(artifacts).toEqual(["Geothermal loops", "Drilling"]);
+  });
+});

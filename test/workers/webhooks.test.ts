@@ -200,6 +200,13 @@ describe("webhooks", () => {
     expect(await bad({ url: "https://hooks.example.com/x", events: ["plan.exploded"] })).toContain("plan.exploded");
     expect(await bad({ url: "https://hooks.example.com/x", events: ["plan.completed"], secret: "mine" })).toContain("secret");
     expect((await rest(adminKey, "/webhooks", { method: "PUT", body: "{}" })).status).toBe(405);
+    // The CLI's name for the address (--endpoint) is taken for url, checked the same; both at once is refused.
+    expect(await bad({ endpoint: "https://10.1.2.3/hook", events: ["plan.completed"] })).toContain("private");
+    expect(await bad({ url: "https://hooks.example.com/a", endpoint: "https://hooks.example.com/b", events: ["plan.completed"] })).toMatch(/once, as url/);
+    const byEndpoint = await rest(adminKey, "/webhooks", { method: "POST", body: JSON.stringify({ endpoint: "https://hooks.example.com/by-endpoint", events: ["plan.failed"] }) });
+    expect(byEndpoint.status).toBe(201);
+    expect(((await byEndpoint.json()) as { subscription: { id: string; url: string } }).subscription.url).toBe("https://hooks.example.com/by-endpoint");
+    await rest(adminKey, byEndpoint.headers.get("location")?.replace(/^\/api\/v1/, "") ?? "", { method: "DELETE" });
 
     const { subscription, secret } = await subscribe(adminKey, "/rotation", ["plan.completed"]);
     const listed = (await (await rest(adminKey, "/webhooks")).json()) as { subscriptions: Record<string, unknown>[]; eventTypes: string[] };

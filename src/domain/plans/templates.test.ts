@@ -54,6 +54,15 @@ describe("plan templates", () => {
     expect(largest.createPlanArguments.branchingConditions?.[0]?.afterStep).toBe(19);
   });
 
+  it("gives each scan a design rationale of its own steps", () => {
+    const rationale = (type: "general_topic" | "competitive_analysis" | "decision_support") => planTemplate(type, "scan", "heat pumps").createPlanArguments.planDesignRationale ?? "";
+    expect(rationale("general_topic")).toMatch(/survey, fill gaps, organize, answer/);
+    expect(rationale("competitive_analysis")).toMatch(/players[\s\S]*primary sources[\s\S]*matrix[\s\S]*landscape/);
+    expect(rationale("decision_support")).toMatch(/options[\s\S]*criteria[\s\S]*confirm[\s\S]*challenge[\s\S]*recommend/);
+    expect(rationale("competitive_analysis")).not.toMatch(/survey, fill gaps/);
+    expect(rationale("decision_support")).not.toMatch(/survey, fill gaps/);
+  });
+
   it("gives scan plans no ledger and a checkpoint for decisions", () => {
     const scan = planTemplate("decision_support", "scan", "which CRM", {});
     expect(scan.createPlanArguments.citationPolicy).toBeUndefined();

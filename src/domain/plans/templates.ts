@@ -92,6 +92,13 @@ const SCAN_STEPS: Record<ResearchType, TemplateStep[]> = {
   ],
 };
 
+/** Why each scan's steps are what they are: said of its own steps, for whoever adapts the plan. */
+const SCAN_RATIONALE: Record<ResearchType, string> = {
+  general_topic: "survey, fill gaps, organize, answer",
+  competitive_analysis: "identify the players, extract each one's facts from primary sources, compare them in a matrix, write the landscape",
+  decision_support: "find the options and their evidence, score them on the user's criteria, let the user confirm, challenge the leading option, recommend",
+};
+
 const SCAN_FORMAT: Record<ResearchType, string> = {
   general_topic: "Short answer first, then sections by theme, then sources.",
   competitive_analysis: "Comparison table first, then one paragraph per player, then sources.",
@@ -217,7 +224,7 @@ export function planTemplate(type: ResearchType, mode: Mode, topic: string | nul
         name: `[Scan] ${subject}`,
         researchQuestion: subject,
         steps: fillSteps(SCAN_STEPS[type]),
-        planDesignRationale: `Scan template for ${label(type)}: survey, fill gaps, organize, answer.`,
+        planDesignRationale: `Scan template for ${label(type)}: ${SCAN_RATIONALE[type]}.`,
         outputFormattingNotes: SCAN_FORMAT[type],
         budget: { maxSteps: SCAN_STEPS[type].length + 2, maxToolCalls: 30 },
       },

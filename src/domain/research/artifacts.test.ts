@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageEnd } from "./artifacts";
+import { pageEnd, relativeRelevance } from "./artifacts";
 
 describe("pageEnd", () => {
   it("fills the room when the text needs no escapes, and stops at the end", () => {
@@ -22,5 +22,14 @@ describe("pageEnd", () => {
     expect(end % 2).toBe(0);
     expect(pageEnd("🚀🚀", 0, 1)).toBe(2);
     expect(pageEnd("\u0001\u0002", 0, 1)).toBe(1);
+  });
+});
+
+describe("relativeRelevance", () => {
+  it("scores each hit against the best, which is 1, never rounding a hit to 0, keeping the order", () => {
+    const hits = [{ id: "a", relevance: 2.4e-6 }, { id: "b", relevance: 1.2e-6 }, { id: "c", relevance: 1e-12 }];
+    expect(relativeRelevance(hits)).toEqual([{ id: "a", relevance: 1 }, { id: "b", relevance: 0.5 }, { id: "c", relevance: 0.001 }]);
+    expect(relativeRelevance([])).toEqual([]);
+    expect(relativeRelevance([{ relevance: 0 }])).toEqual([{ relevance: 0 }]);
   });
 });

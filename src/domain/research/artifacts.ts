@@ -63,7 +63,10 @@ export interface SearchHit {
   /** The artifact's type, the deliverable's media type, or the claim's status (SUPPORTED, SURVIVES, DOWNGRADE). */
   type: string;
   snippet: string;
-  /** bm25: lower is better; reported as a positive relevance (higher is better). */
+  /**
+   * Higher is better. From storage, bm25 negated (unrounded: in a small index a common word's weight is tiny, and
+   * rounding would tie every hit at 0); in an answer, relative to the best hit (see `relativeRelevance`).
+   */
   relevance: number;
   planId: string | null;
   sourceUrl: string | null;
@@ -76,3 +79,12 @@ export interface SearchHit {
 
 /** Tags are matched exactly and case-insensitively; stored lower-cased, trimmed, without duplicates. */
 export const normalizeTags = (tags: readonly string[]): string[] => [...new Set(tags.map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
+
+/**
+ * Hits' scores as an answer shows them: each relative to the best hit's (the best is 1), rounded to three places and
+ * never below 0.001, so the scores order the hits whatever the size of the index. Hits keep their order.
+ */
+export function relativeRelevance<T extends { relevance: number }>(hits: readonly T[]): T[] {
+  const best = Math.max(0, ...hits.map((hit) => hit.relevance));
+  return hits.map((hit) => ({ ...hit, relevance: best > 0 ? Math.max(0.001, Math.round((hit.relevance / best) * 1000) / 1000) : 0 }));
+}
