@@ -84,3 +84,35 @@ export function renderScore(score, results) {
   );
   return out.join("\n");
 }
+
+export const ARTICLE_GOALS = {
+  /** Share of genuine quotes on the real pages (quoting's allowed changes included) the check verifies. */
+  minGenuineVerified: 0.99,
+  /** Altered, made-up, other-page or hidden quotes the check may verify. */
+  maxFalselyVerified: 0,
+};
+
+/** The goal lines of one part of the article set (bench/sources/article-set.json), and whether both pass. */
+export function articleGoalLines(score, part) {
+  const noFalse = score.falselyVerified.length <= ARTICLE_GOALS.maxFalselyVerified;
+  const share = score.genuine === 0 ? 0 : score.genuineVerified / score.genuine;
+  const enough = score.genuine > 0 && share >= ARTICLE_GOALS.minGenuineVerified;
+  const verified = score.perStatus.find((s) => s.status === "verified");
+  const shown = score.falselyVerified.slice(0, 12).map((r) => r.id);
+  const lines = [
+    `Goal (${part}): no altered, made-up or hidden quote verified — ${verdict(noFalse)} (${score.falselyVerified.length} of ${score.altered + score.unsupported})` +
+      (noFalse ? "" : `: ${shown.join(", ")}${score.falselyVerified.length > shown.length ? ", …" : ""}`),
+    `Goal (${part}): ≥ ${ARTICLE_GOALS.minGenuineVerified * 100} % of genuine quotes (normalized included) verified — ${verdict(enough)} (${score.genuineVerified} of ${score.genuine}, ${pct(score.genuineVerified, score.genuine)})`,
+    `Verified (${part}): precision ${pct(verified.right, verified.predicted)} (${verified.right} of ${verified.predicted} answers verified were labelled verified), recall ${pct(verified.right, verified.expected)} (${verified.right} of ${verified.expected})`,
+  ];
+  return { lines, pass: noFalse && enough };
+}
+
+/** Per kind: how many cases, how many answered as labelled, and the count of each status answered. */
+export function renderKindCounts(results) {
+  const kinds = Object.entries(Object.groupBy(results, (r) => r.kind)).sort(([a], [b]) => a.localeCompare(b));
+  return table(
+    ["kind", "class", "expected", "cases", "as expected", ...STATUSES],
+    kinds.map(([kind, rs]) => [kind, rs[0].class, [...new Set(rs.map((r) => r.expected))].join("/"), rs.length, rs.filter((r) => r.got === r.expected).length, ...STATUSES.map((s) => rs.filter((r) => r.got === s).length)]),
+  );
+}

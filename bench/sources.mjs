@@ -26,6 +26,7 @@ import { build } from "esbuild";
 import { nearestRankPercentile } from "../src/domain/percentile.ts";
 import { buildPdf, wrapLines } from "../test/support/pdf-builder.ts";
 import { table } from "./report.mjs";
+import { runArticleSet } from "./sources-articles.mjs";
 import { renderScore, scoreResults, sourceGoalLines } from "./sources-report.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,6 +34,7 @@ const { values: args } = parseArgs({
   options: {
     reps: { type: "string", default: "5" },
     misses: { type: "boolean", default: false },
+    "articles-only": { type: "boolean", default: false },
     json: { type: "string" },
   },
 });
@@ -125,8 +127,21 @@ function largePages(pages) {
   return [200_000, 1_000_000].map((chars) => ({ chars, text: `${sized(chars)}\n\nThe audit found that 14 of the 312 contracts signed in 2022 had no competitive tender.` }));
 }
 
+/** `--articles-only`: the article set alone (about a minute), without the judged set and the cost per source. */
+async function articlesOnly({ matchQuote, prepareSnapshot }) {
+  const articles = await runArticleSet({ matchQuote, prepareSnapshot, log });
+  const misses = articles.results.filter((r) => r.got !== r.expected);
+  const out = [...articles.lines, `${misses.length} answers differ from the label${args.misses ? ":" : " (--misses lists them)."}`];
+  if (args.misses) for (const r of misses) out.push(`- ${r.id} [${r.kind}] expected ${r.expected}, got ${r.got} (${r.score}): ${JSON.stringify(r.quote.slice(0, 120))}${r.reason ? ` — ${r.reason}` : ""}`);
+  console.log(out.join("\n"));
+  if (args.json) writeFileSync(path.resolve(args.json), JSON.stringify({ articles: articles.results }, null, 2));
+  if (!articles.pass) process.exitCode = 1;
+}
+
 async function main() {
-  const { matchQuote, pageText, pdfText, prepareSnapshot, QUOTE_MATCH_LIMITS } = await loadPipeline();
+  const pipeline = await loadPipeline();
+  if (args["articles-only"]) return articlesOnly(pipeline);
+  const { matchQuote, pageText, pdfText, prepareSnapshot, QUOTE_MATCH_LIMITS } = pipeline;
   const set = JSON.parse(readFileSync(path.join(here, "sources", "judged-set.json"), "utf8"));
   const pages = new Map(set.pages.map((p) => [p.id, p.text]));
   const pdfPages = set.pages.filter((p) => p.pdf);
@@ -220,11 +235,19 @@ async function main() {
     );
   }
   const misses = results.filter((r) => r.got !== r.expected);
-  out.push("", `${misses.length} answers differ from the label${args.misses ? ":" : " (--misses lists them)."}`);
-  if (args.misses) for (const r of misses) out.push(`- ${r.id} [${r.kind}] expected ${r.expected}, got ${r.got} (${r.score}): ${JSON.stringify(r.quote.slice(0, 120))}${r.reason ? ` — ${r.reason}` : ""}`);
+  const listMisses = (list) => {
+    out.push("", `${list.length} answers differ from the label${args.misses ? ":" : " (--misses lists them)."}`);
+    if (args.misses) for (const r of list) out.push(`- ${r.id} [${r.kind}] expected ${r.expected}, got ${r.got} (${r.score}): ${JSON.stringify(r.quote.slice(0, 120))}${r.reason ? ` — ${r.reason}` : ""}`);
+  };
+  listMisses(misses);
+
+  // The article set: real pages read on workerd, scored per part.
+  const articles = await runArticleSet({ matchQuote, prepareSnapshot, log });
+  out.push(...articles.lines);
+  listMisses(articles.results.filter((r) => r.got !== r.expected));
   console.log(out.join("\n"));
-  if (args.json) writeFileSync(path.resolve(args.json), JSON.stringify({ score, goals, perTextSource, perPdfSource, textBytes, pdfBytes, large, results }, null, 2));
-  if (!goals.pass) process.exitCode = 1;
+  if (args.json) writeFileSync(path.resolve(args.json), JSON.stringify({ score, goals, perTextSource, perPdfSource, textBytes, pdfBytes, large, results, articles: articles.results }, null, 2));
+  if (!goals.pass || !articles.pass) process.exitCode = 1;
 }
 
 main().catch((error) => {

@@ -4,7 +4,7 @@ import { goalLines, ratioRows } from "../../bench/report.mjs";
 // @ts-expect-error: plain ESM bench modules without type declarations
 import { ROUND_TRIP_GOALS, roundTripLines } from "../../bench/round-trips.mjs";
 // @ts-expect-error: plain ESM bench modules without type declarations
-import { scoreResults, sourceGoalLines } from "../../bench/sources-report.mjs";
+import { articleGoalLines, renderKindCounts, scoreResults, sourceGoalLines } from "../../bench/sources-report.mjs";
 
 /** A summary as bench/report.mjs's summarize() makes it, with only the fields the goals read. */
 const summary = (caseId: string, concurrency: number, rps: number, cpuMs: number, p50 = 1) => ({
@@ -72,5 +72,25 @@ describe("the bench's goal lines", () => {
     expect(oneFalse.pass).toBe(false);
     expect(oneFalse.lines[0]).toMatch(/MISS .*: a0$/);
     expect(sourceGoalLines(scoreResults([])).pass).toBe(false); // nothing measured is not a pass
+  });
+
+  it("passes the article set's goals only with no altered, made-up or hidden quote verified and ≥ 99 % of genuine ones verified", () => {
+    const answers = (genuineVerified: number, genuinePartial: number, hiddenVerified: number) => [
+      ...Array.from({ length: genuineVerified }, (_, i) => ({ id: `g${i}`, kind: "genuine:plain", class: "genuine", expected: "verified", got: "verified" })),
+      ...Array.from({ length: genuinePartial }, (_, i) => ({ id: `p${i}`, kind: "genuine:plain", class: "genuine", expected: "verified", got: "partial" })),
+      ...Array.from({ length: hiddenVerified }, (_, i) => ({ id: `h${i}`, kind: "hidden:display-none", class: "unsupported", expected: "not_found", got: "verified" })),
+      { id: "n0", kind: "made-up", class: "unsupported", expected: "not_found", got: "not_found" },
+    ];
+    const passing = articleGoalLines(scoreResults(answers(99, 1, 0)), "held-out");
+    expect(passing.pass).toBe(true);
+    expect(passing.lines[0]).toMatch(/^Goal \(held-out\): no altered, made-up or hidden quote verified — PASS \(0 of 1\)$/);
+    expect(passing.lines[1]).toMatch(/PASS \(99 of 100, 99\.0 %\)/);
+    expect(passing.lines[2]).toMatch(/precision 100\.0 % .*recall 99\.0 %/);
+    expect(articleGoalLines(scoreResults(answers(98, 2, 0)), "development").lines[1]).toContain("MISS (98 of 100");
+    const hidden = articleGoalLines(scoreResults(answers(100, 0, 2)), "development");
+    expect(hidden.pass).toBe(false);
+    expect(hidden.lines[0]).toMatch(/MISS \(2 of 3\): h0, h1$/);
+    expect(hidden.lines[2]).toMatch(/precision 98\.0 %/);
+    expect(renderKindCounts(answers(1, 1, 1))).toContain("| hidden:display-none | unsupported | not_found | 1 | 0 | 1 | 0 | 0 | 0 |");
   });
 });
