@@ -1,7 +1,11 @@
+import { createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
+import type { SourceCheckMessage } from "../../src/domain/ports";
 import type { SourceFetchRules } from "../../src/domain/sources/fetch-rules";
 import { isDeadSource, unreachableKind } from "../../src/domain/sources/verification";
+import type { Env } from "../../src/env";
+import { handleSourceChecks } from "../../src/platform/sources/consumer";
 import { fetchPage } from "../../src/platform/sources/fetch-page";
 import { createPlan, ok, steps } from "../support/plans";
 import { waitFor } from "../support/webhooks";
@@ -105,5 +109,29 @@ describe("source checks and the org's source policy", () => {
       { status: "unreachable", reason: "dead: HTTP 410 (the page is gone)" },
       { status: "unreachable", reason: "dead: HTTP 404 (the page does not exist)" },
     ]);
+  });
+});
+
+describe("source checks and the deployment's environment", () => {
+  it("fetch from loopback only where CAIRN_ENV is exactly development: unset, misspelled or another environment is refused", async () => {
+    const tenant = await seedTenant();
+    const url = page("/changing/cairn-env-gate");
+    const { planId } = await createPlan(tenant.apiKey, { name: "[Deep] Gate", steps: steps("search", "synthesize"), citationPolicy: "report" });
+    await ok(tenant.apiKey, "record_evidence", { planId, evidence: [source(url)] });
+    const verdictNow = async () =>
+      env.DB.prepare("SELECT verification_status AS status, verification_reason AS reason FROM ledger_evidence WHERE org_id = ? AND plan_id = ? AND n = 1")
+        .bind(tenant.orgId, planId)
+        .first<{ status: string; reason: string | null }>();
+    // This Worker runs with CAIRN_ENV = "development": the loopback page is read.
+    expect(await waitFor("the first check", async () => ((await verdictNow())?.status === "verified" ? true : null))).toBe(true);
+    // The same source checked again (fetched fresh) by a Worker whose CAIRN_ENV is anything else.
+    for (const CAIRN_ENV of [undefined, "", "Development", "dev", "staging", "production"]) {
+      const batch = createMessageBatch<SourceCheckMessage>("cairn-source-checks", [{ id: `gate-${String(CAIRN_ENV)}`, timestamp: new Date(), attempts: 1, body: { orgId: tenant.orgId, planId, n: 1, recheck: true } }]);
+      await handleSourceChecks(batch, { ...env, CAIRN_ENV } as unknown as Env);
+      expect(await verdictNow(), String(CAIRN_ENV)).toEqual({ status: "unreachable", reason: "refused: the address was refused (loopback addresses are not allowed)" });
+    }
+    const again = createMessageBatch<SourceCheckMessage>("cairn-source-checks", [{ id: "gate-development", timestamp: new Date(), attempts: 1, body: { orgId: tenant.orgId, planId, n: 1, recheck: true } }]);
+    await handleSourceChecks(again, { ...env, CAIRN_ENV: "development" } as unknown as Env);
+    expect((await verdictNow())?.status).toBe("verified");
   });
 });

@@ -1,5 +1,6 @@
 import { CairnError } from "../../domain/errors";
 import type { OutboundPolicy } from "../../domain/outbound-address";
+import { outboundPolicyFor } from "../../domain/outbound-gate";
 import type { SourceCheckMessage } from "../../domain/ports";
 import { snapshotBytesCap } from "../../domain/sources/snapshot-quota";
 import { judgeSource, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
@@ -93,8 +94,8 @@ async function orgErasing(home: D1Database, orgId: string): Promise<boolean> {
 export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>, env: Env): Promise<void> {
   const checker: Checker = {
     store: snapshotStore(env.SOURCE_SNAPSHOTS),
-    // As for webhooks: development may fetch from loopback (local fixtures); production only public https hosts.
-    policy: { allowLoopback: env.CAIRN_ENV !== "production" },
+    // The one outbound gate: loopback (local fixtures) only where CAIRN_ENV is exactly "development".
+    policy: outboundPolicyFor(env.CAIRN_ENV, "source_check"),
     allowedHosts: allowedHostsOf(env.SOURCE_CHECK_HOSTS),
     blockedDomains: async (orgId) => (await d1OrgSettings(env.DB).sourcePolicy(orgId)).blockedDomains,
     snapshotCap: snapshotBytesCap(env.SOURCE_SNAPSHOT_BYTES_PER_ORG),
