@@ -10,14 +10,14 @@ export default defineConfig(async () => ({
         // Failed webhook deliveries are retried at once here (the doubling is tested on its own): a test waits seconds, not minutes.
         // WEBHOOK_SECRET_KEYS: a key for the tests only, sealing webhook signing secrets (webhook-secrets.test.ts opens with it).
         // An org erasure waits no membership cache out here: the tests step in at each stage themselves.
-        // Cited pages other than the loopback fixtures are not fetched (they end unreachable, "blocked").
+        // Cited pages other than the loopback fixtures are not fetched (they end unreachable, "refused").
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
           WEBHOOK_RETRY_BASE_SECONDS: "0",
           WEBHOOK_SECRET_KEYS: "k-test:UehIjCFZbs0oiiRoOdUVqSQ5QqTZtHMBNqEzFfN6hgU=",
           ORG_ERASURE_SETTLE_MS: "0",
           // Source checks fetch only the loopback fixtures (test/support/source-pages.global.ts): a test never reaches the Internet.
-          SOURCE_CHECK_HOSTS: "127.0.0.1",
+          SOURCE_CHECK_HOSTS: "127.0.0.1,localhost",
         },
         // A second home database for orgs (ORG_DATABASES): test/workers/org-homes.test.ts places orgs in it.
         d1Databases: { RESEARCH_DB_2: "cairn-research-2" },

@@ -80,7 +80,7 @@ async function route(request: Request, baseEnv: Env, ctx: ExecutionContext): Pro
   if (alias) return alias;
   // Client ID Metadata Documents are fetched by the provider: their URLs pass the outbound-address guard first.
   if (pathname === AUTHORIZE_PATH || pathname === TOKEN_PATH) {
-    const refused = await screenClientId(request, pathname);
+    const refused = await screenClientId(request, pathname, env.CAIRN_ENV);
     if (refused) return refused;
   }
   if (pathname === REGISTER_PATH && request.method === "POST") {

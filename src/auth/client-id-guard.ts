@@ -1,4 +1,5 @@
 import { checkOutboundUrl } from "../domain/outbound-address";
+import { outboundPolicyFor } from "../domain/outbound-gate";
 import { AUTHORIZE_PATH, TOKEN_PATH } from "./oauth-provider";
 
 /** A Client ID Metadata Document's client_id is its https URL; registered clients have opaque ids. */
@@ -10,14 +11,14 @@ const looksLikeUrl = (clientId: string) => /^[a-z][a-z0-9+.-]*:/i.test(clientId)
  * Loopback is refused even in development, since a metadata document has to
  * be publicly reachable to mean anything. Null when the request may proceed.
  */
-export async function screenClientId(request: Request, pathname: string): Promise<Response | null> {
+export async function screenClientId(request: Request, pathname: string, cairnEnv: string | undefined): Promise<Response | null> {
   const clientIds = new URL(request.url).searchParams.getAll("client_id");
   if (pathname === TOKEN_PATH && request.method === "POST" && (request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) {
     clientIds.push(...new URLSearchParams(await request.clone().text()).getAll("client_id"));
   }
   for (const clientId of clientIds) {
     if (!looksLikeUrl(clientId)) continue;
-    const verdict = checkOutboundUrl(clientId, { allowLoopback: false });
+    const verdict = checkOutboundUrl(clientId, outboundPolicyFor(cairnEnv, "client_metadata"));
     if (verdict.allowed) continue;
     const description = `This client's metadata URL cannot be used: ${verdict.reason}.`;
     if (pathname === AUTHORIZE_PATH) {

@@ -98,6 +98,26 @@ describe("outbound address guard", () => {
     ["https://[2001:2::1]/", "reserved"],
     ["https://[2001:db8::1]/", "reserved"],
     ["https://[3fff::1]/", "reserved"],
+    // What is left of ::/8 beside mapped, translated and compatible addresses: reserved, whatever it carries
+    ["https://[::ffff:0:0:7f00:1]/", "reserved"],
+    ["https://[::1:0:0:0]/", "reserved"],
+    ["https://[::1:0:0:1]/", "reserved"],
+    ["https://[::8.8.8.8]/", "reserved"], // IPv4-compatible (deprecated) of a public address
+    // ISATAP interface identifiers (0:5efe, 200:5efe, the u/g bits in any state) carry an IPv4 address under any prefix
+    ["https://[::5efe:7f00:1]/", "loopback"],
+    ["https://[::200:5efe:169.254.169.254]/", "link-local"],
+    ["https://[2001:4860::5efe:a00:1]/", "private"],
+    ["https://[2400:cb00::300:5EFE:192.168.0.1]/", "private"],
+    ["https://[2002:808:808::5efe:7f00:1]/", "loopback"], // a public 6to4 prefix does not hide it
+    ["https://[2001:0:808:808:0:5efe:7f00:1]/", "loopback"], // nor a Teredo one (whose client reads as public)
+    ["https://[fe80::5efe:8.8.8.8]/", "link-local"],
+    // Outside global unicast 2000::/3 nothing is a public host; inside it, the IETF's 2001::/23 beside Teredo
+    ["https://[100:0:0:1::1]/", "reserved"],
+    ["https://[400::1]/", "reserved"],
+    ["https://[4000::1]/", "reserved"],
+    ["https://[5f00::1]/", "reserved"],
+    ["https://[2001:3::1]/", "reserved"],
+    ["https://[2001:1ff::1]/", "reserved"],
   ])("refuses %s (embedded or non-public IPv6: %s)", (url, reason) => {
     const verdict = checkOutboundUrl(url, production);
     expect(verdict.allowed).toBe(false);
@@ -111,6 +131,9 @@ describe("outbound address guard", () => {
     "https://[64:ff9b::808:808]/",
     "https://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/", // Teredo: public server, client 8.8.8.8
     "https://[2001:4860:4860::8888]/",
+    "https://[2001:200::1]/", // just past the IETF's 2001::/23
+    "https://[2400:cb00::5efe:808:808]/", // ISATAP: a public prefix carrying 8.8.8.8
+    "https://[2606:4700::200:5efe:8.8.4.4]/",
   ])("allows %s, whose embedded IPv4 address (if any) is public", (url) => {
     expect(allowed(url)).toBe(true);
   });

@@ -5,8 +5,9 @@
  * metadata address 169.254.169.254 among them), multicast and reserved
  * addresses are refused, in every spelling the URL parser accepts
  * (`0x7f000001`, `2130706433` and `127.1` all parse to 127.0.0.1; IPv6 forms
- * that embed an IPv4 address (mapped, compatible, SIIT, 6to4, NAT64, Teredo)
- * are checked as that address). Development may
+ * that embed an IPv4 address (mapped, compatible, SIIT, 6to4, NAT64, Teredo,
+ * ISATAP) are checked as that address, and only global unicast 2000::/3 can
+ * be public at all). Development may
  * allow loopback (plain http included) for local receivers.
  *
  * Names are checked as written: a public-looking name that resolves to a
@@ -102,43 +103,75 @@ function inPrefix(groups: number[], prefix: number[], bits: number): boolean {
   return true;
 }
 
+/** An IPv6 form that carries an IPv4 address, and where. */
+interface Embedding {
+  prefix: number[];
+  bits: number;
+  ipv4: (g: number[]) => number[];
+}
+
+/** The last 32 bits as the IPv4 address. */
+const lastV4 = (g: number[]) => [v4Of(g[6] ?? 0, g[7] ?? 0)];
+
 /**
- * IPv6 forms that carry IPv4 addresses, and where: a request to one of them
- * reaches (through a translator or relay, or the host's own stack) the IPv4
- * address, so that address decides. Teredo carries two: the relay server's,
- * and the client's, stored inverted.
+ * Forms inside ::/8 (whose every other address is reserved) and NAT64's well-known prefix: a request to one reaches,
+ * through the host's own stack or a translator, the IPv4 address in its last 32 bits, so that address decides.
  */
-const EMBEDDED_IPV4: { prefix: number[]; bits: number; ipv4: (g: number[]) => number[] }[] = [
-  { prefix: [0, 0, 0, 0, 0, 0xffff], bits: 96, ipv4: (g) => [v4Of(g[6] ?? 0, g[7] ?? 0)] }, // IPv4-mapped
-  { prefix: [0, 0, 0, 0, 0xffff, 0], bits: 96, ipv4: (g) => [v4Of(g[6] ?? 0, g[7] ?? 0)] }, // SIIT (IPv4-translated)
-  { prefix: [0, 0, 0, 0, 0, 0], bits: 96, ipv4: (g) => [v4Of(g[6] ?? 0, g[7] ?? 0)] }, // IPv4-compatible
-  { prefix: [0x64, 0xff9b, 0, 0, 0, 0], bits: 96, ipv4: (g) => [v4Of(g[6] ?? 0, g[7] ?? 0)] }, // NAT64 well-known prefix
-  { prefix: [0x2002], bits: 16, ipv4: (g) => [v4Of(g[1] ?? 0, g[2] ?? 0)] }, // 6to4
-  { prefix: [0x2001, 0], bits: 32, ipv4: (g) => [v4Of(g[2] ?? 0, g[3] ?? 0), v4Of(~(g[6] ?? 0) & 0xffff, ~(g[7] ?? 0) & 0xffff)] }, // Teredo
+const V4_FORMS: Embedding[] = [
+  { prefix: [0, 0, 0, 0, 0, 0xffff], bits: 96, ipv4: lastV4 }, // IPv4-mapped ::ffff:0:0/96
+  { prefix: [0, 0, 0, 0, 0xffff, 0], bits: 96, ipv4: lastV4 }, // IPv4-translated (SIIT) ::ffff:0:0:0/96
+  { prefix: [0x64, 0xff9b, 0, 0, 0, 0], bits: 96, ipv4: lastV4 }, // NAT64 well-known prefix 64:ff9b::/96
 ];
 
-/** IPv6 ranges that are never a public host (RFC 6890 and the IANA special-purpose registry). */
+/**
+ * Forms inside global unicast (2000::/3) that carry IPv4 addresses a relay or tunnel reaches: 6to4's, Teredo's two
+ * (the relay server's, and the client's, stored inverted: the "obfuscated" bits), and an ISATAP interface identifier's
+ * (`0:5efe` or `200:5efe`, the u and g bits in any state, under any /64 prefix).
+ */
+const TUNNEL_FORMS: Embedding[] = [
+  { prefix: [0x2002], bits: 16, ipv4: (g) => [v4Of(g[1] ?? 0, g[2] ?? 0)] }, // 6to4 2002::/16
+  { prefix: [0x2001, 0], bits: 32, ipv4: (g) => [v4Of(g[2] ?? 0, g[3] ?? 0), v4Of(~(g[6] ?? 0) & 0xffff, ~(g[7] ?? 0) & 0xffff)] }, // Teredo 2001::/32
+];
+
+/** An ISATAP interface identifier (RFC 5214): 0000:5efe or 0200:5efe (the u and g bits free), then the IPv4 address. */
+const isIsatap = (g: number[]) => ((g[4] ?? 0) & 0xfcff) === 0 && g[5] === 0x5efe;
+
+/** IPv6 ranges that are never a public host (RFC 6890 and the IANA special-purpose registry), with their class. */
 const IPV6_RANGES: { prefix: number[]; bits: number; kind: AddressClass }[] = [
   { prefix: [0x64, 0xff9b, 1], bits: 48, kind: "reserved" }, // NAT64 local use (RFC 8215): the embedding depends on the operator's prefix length
-  { prefix: [0x100, 0, 0, 0], bits: 64, kind: "reserved" }, // discard only
-  { prefix: [0x2001, 0x2, 0], bits: 48, kind: "reserved" }, // benchmarking
-  { prefix: [0x2001, 0x10], bits: 28, kind: "reserved" }, // ORCHID
-  { prefix: [0x2001, 0x20], bits: 28, kind: "reserved" }, // ORCHIDv2
+  { prefix: [0x2001, 0], bits: 23, kind: "reserved" }, // IETF protocol assignments (benchmarking, ORCHID, AMT, …); Teredo, inside it, is judged above
   { prefix: [0x2001, 0x0db8], bits: 32, kind: "reserved" }, // documentation
   { prefix: [0x3fff], bits: 20, kind: "reserved" }, // documentation
-  { prefix: [0x5f00], bits: 16, kind: "reserved" }, // segment routing
   { prefix: [0xfc00], bits: 7, kind: "private" }, // unique local
   { prefix: [0xfe80], bits: 10, kind: "link-local" },
   { prefix: [0xfec0], bits: 10, kind: "private" }, // site-local (deprecated, still routed inside some networks)
   { prefix: [0xff00], bits: 8, kind: "reserved" }, // multicast
 ];
 
+const embedded = (forms: Embedding[], groups: number[]) => forms.find(({ prefix, bits }) => inPrefix(groups, prefix, bits));
+
+/**
+ * An IPv6 address's class. Only global unicast (2000::/3) can be a public host; everything outside it is reserved,
+ * private, link-local or multicast (::/8 whole: loopback, unspecified, the IPv4-compatible and every other leftover
+ * form; 100::/8 with the discard prefix; the unassigned blocks), except the forms that carry an IPv4 address, which
+ * that address decides (judged with the block's own class where the block is not public).
+ */
 function classifyIpv6(groups: number[]): AddressClass {
   if (groups.every((group) => group === 0)) return "reserved"; // ::
   if (inPrefix(groups, [0, 0, 0, 0, 0, 0, 0, 1], 128)) return "loopback"; // ::1
-  for (const { prefix, bits, kind } of IPV6_RANGES) if (inPrefix(groups, prefix, bits)) return kind;
-  const embedded = EMBEDDED_IPV4.find(({ prefix, bits }) => inPrefix(groups, prefix, bits));
-  return embedded ? strictest(embedded.ipv4(groups).map(classifyIpv4)) : "public";
+  const v4 = embedded(V4_FORMS, groups);
+  if (v4) return strictest(v4.ipv4(groups).map(classifyIpv4));
+  // IPv4-compatible ::/96 and ISATAP with no prefix, deprecated, inside reserved ::/8: named by the address they carry when it is not public.
+  if (inPrefix(groups, [0, 0, 0, 0, 0, 0], 96) || (inPrefix(groups, [0, 0, 0, 0], 64) && isIsatap(groups))) {
+    return strictest([...lastV4(groups).map(classifyIpv4), "reserved"]);
+  }
+  // Every reading counts: an ISATAP interface identifier under a 6to4 or Teredo prefix carries a second address.
+  const carried = [...(embedded(TUNNEL_FORMS, groups)?.ipv4(groups) ?? []), ...(isIsatap(groups) ? lastV4(groups) : [])];
+  const range = IPV6_RANGES.find(({ prefix, bits }) => inPrefix(groups, prefix, bits));
+  const block: AddressClass = range ? range.kind : inPrefix(groups, [0x2000], 3) ? "public" : "reserved";
+  // A tunnel's prefix (Teredo inside 2001::/23) is judged by what it carries, not by the block around it.
+  if (embedded(TUNNEL_FORMS, groups)) return strictest(carried.map(classifyIpv4));
+  return strictest([block, ...carried.map(classifyIpv4)]);
 }
 
 function classifyHost(hostname: string): AddressClass | "name" {

@@ -380,7 +380,7 @@ describe("citation integrity on deliverables", () => {
       passed: true,
       citedRefs: ["E1"],
       unverifiedSubtopics: ["Cost", "Safety"],
-      sources: { unchecked: [{ ref: "E1", status: "unreachable", reason: expect.stringContaining("blocked") }], trust: "untrusted-external-content" },
+      sources: { unchecked: [{ ref: "E1", status: "unreachable", reason: expect.stringMatching(/^refused: /) }], trust: "untrusted-external-content" },
       // Named, not refused: the claim's number is in no quote (E1 has none).
       numbersNotInQuotes: [{ claim: "C1", numbers: ["100"] }],
     });

@@ -69,6 +69,9 @@ function route(path: string): FixtureAnswer {
     const left = Number(redirect[1]);
     return { status: 302, location: left === 0 ? "/article.html" : `/hop/${left - 1}` };
   }
+  // A redirect to the URL a test names (`/redirect?to=<URL-encoded target>`): another host included.
+  const elsewhere = /^\/redirect\?to=([^&]+)/.exec(path);
+  if (elsewhere) return { status: 302, location: decodeURIComponent(elsewhere[1] as string) };
   switch (path.replace(/\?.*$/, "")) {
     case "/article.html":
     case "/counted.html":
@@ -108,6 +111,12 @@ function route(path: string): FixtureAnswer {
       return { status: 403, type: "text/html", body: "<p>Are you a robot?</p>" };
     case "/gone":
       return { status: 404, type: "text/html", body: "<p>Not here</p>" };
+    case "/removed":
+      return { status: 410, type: "text/html", body: "<p>Removed for good</p>" };
+    case "/to-gone":
+      return { status: 301, location: "/gone" };
+    case "/no-location":
+      return { status: 302 };
     case "/huge.txt":
       // 3 MiB of filler, the quote after the first 2 MiB: not read.
       return { status: 200, type: "text/plain", body: `${"filler words go here. ".repeat(143_000)}The hidden finding is that costs fell by half.` };

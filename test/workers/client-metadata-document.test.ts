@@ -81,6 +81,10 @@ describe("Client ID Metadata Documents", () => {
     "https://169.254.169.254/latest/meta-data",
     "https://10.1.2.3/client.json",
     "http://notes.example.com/client.json",
+    // IPv6 leftovers of ::/8 and ISATAP identifiers carrying a local address
+    "https://[::ffff:0:0:7f00:1]/client.json",
+    "https://[::1:0:0:0]/client.json",
+    "https://[2001:4860::200:5efe:169.254.169.254]/client.json",
   ])("never fetches a metadata URL aimed at a local or private address: %s", async (clientId) => {
     const spy = vi.spyOn(globalThis, "fetch");
     const { challenge } = await pkcePair();

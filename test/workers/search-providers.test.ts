@@ -73,6 +73,10 @@ describe("search providers over their HTTP APIs", () => {
     }
     expect(configuredSearchProviders({ SEARXNG_URL: "http://localhost:8888", CAIRN_ENV: "production" })).toEqual([]);
     expect(configuredSearchProviders({ SEARXNG_URL: "http://localhost:8888", CAIRN_ENV: "development" }).map((p) => p.name)).toEqual(["searxng"]);
+    // Loopback only where CAIRN_ENV is exactly "development": unset, misspelled or any other environment fails closed.
+    for (const CAIRN_ENV of [undefined, "", "Development", "dev", "staging"]) {
+      expect(configuredSearchProviders({ SEARXNG_URL: "http://localhost:8888", ...(CAIRN_ENV === undefined ? {} : { CAIRN_ENV }) }), String(CAIRN_ENV)).toEqual([]);
+    }
     expect(configuredSearchProviders({ SEARXNG_URL: "not a url" })).toEqual([]);
   });
 });

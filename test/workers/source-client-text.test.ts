@@ -79,13 +79,13 @@ describe("text the assistant read, for pages Cairn cannot reach", () => {
     // A read of the one source gives the passage located in the assistant's text and the reason saying whose text it was.
     const whole = async (ref: string) => ((await ok(apiKey, "get_evidence_ledger", { planId, ref })) as { evidence: { verification: Verification }[] }).evidence[0]?.verification;
     expect(await whole("E1")).toMatchObject({ status: "verified", basis: "client_text", passage: QUOTE });
-    expect((await whole("E1"))?.reason).toMatch(/^checked against text the assistant supplied, not a page Cairn read \(Cairn's fetch: blocked: HTTP 403/);
+    expect((await whole("E1"))?.reason).toMatch(/^checked against text the assistant supplied, not a page Cairn read \(Cairn's fetch: walled: HTTP 403 \(a bot wall, paywall or rate limit\)\)/);
     expect((await whole("E2"))?.reason).toMatch(/^checked against text the assistant supplied/);
     expect(ownReading?.verification.status).toBe("not_found");
     expect(ownReading?.verification.basis).toBeUndefined(); // a listing names the basis only where it is the assistant's text
     expect(plain?.verification).toMatchObject({ status: "unreachable" });
     expect(plain?.verification.basis).toBeUndefined();
-    expect(missing?.verification).toMatchObject({ status: "unreachable", reason: "HTTP error: 404" });
+    expect(missing?.verification).toMatchObject({ status: "unreachable", reason: "dead: HTTP 404 (the page does not exist)" });
     expect(missing?.verification.basis).toBeUndefined();
 
     // A read of the one source names the basis either way; the compact listing only where it is client_text.

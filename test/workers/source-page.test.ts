@@ -90,7 +90,7 @@ describe("the source page", () => {
     expect(sources).toContain(`href="/dashboard/plans/${planId}/sources/E1"`);
     expect(sources).toMatch(/id="source-E1"[\s\S]*?source-verified[\s\S]*?1\.00/);
     expect(sources).toMatch(/id="source-E2"[\s\S]*?source-partial[\s\S]*?<blockquote class="passage"[^>]*>[^<]*38 percent/);
-    expect(sources).toMatch(/id="source-E3"[\s\S]*?source-unreachable[\s\S]*?HTTP error: 404/);
+    expect(sources).toMatch(/id="source-E3"[\s\S]*?source-unreachable[\s\S]*?dead: HTTP 404 \(the page does not exist\)/);
   });
 
   it("is a plain 404 for another org's plan or source, an unknown ref and a malformed one", async () => {
@@ -112,11 +112,11 @@ describe("the source page", () => {
     expect((await outsider.get(`/dashboard/plans/${own.planId}/sources/E1`)).status).toBe(404);
     for (const ref of ["E0", "E99", "C1", "e1", "E1x", "E123456"]) expect((await outsider.get(`/dashboard/plans/${planId}/sources/${ref}`)).status).toBe(404);
   });
-  it("shows a source with no reading by its status: unreachable with its reason, pending while the check runs", async () => {
+  it("shows a source with no reading by its status: unreachable with its reason (a dead page told from one that may be live), pending while the check runs", async () => {
     const { admin, apiKey } = await seedTenant();
     const { planId } = await createPlan(apiKey, { name: "[Deep] Unread", steps: steps("analyze", "search", "synthesize"), citationPolicy: "report" });
-    await ok(apiKey, "record_evidence", { planId, evidence: [source("/gone", "the page that is not there says this")] });
-    await settled(apiKey, planId, ["E1"]);
+    await ok(apiKey, "record_evidence", { planId, evidence: [source("/gone", "the page that is not there says this"), source("/forbidden?page", "the page behind a wall says this")] });
+    await settled(apiKey, planId, ["E1", "E2"]);
     // The fixture answers /slow with a body that never ends: its check runs until the fetch's time limit.
     await ok(apiKey, "record_evidence", { planId, evidence: [source("/slow", "a page that never finishes loading says this")] });
     const visitor = new Visitor();
@@ -126,10 +126,16 @@ describe("the source page", () => {
     expect(unreachable.status).toBe(200);
     const gone = await unreachable.text();
     expect(gone).toContain('class="badge source-unreachable"');
-    expect(gone).toContain('<dd id="verification-reason">HTTP error: 404</dd>');
+    expect(gone).toContain('<dd id="verification-reason">dead: HTTP 404 (the page does not exist)</dd>');
+    expect(gone).toContain("The page does not exist (HTTP 404 or 410): the link is dead, or was made up.");
+    expect(gone).not.toContain("may well be live");
     expect(gone).toContain('id="no-snapshot"');
+    const walled = await (await visitor.get(`/dashboard/plans/${planId}/sources/E2`)).text();
+    expect(walled).toContain('<dd id="verification-reason">walled: HTTP 403 (a bot wall, paywall or rate limit)</dd>');
+    expect(walled).toContain("Cairn could not read the page, which may well be live");
+    expect(walled).not.toContain("The page does not exist");
 
-    const pending = await (await visitor.get(`/dashboard/plans/${planId}/sources/E2`)).text();
+    const pending = await (await visitor.get(`/dashboard/plans/${planId}/sources/E3`)).text();
     expect(pending).toContain('class="badge source-pending"');
     expect(pending).toContain("Cairn has not read this page yet");
   });

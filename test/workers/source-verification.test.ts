@@ -147,7 +147,7 @@ describe("verified sources", () => {
     expect(absent?.verification.status).toBe("not_found");
   });
 
-  it("names why a page could not be read: blocked, HTTP error, a redirect to a private address, too many redirects", async () => {
+  it("names why a page could not be read by its code: walled, dead, a redirect refused (to a private address), too many redirects", async () => {
     const { apiKey } = await seedTenant();
     const { planId } = await deepPlan(apiKey, "report");
     const quote = "solid-state cells reached 500 Wh/kg in the lab";
@@ -157,10 +157,10 @@ describe("verified sources", () => {
     });
     const evidence = await settled(apiKey, planId);
     expect(evidence.map((e) => e.verification.status)).toEqual(["unreachable", "unreachable", "unreachable", "unreachable", "verified"]);
-    expect(evidence[0]?.verification.reason).toMatch(/^blocked: HTTP 403/);
-    expect(evidence[1]?.verification.reason).toBe("HTTP error: 404");
-    expect(evidence[2]?.verification.reason).toMatch(/^blocked: a redirect was refused \(private addresses are not allowed\)/);
-    expect(evidence[3]?.verification.reason).toBe("HTTP error: more than 5 redirects");
+    expect(evidence[0]?.verification.reason).toBe("walled: HTTP 403 (a bot wall, paywall or rate limit)");
+    expect(evidence[1]?.verification.reason).toBe("dead: HTTP 404 (the page does not exist)");
+    expect(evidence[2]?.verification.reason).toBe("refused: a redirect was refused (private addresses are not allowed)");
+    expect(evidence[3]?.verification.reason).toBe("http_error: more than 5 redirects");
   });
 
   it("reuses a fresh snapshot of the same URL instead of fetching it again", async () => {
@@ -176,13 +176,14 @@ describe("verified sources", () => {
   });
 
   it("bounds a fetch in time and in bytes", async () => {
-    const slow = await fetchPage(page("/slow"), { allowLoopback: true }, "test", { maxRedirects: 5, timeoutMs: 500, maxBytes: 1024 });
+    const development = { outbound: { allowLoopback: true }, allowedHosts: null, blockedDomains: [] };
+    const slow = await fetchPage(page("/slow"), development, "test", { maxRedirects: 5, timeoutMs: 500, maxBytes: 1024 });
     expect(slow).toEqual({ ok: false, reason: "timeout: no complete answer within 0.5 s" });
-    const huge = await fetchPage(page("/huge.txt"), { allowLoopback: true }, "test", { maxRedirects: 5, timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024 });
+    const huge = await fetchPage(page("/huge.txt"), development, "test", { maxRedirects: 5, timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024 });
     expect(huge).toMatchObject({ ok: true, truncated: true });
     if (huge.ok) expect(huge.body.byteLength).toBe(2 * 1024 * 1024);
     // Production: loopback (and plain http) is refused before any request.
-    expect(await fetchPage(page("/article.html"), { allowLoopback: false }, "test")).toEqual({ ok: false, reason: "blocked: the address was refused (loopback addresses are not allowed)" });
+    expect(await fetchPage(page("/article.html"), { ...development, outbound: { allowLoopback: false } }, "test")).toEqual({ ok: false, reason: "refused: the address was refused (loopback addresses are not allowed)" });
   });
 
   it("refuses past the org's per-minute limit with rate_limited, and records nothing", async () => {
@@ -204,7 +205,7 @@ describe("verified sources", () => {
     const { planId } = await deepPlan(apiKey, "report");
     await ok(apiKey, "record_evidence", { planId, evidence: [source("https://example.org/a-page", "solid-state cells reached 500 Wh/kg in the lab")] });
     const [e1] = await settled(apiKey, planId);
-    expect(e1?.verification).toEqual({ status: "unreachable", reason: "blocked: the address was refused (this deployment fetches only from the hosts SOURCE_CHECK_HOSTS lists)" });
+    expect(e1?.verification).toEqual({ status: "unreachable", reason: "refused: the address was refused (this deployment fetches only from the hosts SOURCE_CHECK_HOSTS lists)" });
   });
 
   it("erasing an org deletes its snapshots, and only its own", async () => {
@@ -268,7 +269,7 @@ describe("verified sources", () => {
         passed: true,
         sources: {
           notVerified: [{ ref: "E3", status: "partial" }],
-          unchecked: [{ ref: "E4", status: "unreachable", reason: "HTTP error: 404" }],
+          unchecked: [{ ref: "E4", status: "unreachable", reason: "dead: HTTP 404 (the page does not exist)" }],
           trust: "untrusted-external-content",
         },
       });

@@ -19,10 +19,18 @@ describe("source verification policy", () => {
     expect(readableKind("image/png")).toEqual({ unchecked: "content type image/png is not read" });
   });
 
-  it("calls bot walls and paywalls blocked, never dead", () => {
-    for (const status of [401, 403, 429, 503]) expect(httpFailureReason(status)).toMatch(/^blocked: /);
-    expect(httpFailureReason(404)).toBe("HTTP error: 404");
-    expect(httpFailureReason(500)).toBe("HTTP error: 500");
+  it("calls 404 and 410 dead, bot walls and paywalls walled (never dead), any other status an HTTP error: each by its stable code", () => {
+    for (const status of [401, 403, 429, 503]) {
+      expect(httpFailureReason(status)).toBe(`walled: HTTP ${status} (a bot wall, paywall or rate limit)`);
+      expect(unreachableKind(httpFailureReason(status))).toBe("walled");
+    }
+    expect(httpFailureReason(404)).toBe("dead: HTTP 404 (the page does not exist)");
+    expect(httpFailureReason(410)).toBe("dead: HTTP 410 (the page is gone)");
+    for (const status of [404, 410]) expect(isDeadSource(unreachable(httpFailureReason(status), 5))).toBe(true);
+    for (const status of [400, 402, 405, 418, 451, 500, 502, 504, 530, 599]) {
+      expect(httpFailureReason(status)).toBe(`http_error: HTTP ${status}`);
+      expect(unreachableKind(httpFailureReason(status))).toBe("http_error");
+    }
   });
 
   it("reads an unreachable reason's stable code, and the spellings stored before the codes", () => {
@@ -71,7 +79,8 @@ describe("source verification policy", () => {
   });
 
   it("lets the assistant's text stand in only where Cairn could not read the page, and only with a quote to look for", () => {
-    const blocked = unreachable("blocked: HTTP 403 (a bot wall, paywall or rate limit)", 5);
+    const blocked = unreachable(httpFailureReason(403), 5);
+    expect(clientTextApplies(unreachable("blocked: HTTP 403 (a bot wall, paywall or rate limit)", 5), "Rents doubled in every region")).toBe(true);
     const pdf = unchecked("PDF text extraction not available", 5);
     const read = judgeSource({ quote: "Rents doubled in every region last year", title: "x" }, { text: "Nothing about rents here at all.", title: null, snapshot: "abc" }, 5);
     expect(clientTextApplies(blocked, "Rents doubled in every region")).toBe(true);
@@ -81,7 +90,17 @@ describe("source verification policy", () => {
     expect(clientTextApplies(judgeSource({ quote: null, title: "x" }, { text: "page", title: null, snapshot: "abc" }, 5), "q")).toBe(false);
     expect(clientTextApplies(unreachable("timeout: no complete answer within 15 s", 5), "Rents doubled in every region")).toBe(true);
     // A page that may not exist (a made-up URL): the assistant's text verifies nothing.
-    for (const reason of [httpFailureReason(404), httpFailureReason(500), "DNS or connection: getaddrinfo ENOTFOUND", "blocked: the address was refused (private addresses are not allowed)", "HTTP error: more than 5 redirects"]) {
+    for (const reason of [
+      httpFailureReason(404),
+      httpFailureReason(410),
+      httpFailureReason(500),
+      "connection: internal error",
+      "refused: the address was refused (private addresses are not allowed)",
+      "http_error: more than 5 redirects",
+      "DNS or connection: getaddrinfo ENOTFOUND",
+      "blocked: the address was refused (private addresses are not allowed)",
+      "HTTP error: more than 5 redirects",
+    ]) {
       expect(clientTextApplies(unreachable(reason, 5), "Rents doubled in every region"), reason).toBe(false);
     }
     expect(clientTextApplies(blocked, null)).toBe(false);

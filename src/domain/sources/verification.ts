@@ -81,12 +81,15 @@ export function readableKind(contentType: string | null, head: Uint8Array = new 
 }
 
 /**
- * An HTTP error: 401, 403, 429 and 503 are what bot walls and paywalls answer, so the page is "blocked"
- * (it may well be live), never called dead; other statuses are an HTTP error.
+ * Why an HTTP error status kept Cairn from the page, by its stable code (see UNREACHABLE_KINDS): 404 and 410 say the
+ * page does not exist (dead); 401, 403, 429 and 503 are what bot walls, paywalls and rate limits answer, so the page
+ * may well be live (walled), never called dead; any other status is an HTTP error.
  */
 export function httpFailureReason(status: number): string {
-  if (status === 401 || status === 403 || status === 429 || status === 503) return `blocked: HTTP ${status} (a bot wall, paywall or rate limit)`;
-  return `HTTP error: ${status}`;
+  if (status === 404) return "dead: HTTP 404 (the page does not exist)";
+  if (status === 410) return "dead: HTTP 410 (the page is gone)";
+  if (status === 401 || status === 403 || status === 429 || status === 503) return `walled: HTTP ${status} (a bot wall, paywall or rate limit)`;
+  return `http_error: HTTP ${status}`;
 }
 
 /**
@@ -175,7 +178,7 @@ export function judgeSource(
 
 /**
  * Fetch failures that say a page is there but kept from Cairn: a bot wall, paywall or rate limit (the statuses
- * httpFailureReason calls blocked) or a server too slow to answer. Not a name that does not resolve, a 404 or other
+ * httpFailureReason calls walled) or a server too slow to answer. Not a name that does not resolve, a 404 or other
  * HTTP error, or an address the guard refused: text sent for a page that may not exist verifies nothing.
  */
 const WALLED: ReadonlySet<UnreachableKind> = new Set(["walled", "timeout"]);

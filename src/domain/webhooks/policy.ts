@@ -1,4 +1,4 @@
-import { checkOutboundUrl } from "../outbound-address";
+import { checkOutboundUrl, type OutboundPolicy } from "../outbound-address";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./events";
 
 /** Limits and timing of webhook delivery: pure, so each rule is tested on its own. */
@@ -55,10 +55,10 @@ export const deliveredStatus = (status: number): boolean => status >= 200 && sta
 
 export type TargetCheck = { ok: true; url: string } | { ok: false; reason: string };
 
-/** A subscription's URL: https to a public host; plain http only to loopback, only in development. */
-export function checkWebhookTarget(raw: string, development: boolean): TargetCheck {
+/** A subscription's URL: https to a public host; plain http only to loopback, only where the gate allows it (development). */
+export function checkWebhookTarget(raw: string, policy: OutboundPolicy): TargetCheck {
   if (raw.length > WEBHOOK_LIMITS.urlChars) return { ok: false, reason: `The URL is longer than ${WEBHOOK_LIMITS.urlChars} characters.` };
-  const verdict = checkOutboundUrl(raw, { allowLoopback: development });
+  const verdict = checkOutboundUrl(raw, policy);
   return verdict.allowed ? { ok: true, url: verdict.url.toString() } : { ok: false, reason: verdict.reason };
 }
 

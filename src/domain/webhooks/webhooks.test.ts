@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { outboundPolicyFor } from "../outbound-gate";
 import { webhookBody, webhookTypeOfPlanAction } from "./events";
 import { checkEventTypes, checkWebhookTarget, deliveredStatus, failureVerdict, outboxRetryDelayMs, retryDelaySeconds, signingSecrets, WEBHOOK_LIMITS } from "./policy";
 import { newWebhookSecret, signature, webhookHeaders } from "./signing";
@@ -63,15 +64,17 @@ describe("webhook policy", () => {
     expect([199, 301, 400, 500].some(deliveredStatus)).toBe(false);
   });
 
-  it("accepts https to public hosts; http loopback only in development", () => {
-    expect(checkWebhookTarget("https://hooks.example.com/cairn", false)).toEqual({ ok: true, url: "https://hooks.example.com/cairn" });
-    expect(checkWebhookTarget("http://hooks.example.com/cairn", false).ok).toBe(false);
-    expect(checkWebhookTarget("http://127.0.0.1:9999/hook", false).ok).toBe(false);
-    expect(checkWebhookTarget("http://127.0.0.1:9999/hook", true).ok).toBe(true);
+  it("accepts https to public hosts; http loopback only in development (the gate's policy for CAIRN_ENV)", () => {
+    const production = outboundPolicyFor("production", "webhook");
+    const development = outboundPolicyFor("development", "webhook");
+    expect(checkWebhookTarget("https://hooks.example.com/cairn", production)).toEqual({ ok: true, url: "https://hooks.example.com/cairn" });
+    expect(checkWebhookTarget("http://hooks.example.com/cairn", production).ok).toBe(false);
+    expect(checkWebhookTarget("http://127.0.0.1:9999/hook", production).ok).toBe(false);
+    expect(checkWebhookTarget("http://127.0.0.1:9999/hook", development).ok).toBe(true);
     for (const url of ["https://169.254.169.254/latest", "https://10.0.0.1/", "https://[::ffff:7f00:1]/", "https://0x7f000001/", "https://intranet/", "https://u:p@hooks.example.com/"]) {
-      expect(checkWebhookTarget(url, false).ok, url).toBe(false);
+      expect(checkWebhookTarget(url, production).ok, url).toBe(false);
     }
-    expect(checkWebhookTarget(`https://hooks.example.com/${"a".repeat(WEBHOOK_LIMITS.urlChars)}`, false).ok).toBe(false);
+    expect(checkWebhookTarget(`https://hooks.example.com/${"a".repeat(WEBHOOK_LIMITS.urlChars)}`, production).ok).toBe(false);
   });
 
   it("names unknown event types", () => {

@@ -1,4 +1,5 @@
 import { checkOutboundUrl } from "../../domain/outbound-address";
+import { outboundPolicyFor } from "../../domain/outbound-gate";
 import type { SearchProvider } from "../../domain/sessions/search";
 import { braveProvider } from "./brave";
 import type { ProviderOptions } from "./http";
@@ -22,8 +23,9 @@ export function configuredSearchProviders(secrets: SearchProviderSecrets, option
   if (secrets.BRAVE_API_KEY) providers.push(braveProvider(secrets.BRAVE_API_KEY, options));
   if (secrets.TAVILY_API_KEY) providers.push(tavilyProvider(secrets.TAVILY_API_KEY, options));
   if (secrets.SEARXNG_URL) {
-    // The same guard as every URL Cairn fetches: https, a public address (a local instance over http in development).
-    const verdict = checkOutboundUrl(secrets.SEARXNG_URL, { allowLoopback: secrets.CAIRN_ENV !== "production" });
+    // The same guard and gate as every URL Cairn fetches: https, a public address (a local instance over http only
+    // where CAIRN_ENV is exactly "development").
+    const verdict = checkOutboundUrl(secrets.SEARXNG_URL, outboundPolicyFor(secrets.CAIRN_ENV, "search_provider"));
     if (verdict.allowed) providers.push(searxngProvider(secrets.SEARXNG_URL, options));
     else console.error(JSON.stringify({ level: "warn", message: "SEARXNG_URL ignored", reason: verdict.reason }));
   }

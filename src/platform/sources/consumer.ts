@@ -1,10 +1,12 @@
 import { CairnError } from "../../domain/errors";
 import type { OutboundPolicy } from "../../domain/outbound-address";
+import { outboundPolicyFor } from "../../domain/outbound-gate";
 import type { SourceCheckMessage } from "../../domain/ports";
 import { snapshotBytesCap } from "../../domain/sources/snapshot-quota";
 import { judgeSource, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
 import type { Env } from "../../env";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
+import { d1OrgSettings } from "../../storage/org-settings";
 import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
 import { homeDatabase } from "../org-homes";
 import { recordVerdict } from "./after-verdict";
@@ -24,6 +26,8 @@ interface Checker {
   policy: OutboundPolicy;
   userAgent: string;
   allowedHosts: ReadonlySet<string> | null;
+  /** The org's blocked domains, read when a page is fetched (its source policy holds for every hop of the fetch). */
+  blockedDomains: (orgId: string) => Promise<readonly string[]>;
   /** SOURCE_SNAPSHOT_BYTES_PER_ORG. */
   snapshotCap: number;
 }
@@ -47,7 +51,8 @@ async function verdictFor(
   if (recent && "snapshot" in recent) return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
   if (recent) return unchecked(recent.unchecked, now);
 
-  const page = await fetchPage(source.url, checker.policy, checker.userAgent, SOURCE_CHECK_LIMITS, checker.allowedHosts);
+  const rules = { outbound: checker.policy, allowedHosts: checker.allowedHosts, blockedDomains: await checker.blockedDomains(orgId) };
+  const page = await fetchPage(source.url, rules, checker.userAgent, SOURCE_CHECK_LIMITS);
   if (!page.ok) return unreachable(page.reason, now);
   const declared = readableKind(page.contentType, page.body);
   // No content type and a NUL byte early on: an image or archive, not text to search.
@@ -89,9 +94,10 @@ async function orgErasing(home: D1Database, orgId: string): Promise<boolean> {
 export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>, env: Env): Promise<void> {
   const checker: Checker = {
     store: snapshotStore(env.SOURCE_SNAPSHOTS),
-    // As for webhooks: development may fetch from loopback (local fixtures); production only public https hosts.
-    policy: { allowLoopback: env.CAIRN_ENV !== "production" },
+    // The one outbound gate: loopback (local fixtures) only where CAIRN_ENV is exactly "development".
+    policy: outboundPolicyFor(env.CAIRN_ENV, "source_check"),
     allowedHosts: allowedHostsOf(env.SOURCE_CHECK_HOSTS),
+    blockedDomains: async (orgId) => (await d1OrgSettings(env.DB).sourcePolicy(orgId)).blockedDomains,
     snapshotCap: snapshotBytesCap(env.SOURCE_SNAPSHOT_BYTES_PER_ORG),
     userAgent: `Cairn-SourceCheck/1 (+${env.PUBLIC_URL || "https://github.com/cairn"}; checks that cited pages contain the quoted words)`,
   };

@@ -1,4 +1,4 @@
-import { checkOutboundUrl, type OutboundPolicy } from "../../domain/outbound-address";
+import { checkFetchHop, type SourceFetchRules } from "../../domain/sources/fetch-rules";
 import { httpFailureReason, SOURCE_CHECK_LIMITS } from "../../domain/sources/verification";
 
 export type FetchedPage =
@@ -9,26 +9,23 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
  * Fetches a cited page the way a careful reader would, and no further: every address (the first and each
- * redirect, followed by hand) passes the outbound-address guard; at most SOURCE_CHECK_LIMITS.maxRedirects
- * hops; one deadline for the whole fetch; at most maxBytes of body read (a longer page is cut, not refused).
+ * redirect, followed by hand) passes checkFetchHop (the outbound-address guard, SOURCE_CHECK_HOSTS and the org's
+ * blocked domains) before it is requested; at most SOURCE_CHECK_LIMITS.maxRedirects hops; one deadline for the whole
+ * fetch; at most maxBytes of body read (a longer page is cut, not refused). A failure's reason starts with its
+ * stable code (UNREACHABLE_KINDS in src/domain/sources/verification.ts).
  */
 export async function fetchPage(
   url: string,
-  policy: OutboundPolicy,
+  rules: SourceFetchRules,
   userAgent: string,
   limits: { maxRedirects: number; timeoutMs: number; maxBytes: number } = SOURCE_CHECK_LIMITS,
-  /** A deployment's own restriction (SOURCE_CHECK_HOSTS): hosts it may fetch from; null for any public host. */
-  allowedHosts: ReadonlySet<string> | null = null,
 ): Promise<FetchedPage> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let target = url;
   try {
     for (let hop = 0; ; hop++) {
-      const verdict = checkOutboundUrl(target, policy);
-      if (!verdict.allowed) return { ok: false, reason: `blocked: ${hop === 0 ? "the address" : "a redirect"} was refused (${verdict.reason})` };
-      if (allowedHosts && !allowedHosts.has(verdict.url.hostname)) {
-        return { ok: false, reason: `blocked: ${hop === 0 ? "the address" : "a redirect"} was refused (this deployment fetches only from the hosts SOURCE_CHECK_HOSTS lists)` };
-      }
+      const verdict = checkFetchHop(target, hop, rules);
+      if (!verdict.allowed) return { ok: false, reason: verdict.reason };
       const response = await fetch(verdict.url.href, {
         redirect: "manual",
         signal,
@@ -37,9 +34,11 @@ export async function fetchPage(
       if (REDIRECTS.has(response.status)) {
         await response.body?.cancel();
         const location = response.headers.get("location");
-        if (!location) return { ok: false, reason: `HTTP error: ${response.status} without a Location` };
-        if (hop >= limits.maxRedirects) return { ok: false, reason: `HTTP error: more than ${limits.maxRedirects} redirects` };
-        target = new URL(location, verdict.url).href;
+        if (!location) return { ok: false, reason: `http_error: HTTP ${response.status} redirect without a Location` };
+        if (hop >= limits.maxRedirects) return { ok: false, reason: `http_error: more than ${limits.maxRedirects} redirects` };
+        const next = URL.parse(location, verdict.url);
+        if (!next) return { ok: false, reason: `http_error: HTTP ${response.status} redirect to an address that is not a URL` };
+        target = next.href;
         continue;
       }
       if (response.status >= 400) {
@@ -56,8 +55,10 @@ export async function fetchPage(
     // The runtime's message adds an internal reference id ("internal error; reference = …") that helps no reader
     // and differs on every attempt: it is left out, so the same failure reads the same every time.
     const message = (error instanceof Error ? error.message : String(error)).replace(/;?\s*reference\s*=\s*\S+/gi, "").trim();
-    // The runtime does not tell a name that does not resolve from a host that does not answer: both are named.
-    return { ok: false, reason: `DNS or connection: ${message.slice(0, 120)}` };
+    // workerd throws the same "internal error" for a host name that does not resolve as for a failed TLS handshake
+    // (the cause is only in its own log), so a name that does not resolve cannot be told from a connection failure:
+    // both are `connection`, never `dead` (a page that may be live is not called made up).
+    return { ok: false, reason: `connection: the name did not resolve, or the connection or TLS failed (${message.slice(0, 120)})` };
   }
 }
 

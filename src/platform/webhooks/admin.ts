@@ -1,5 +1,6 @@
 import { CairnError, conflict, notFound, validationError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
+import { outboundPolicyFor } from "../../domain/outbound-gate";
 import type { WebhookEventType } from "../../domain/webhooks/events";
 import { publicDelivery, publicSubscription, type WebhookMessage, type WebhookSubscription } from "../../domain/webhooks/model";
 import { checkEventTypes, checkWebhookTarget, WEBHOOK_LIMITS } from "../../domain/webhooks/policy";
@@ -32,11 +33,9 @@ export interface SubscriptionChange {
   enabled?: unknown;
 }
 
-const development = (env: Env) => env.CAIRN_ENV === "development";
-
 function checkedUrl(env: Env, url: unknown): string {
   if (typeof url !== "string" || url.trim() === "") throw validationError("url is required: the https address to send events to.", [{ path: "url", message: "Required" }]);
-  const target = checkWebhookTarget(url.trim(), development(env));
+  const target = checkWebhookTarget(url.trim(), outboundPolicyFor(env.CAIRN_ENV, "webhook"));
   if (!target.ok) throw validationError(`This URL cannot receive webhooks: ${target.reason}.`, [{ path: "url", message: target.reason }]);
   return target.url;
 }

@@ -1,5 +1,6 @@
 import { CairnError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
+import { outboundPolicyFor } from "../../domain/outbound-gate";
 import { webhookBody, type WebhookEvent } from "../../domain/webhooks/events";
 import type { WebhookDelivery, WebhookMessage } from "../../domain/webhooks/model";
 import { checkWebhookTarget, failureVerdict, retryDelaySeconds, WEBHOOK_LIMITS } from "../../domain/webhooks/policy";
@@ -77,7 +78,7 @@ async function deliver(env: Env, orgId: string, deliveryId: string, attempt: num
     await closeDelivery(env.DB, orgId, deliveryId, "cancelled", subscription ? "subscription disabled" : "subscription deleted", now);
     return { ack: true };
   }
-  const target = checkWebhookTarget(subscription.url, env.CAIRN_ENV === "development");
+  const target = checkWebhookTarget(subscription.url, outboundPolicyFor(env.CAIRN_ENV, "webhook"));
   if (!target.ok) {
     await recordAttempt(env.DB, orgId, deliveryId, { status: "failed", httpStatus: null, error: `target refused: ${target.reason}` }, now);
     return { ack: true };

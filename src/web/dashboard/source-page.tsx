@@ -7,7 +7,7 @@ import type { Evidence } from "../../domain/research/ledger";
 import type { Snapshot } from "../../platform/sources/snapshots";
 import { shortTime } from "./format";
 import { type SnapshotExcerpt, type SnapshotView, SNAPSHOT_VIEW } from "./snapshot-window";
-import { basisInWords, scoreText, STATUS_MEANING, VerificationBadge } from "./source-status";
+import { basisInWords, scoreText, statusMeaning, VerificationBadge } from "./source-status";
 
 /** A snapshot as the page shows it: the stored reading and the excerpt chosen from its text. */
 export interface SnapshotShown {
@@ -128,7 +128,7 @@ export function SourcePage(props: {
         <dd>{evidence.quote ? <blockquote id="recorded-quote">{evidence.quote}</blockquote> : <span class="muted">none recorded</span>}</dd>
         <dt>Verification</dt>
         <dd id="verification-status">
-          <VerificationBadge verification={verification} /> <span class="muted">{STATUS_MEANING[verification.status] ?? ""}</span>
+          <VerificationBadge verification={verification} /> <span class="muted">{statusMeaning(verification)}</span>
         </dd>
         <dt>Score</dt>
         <dd>{scoreText(verification.score) ?? <span class="muted">nothing compared</span>}</dd>

@@ -4,7 +4,7 @@
  * source page.
  */
 import type { SourceCounts } from "../../domain/sources/recheck";
-import type { SourceVerification } from "../../domain/sources/verification";
+import { isDeadSource, type SourceVerification } from "../../domain/sources/verification";
 
 /** A source's page: its snapshot with the quoted passage highlighted, and its verification. */
 export const sourceHref = (planId: string, ref: string) => `/dashboard/plans/${planId}/sources/${ref}`;
@@ -18,9 +18,16 @@ export const STATUS_MEANING: Record<string, string> = {
   verified: "The quote is in the source, exactly or after normalizing typography and spacing.",
   partial: "Only part of the quote matches the closest passage of the source.",
   not_found: "Cairn read the source and the quote is not in it.",
-  unreachable: "Cairn could not read the page (network, HTTP error, or blocked).",
+  unreachable: "Cairn could not read the page, which may well be live: it refused Cairn (a bot wall, paywall or rate limit), timed out, failed to connect or answered with an error, or the address was refused.",
   unchecked: "Nothing was checked: no quote was recorded, or the content is not readable text.",
 };
+
+/** An unreachable page that does not exist (HTTP 404 or 410): what a dead or made-up link looks like. */
+const DEAD_MEANING = "The page does not exist (HTTP 404 or 410): the link is dead, or was made up.";
+
+/** What a verdict means in a reader's words: an unreachable page that does not exist is told from one that may be live. */
+export const statusMeaning = (verification: Pick<SourceVerification, "status"> & { reason?: string | null }): string =>
+  isDeadSource({ status: verification.status, reason: verification.reason ?? null }) ? DEAD_MEANING : (STATUS_MEANING[verification.status] ?? verification.status);
 
 /** Who read the text the quote was checked against. Any basis not known here is shown by its name. */
 const BASIS_WORDS: Record<string, string> = {
@@ -30,10 +37,10 @@ const BASIS_WORDS: Record<string, string> = {
 
 export const basisInWords = (basis: string | null) => (basis === null ? null : (BASIS_WORDS[basis] ?? basis));
 
-export function VerificationBadge({ verification }: { verification: Pick<SourceVerification, "status"> }) {
+export function VerificationBadge({ verification }: { verification: Pick<SourceVerification, "status"> & { reason?: string | null } }) {
   const { status } = verification;
   return (
-    <span class={`badge source-${status}`} title={STATUS_MEANING[status] ?? status}>
+    <span class={`badge source-${status}`} title={statusMeaning(verification)}>
       {status.replaceAll("_", " ")}
     </span>
   );

@@ -1,0 +1,34 @@
+/**
+ * Where a source check may fetch, hop by hop: the cited URL and every redirect it leads to pass the same three rules,
+ * so a redirect cannot carry a check where the first address could not go. Pure: the fetcher asks before each request.
+ */
+import { checkOutboundUrl, type OutboundPolicy } from "../outbound-address";
+import { blockedSourceMessage, decideSource } from "./source-policy";
+
+export interface SourceFetchRules {
+  /** The outbound-address guard's policy (outboundPolicyFor the deployment). */
+  outbound: OutboundPolicy;
+  /** SOURCE_CHECK_HOSTS: the only hosts this deployment fetches from; null for any public host. */
+  allowedHosts: ReadonlySet<string> | null;
+  /** The org's blocked domains (its source policy): no hop may reach one, so nothing of theirs is read or kept. */
+  blockedDomains: readonly string[];
+}
+
+export type HopVerdict = { allowed: true; url: URL } | { allowed: false; reason: string };
+
+/**
+ * Whether hop `hop` of a fetch (0: the cited URL; then each redirect) may go to `target`. A refusal is an unreachable
+ * reason with the `refused` code, naming the rule that refused it.
+ */
+export function checkFetchHop(target: string, hop: number, rules: SourceFetchRules): HopVerdict {
+  const which = hop === 0 ? "the address" : "a redirect";
+  const refused = (why: string): HopVerdict => ({ allowed: false, reason: `refused: ${which} was refused (${why})` });
+  const verdict = checkOutboundUrl(target, rules.outbound);
+  if (!verdict.allowed) return refused(verdict.reason);
+  const decision = decideSource({ blockedDomains: [...rules.blockedDomains], preferredDomains: [] }, verdict.url.href);
+  if (decision.kind === "blocked") return refused(blockedSourceMessage(decision.rule));
+  if (rules.allowedHosts && !rules.allowedHosts.has(verdict.url.hostname.toLowerCase().replace(/\.+$/, ""))) {
+    return refused("this deployment fetches only from the hosts SOURCE_CHECK_HOSTS lists");
+  }
+  return verdict;
+}
