@@ -1,4 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
+import type { ExtractKind } from "../../src/domain/research/extraction/model";
+import { extractHtml } from "../../src/platform/extraction/html-extractor";
 import { PAGE_READING_LIMITS } from "../../src/platform/html/page-reader";
 import { readPage } from "../../src/platform/sources/visible-text";
 import { createPlan, ok, steps } from "../support/plans";
@@ -89,6 +91,33 @@ describe("what a reader sees", () => {
     const quotes = HIDDEN_BY_STYLE.map(([, html]) => html.replace(/<[^>]+>/g, ""));
     const got = await verdicts([...quotes.map((quote) => ({ url, quote })), { url, quote: "solid-state cells reached 500 Wh/kg in the lab this spring" }]);
     expect(got.map((v) => v.status)).toEqual([...quotes.map(() => "not_found"), "verified"]);
+  });
+});
+
+describe("extract_data reads the same page", () => {
+  const kinds = new Set<ExtractKind>(["tables", "links", "headings", "metadata"]);
+
+  it("leaves out what a reader does not see, by the same rule, and keeps JSON-LD and the title", async () => {
+    const out = await extractHtml(
+      `<html><head><title>Shown title</title><script type="application/ld+json">{"@type":"Thing"}</script></head><body>
+      <h1>Seen heading</h1><h2 style="display:none">Hidden heading</h2>
+      <div style="visibility:hidden"><table><tr><th>Hidden</th></tr><tr><td>1</td></tr></table><a href="/hidden">hidden link</a></div>
+      <table hidden><tr><th>Also hidden</th></tr></table>
+      <table><tr><th>Seen</th></tr><tr><td>2</td></tr></table><a href="/seen">seen link</a></body></html>`,
+      { kinds },
+    );
+    expect(out.headings).toEqual([{ level: 1, text: "Seen heading" }]);
+    expect(out.tables.map((table) => table.headers)).toEqual([["Seen"]]);
+    expect(out.links.map((link) => link.href)).toEqual(["/seen"]);
+    expect(out.metadata.title).toBe("Shown title");
+    expect(out.metadata.jsonLd).toEqual([{ "@type": "Thing" }]);
+    expect(out.truncated).toBe(false);
+  });
+
+  it("returns what it found before a bound, marked truncated, never thrown", async () => {
+    const out = await extractHtml(`<h1>Before</h1>${"<b>".repeat(500_000)}`, { kinds });
+    expect(out.headings).toEqual([{ level: 1, text: "Before" }]);
+    expect(out.truncated).toBe(true);
   });
 });
 
