@@ -4,7 +4,8 @@
  *
  * Only what the element itself says counts. A stylesheet (a <style> block, a linked .css file, a class such as
  * `.sr-only` or `.d-none`) is not applied: Cairn lays out no page, so text hidden by a stylesheet class still
- * counts as visible, and a quote from it can verify.
+ * counts as visible, and a quote from it can verify. A hidden element hides everything inside it (a child that sets
+ * `visibility: visible` again is left out too: rare, and erring towards "not found" rather than "verified").
  */
 
 /**
