@@ -131,10 +131,11 @@ function route(path: string): FixtureAnswer {
 
 /**
  * Pages a test changes (re-checks after delivery): `/changing/NAME` serves the article until a test sets it
- * otherwise with `PUT /control/changing/NAME` and a JSON body `{status?, type?, body?}`; `DELETE` restores it.
+ * otherwise with `PUT /control/changing/NAME` and a JSON body `{status?, type?, body?, base64?}` (`base64`: the body's
+ * bytes, for a page in an encoding other than UTF-8); `DELETE` restores it.
  * Names are the tests' own, so tests running side by side never share one.
  */
-const changing = new Map<string, { status: number; type?: string; body?: string }>();
+const changing = new Map<string, { status: number; type?: string; body?: string | Buffer }>();
 
 function control(path: string, method: string, body: string): { status: number; body: string } | null {
   const match = /^\/control\/changing\/([\w-]{1,80})$/.exec(path);
@@ -145,8 +146,9 @@ function control(path: string, method: string, body: string): { status: number; 
     return { status: 204, body: "" };
   }
   if (method !== "PUT") return { status: 405, body: "PUT or DELETE" };
-  const page = JSON.parse(body || "{}") as { status?: number; type?: string; body?: string };
-  changing.set(name, { status: page.status ?? 200, ...(page.type ? { type: page.type } : {}), ...(page.body !== undefined ? { body: page.body } : {}) });
+  const page = JSON.parse(body || "{}") as { status?: number; type?: string; body?: string; base64?: string };
+  const bytes = page.base64 !== undefined ? Buffer.from(page.base64, "base64") : page.body;
+  changing.set(name, { status: page.status ?? 200, ...(page.type ? { type: page.type } : {}), ...(bytes !== undefined ? { body: bytes } : {}) });
   return { status: 204, body: "" };
 }
 

@@ -1,10 +1,13 @@
 import { ExtractionCollector } from "../../domain/research/extraction/collector";
 import { type Extraction, EXTRACTION_LIMITS, type ExtractOptions, type HtmlExtractor } from "../../domain/research/extraction/model";
 import { decodeEntities, parseBaseUrl } from "../../domain/research/extraction/text";
+import { pageReader } from "../html/page-reader";
 
 /**
- * HTML extraction with the runtime's streaming HTMLRewriter (lol-html). What
- * it does not do for us, and this file does:
+ * HTML extraction through the one page reader (src/platform/html/page-reader.ts),
+ * over the runtime's streaming HTMLRewriter (lol-html): the reader says what a
+ * reader of the page does not see (its text is not extracted) and bounds the
+ * elements and nesting read. What lol-html does not do for us, and this file does:
  * - it hands over text and attribute values undecoded (`&amp;` stays `&amp;`),
  *   so text is gathered raw and decoded once complete (a reference can be
  *   split across chunks);
@@ -18,9 +21,10 @@ import { decodeEntities, parseBaseUrl } from "../../domain/research/extraction/t
  *   only where nothing else can close the state, and one document may cause
  *   at most MAX_HANDLER_CALLS calls;
  * - text handlers also see the text of script and style elements inside the
- *   element, which is dropped here;
- * - very deep nesting makes it give up ("memory limit exceeded").
- * When it stops early, what was extracted up to there is returned, marked truncated.
+ *   element, which is dropped here.
+ * When the read stops early (a bound of the reader's or this file's), what was
+ * extracted up to there is returned, marked truncated: extract_data answers with
+ * a partial result that says it is partial.
  */
 
 /** Text gathered raw, bounded: whitespace runs collapse when it grows, and beyond `cap` it is cut. */
@@ -74,12 +78,16 @@ interface LinkBuilder {
   sink: Sink;
 }
 
+/** What the handlers are registered on before the read starts: HTMLRewriter's `on`, recorded. */
+interface Handlers {
+  on(selector: string, handler: HTMLRewriterElementContentHandlers): Handlers;
+}
+
 interface HeadingBuilder {
   level: number;
   sink: Sink;
 }
 
-const HIDDEN = "script, style, noscript, template, textarea";
 /** Elements whose start separates the text before from the text after, inside a collecting element. */
 const SEPARATORS = ["br", "p", "div", "li", "dt", "dd", "hr", "tr", "td", "th"];
 const HEADINGS = ["h1", "h2", "h3", "h4", "h5", "h6"];
@@ -93,27 +101,11 @@ export const MAX_HANDLER_CALLS = 100_000;
 
 const attribute = (element: Element, name: string) => decodeEntities(element.getAttribute(name) ?? "");
 
-/** Registers an end-tag handler where the element can have one (not a void or self-closing element). */
-function onEnd(element: Element, handler: () => void): void {
-  try {
-    element.onEndTag(handler);
-  } catch {
-    // No end tag to wait for: the state it would close is closed by what comes next, or at the end.
-  }
-}
-
-class BudgetSpent extends Error {
-  constructor() {
-    super("cairn: extraction handler budget spent");
-  }
-}
-
 export function extractHtml(html: string, options: ExtractOptions): Promise<Extraction> {
   const out = new ExtractionCollector(options.kinds, options.baseUrl);
   const tables: TableBuilder[] = [];
   const openTables: TableBuilder[] = [];
   let calls = 0;
-  let hidden = 0;
   let svg = 0;
   let jsonLd: Sink | null = null;
   let title: Sink | null = null;
@@ -123,9 +115,12 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
   let baseSeen = false;
   const meta = { description: "", ogDescription: "", ogTitle: "" };
 
-  /** Counts one handler call; throws (ending the parse) once the budget is spent. */
+  /** The shared reader: what is hidden now, end tags, and how to stop the read. */
+  const reader = pageReader();
+  const state = reader.state;
+  /** Counts one handler call; stops the read once the budget is spent. */
   const tick = () => {
-    if (++calls > MAX_HANDLER_CALLS) throw new BudgetSpent();
+    if (++calls > MAX_HANDLER_CALLS) state.stop("extraction handler budget spent");
   };
 
   const finishLink = () => {
@@ -186,21 +181,27 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
   const collect = (push: (text: string) => void): HTMLRewriterElementContentHandlers => ({
     text(chunk) {
       tick();
-      if (chunk.text !== "" && hidden === 0) push(chunk.text);
+      if (chunk.text !== "" && state.hidden === 0) push(chunk.text);
     },
   });
 
-  let rewriter = new HTMLRewriter().on(HIDDEN, {
+  // The handlers, added to the reader's rewriter (which keeps what is hidden) when the read starts.
+  const handlers: [string, HTMLRewriterElementContentHandlers][] = [];
+  const chain: Handlers = {
+    on(selector, handler) {
+      handlers.push([selector, handler]);
+      return chain;
+    },
+  };
+  let rewriter = chain.on("script", {
     element(element) {
       tick();
       finishJsonLd();
       const type = (element.getAttribute("type") ?? "").split(";")[0]?.trim().toLowerCase();
-      const sink = element.tagName === "script" && type === "application/ld+json" && out.wants("metadata") ? new Sink(EXTRACTION_LIMITS.jsonLdChars, false) : null;
+      const sink = type === "application/ld+json" && out.wants("metadata") ? new Sink(EXTRACTION_LIMITS.jsonLdChars, false) : null;
       jsonLd = sink;
-      hidden++;
-      onEnd(element, () => {
-        hidden = Math.max(0, hidden - 1);
-        if (sink && jsonLd === sink) finishJsonLd();
+      if (sink) state.onEnd(element, () => {
+        if (jsonLd === sink) finishJsonLd();
       });
     },
   });
@@ -214,7 +215,7 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
     rewriter = rewriter.on(containers.flatMap((container) => SEPARATORS.map((separator) => `${container} ${separator}`)).join(", "), {
       element() {
         tick();
-        if (hidden > 0) return;
+        if (state.hidden > 0) return;
         currentTable()?.cell?.sink.push(" ");
         link?.sink.push(" ");
         heading?.sink.push(" ");
@@ -228,7 +229,7 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
         element(element) {
           tick();
           svg++;
-          onEnd(element, () => {
+          state.onEnd(element, () => {
             svg = Math.max(0, svg - 1);
           });
         },
@@ -236,10 +237,10 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
       .on("title", {
         element(element) {
           tick();
-          if (titleSeen || svg > 0 || hidden > 0) return;
+          if (titleSeen || svg > 0 || state.hidden > 0) return;
           titleSeen = true;
           title = new Sink(rawCap(EXTRACTION_LIMITS.titleChars));
-          onEnd(element, finishTitle);
+          state.onEnd(element, finishTitle);
         },
         ...collect((text) => title?.push(text)),
       })
@@ -277,7 +278,7 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
         // No end-tag handler: the next link or the end of input finishes this one.
         element(element) {
           tick();
-          if (hidden > 0) return;
+          if (state.hidden > 0) return;
           finishLink();
           link = {
             href: attribute(element, "href").slice(0, EXTRACTION_LIMITS.hrefChars + 1),
@@ -290,7 +291,7 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
       .on("a[href] img[alt]", {
         element(element) {
           tick();
-          if (hidden === 0) link?.sink.push(` ${element.getAttribute("alt") ?? ""} `);
+          if (state.hidden === 0) link?.sink.push(` ${element.getAttribute("alt") ?? ""} `);
         },
       });
   }
@@ -299,7 +300,7 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
     rewriter = rewriter.on(HEADINGS.join(", "), {
       element(element) {
         tick();
-        if (hidden > 0) return;
+        if (state.hidden > 0) return;
         finishHeading();
         heading = { level: Number(element.tagName.slice(1)), sink: new Sink(rawCap(EXTRACTION_LIMITS.headingChars)) };
       },
@@ -312,11 +313,11 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
       .on("table", {
         element(element) {
           tick();
-          if (hidden > 0) return;
+          if (state.hidden > 0) return;
           const table: TableBuilder = { rows: [], row: null, cell: null, inHead: false, overflow: false };
           tables.push(table);
           openTables.push(table);
-          onEnd(element, () => {
+          state.onEnd(element, () => {
             const at = openTables.lastIndexOf(table);
             if (at >= 0) openTables.splice(at, 1);
           });
@@ -326,11 +327,11 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
         element(element) {
           tick();
           const table = currentTable();
-          if (!table || hidden > 0) return;
+          if (!table || state.hidden > 0) return;
           closeRow(table);
           table.inHead = element.tagName === "thead";
           if (table.inHead) {
-            onEnd(element, () => {
+            state.onEnd(element, () => {
               table.inHead = false;
               closeRow(table);
             });
@@ -343,9 +344,9 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
         element(element) {
           tick();
           const table = currentTable();
-          if (!table || hidden > 0) return;
+          if (!table || state.hidden > 0) return;
           const row = startRow(table);
-          onEnd(element, () => {
+          state.onEnd(element, () => {
             if (row && table.row === row) closeRow(table);
           });
         },
@@ -355,7 +356,7 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
         element(element) {
           tick();
           const table = currentTable();
-          if (!table || hidden > 0) return;
+          if (!table || state.hidden > 0) return;
           table.cell = null;
           const row = table.row ?? startRow(table);
           if (!row) return;
@@ -372,8 +373,9 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
       });
   }
 
-  return run(rewriter, html).then((complete) => {
-    if (!complete) out.truncated = true;
+  const read = reader.read(html, (base) => handlers.reduce((built, [selector, handler]) => built.on(selector, handler), base));
+  return read.then(({ stopped }) => {
+    if (stopped !== null) out.truncated = true;
     finishJsonLd();
     finishTitle();
     finishLink();
@@ -396,21 +398,6 @@ export function extractHtml(html: string, options: ExtractOptions): Promise<Extr
     }
     return out.result();
   });
-}
-
-/** Runs the rewriter over the document; false when it stopped part-way (what the handlers kept so far stands). */
-async function run(rewriter: HTMLRewriter, html: string): Promise<boolean> {
-  try {
-    const transformed = rewriter.transform(new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
-    await transformed.body?.pipeTo(new WritableStream());
-    return true;
-  } catch (error) {
-    // Our handler budget, or lol-html refusing a document nested deeper than its memory limit allows.
-    // The runtime may hand the handler's error back wrapped, so it is recognized by its message.
-    const message = String(error);
-    if (error instanceof BudgetSpent || message.includes("extraction handler budget spent") || /parser error/i.test(message)) return false;
-    throw error;
-  }
 }
 
 export const htmlRewriterExtractor: HtmlExtractor = { extract: extractHtml };

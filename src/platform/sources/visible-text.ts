@@ -1,4 +1,6 @@
 import { decodeEntities } from "../../domain/research/extraction/text";
+import { pageEncoding } from "../../domain/sources/charset";
+import { pageReader } from "../html/page-reader";
 import type { ReadableKind } from "../../domain/sources/verification";
 
 export interface PageText {
@@ -7,14 +9,11 @@ export interface PageText {
   title: string | null;
 }
 
-/** Elements whose content a reader does not see. */
-const HIDDEN = 'head, script, style, noscript, template, textarea, [hidden], [aria-hidden="true"]';
-/** Elements whose start begins a new line of text (so words of two blocks never glue together). */
+/**
+ * Elements whose start begins a new line of text (so words of two blocks never glue together). A selector, so only
+ * these elements call into JavaScript for it.
+ */
 const BLOCKS = "p, div, br, li, dt, dd, tr, td, th, h1, h2, h3, h4, h5, h6, section, article, header, footer, main, nav, aside, blockquote, pre, figcaption, table, ul, ol, hr";
-/** Handler calls one document may cause: bounds the time a page of a million tiny elements takes. */
-const MAX_HANDLER_CALLS = 200_000;
-
-class BudgetSpent extends Error {}
 
 /** Collapses spaces within lines and blank runs between them. */
 export function tidyText(raw: string): string {
@@ -26,67 +25,40 @@ export function tidyText(raw: string): string {
 }
 
 /**
- * The visible text of an HTML page with the runtime's HTMLRewriter: not scripts, styles, comments,
- * templates, noscript, hidden or aria-hidden elements, nor the head (its title is returned apart).
- * An element hidden without an end tag hides only what its parser closes; text is decoded once whole.
+ * The visible text of an HTML page, read by the one page reader (src/platform/html/page-reader.ts: what it leaves
+ * out, and its bounds), the title returned apart. An element hidden without an end tag hides only what its parser
+ * closes; text is decoded once whole. A page the reader stops on part-way is not read at all (`unchecked`, with the
+ * reader's reason): a source check cannot mark a verdict as resting on part of the page, and "not found" on part of
+ * it would claim what nobody read.
  */
-export async function visibleHtmlText(html: string): Promise<PageText> {
+export async function visibleHtmlText(html: string): Promise<PageText | { unchecked: string }> {
   let raw = "";
   let title = "";
-  let hidden = 0;
-  let inTitle = false;
-  let calls = 0;
-  const tick = () => {
-    if (++calls > MAX_HANDLER_CALLS) throw new BudgetSpent();
-  };
-  const rewriter = new HTMLRewriter()
-    .on(HIDDEN, {
-      element(element) {
-        tick();
-        try {
-          element.onEndTag(() => {
-            hidden--;
-          });
-          hidden++;
-        } catch {
-          // A void element hides nothing but itself.
-        }
-      },
-    })
-    .on("title", {
-      element(element) {
-        tick();
-        inTitle = true;
-        try {
-          element.onEndTag(() => {
-            inTitle = false;
-          });
-        } catch {
-          inTitle = false;
-        }
-      },
-      text(chunk) {
-        tick();
-        if (inTitle) title += chunk.text;
-      },
-    })
-    .on(BLOCKS, {
-      element() {
-        tick();
-        if (hidden === 0) raw += "\n";
-      },
-    })
-    .onDocument({
-      text(chunk) {
-        tick();
-        if (hidden === 0 && chunk.text !== "") raw += chunk.text;
-      },
-    });
-  try {
-    await rewriter.transform(new Response(html)).arrayBuffer();
-  } catch (error) {
-    if (!(error instanceof BudgetSpent)) throw error;
-  }
+  let titles = 0;
+  const { state, read } = pageReader();
+  const reading = await read(html, (rewriter) =>
+    rewriter
+      .on("title", {
+        element(element) {
+          // Counted while open, so its text is the title's and not the page's (an unclosed title runs to the end).
+          if (state.onEnd(element, () => titles--)) titles++;
+        },
+        text(chunk) {
+          title += chunk.text;
+        },
+      })
+      .onDocument({
+        text(chunk) {
+          if (state.hidden === 0 && titles === 0 && chunk.text !== "") raw += chunk.text;
+        },
+      })
+      .on(BLOCKS, {
+        element() {
+          if (state.hidden === 0) raw += "\n";
+        },
+      }),
+  );
+  if (reading.stopped !== null) return { unchecked: reading.stopped };
   const pageTitle = tidyText(decodeEntities(title)).replace(/\n/g, " ");
   return { text: tidyText(decodeEntities(raw)), title: pageTitle || null };
 }
@@ -110,14 +82,22 @@ function jsonText(source: string): string {
   return lines.join("\n");
 }
 
-/** Decodes a body in its declared charset (UTF-8 when none, or one the runtime does not know). */
-export function decodeBody(body: Uint8Array, contentType: string | null): string {
-  const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType ?? "")?.[1];
+/** The runtime's name for an encoding label (its WHATWG label table), or null for one it does not know. */
+function knownEncoding(label: string): string | null {
   try {
-    return new TextDecoder(charset ?? "utf-8").decode(body);
+    return new TextDecoder(label.trim()).encoding;
   } catch {
-    return new TextDecoder("utf-8").decode(body);
+    return null;
   }
+}
+
+/**
+ * Decodes a body by the WHATWG rule (src/domain/sources/charset.ts): a BOM, the Content-Type charset, for HTML a
+ * `<meta>` among the first 1,024 bytes, else UTF-8. Malformed bytes become U+FFFD, never an error.
+ */
+export function decodeBody(body: Uint8Array, contentType: string | null, html = false): string {
+  const { encoding } = pageEncoding(body, contentType, html, knownEncoding);
+  return new TextDecoder(encoding).decode(body);
 }
 
 /** Markdown as a reader of the rendered page sees it: no emphasis marks, heading hashes, link targets or code ticks. */
@@ -131,15 +111,16 @@ export function markdownText(source: string): string {
 }
 
 /**
- * The text of a fetched body of a kind Cairn reads, or why it cannot be read (a PDF without a text layer,
- * or one PDF.js cannot parse). `truncated`: only the first bytes were read.
+ * The text of a fetched body of a kind Cairn reads, or why it cannot be read (a PDF without a text layer, one
+ * PDF.js cannot parse, an HTML page past the reader's bounds). Never throws on what the body holds.
+ * `truncated`: only the first bytes were read.
  */
 export async function readPage(kind: ReadableKind, body: Uint8Array, contentType: string | null, truncated = false): Promise<PageText | { unchecked: string }> {
   if (kind === "pdf") return (await import("./pdf-text")).pdfText(body, truncated);
-  return pageText(kind, decodeBody(body, contentType));
+  return pageText(kind, decodeBody(body, contentType, kind === "html"));
 }
 
-export async function pageText(kind: Exclude<ReadableKind, "pdf">, source: string): Promise<PageText> {
+export async function pageText(kind: Exclude<ReadableKind, "pdf">, source: string): Promise<PageText | { unchecked: string }> {
   if (kind === "html") return visibleHtmlText(source);
   if (kind === "json") return { text: tidyText(jsonText(source)), title: null };
   // Markdown and plain text are read as written; a Markdown page's first heading is its title.

@@ -4,7 +4,8 @@ import { ID_PATTERN } from "../../domain/ids";
 import type { Services } from "../../domain/ports";
 import { citedRefsIn, type Evidence } from "../../domain/research/ledger";
 import type { ResearchOutput } from "../../domain/research/outputs";
-import { matchQuote } from "../../domain/sources/quote-match";
+import { locatePassage } from "../../domain/sources/passage-context";
+import type { VerificationStatus } from "../../domain/sources/verification";
 import { webServices } from "../../platform/runtime";
 import { type Snapshot, snapshotStore } from "../../platform/sources/snapshots";
 import type { CitedSource } from "./deliverable";
@@ -28,18 +29,13 @@ function previousSnapshotOf(evidence: Evidence): string | null {
 }
 
 /**
- * Where the quote stands in the text (verified) or the closest passage (partial), found again on the very text
- * the verdict was reached on: the ledger keeps the passage's words, not its offsets.
+ * The reading with its passage found again on the very text the verdict was reached on (the ledger keeps the
+ * passage's words, not its offsets): the domain's one locator, the stored passage first, then the quote check.
  */
-function locatePassage(quote: string | null, text: string, status: string): { start: number; end: number } | null {
-  if (!quote || (status !== "verified" && status !== "partial")) return null;
-  const match = matchQuote(quote, text);
-  return match.passage && (match.status === "verified" || match.status === "partial") ? match.passage : null;
-}
-
-function shown(snapshot: Snapshot | null, evidence: Evidence, status: string, view: SnapshotView): SnapshotShown | null {
+function shown(snapshot: Snapshot | null, evidence: Evidence, verdict: { status: VerificationStatus; passage: string | null }, view: SnapshotView): SnapshotShown | null {
   if (!snapshot) return null;
-  return { snapshot, excerpt: snapshotExcerpt(snapshot.text, locatePassage(evidence.quote, snapshot.text, status), view) };
+  const span = locatePassage(snapshot.text, verdict, evidence.quote);
+  return { snapshot, excerpt: snapshotExcerpt(snapshot.text, span, view) };
 }
 
 /**
@@ -88,9 +84,10 @@ export function registerSourceRoutes(app: Hono<App>): void {
           planId={planId}
           planName={planName}
           evidence={evidence}
-          current={shown(current, evidence, evidence.verification.status, view)}
-          // The previous reading's passage is looked for whatever the current verdict: it was verified then.
-          previous={shown(previous, evidence, "verified", "window")}
+          current={shown(current, evidence, { status: evidence.verification.status, passage: evidence.verification.passage ?? null }, view)}
+          // The previous reading's passage is looked for whatever the current verdict: it was verified then. The stored
+          // passage is the current reading's, so there the quote alone is placed.
+          previous={shown(previous, evidence, { status: "verified", passage: null }, "window")}
           view={view}
           selfHref={selfHref}
         />
