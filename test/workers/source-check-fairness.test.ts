@@ -62,7 +62,7 @@ describe("source checks are fair between orgs", () => {
     expect((await hits())[waiting.slice(origin.length)]).toBeUndefined();
     // Its slots free again: the check it was sent again as runs.
     await env.DB.prepare("UPDATE ledger_evidence SET verification_started_at = NULL WHERE org_id = ? AND plan_id = ?").bind(c.orgId, c.planId).run();
-    await waitFor("the waiting check", async () => (await statuses(c.orgId, c.planId)).slice(-1)[0]?.status === "verified", 20_000);
+    await waitFor("the waiting check", async () => (await statuses(c.orgId, c.planId)).slice(-1)[0]?.status === "verified", SOURCE_CHECK_CONCURRENCY.deferSeconds * 1000 + 15_000);
   }, 60_000);
 
   it("quotes on one page of one org share one fetch", async () => {

@@ -14,8 +14,11 @@ export const SOURCE_CHECK_CONCURRENCY = {
   perOrgInFlight: 20,
   /** A check counts as in flight this long after it started (the fetch's 15 s deadline, reading and writes, with room). */
   inFlightLeaseMs: 60_000,
-  /** An org over its in-flight cap has its check sent again this much later (not a retry: it spends no attempt). */
-  deferSeconds: 5,
+  /**
+   * An org over its in-flight cap has its check sent again this much later (not a retry: it spends no attempt): one
+   * fetch's deadline, by when a slot has usually freed, so a long backlog turns over at most once per 15 s.
+   */
+  deferSeconds: 15,
   /** Attempts the queue gives a message: wrangler.toml max_retries (3) + 1. The last one always ends in a verdict. */
   maxAttempts: 4,
 } as const;
