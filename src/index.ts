@@ -118,12 +118,13 @@ export default {
     if (isSourceCheckDeadLetterQueue(batch.queue)) return handleDeadSourceChecks(batch as MessageBatch<SourceCheckMessage>, env);
     await handleQueue(batch, env);
   },
-  // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal) and
-  // sources left pending past their bound (sent again once, then unchecked);
+  // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal); the
+  // ten-minute one also sweeps sources left pending (sent again once, then unchecked);
   // the daily one also removes records that grow with use, past their retention, and re-checks cited sources.
   async scheduled(controller, env) {
     await sweepWebhooks(env, controller.scheduledTime);
-    await sweepPendingSources(env, controller.scheduledTime);
+    // Every ten minutes (the daily run falls between two of them); it throws nothing.
+    if (controller.cron === WEBHOOK_SWEEP_CRON) await sweepPendingSources(env, controller.scheduledTime);
     if (controller.cron !== WEBHOOK_SWEEP_CRON) {
       await applyRetention(env, controller.scheduledTime);
       // The sources stored deliverables cite are read again, oldest-checked first (changes announced by webhook).

@@ -18,11 +18,18 @@ export interface PendingSwept {
  * The pending sweep (every ten minutes): each source pending since before sweepAfterMs ago has its check sent once
  * more (its message lost, or never sent) or, sent again already, is marked unchecked ("no verdict within N minutes"),
  * oldest first, at most PENDING_SWEEP.perOrg of an org and perRun in all, in every org's home database. One database
- * failing never stops the others.
+ * failing never stops the others, and a failure never stops the cron's other work (it throws nothing).
  */
 export async function sweepPendingSources(env: Env, now: number): Promise<PendingSwept> {
-  const { results } = await env.DB.prepare("SELECT DISTINCT home_database FROM orgs WHERE home_database IS NOT NULL").all<{ home_database: string }>();
   const swept: PendingSwept = { requeued: 0, givenUp: 0 };
+  let results: { home_database: string }[];
+  try {
+    ({ results } = await env.DB.prepare("SELECT DISTINCT home_database FROM orgs WHERE home_database IS NOT NULL").all<{ home_database: string }>());
+  } catch (error) {
+    // The cron's other work (retention, re-checks) still runs; the next run sweeps.
+    log("error", "pending sources not swept; the next run tries again", { error: String(error) });
+    return swept;
+  }
   let left: number = PENDING_SWEEP.perRun;
   for (const { home_database: homeName } of results) {
     if (left <= 0) break;
