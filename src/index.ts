@@ -14,7 +14,9 @@ import { applyRetention } from "./platform/retention";
 import { newCorrelationId } from "./platform/runtime";
 import { problemResponse } from "./rest/problem";
 import { handleQueue } from "./platform/webhooks/consumer";
+import { handleDeadSourceChecks, isSourceCheckDeadLetterQueue } from "./platform/sources/check-failures";
 import { handleSourceChecks, isSourceCheckQueue } from "./platform/sources/consumer";
+import { sweepPendingSources } from "./platform/sources/pending-sweep";
 import { recheckDeliveredSources } from "./platform/sources/recheck";
 import type { SourceCheckMessage } from "./domain/ports";
 import { sweepWebhooks } from "./platform/webhooks/sweeper";
@@ -25,7 +27,7 @@ export { PlanObject } from "./durable-objects/plan-object";
 export { SearchSessionObject } from "./durable-objects/search-session-object";
 export { SignInThrottleObject } from "./durable-objects/sign-in-throttle-object";
 
-/** The frequent cron of wrangler.toml [triggers]: it sweeps webhooks only. */
+/** The frequent cron of wrangler.toml [triggers]: it sweeps webhooks and sources left pending. */
 const WEBHOOK_SWEEP_CRON = "*/10 * * * *";
 
 let provider: { origin: string; instance: OAuthProvider<Env> } | undefined;
@@ -113,12 +115,16 @@ export default {
   },
   async queue(batch, env) {
     if (isSourceCheckQueue(batch.queue)) return handleSourceChecks(batch as MessageBatch<SourceCheckMessage>, env);
+    if (isSourceCheckDeadLetterQueue(batch.queue)) return handleDeadSourceChecks(batch as MessageBatch<SourceCheckMessage>, env);
     await handleQueue(batch, env);
   },
-  // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal);
+  // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal); the
+  // ten-minute one also sweeps sources left pending (sent again once, then unchecked);
   // the daily one also removes records that grow with use, past their retention, and re-checks cited sources.
   async scheduled(controller, env) {
     await sweepWebhooks(env, controller.scheduledTime);
+    // Every ten minutes (the daily run falls between two of them); it throws nothing.
+    if (controller.cron === WEBHOOK_SWEEP_CRON) await sweepPendingSources(env, controller.scheduledTime);
     if (controller.cron !== WEBHOOK_SWEEP_CRON) {
       await applyRetention(env, controller.scheduledTime);
       // The sources stored deliverables cite are read again, oldest-checked first (changes announced by webhook).

@@ -217,11 +217,17 @@ export function renderProductionConfig(baseToml, settings) {
     if (toml.split(`"${name}"`).length !== 3) throw new Error(`wrangler.toml no longer names queue "${name}" exactly twice; update scripts/lib/deploy-config.mjs to its new shape.`);
   }
   toml = toml.replaceAll('"cairn-webhooks-dlq"', tomlString(queues.deadLetter)).replaceAll('"cairn-webhooks"', tomlString(queues.main));
-  // The source-check queue (producer and consumer) and the bucket of page snapshots, named after the Worker too.
+  // The source-check queue (producer and consumer), its dead-letter queue (target and consumer) and the bucket of
+  // page snapshots, named after the Worker too.
   const sources = sourceCheckResourceNames(settings.workerName);
-  if (toml.split('"cairn-source-checks"').length !== 3) throw new Error('wrangler.toml no longer names queue "cairn-source-checks" exactly twice; update scripts/lib/deploy-config.mjs to its new shape.');
+  for (const name of ["cairn-source-checks", "cairn-source-checks-dlq"]) {
+    if (toml.split(`"${name}"`).length !== 3) throw new Error(`wrangler.toml no longer names queue "${name}" exactly twice; update scripts/lib/deploy-config.mjs to its new shape.`);
+  }
   if (toml.split('"cairn-source-snapshots"').length !== 2) throw new Error('wrangler.toml no longer names bucket "cairn-source-snapshots" once; update scripts/lib/deploy-config.mjs to its new shape.');
-  toml = toml.replaceAll('"cairn-source-checks"', tomlString(sources.queue)).replaceAll('"cairn-source-snapshots"', tomlString(sources.bucket));
+  toml = toml
+    .replaceAll('"cairn-source-checks-dlq"', tomlString(sources.deadLetter))
+    .replaceAll('"cairn-source-checks"', tomlString(sources.queue))
+    .replaceAll('"cairn-source-snapshots"', tomlString(sources.bucket));
   toml = replaceOnce(toml, /^CAIRN_ENV\s*=\s*"[^"]*"\s*$/m, 'CAIRN_ENV = "production"', "CAIRN_ENV variable");
   toml = replaceOnce(
     toml,
@@ -282,9 +288,9 @@ export function webhookQueueNames(workerName) {
   return { main: `${workerName}-webhooks`, deadLetter: `${workerName}-webhooks-dlq` };
 }
 
-/** The source-check queue and the R2 bucket of page snapshots for a Worker of this name (wrangler.toml's are for "cairn"). */
+/** The source-check queue, its dead-letter queue and the R2 bucket of page snapshots for a Worker of this name (wrangler.toml's are for "cairn"). */
 export function sourceCheckResourceNames(workerName) {
-  return { queue: `${workerName}-source-checks`, bucket: `${workerName}-source-snapshots` };
+  return { queue: `${workerName}-source-checks`, deadLetter: `${workerName}-source-checks-dlq`, bucket: `${workerName}-source-snapshots` };
 }
 
 /** The workers.dev URL `wrangler deploy` reports for the Worker, or null when it reports none (workers_dev off). */

@@ -129,7 +129,7 @@ ${settings.databases.map((db) => `  D1 database      "${db.name}" as ${db.bindin
   1. check the wrangler login                           wrangler whoami
   2. find or create the D1 database and KV namespace    wrangler d1 list / create, kv namespace list / create
      and the webhook queues "${webhookQueueNames(settings.workerName).main}" (+ -dlq)     wrangler queues info / create
-     the source-check queue "${sourceCheckResourceNames(settings.workerName).queue}"     wrangler queues info / create
+     the source-check queue "${sourceCheckResourceNames(settings.workerName).queue}" (+ -dlq)     wrangler queues info / create
      and the snapshot bucket "${sourceCheckResourceNames(settings.workerName).bucket}"     wrangler r2 bucket info / create
   3. write ${SETTINGS_FILE} and ${PRODUCTION_CONFIG_FILE}, and set the Worker secret ${REQUIRED_SECRETS.map((secret) => secret.name).join(", ")} if missing (generated, shown once)   wrangler secret list / put
   4. apply D1 migrations remotely, forward-only         wrangler d1 migrations apply ${bindings.join(", ")} --remote (${migrationFiles(root).length} files); a failure stops here
@@ -311,7 +311,7 @@ export async function deploy({ root, dryRun: planOnly = false, overrides = {}, w
   log("› Finding or creating the webhook queues…");
   const queues = webhookQueueNames(settings.workerName);
   const sources = sourceCheckResourceNames(settings.workerName);
-  for (const name of [queues.main, queues.deadLetter, sources.queue]) {
+  for (const name of [queues.main, queues.deadLetter, sources.queue, sources.deadLetter]) {
     const info = await wrangler(["queues", "info", name], inAccount());
     if (info.code === 0) {
       log(`  queue "${name}": found`);

@@ -5,6 +5,8 @@ import { goalLines, ratioRows } from "../../bench/report.mjs";
 import { ROUND_TRIP_GOALS, roundTripLines } from "../../bench/round-trips.mjs";
 // @ts-expect-error: plain ESM bench modules without type declarations
 import { articleGoalLines, renderKindCounts, scoreResults, sourceGoalLines } from "../../bench/sources-report.mjs";
+// @ts-expect-error: plain ESM bench modules without type declarations
+import { CHECK_GOALS, checkGoalLines } from "../../bench/checks-report.mjs";
 
 /** A summary as bench/report.mjs's summarize() makes it, with only the fields the goals read. */
 const summary = (caseId: string, concurrency: number, rps: number, cpuMs: number, p50 = 1) => ({
@@ -92,5 +94,19 @@ describe("the bench's goal lines", () => {
     expect(hidden.lines[0]).toMatch(/MISS \(2 of 3\): h0, h1$/);
     expect(hidden.lines[2]).toMatch(/precision 98\.0 %/);
     expect(renderKindCounts(answers(1, 1, 1))).toContain("| hidden:display-none | unsupported | not_found | 1 | 0 | 1 | 0 | 0 | 0 |");
+
+  it("passes the source checks' goals only when A alone is quick and A beside the noisy org stays within its p95, every verdict counted", () => {
+    const fast = Array.from({ length: 20 }, () => 1_000);
+    expect(CHECK_GOALS).toEqual({ aloneP50Ms: 2_000, noisyP95Ms: 10_000 });
+    const passing = checkGoalLines({ alone: fast, noisy: [...fast, 9_000] });
+    expect(passing.pass).toBe(true);
+    expect(passing.lines[0]).toMatch(/p50 ≤ 2 s — PASS \(1\.00 s, 20 sources\)/);
+    expect(checkGoalLines({ alone: Array(20).fill(2_500), noisy: fast }).pass).toBe(false);
+    const slowTail = checkGoalLines({ alone: fast, noisy: [...Array(18).fill(1_000), 11_000, 12_000] });
+    expect(slowTail.pass).toBe(false);
+    expect(slowTail.lines[1]).toContain("MISS (11.00 s");
+    // A verdict that never came is a miss, and nothing measured is not a pass.
+    expect(checkGoalLines({ alone: fast, noisy: [...Array(10).fill(1_000), Number.POSITIVE_INFINITY] }).lines[1]).toContain("no verdict within the run");
+    expect(checkGoalLines({ alone: [], noisy: [] }).pass).toBe(false);
   });
 });

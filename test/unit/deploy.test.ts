@@ -110,6 +110,8 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
       "queues create cairn-webhooks-dlq",
       "queues info cairn-source-checks",
       "queues create cairn-source-checks",
+      "queues info cairn-source-checks-dlq",
+      "queues create cairn-source-checks-dlq",
       "r2 bucket info",
       "r2 bucket create",
       "secret list",
@@ -125,7 +127,7 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
     expect(migrate).toBeLessThan(upload);
     expect(calls[migrate]?.args).toContain("--remote");
     // The webhook queues exist before the Worker that produces to and consumes them is uploaded.
-    expect(box.state().queues).toEqual(["cairn-webhooks", "cairn-webhooks-dlq", "cairn-source-checks"]);
+    expect(box.state().queues).toEqual(["cairn-webhooks", "cairn-webhooks-dlq", "cairn-source-checks", "cairn-source-checks-dlq"]);
     // So do the source-check queue and the bucket of page snapshots its consumer writes.
     expect(box.state().buckets).toEqual(["cairn-source-snapshots"]);
 
@@ -171,6 +173,7 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
       "queues info cairn-webhooks",
       "queues info cairn-webhooks-dlq",
       "queues info cairn-source-checks",
+      "queues info cairn-source-checks-dlq",
       "r2 bucket info",
       "secret list",
       "d1 migrations apply",
@@ -446,6 +449,8 @@ describe("production configuration", () => {
     expect(rendered).toMatch(/^queue = "acme-research-webhooks-dlq"$/m);
     expect(rendered).not.toContain('"cairn-webhooks');
     expect(rendered.match(/^queue = "acme-research-source-checks"$/gm)).toHaveLength(2);
+    expect(rendered).toMatch(/^dead_letter_queue = "acme-research-source-checks-dlq"$/m);
+    expect(rendered).toMatch(/^queue = "acme-research-source-checks-dlq"$/m);
     expect(rendered).toMatch(/^bucket_name = "acme-research-source-snapshots"$/m);
     expect(rendered).not.toContain('"cairn-source');
   });

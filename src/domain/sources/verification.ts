@@ -42,6 +42,11 @@ export const SOURCE_CHECK_LIMITS = {
   passageChars: 500,
   /** A source pending longer than this is checked again when a deliverable needs it (its message was lost). */
   stalePendingMs: 10 * 60 * 1000,
+  /**
+   * The longest a source stays pending: every check ends in a verdict (unchecked, with why, when it fails), and the
+   * pending sweep gives up on one whose check was lost (check-scheduling.ts).
+   */
+  pendingMaxMs: 15 * 60 * 1000,
   /** What a strict deliverable waiting for checks is told to wait. */
   pendingRetrySeconds: 30,
   /** Longest text an assistant may send for a page Cairn cannot read (record_evidence's sourceText). */

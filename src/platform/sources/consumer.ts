@@ -1,15 +1,17 @@
-import { CairnError } from "../../domain/errors";
 import type { OutboundPolicy } from "../../domain/outbound-address";
 import { outboundPolicyFor } from "../../domain/outbound-gate";
 import type { SourceCheckMessage } from "../../domain/ports";
 import { snapshotBytesCap } from "../../domain/sources/snapshot-quota";
-import { judgeSource, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
+import { CHECK_FAILURE_REASONS, eachBounded, groupBy, SOURCE_CHECK_CONCURRENCY } from "../../domain/sources/check-scheduling";
+import { judgeSource, type ReadableKind, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
 import type { Env } from "../../env";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
 import { d1OrgSettings } from "../../storage/org-settings";
 import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
+import { claimCheckSlot } from "../../storage/source-check-runs";
 import { homeDatabase } from "../org-homes";
 import { recordVerdict } from "./after-verdict";
+import { checkFailed } from "./check-failures";
 import { clientTextStore, withClientText } from "./client-texts";
 import { fetchPage } from "./fetch-page";
 import { type SnapshotQuota, type SnapshotStore, snapshotStore } from "./snapshots";
@@ -38,6 +40,19 @@ function allowedHostsOf(setting: string | undefined): ReadonlySet<string> | null
   return hosts.length ? new Set(hosts) : null;
 }
 
+/**
+ * The page's text, or why it cannot be read: a reader that fails on a page (hostile or broken content) gives the
+ * same answer on every try, so the source ends unchecked at once instead of spending the queue's retries.
+ */
+async function readOrExplain(kind: ReadableKind, page: { body: Uint8Array; contentType: string | null; truncated: boolean }) {
+  try {
+    return await readPage(kind, page.body, page.contentType, page.truncated);
+  } catch (error) {
+    log("warn", "a fetched page could not be read", { error: String(error).slice(0, 300) });
+    return { unchecked: CHECK_FAILURE_REASONS.unreadable };
+  }
+}
+
 /** What the page at `url` says about the source: a snapshot of the org reused within the window, else a fresh fetch. */
 async function verdictFor(
   checker: Checker,
@@ -57,7 +72,7 @@ async function verdictFor(
   const declared = readableKind(page.contentType, page.body);
   // No content type and a NUL byte early on: an image or archive, not text to search.
   const kind = declared === "text" && !page.contentType && page.body.subarray(0, 1024).includes(0) ? { unchecked: "binary content without a content type" } : declared;
-  const read = typeof kind === "string" ? await readPage(kind, page.body, page.contentType, page.truncated) : kind;
+  const read = typeof kind === "string" ? await readOrExplain(kind, page) : kind;
   if ("unchecked" in read) {
     await checker.store.saveUnchecked(orgId, source.url, read.unchecked, null, now);
     return unchecked(read.unchecked, now);
@@ -86,13 +101,8 @@ async function orgErasing(home: D1Database, orgId: string): Promise<boolean> {
   return !row || row.erasing_since !== null;
 }
 
-/**
- * The consumer of the source-check queue: for each recorded source, fetch (or reuse) the page, match the
- * quote, and write the verdict on the evidence row. A source gone meanwhile (its plan deleted, its org erased)
- * is skipped; anything else that fails is retried by the queue.
- */
-export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>, env: Env): Promise<void> {
-  const checker: Checker = {
+function checkerOf(env: Env): Checker {
+  return {
     store: snapshotStore(env.SOURCE_SNAPSHOTS),
     // The one outbound gate: loopback (local fixtures) only where CAIRN_ENV is exactly "development".
     policy: outboundPolicyFor(env.CAIRN_ENV, "source_check"),
@@ -101,31 +111,84 @@ export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>
     snapshotCap: snapshotBytesCap(env.SOURCE_SNAPSHOT_BYTES_PER_ORG),
     userAgent: `Cairn-SourceCheck/1 (+${env.PUBLIC_URL || "https://github.com/cairn"}; checks that cited pages contain the quoted words)`,
   };
-  // One at a time: a second source on the same page then reuses the snapshot the first one stored.
-  const batchStarted = Date.now();
-  for (const message of batch.messages) {
-    const { orgId, planId, n } = message.body;
-    try {
-      const home = await homeDatabase(env, orgId);
-      const ledger = d1EvidenceLedger(home);
-      const source = await ledger.sourceToCheck(orgId, planId, n);
-      if (source) {
-        // A re-check reads the page again (the point is what it says now): only a fetch of this very batch is reused.
-        const now = Date.now();
-        const quota = { bytes: d1SnapshotBytes(home), cap: checker.snapshotCap };
-        const cairns = await verdictFor(checker, orgId, source, now, quota, message.body.recheck ? batchStarted : undefined);
-        await recordVerdict(env, home, ledger, message.body, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS, quota), orgId, now));
-        // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
-        if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
-      }
-      message.ack();
-    } catch (error) {
-      if (error instanceof CairnError && error.code === "not_found") {
-        message.ack();
-        continue;
-      }
-      log("error", "source check failed; retried", { orgId, planId, n, error: String(error) });
-      message.retry();
-    }
+}
+
+type Source = NonNullable<Awaited<ReturnType<ReturnType<typeof d1EvidenceLedger>["sourceToCheck"]>>>;
+
+interface Ready {
+  message: Message<SourceCheckMessage>;
+  home: D1Database;
+  ledger: ReturnType<typeof d1EvidenceLedger>;
+  source: Source;
+}
+
+/** The message's source, read before any page is fetched (so checks of one page are grouped); null when it is handled already. */
+async function ready(env: Env, message: Message<SourceCheckMessage>): Promise<Ready | null> {
+  const { orgId, planId, n } = message.body;
+  try {
+    const home = await homeDatabase(env, orgId);
+    const ledger = d1EvidenceLedger(home);
+    const source = await ledger.sourceToCheck(orgId, planId, n);
+    if (source) return { message, home, ledger, source };
+    // Gone meanwhile (its plan deleted, its org erased): nothing to check.
+    message.ack();
+  } catch (error) {
+    await checkFailed(env, message, error);
   }
+  return null;
+}
+
+/**
+ * An org past its checks in flight waits its turn: the message is sent again a little later (spending no attempt of
+ * the queue's), or retried with the same delay when that send fails. Never dropped.
+ */
+async function deferred(env: Env, message: Message<SourceCheckMessage>): Promise<void> {
+  const delaySeconds = SOURCE_CHECK_CONCURRENCY.deferSeconds;
+  try {
+    await env.SOURCE_CHECK_QUEUE.send(message.body, { delaySeconds });
+    message.ack();
+  } catch {
+    message.retry({ delaySeconds });
+  }
+}
+
+async function checkOne(env: Env, checker: Checker, item: Ready, batchStarted: number): Promise<void> {
+  const { message, home, ledger, source } = item;
+  const { orgId, planId, n } = message.body;
+  try {
+    const now = Date.now();
+    const claimed = await claimCheckSlot(home, orgId, planId, n, now, { cap: SOURCE_CHECK_CONCURRENCY.perOrgInFlight, leaseMs: SOURCE_CHECK_CONCURRENCY.inFlightLeaseMs });
+    if (!claimed) return await deferred(env, message);
+    const quota = { bytes: d1SnapshotBytes(home), cap: checker.snapshotCap };
+    // A re-check reads the page again (the point is what it says now): only a fetch of this very batch is reused.
+    const cairns = await verdictFor(checker, orgId, source, now, quota, message.body.recheck ? batchStarted : undefined);
+    await recordVerdict(env, home, ledger, message.body, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS, quota), orgId, now));
+    // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
+    if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
+    message.ack();
+  } catch (error) {
+    await checkFailed(env, message, error);
+  }
+}
+
+/**
+ * The consumer of the source-check queue: for each recorded source, fetch (or reuse) the page, match the quote, and
+ * write the verdict on the evidence row. The batch's pages are fetched at once (SOURCE_CHECK_CONCURRENCY), so one
+ * slow page holds no other; checks of one page of one org run one after another, the later ones reusing the snapshot
+ * the first stored; an org past its checks in flight waits its turn. A source gone meanwhile is skipped; a check that
+ * fails is retried by the queue, and its last attempt ends the source unchecked, with why (check-failures.ts).
+ */
+export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>, env: Env): Promise<void> {
+  const checker = checkerOf(env);
+  const batchStarted = Date.now();
+  // Read one after another (two small reads each): the storage calls of a batch keep one order.
+  const items: Ready[] = [];
+  for (const message of batch.messages) {
+    const item = await ready(env, message);
+    if (item) items.push(item);
+  }
+  const samePage = groupBy(items, (item) => `${item.message.body.orgId} ${item.source.url}`);
+  await eachBounded(samePage, SOURCE_CHECK_CONCURRENCY.fetchesPerBatch, async (group) => {
+    for (const item of group) await checkOne(env, checker, item, batchStarted);
+  });
 }

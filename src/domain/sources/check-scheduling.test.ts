@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { CHECK_FAILURE_REASONS, eachBounded, groupBy, isLastAttempt, PENDING_SWEEP, SOURCE_CHECK_CONCURRENCY, sweepAction, sweepAfterMs } from "./check-scheduling";
+import { SOURCE_CHECK_LIMITS } from "./verification";
+
+describe("source-check scheduling", () => {
+  it("runs at most `limit` at once, every item once, and keeps each outcome", async () => {
+    let running = 0;
+    let most = 0;
+    const seen: number[] = [];
+    const results = await eachBounded([1, 2, 3, 4, 5, 6, 7], 3, async (item) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5 * (8 - item)));
+      running--;
+      seen.push(item);
+      if (item === 4) throw new Error("four");
+    });
+    expect(most).toBe(3);
+    expect(seen.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+  });
+
+  it("groups by key in order of first appearance", () => {
+    expect(groupBy(["a1", "b1", "a2", "c1", "b2"], (s) => s[0] ?? "")).toEqual([["a1", "a2"], ["b1", "b2"], ["c1"]]);
+  });
+
+  it("the last attempt is the queue's last: max_retries 3 gives 4", () => {
+    expect(SOURCE_CHECK_CONCURRENCY.maxAttempts).toBe(4);
+    expect([1, 2, 3, 4, 5].map(isLastAttempt)).toEqual([false, false, false, true, true]);
+  });
+
+  it("the sweep sends a check again once, then gives up; it looks early enough for the next run to come within the bound", () => {
+    expect(sweepAction({ requeuedAt: null })).toBe("requeue");
+    expect(sweepAction({ requeuedAt: 1 })).toBe("give_up");
+    expect(SOURCE_CHECK_LIMITS.pendingMaxMs).toBeLessThanOrEqual(15 * 60_000);
+    expect(sweepAfterMs() + PENDING_SWEEP.everyMs).toBe(SOURCE_CHECK_LIMITS.pendingMaxMs);
+    expect(sweepAfterMs()).toBeGreaterThan(0);
+    expect(CHECK_FAILURE_REASONS.noVerdict()).toBe("not checked: no verdict within 15 minutes");
+  });
+
+  it("a check counts in flight longer than its fetch may take", () => {
+    expect(SOURCE_CHECK_CONCURRENCY.inFlightLeaseMs).toBeGreaterThan(SOURCE_CHECK_LIMITS.timeoutMs * 2);
+  });
+});
