@@ -94,6 +94,7 @@ describe("the bench's goal lines", () => {
     expect(hidden.lines[0]).toMatch(/MISS \(2 of 3\): h0, h1$/);
     expect(hidden.lines[2]).toMatch(/precision 98\.0 %/);
     expect(renderKindCounts(answers(1, 1, 1))).toContain("| hidden:display-none | unsupported | not_found | 1 | 0 | 1 | 0 | 0 | 0 |");
+  });
 
   it("passes the source checks' goals only when A alone is quick and A beside the noisy org stays within its p95, every verdict counted", () => {
     const fast = Array.from({ length: 20 }, () => 1_000);
