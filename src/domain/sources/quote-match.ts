@@ -111,7 +111,7 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
   for (const at of occurrences(snapshot.original, trimmed, 0)) {
     const before = normalizeText(snapshot.original.slice(Math.max(0, at - 40), at));
     if (negatedBefore(before, before.length)) continue;
-    return { status: "verified", method: "exact", score: 1, passage: passageAt(at, at + trimmed.length) };
+    return { status: "verified", method: "exact", score: 1, passage: passageAt(at, at + trimmed.length), edits: [] };
   }
 
   // 2. Normalized, omissions and brackets allowed.
