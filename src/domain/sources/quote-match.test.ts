@@ -110,6 +110,14 @@ describe("matchQuote: brackets clarify, never add", () => {
     expect(matchQuote("the minister said exports had grown", minister).edits).toEqual([]);
   });
 
+  it("judges a bracket standing alone between ellipses or at the end, and one opening a part after an ellipsis", () => {
+    const page = "The minister said exports had grown, and she said imports had fallen by 3 percent.";
+    expect(matchQuote("The minister said … [not] … grown, and she said imports had fallen", page).status).toBe("partial");
+    expect(matchQuote("The minister said exports had grown … [by 9 percent]", page).status).toBe("partial");
+    const opened = matchQuote("The minister said exports had grown … [the minister] said imports had fallen", page);
+    expect(opened).toMatchObject({ status: "verified", edits: [{ bracket: "[the minister]", replaces: "and she" }] });
+  });
+
   it("lets a bracket stand for at most a few page words", () => {
     const page = "The minister, speaking at length to reporters on Monday, said exports had grown.";
     expect(matchQuote("The minister [on Monday] said exports had grown", page).status).not.toBe("verified");

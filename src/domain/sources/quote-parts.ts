@@ -183,9 +183,10 @@ export function quoteParts(quote: string): QuoteParts {
     if (group.length > 0) {
       groups.push(group);
       brackets.push(groupBrackets);
+      groupBrackets = [];
     }
+    // A group of brackets alone ("… [not] …") opens the next group: it is judged there, never dropped.
     group = [];
-    groupBrackets = [];
   };
   const unwrapped = unwrap(quote);
   for (const piece of pieces(wholeBracket(unwrapped) ?? unwrapped)) {
@@ -204,6 +205,9 @@ export function quoteParts(quote: string): QuoteParts {
     else fixed.push({ text: piece.text, word: { text: piece.word, group: groups.length }, order: order++ });
   }
   closeGroup();
+  const lastGroup = groups[groups.length - 1];
+  // Brackets after the last words stand at the end of the last group.
+  if (lastGroup) for (const bracket of groupBrackets) brackets[brackets.length - 1]?.push({ ...bracket, at: lastGroup.length });
   const all = groups.flat();
   // A hyphenated compound ("bar-tailed") is one word here: shortness is about what a reader counts.
   const words = all.reduce((sum, part) => sum + tokenize(part).filter((token) => part[token.start - 1] !== "-").length, 0);

@@ -14,7 +14,7 @@ export const PLACEMENT_LIMITS = {
   /** Occurrences of a part tried before giving up on a placement of the quote. */
   maxAttempts: 500,
   /** Words an ellipsis may skip across a paragraph break (a line of the page's text); within one paragraph, any number. */
-  ellipsisGapWords: 50,
+  ellipsisGapWords: 100,
 } as const;
 
 const isDigit = (char: string | undefined) => char !== undefined && char >= "0" && char <= "9";
@@ -131,7 +131,7 @@ function lineBreakBetween(page: Page, from: number, to: number): boolean {
  * The span of page words a bracket at a group's edge stands for: up to BRACKET_MAX_WORDS words before
  * `at` (or after it), within the clause and the line. Normalized offsets; from === to when none.
  */
-function edgeWords(page: Page, at: number, direction: "before" | "after"): { from: number; to: number } {
+function edgeWords(page: Page, at: number, direction: "before" | "after", floor = 0): { from: number; to: number } {
   const before = direction === "before";
   const windowStart = before ? Math.max(0, at - BRACKET_MAX_CHARS) : at;
   const tokens = tokenize(page.text.slice(windowStart, before ? at : at + BRACKET_MAX_CHARS));
@@ -141,6 +141,7 @@ function edgeWords(page: Page, at: number, direction: "before" | "after"): { fro
   for (const token of tokens.slice(0, BRACKET_MAX_WORDS)) {
     const start = windowStart + token.start;
     const end = windowStart + token.end;
+    if (start < floor) break;
     const [gapFrom, gapTo] = before ? [end, edge] : [edge, start];
     if ([...page.text.slice(gapFrom, gapTo)].some((char) => CLAUSE_MARKS.has(char)) || lineBreakBetween(page, gapFrom, gapTo)) break;
     span = before ? { from: start, to: span?.to ?? end } : { from: span?.from ?? start, to: end };
@@ -181,7 +182,7 @@ type GroupResult = { placed: Placement } | { refused: Placement; reason: string 
  * judged against the page words they stand for (brackets.ts): a bracket that adds a negation, a number or
  * a name, or leaves out one the page's words carry, refuses the placement with its reason.
  */
-function placeGroup(page: Page, parts: readonly string[], brackets: readonly GroupBracket[], start: number, firstPart: string): GroupResult {
+function placeGroup(page: Page, parts: readonly string[], brackets: readonly GroupBracket[], start: number, firstPart: string, floor: number): GroupResult {
   const { text } = page;
   let end = start + firstPart.length;
   const spans = new Map<number, { from: number; to: number }>();
@@ -199,7 +200,7 @@ function placeGroup(page: Page, parts: readonly string[], brackets: readonly Gro
   let problem: string | null = null;
   for (const bracket of brackets) {
     const span =
-      bracket.at === 0 ? edgeWords(page, start, "before") : bracket.at >= parts.length ? edgeWords(page, end, "after") : (spans.get(bracket.at) ?? { from: end, to: end });
+      bracket.at === 0 ? edgeWords(page, start, "before", floor) : bracket.at >= parts.length ? edgeWords(page, end, "after") : (spans.get(bracket.at) ?? { from: end, to: end });
     if (bracket.at === 0) spanStart = Math.min(spanStart, span.from);
     if (bracket.at >= parts.length) spanEnd = Math.max(spanEnd, span.to);
     edits.push({ bracket: bracket.text, order: bracket.order, from: span.from, to: span.to });
@@ -254,15 +255,16 @@ export function placeGroups(page: Page, quote: QuoteParts, index: number, from: 
       search.tooFar = true;
       break;
     }
-    const result = placeGroup(page, parts, brackets, at, firstPart);
+    // A bracket opening this group stands for page words after the group before it, never within it.
+    const result = placeGroup(page, parts, brackets, at, firstPart, from);
     if (!result) continue;
     const placed = "placed" in result ? result.placed : result.refused;
     if (index === 0 && negatedBefore(text, placed.start)) {
       search.negatedBefore = true;
       continue;
     }
-    if (index > 0 && (placed.start < from || skipsNegation(text.slice(from, placed.start)))) {
-      search.droppedNegation ||= placed.start >= from;
+    if (index > 0 && skipsNegation(text.slice(from, placed.start))) {
+      search.droppedNegation = true;
       continue;
     }
     // A refused bracket still places the quote, for the verdict to show the page's passage, unless a placement with none is found.
