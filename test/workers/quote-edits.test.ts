@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
+import { Visitor } from "../support/dashboard";
 import { createPlan, ok, steps } from "../support/plans";
 import { seedTenant } from "../support/worker";
 import { waitFor } from "../support/webhooks";
@@ -38,7 +39,7 @@ const source = (url: string, quote: string) => ({ url, title: "Trade figures", f
 
 describe("a quote's brackets", () => {
   it("verifies a bracket that stands for the page's words and refuses one that adds a negation, storing and showing each bracket", async () => {
-    const { apiKey, orgId } = await seedTenant();
+    const { admin, apiKey, orgId } = await seedTenant();
     const { planId } = await createPlan(apiKey, { name: "[Deep] Trade", steps: steps("analyze", "search", "synthesize"), citationPolicy: "report" });
     const url = await servedPage();
     await ok(apiKey, "record_evidence", {
@@ -73,6 +74,15 @@ describe("a quote's brackets", () => {
       ["E1", [{ bracket: "[not]", replaces: "" }]],
       ["E2", [{ bracket: "[the minister]", replaces: "she" }]],
     ]);
+
+    // The dashboard shows them too: on the plan's ledger and on the source's page, the page's words escaped.
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    const ledgerPage = await (await visitor.get(`/dashboard/plans/${planId}`)).text();
+    expect(ledgerPage).toContain("<code>[not]</code> stands for <span class=\"muted\">no words of the page</span>");
+    expect(ledgerPage).toContain("<code>[the minister]</code> stands for <q>she</q>");
+    const sourcePage = await (await visitor.get(`/dashboard/plans/${planId}/sources/E2`)).text();
+    expect(sourcePage).toMatch(/<ul class="quote-edits" id="quote-edits"[^>]*><li><code>\[the minister\]<\/code> stands for <q>she<\/q><\/li><\/ul>/);
 
     // Stored on the evidence row as JSON; a verdict without brackets stores an empty list.
     const { results } = await env.DB.prepare("SELECT n, verification_edits FROM ledger_evidence WHERE org_id = ? AND plan_id = ? ORDER BY n")
