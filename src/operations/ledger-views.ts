@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ClaimSourceFacts } from "../domain/research/claim-sources";
 import { type Claim, claimOutcome, type Evidence, LEDGER_LIMITS } from "../domain/research/ledger";
 import { ParamId } from "./params";
-import { PassageContextView, SourcePassageView } from "./source-passages";
+import { editsShown, PassageContextView, QuoteEditsView, SourcePassageView } from "./source-passages";
 
 export const ParamPlanId = ParamId("plan");
 export const ParamEvidenceRef = z.string().regex(/^E\d{1,5}$/, "An evidence ref such as E3");
@@ -34,6 +34,8 @@ export const EvidenceView = z.object({
       status: z.string(),
       score: z.number().nullable().optional(),
       passage: z.string().optional(),
+      /** Each bracket of the quote with the page words it stands for (beside the passage). */
+      edits: QuoteEditsView.optional(),
       reason: z.string().optional(),
       titleMismatch: z.boolean().optional(),
       /** client_text: checked against text the assistant sent (Cairn could not read the page); fetched: Cairn's own reading. */
@@ -62,7 +64,7 @@ function verificationView(v: Evidence["verification"], whole: boolean, recheck: 
   return {
     status: v.status,
     ...(v.score !== null ? { score: v.score } : {}),
-    ...(showPassage ? { passage: whole ? (v.passage ?? "") : (clip(v.passage, LISTED_PASSAGE_CHARS) ?? "") } : {}),
+    ...(showPassage ? { passage: whole ? (v.passage ?? "") : (clip(v.passage, LISTED_PASSAGE_CHARS) ?? ""), ...editsShown(v.edits) } : {}),
     ...(showReason ? { reason: v.reason ?? "" } : {}),
     ...(v.titleMismatch ? { titleMismatch: true } : {}),
     // Listings name the basis only where it is not Cairn's own reading.
@@ -193,7 +195,7 @@ export const CompactEvidenceView = z.object({
   /** Whether the page says the quoted words: pending, verified, partial, not_found, unreachable or unchecked (reasons and scores: `detail: "full"`, or `ref`). */
   verification: z.string(),
   /** A partial match: how close, and the page's closest passage (its text, untrusted) to quote exactly instead. */
-  closest: z.object({ score: z.number().nullable(), passage: z.string() }).optional(),
+  closest: z.object({ score: z.number().nullable(), passage: z.string(), edits: QuoteEditsView.optional() }).optional(),
   /** The page's title is not the one recorded (a real URL for another document?). */
   titleMismatch: z.literal(true).optional(),
   /** Cairn could not read the page: the verdict is on the text the assistant sent, not Cairn's reading. */
@@ -218,7 +220,7 @@ export const compactEvidenceView = (evidence: Evidence, bounds: ViewBounds, part
   ...(parts.facts ? { facts: clip(evidence.facts, bounds.textChars) ?? "" } : {}),
   verification: evidence.verification.status,
   ...(evidence.verification.status === "partial"
-    ? { closest: { score: evidence.verification.score, passage: clip(evidence.verification.passage, LISTED_PASSAGE_CHARS) ?? "" } }
+    ? { closest: { score: evidence.verification.score, passage: clip(evidence.verification.passage, LISTED_PASSAGE_CHARS) ?? "", ...editsShown(evidence.verification.edits) } }
     : {}),
   ...(evidence.verification.titleMismatch ? { titleMismatch: true as const } : {}),
   ...(evidence.verification.basis === "client_text" ? { basis: "client_text" as const } : {}),

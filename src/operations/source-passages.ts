@@ -6,12 +6,19 @@ import { type PassageInContext, passageInContext } from "../domain/sources/passa
 /** The page's text either side of a source's located passage (untrusted, like the passage). */
 export const PassageContextView = z.object({ before: z.string(), after: z.string() });
 
+/** Each bracket of the quote with the page words it stands for ("" for none; the page's text, untrusted). */
+export const QuoteEditsView = z.array(z.object({ bracket: z.string(), replaces: z.string() }));
+
+/** A verdict's edits where it has any (a face showing the passage shows them beside it). */
+export const editsShown = (edits: Evidence["verification"]["edits"]) => (edits && edits.length > 0 ? { edits } : {});
+
 /** A cited source as a claim read shows it: its check status and, where located, its passage in the page's words with context. */
 export const SourcePassageView = z.object({
   ref: z.string(),
   status: z.string(),
   passage: z.string().optional(),
   context: PassageContextView.optional(),
+  edits: QuoteEditsView.optional(),
 });
 
 /**
@@ -47,5 +54,11 @@ export const sourcePassageViews = (
     const source = byRef.get(ref);
     if (!source || !found.has(ref)) return [];
     const located = found.get(ref);
-    return [{ ref, status: source.verification.status, ...(located ? { passage: located.passage, context: located.context } : {}) }];
+    return [
+      {
+        ref,
+        status: source.verification.status,
+        ...(located ? { passage: located.passage, context: located.context, ...editsShown(source.verification.edits) } : {}),
+      },
+    ];
   });

@@ -2,7 +2,7 @@ import { auditInsertStatement } from "./audit-log";
 import type { D1Queries } from "./database";
 import { citedRefsIn } from "../domain/research/ledger";
 import { announcement, citedSourceNumbers, compareWithDelivery, countSources, type SourceChange, type SourceCounts, sourceChangeMark } from "../domain/sources/recheck";
-import { SOURCE_CHECK_LIMITS, type SourceVerification, type VerificationStatus } from "../domain/sources/verification";
+import { SOURCE_CHECK_LIMITS, type SourceVerification, storedEdits, type VerificationStatus } from "../domain/sources/verification";
 import { newId } from "../domain/ids";
 import type { AuditEntry } from "../domain/ports";
 import type { WebhookEvent } from "../domain/webhooks/events";
@@ -155,7 +155,7 @@ export async function recordRecheckVerdict(db: D1Queries, orgId: string, planId:
       .prepare(
         `UPDATE ledger_evidence SET verification_status = ?, verification_reason = ?, verification_score = ?, verification_passage = ?,
                 verification_basis = ?, verification_title_mismatch = ?, verification_snapshot = ?, verification_checked_at = ?,
-                verification_previous_snapshot = ?, verification_changed = ?
+                verification_previous_snapshot = ?, verification_changed = ?, verification_edits = ?
           WHERE org_id = ? AND plan_id = ? AND n = ?`,
       )
       .bind(
@@ -169,6 +169,7 @@ export async function recordRecheckVerdict(db: D1Queries, orgId: string, planId:
         verdict.checkedAt,
         previous,
         mark,
+        storedEdits(verdict.edits),
         orgId,
         planId,
         n,

@@ -3,7 +3,7 @@ import type { Query } from "./query";
 import type { ClaimSearchHit, EvidenceLedgerRepository, LedgerHeader } from "../domain/ports";
 import type { CitationPolicy } from "../domain/research/ledger";
 import { normalizeClaim } from "../domain/research/ledger";
-import type { VerificationStatus } from "../domain/sources/verification";
+import { storedEdits, type VerificationStatus } from "../domain/sources/verification";
 import { CLAIM_COLUMNS, type ClaimRow, EVIDENCE_BRIEF, type EvidenceRow, toClaim, toEvidence } from "./ledger-rows";
 
 // Refs merge as a set in numeric order (E2 before E10).
@@ -134,10 +134,10 @@ export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
       await db
         .prepare(
           `UPDATE ledger_evidence SET verification_status = ?, verification_reason = ?, verification_score = ?, verification_passage = ?,
-                  verification_basis = ?, verification_title_mismatch = ?, verification_snapshot = ?, verification_checked_at = ?
+                  verification_basis = ?, verification_title_mismatch = ?, verification_snapshot = ?, verification_checked_at = ?, verification_edits = ?
             WHERE org_id = ? AND plan_id = ? AND n = ?`,
         )
-        .bind(v.status, v.reason, v.score, v.passage, v.basis, v.titleMismatch === null ? null : v.titleMismatch ? 1 : 0, v.snapshot, v.checkedAt, orgId, planId, n)
+        .bind(v.status, v.reason, v.score, v.passage, v.basis, v.titleMismatch === null ? null : v.titleMismatch ? 1 : 0, v.snapshot, v.checkedAt, storedEdits(v.edits), orgId, planId, n)
         .run();
     },
 

@@ -4,7 +4,7 @@
  */
 import type { Claim, CriticVerdict, Evidence, ReviewerVerdict, Verdict } from "../domain/research/ledger";
 import type { ReusedFrom } from "../domain/research/claim-reuse";
-import { NOT_RECORDED_FOR_CHECK, type SourceVerification, type VerificationStatus } from "../domain/sources/verification";
+import { editsOf, NOT_RECORDED_FOR_CHECK, type SourceVerification, type VerificationStatus } from "../domain/sources/verification";
 
 export interface EvidenceRow {
   n: number;
@@ -30,6 +30,8 @@ export interface EvidenceRow {
   verification_title_mismatch: number | null;
   verification_snapshot: string | null;
   verification_checked_at: number | null;
+  /** JSON: each bracket of the quote and the page words it stands for; null on verdicts that listed none. */
+  verification_edits?: string | null;
   /** Only in reads of every column. */
   client_text_sha256?: string | null;
   verification_previous_snapshot?: string | null;
@@ -65,7 +67,7 @@ interface VerdictJson {
 export const EVIDENCE_BRIEF =
   "n, url, title, quote, fetched_at, content_hash, subtopic, query, evidence_ref, temporal_intent, freshness, removed_stale_years, recorded_by, created_at, " +
   "verification_status, verification_reason, verification_score, verification_passage, verification_basis, verification_title_mismatch, " +
-  "verification_snapshot, verification_checked_at, verification_previous_snapshot, verification_changed";
+  "verification_snapshot, verification_checked_at, verification_edits, verification_previous_snapshot, verification_changed";
 
 /** A source recorded before verification existed has no verdict: it reads as unchecked, with that reason. */
 const verificationOf = (row: EvidenceRow): SourceVerification =>
@@ -80,7 +82,9 @@ const verificationOf = (row: EvidenceRow): SourceVerification =>
         titleMismatch: row.verification_title_mismatch === null ? null : row.verification_title_mismatch === 1,
         snapshot: row.verification_snapshot,
         checkedAt: row.verification_checked_at,
+        edits: editsOf(row.verification_edits ?? null),
       };
+
 
 /** The stored list of years, or none when the row holds something else (a list must never fail on one row). */
 function years(text: string | null): number[] {

@@ -31,13 +31,14 @@ interface SourceRow {
   verification_title_mismatch: number | null;
   verification_snapshot: string | null;
   verification_checked_at: number | null;
+  verification_edits: string | null;
   verification_requested_at: number | null;
 }
 async function sourcesOf(orgId: string): Promise<SourceRow[]> {
   const home = await homeDatabase(env as unknown as Env, orgId);
   const { results } = await home
     .prepare(
-      "SELECT url, quote, verification_status, verification_reason, verification_score, verification_passage, verification_basis, verification_title_mismatch, verification_snapshot, verification_checked_at, verification_requested_at FROM ledger_evidence WHERE org_id = ? ORDER BY n",
+      "SELECT url, quote, verification_status, verification_reason, verification_score, verification_passage, verification_basis, verification_title_mismatch, verification_snapshot, verification_checked_at, verification_edits, verification_requested_at FROM ledger_evidence WHERE org_id = ? ORDER BY n",
     )
     .bind(orgId)
     .all<SourceRow>();
@@ -81,6 +82,38 @@ const verdictOf = (row: SourceRow) => {
 };
 
 describe("export and import of source verdicts and snapshots", () => {
+  it("carries a verdict's brackets (edits) and judges them again on import", async () => {
+    const tenant = await seedTenant();
+    const adminKey = (await seedApiKey(tenant.orgId, tenant.admin.userId, [...ADMIN_SCOPES])).key;
+    const { planId } = await createPlan(tenant.apiKey, { name: "[Deep] Batteries", steps: steps("analyze", "search", "synthesize"), citationPolicy: "report" });
+    const url = `${origin}/article.html?t=${crypto.randomUUID()}`;
+    const source = (quote: string, n: number) => ({ url: `${url}&n=${n}`, title: "Solid-state batteries reach 500 Wh/kg", facts: `Finding ${n}`, subtopic: "Density", quote });
+    await ok(tenant.apiKey, "record_evidence", {
+      planId,
+      evidence: [source("[the researchers] reported that solid-state cells reached 500 Wh/kg", 1), source("the team reported that solid-state cells [never] reached 500 Wh/kg", 2)],
+    });
+    const rows = await waitFor("the source checks", async () => {
+      const all = await sourcesOf(tenant.orgId);
+      return all.every((row) => row.verification_status !== null && row.verification_status !== "pending") ? all : null;
+    });
+    expect(rows.map((row) => [row.verification_status, JSON.parse(row.verification_edits ?? "null")])).toEqual([
+      ["verified", [{ bracket: "[the researchers]", replaces: "the team" }]],
+      ["partial", [{ bracket: "[never]", replaces: "" }]],
+    ]);
+    const text = await exportText(adminKey);
+    const exported = parseLines(text).filter((line) => line.table === "ledger_evidence");
+    expect(exported.map((line) => line.row?.verification_edits)).toEqual(rows.map((row) => row.verification_edits));
+
+    const b = await emptyOrg();
+    // A file whose brackets were edited still imports, with the judge's brackets: they are judged again on the snapshot.
+    const edited = text.replace('"replaces\\":\\"the team\\"', '"replaces\\":\\"made up\\"');
+    expect(edited).not.toBe(text);
+    const imported = await importInto(b.key, edited);
+    expect(imported.status, await imported.clone().text()).toBe(200);
+    expect((await sourcesOf(b.orgId)).map(verdictOf)).toEqual(rows.map(verdictOf));
+  });
+
+
   it("round-trips verified, partial, not_found and unreachable sources and their snapshots into a fresh org; nothing that arrived checked is checked again", async () => {
     const a = await checkedOrg();
     const text = await exportText(a.adminKey);

@@ -200,6 +200,25 @@ export const IMPORT_POLICY: Readonly<Partial<Record<RowTable, Readonly<Record<st
     verification_title_mismatch: int(0, 1, true),
     verification_snapshot: text(64, { nullable: true, pattern: /^[0-9a-f]{64}$/, shape: "the SHA-256 of a snapshot the file carries (64 lowercase hex digits)" }),
     verification_checked_at: time(true),
+    // Each bracket of the quote with the page words it stands for: shape only, the import judges them afresh.
+    verification_edits: json(
+      jsonBytes(SOURCE_CHECK_LIMITS.editsListed * (2 * SOURCE_CHECK_LIMITS.editChars + 40)),
+      (value) =>
+        Array.isArray(value) &&
+        value.length <= SOURCE_CHECK_LIMITS.editsListed &&
+        value.every(
+          (edit) =>
+            edit !== null &&
+            typeof edit === "object" &&
+            typeof edit.bracket === "string" &&
+            typeof edit.replaces === "string" &&
+            edit.bracket.length <= SOURCE_CHECK_LIMITS.editChars + 1 &&
+            edit.replaces.length <= SOURCE_CHECK_LIMITS.editChars + 1,
+        )
+          ? null
+          : `must list at most ${SOURCE_CHECK_LIMITS.editsListed} brackets, each {"bracket", "replaces"} of at most ${SOURCE_CHECK_LIMITS.editChars} characters`,
+      true,
+    ),
     // The text the assistant sent for the page: a client_text line of the same file (imported-verdicts.ts).
     client_text_sha256: text(64, { nullable: true, pattern: /^[0-9a-f]{64}$/, shape: "the SHA-256 of a client text the file carries (64 lowercase hex digits)" }),
   },

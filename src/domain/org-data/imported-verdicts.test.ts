@@ -32,6 +32,26 @@ describe("a verdict arriving in an import file", () => {
     expect(importedVerdict(source(quote, { verification_status: "not_found", verification_snapshot: SHA }), snapshot, 3).verification_status).toBe("verified");
   });
 
+  it("lists the brackets as the judge finds them, never as the file says; old files without them still import", () => {
+    const quote = "[the researchers] reported that solid-state cells reached 500 Wh/kg";
+    const columns = importedVerdict(
+      source(quote, { verification_status: "verified", verification_snapshot: SHA, verification_edits: JSON.stringify([{ bracket: "[x]", replaces: "made up" }]) }),
+      snapshot,
+      3,
+    );
+    expect(columns.verification_status).toBe("verified");
+    expect(JSON.parse(String(columns.verification_edits))).toEqual([{ bracket: "[the researchers]", replaces: "the team" }]);
+    // A bracket that adds a negation is partial, whatever the file says.
+    const added = "the team reported that solid-state cells [never] reached 500 Wh/kg";
+    expect(refusal(() => importedVerdict(source(added, { verification_status: "verified", verification_snapshot: SHA }), snapshot, 4))).toContain("is partial");
+    const partial = importedVerdict(source(added, { verification_status: "partial", verification_snapshot: SHA }), snapshot, 4);
+    expect(JSON.parse(String(partial.verification_edits))).toEqual([{ bracket: "[never]", replaces: "" }]);
+    // A verdict reached without a page has no brackets to list.
+    const unreachable = { verification_status: "unreachable", verification_reason: "HTTP error: 404", verification_basis: "fetched", verification_checked_at: 9 };
+    expect(refusal(() => importedVerdict(source("q", { ...unreachable, verification_edits: "[]" }), null, 4))).toContain("column verification_edits: must be empty");
+    expect(importedVerdict(source("q", unreachable), null, 4).verification_edits).toBeNull();
+  });
+
   it("refuses a verdict claiming more than its snapshot holds, naming the line and column", () => {
     const forged = (quote: string, status: string) => refusal(() => importedVerdict(source(quote, { verification_status: status, verification_snapshot: SHA }), snapshot, 7));
     expect(forged("solid-state cells reached 900 Wh/kg in the lab", "verified")).toMatch(/^Line 7: ledger_evidence, column verification_status: the file says verified, but .* partial/);
@@ -85,7 +105,7 @@ describe("a verdict reached on the text the assistant sent (basis client_text)",
     const genuine = columnsFor(clientText.text);
     expect(genuine.verification_status).toBe("verified");
     const { client_text_sha256: _sha, ...verdict } = genuine;
-    expect(importedVerdict(source(quote, genuine), null, 3, clientText)).toEqual({ ...verdict, verification_title_mismatch: null });
+    expect(importedVerdict(source(quote, genuine), null, 3, clientText)).toEqual({ ...verdict, verification_title_mismatch: null, verification_edits: "[]" });
     // Less claimed than the judge finds: the judge's verdict. The file's score and passage are not taken.
     const modest = importedVerdict(source(quote, { ...genuine, verification_status: "not_found", verification_score: 0.1, verification_passage: "made up" }), null, 3, clientText);
     expect(modest).toMatchObject({ verification_status: "verified", verification_score: 1, verification_passage: quote, verification_reason: genuine.verification_reason });

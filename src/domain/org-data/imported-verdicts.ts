@@ -1,6 +1,6 @@
 import { validationError } from "../errors";
 import type { PreparedSnapshot } from "../sources/quote-match";
-import { fetchReasonOf, judgeClientText, judgeSource, type SourceVerification, type VerificationStatus } from "../sources/verification";
+import { fetchReasonOf, judgeClientText, judgeSource, type SourceVerification, storedEdits, type VerificationStatus } from "../sources/verification";
 import type { ScalarValue, StoredRow } from "./format";
 
 /**
@@ -15,7 +15,8 @@ import type { ScalarValue, StoredRow } from "./format";
  * (unreachable, or unchecked for a content type Cairn cannot read) is taken within its bounds; `pending`, like
  * no verdict at all, is stored empty and the source is queued for checking after the import. A verdict reached on
  * the text the assistant sent for a page Cairn could not read (basis client_text) is held to that text the same
- * way: the row names it (`client_text_sha256`), the file carries it, and it is judged again on it. Pure.
+ * way: the row names it (`client_text_sha256`), the file carries it, and it is judged again on it. A verdict's
+ * `edits` (each bracket of the quote and the page words it stands for) are the judge's too, never the file's. Pure.
  */
 
 /** The verdict columns an export carries (`verification_requested_at` counts the org's own checks: never carried). */
@@ -28,6 +29,7 @@ export const VERDICT_COLUMNS = [
   "verification_title_mismatch",
   "verification_snapshot",
   "verification_checked_at",
+  "verification_edits",
 ] as const;
 
 /** The first export format version whose evidence rows carry verdicts (and whose files carry snapshots). */
@@ -68,6 +70,7 @@ const columnsOf = (v: SourceVerification): VerdictColumns => ({
   verification_title_mismatch: v.titleMismatch === null ? null : v.titleMismatch ? 1 : 0,
   verification_snapshot: v.snapshot,
   verification_checked_at: v.checkedAt,
+  verification_edits: storedEdits(v.edits),
 });
 
 /**
@@ -93,7 +96,7 @@ export function importedVerdict(row: StoredRow, snapshot: CarriedSnapshot | null
   const sha = namedSnapshot(row);
   if (status === "unreachable" || (status === "unchecked" && sha === null)) {
     if (sha !== null) throw refuse("verification_snapshot", "must be empty for an unreachable source (no page was read)");
-    for (const column of ["verification_score", "verification_passage"] as const) {
+    for (const column of ["verification_score", "verification_passage", "verification_edits"] as const) {
       if (row[column] !== null && row[column] !== undefined) throw refuse(column, `must be empty for a source ${status} (nothing was compared)`);
     }
     if (status === "unreachable" && row.verification_title_mismatch !== null && row.verification_title_mismatch !== undefined) {

@@ -69,6 +69,90 @@ describe("matchQuote: verified", () => {
   });
 });
 
+describe("matchQuote: brackets clarify, never add", () => {
+  const minister = "The minister said exports had grown by 5 percent in 2024.";
+
+  it("refuses a bracket that adds a negation, with the page's passage and a reason naming the bracket", () => {
+    const result = matchQuote("the minister said exports had [not] grown", minister);
+    expect(result.status).toBe("partial");
+    expect(result.passage?.text).toBe("The minister said exports had grown");
+    expect(result.reason).toContain('the bracket "[not]" adds a negation');
+    expect(result.edits).toEqual([{ bracket: "[not]", replaces: "" }]);
+  });
+
+  it("refuses a bracketed name in place of the page's name", () => {
+    const page = "Jones said exports had grown. The minister, Jones, said costs had fallen.";
+    expect(matchQuote("[Smith] said exports had grown", page)).toMatchObject({ status: "partial", reason: expect.stringContaining('"[Smith]" adds a name') });
+    expect(matchQuote("the minister, [Smith], said costs had fallen", page).status).toBe("partial");
+    expect(matchQuote("the minister, [Jones], said costs had fallen", page).status).toBe("verified");
+  });
+
+  it("refuses a bracketed number beside the page's number", () => {
+    const result = matchQuote("exports had grown by 5 [to 7] percent in 2024", minister);
+    expect(result).toMatchObject({ status: "partial", reason: expect.stringContaining('"[to 7]" adds a number or quantity') });
+    expect(matchQuote("exports had grown by [3.1 million, up from] 5 percent", minister).status).toBe("partial");
+  });
+
+  it("verifies a bracket that stands for the page's words, and shows them", () => {
+    const page = "Asked about trade, she said exports had grown. He said the plan would work.";
+    const she = matchQuote("[the minister] said exports had grown", page);
+    expect(she).toMatchObject({ status: "verified", edits: [{ bracket: "[the minister]", replaces: "she" }] });
+    expect(she.passage?.text).toBe("she said exports had grown");
+    expect(matchQuote("[the president] said the plan would work", page).edits).toEqual([{ bracket: "[the president]", replaces: "He" }]);
+    expect(matchQuote("[T]he minister said exports had grown", minister).edits).toEqual([{ bracket: "[T]he", replaces: "The" }]);
+    expect(matchQuote("the minister said [sic] exports had grown [emphasis added]", minister)).toMatchObject({
+      status: "verified",
+      edits: [
+        { bracket: "[sic]", replaces: "" },
+        { bracket: "[emphasis added]", replaces: "" },
+      ],
+    });
+    expect(matchQuote("the minister said exports had grown", minister).edits).toEqual([]);
+  });
+
+  it("judges a bracket standing alone between ellipses or at the end, and one opening a part after an ellipsis", () => {
+    const page = "The minister said exports had grown, and she said imports had fallen by 3 percent.";
+    expect(matchQuote("The minister said … [not] … grown, and she said imports had fallen", page).status).toBe("partial");
+    expect(matchQuote("The minister said exports had grown … [by 9 percent]", page).status).toBe("partial");
+    const opened = matchQuote("The minister said exports had grown … [the minister] said imports had fallen", page);
+    expect(opened).toMatchObject({ status: "verified", edits: [{ bracket: "[the minister]", replaces: "and she" }] });
+  });
+
+  it("lets a bracket stand for at most a few page words", () => {
+    const page = "The minister, speaking at length to reporters on Monday, said exports had grown.";
+    expect(matchQuote("The minister [on Monday] said exports had grown", page).status).not.toBe("verified");
+    expect(matchQuote("reporters [that day] said exports had grown", page.replace("on Monday, ", "on Monday ")).status).toBe("verified");
+  });
+
+  it("judges a quote that is one bracket whole on its words", () => {
+    const page = "Figure 9: Exports grew by 5 percent in 2024, the ministry's figures show.";
+    expect(matchQuote("[Figure 9: exports grew by 5 percent in 2024]", page).status).toBe("verified");
+    expect(matchQuote("[Figure 9: exports grew by 7 percent in 2024]", page).status).toBe("partial");
+    expect(matchQuote("[sic]", page).reason).toBe("empty quote");
+  });
+});
+
+describe("matchQuote: an ellipsis stays within one passage", () => {
+  const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+  const gap = QUOTE_MATCH_LIMITS.ellipsisGapWords;
+
+  it("joins parts of one paragraph however far apart", () => {
+    const page = `The council approved the budget on Monday ${filler(3 * gap)} and the mayor signed it the same day.`;
+    expect(matchQuote("The council approved the budget … the mayor signed it the same day", page).status).toBe("verified");
+  });
+
+  it("joins parts of two paragraphs only when they are close", () => {
+    const near = `The council approved the budget on Monday ${filler(gap - 10)}.\nThe mayor signed it the same day.`;
+    expect(matchQuote("The council approved the budget … The mayor signed it the same day", near).status).toBe("verified");
+    const far = `The council approved the budget on Monday ${filler(gap)}.\n${filler(gap)} The mayor signed it the same day.`;
+    const result = matchQuote("The council approved the budget … The mayor signed it the same day", far);
+    expect(result.status).toBe("partial");
+    expect(result.reason).toContain("the quote's parts are too far apart");
+    expect(result.reason).toContain(`at most ${gap} words apart`);
+    expect(far).toContain(result.passage?.text ?? "");
+  });
+});
+
 describe("matchQuote: never verifies an altered quote", () => {
   const altered = [
     ["a number changed", "costs had fallen by 38 % since 2019"],

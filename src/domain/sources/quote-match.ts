@@ -6,13 +6,16 @@
  * 1. exact: the quote, trimmed, is in the page as it stands;
  * 2. normalized: it is there once both are normalized (see normalize.ts: Unicode compatibility
  *    forms, case, whitespace, quotation marks, dashes, invisible characters), an ellipsis splitting
- *    it into groups that must appear in order and a bracketed insertion standing for at most a few
- *    words (see quote-parts.ts);
+ *    it into groups that must appear in order (within one paragraph of the page, or at most
+ *    ellipsisGapWords words apart) and a bracket standing for at most a few page words, which it
+ *    may clarify but not add to (see quote-parts.ts, quote-placement.ts, brackets.ts);
  * 3. fuzzy: the passage of the page closest to it (see fuzzy.ts), scored 0–1.
  *
  * `verified` comes only from 1 and 2, so a quote with one word or number changed, a negation added
  * or dropped, or two words swapped is never verified: at best it is `partial`, and the passage it
- * returns is the page's own wording, for the assistant to quote exactly. Matches must start and end
+ * returns is the page's own wording, for the assistant to quote exactly. A bracket that adds a
+ * negation, a number or a name is `partial` too, the page's passage and each bracket with the page
+ * words it stands for (`edits`) returned. Matches must start and end
  * on word boundaries ("50 percent" is not in "150 percent", nor "2" in "2.4"), an omission
  * (ellipsis or bracket) may not skip a negation that governs the words after it ("the drug was …
  * effective"),
@@ -22,12 +25,15 @@
  * every pass is linear in the page plus an alignment bounded by the quote's length squared; no
  * regular expression is built from either text.
  */
+
+import { BRACKET_MAX_WORDS, type QuoteEdit } from "./brackets";
 import { fuzzyMatch } from "./fuzzy";
-import { isWordCode, normalizeText, tokenize } from "./normalize";
-import { isNegation } from "./negation";
-import { BRACKET_MAX_WORDS, quoteParts } from "./quote-parts";
+import { normalizeText } from "./normalize";
+import { quoteParts } from "./quote-parts";
+import { editsOf, negatedBefore, occurrences, type Page, PLACEMENT_LIMITS, type Placement, placeGroups, type Search, wordsOf } from "./quote-placement";
 import { type PreparedSnapshot, prepareSnapshot, SNAPSHOT_MAX_CHARS } from "./snapshot";
 
+export type { QuoteEdit } from "./brackets";
 export { type PreparedSnapshot, prepareSnapshot } from "./snapshot";
 
 export const QUOTE_MATCH_LIMITS = {
@@ -46,7 +52,11 @@ export const QUOTE_MATCH_LIMITS = {
   /** Fuzzy scores stay below 1: 1 means the quote is in the page. */
   maxFuzzyScore: 0.99,
   /** Occurrences of a part tried before giving up on a placement of the quote. */
-  maxAttempts: 500,
+  maxAttempts: PLACEMENT_LIMITS.maxAttempts,
+  /** Page words a bracket may stand for. */
+  bracketWords: BRACKET_MAX_WORDS,
+  /** Words an ellipsis may skip across a paragraph break (within one paragraph, any number). */
+  ellipsisGapWords: PLACEMENT_LIMITS.ellipsisGapWords,
 } as const;
 
 export type QuoteStatus = "verified" | "partial" | "not_found" | "unchecked";
@@ -69,139 +79,13 @@ export interface QuoteMatch {
   passage?: QuotePassage;
   /** Why it is not verified. Only the matcher's own words and the quote's, never the page's. */
   reason?: string;
+  /**
+   * When the quote was placed on the page (verified, or partial because of a bracket): each bracket of the
+   * quote and the page words it stands for. `replaces` is the page's text: untrusted.
+   */
+  edits?: QuoteEdit[];
 }
 
-const isDigit = (char: string | undefined) => char !== undefined && char >= "0" && char <= "9";
-const isWordChar = (char: string | undefined) => char !== undefined && isWordCode(char.charCodeAt(0));
-
-/**
- * Whether text[start, end) stands on word boundaries, as the quote it matched would be read: no
- * letter or digit glued on either side, no digits continuing a number across a point or comma, no
- * sign or percent sign left out next to a number.
- */
-function onBoundaries(text: string, start: number, end: number): boolean {
-  const first = text[start];
-  const last = text[end - 1];
-  const before = text[start - 1];
-  const after = text[end];
-  if (isWordChar(first) && isWordChar(before)) return false;
-  if (isWordChar(last) && isWordChar(after)) return false;
-  if (isDigit(first) && (before === "-" || before === "+" || ((before === "." || before === ",") && isDigit(text[start - 2])))) return false;
-  if (isDigit(last) && (after === "%" || ((after === "." || after === ",") && isDigit(text[end + 1])))) return false;
-  return true;
-}
-
-/** Occurrences of `needle` in `text` from `from` on, on word boundaries. */
-function* occurrences(text: string, needle: string, from: number): Generator<number> {
-  let at = text.indexOf(needle, from);
-  while (at >= 0) {
-    if (onBoundaries(text, at, at + needle.length)) yield at;
-    at = text.indexOf(needle, at + 1);
-  }
-}
-
-const wordsOf = (text: string) => tokenize(text).map((token) => token.text);
-
-/**
- * Whether the word right before `start` (no punctuation between) negates what follows: a quote that
- * starts after "not" or "no" says the opposite of its source ("descartamos traer agua", quoting "no
- * descartamos traer agua"). `text` is normalized.
- */
-function negatedBefore(text: string, start: number): boolean {
-  let end = start;
-  while (end > 0 && text[end - 1] === " ") end--;
-  if (end === 0 || !isWordChar(text[end - 1])) return false;
-  const words = wordsOf(text.slice(Math.max(0, end - 40), end));
-  const last = words[words.length - 1];
-  return last !== undefined && isNegation(last);
-}
-
-/** Punctuation that closes a clause; a point between digits is a decimal point, not a boundary. */
-function clauseStart(text: string): number {
-  for (let i = text.length - 1; i >= 0; i--) {
-    const char = text[i] ?? "";
-    if (",;:!?()".includes(char)) return i + 1;
-    if (char === "." && !(isDigit(text[i - 1]) && isDigit(text[i + 1]))) return i + 1;
-  }
-  return 0;
-}
-
-/**
- * Whether an omission drops a negation that governs what the quote keeps after it: a negation in
- * the omitted text's last clause ("the drug was … effective" over " not "). A negation in an
- * omitted clause that punctuation closes ("flew to Tasmania … a journey of 11 days" over
- * " without stopping, ") governs nothing that was kept.
- */
-const skipsNegation = (gap: string) => wordsOf(gap.slice(clauseStart(gap))).some(isNegation);
-
-interface Placement {
-  start: number;
-  end: number;
-}
-
-/** Characters a bracket may stand for: BRACKET_MAX_WORDS long words and their spaces. */
-const BRACKET_MAX_CHARS = 200;
-
-/** The first occurrence of `part` on word boundaries starting within BRACKET_MAX_CHARS of `from`, or -1: bounded work. */
-function nearbyOccurrence(text: string, part: string, from: number): number {
-  const window = text.slice(from, from + BRACKET_MAX_CHARS + part.length);
-  for (let at = window.indexOf(part); at >= 0; at = window.indexOf(part, at + 1)) {
-    if (onBoundaries(text, from + at, from + at + part.length)) return from + at;
-  }
-  return -1;
-}
-
-/** Where a group's parts stand, each within BRACKET_MAX_WORDS words (no negation, no number) of the one before. */
-function placeGroup(text: string, parts: readonly string[], start: number, firstPart: string): Placement | null {
-  let end = start + firstPart.length;
-  for (const part of parts.slice(1)) {
-    const next = nearbyOccurrence(text, part, end);
-    if (next < 0) return null;
-    const gap = text.slice(end, next);
-    const gapWords = wordsOf(gap);
-    if (gapWords.length > BRACKET_MAX_WORDS || gapWords.some((word) => isNegation(word) || /\d/.test(word))) return null;
-    end = next + part.length;
-  }
-  return { start, end };
-}
-
-interface Search {
-  attempts: number;
-  /** For each group, the position from which it does not occur at all (so no search from there repeats a scan of the page). */
-  absentFrom: number[];
-  /** Set when a placement was refused because an omission skipped a negation… */
-  droppedNegation: boolean;
-  /** …or because the page negates the words the quote starts with. */
-  negatedBefore: boolean;
-}
-
-/** The groups placed in order from `from`, or null. Backtracks over occurrences, at most maxAttempts in all. */
-function placeGroups(text: string, groups: readonly (readonly string[])[], index: number, from: number, search: Search): Placement[] | null {
-  const parts = groups[index];
-  if (!parts) return [];
-  const firstPart = parts[0] ?? "";
-  if (from >= (search.absentFrom[index] ?? Number.POSITIVE_INFINITY)) return null;
-  let found = false;
-  for (const at of occurrences(text, firstPart, from)) {
-    found = true;
-    if (++search.attempts > QUOTE_MATCH_LIMITS.maxAttempts) return null;
-    const placed = placeGroup(text, parts, at, firstPart);
-    if (!placed) continue;
-    if (index === 0 && negatedBefore(text, placed.start)) {
-      search.negatedBefore = true;
-      continue;
-    }
-    if (index > 0 && skipsNegation(text.slice(from, placed.start))) {
-      search.droppedNegation = true;
-      continue;
-    }
-    const rest = placeGroups(text, groups, index + 1, placed.end, search);
-    if (rest) return [placed, ...rest];
-    if (search.attempts > QUOTE_MATCH_LIMITS.maxAttempts) return null;
-  }
-  if (!found) search.absentFrom[index] = Math.min(from, search.absentFrom[index] ?? Number.POSITIVE_INFINITY);
-  return null;
-}
 
 const unchecked = (reason: string): QuoteMatch => ({ status: "unchecked", method: null, score: 0, reason });
 
@@ -227,17 +111,21 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
   for (const at of occurrences(snapshot.original, trimmed, 0)) {
     const before = normalizeText(snapshot.original.slice(Math.max(0, at - 40), at));
     if (negatedBefore(before, before.length)) continue;
-    return { status: "verified", method: "exact", score: 1, passage: passageAt(at, at + trimmed.length) };
+    return { status: "verified", method: "exact", score: 1, passage: passageAt(at, at + trimmed.length), edits: [] };
   }
 
-  // 2. Normalized, omissions and insertions allowed.
+  // 2. Normalized, omissions and brackets allowed.
   const { text, starts, ends } = snapshot.normalized;
-  const search: Search = { attempts: 0, absentFrom: [], droppedNegation: false, negatedBefore: false };
-  const placed = placeGroups(text, parts.groups, 0, 0, search);
+  const placing: Page = { text, starts, ends, original: snapshot.original, lowerCase: new Map() };
+  const search: Search = { attempts: 0, absentFrom: [], droppedNegation: false, negatedBefore: false, tooFar: false, bracket: null };
+  const placed = placeGroups(placing, parts, 0, 0, search);
+  const spanOf = (placements: readonly Placement[]): QuotePassage => {
+    const first = placements[0] as Placement;
+    const last = placements[placements.length - 1] as Placement;
+    return passageAt(starts[first.start] ?? 0, ends[last.end - 1] ?? 0);
+  };
   if (placed && placed.length > 0) {
-    const first = placed[0] as Placement;
-    const last = placed[placed.length - 1] as Placement;
-    return { status: "verified", method: "normalized", score: 1, passage: passageAt(starts[first.start] ?? 0, ends[last.end - 1] ?? 0) };
+    return { status: "verified", method: "normalized", score: 1, passage: spanOf(placed), edits: editsOf(placing, parts, placed) };
   }
 
   // 3. Fuzzy, group by group; the score weighs each group by its length.
@@ -254,7 +142,15 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
     hits.push({ score: hit.score, start: words.starts[hit.firstWord] ?? 0, end: words.ends[hit.endWord - 1] ?? 0, missing: hit.missing, extra: hit.extra });
   }
   const score = Math.min(QUOTE_MATCH_LIMITS.maxFuzzyScore, total === 0 ? 0 : weighted / total);
-  const negation = `${search.droppedNegation ? "; an omission in the quote skips a negation" : ""}${search.negatedBefore ? "; the page negates what the quote starts with" : ""}`;
+  if (search.bracket) {
+    // The quote's own words are on the page, but a bracket says more than the words it stands for: the page's passage instead.
+    const { placements, reason } = search.bracket;
+    return { status: "partial", method: "fuzzy", score: round(score), passage: spanOf(placements), reason: `${reason}${cut}`, edits: editsOf(placing, parts, placements) };
+  }
+  const apart = search.tooFar
+    ? `; the quote's parts are too far apart (an ellipsis may join parts of one paragraph, or at most ${QUOTE_MATCH_LIMITS.ellipsisGapWords} words apart)`
+    : "";
+  const negation = `${search.droppedNegation ? "; an omission in the quote skips a negation" : ""}${search.negatedBefore ? "; the page negates what the quote starts with" : ""}${apart}`;
   const passage = closestPassage(hits, parts.chars, hits.length === parts.groups.length);
   if (!passage || score < QUOTE_MATCH_LIMITS.partialScore) {
     return { status: "not_found", method: "fuzzy", score: round(score), reason: `no passage of the page matches the quote${negation}${cut}` };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkBudget, clientTextApplies, fetchReasonOf, httpFailureReason, isDeadSource, judgeClientText, judgeSource, readableKind, unchecked, unreachable, unreachableKind } from "./verification";
+import { checkBudget, clientTextApplies, editsOf, fetchReasonOf, httpFailureReason, isDeadSource, judgeClientText, judgeSource, readableKind, SOURCE_CHECK_LIMITS, storedEdits, unchecked, unreachable, unreachableKind } from "./verification";
 
 describe("source verification policy", () => {
   it("reads HTML, text, Markdown and JSON, and names why anything else is not read", () => {
@@ -63,6 +63,7 @@ describe("source verification policy", () => {
       titleMismatch: false,
       snapshot: "abc",
       checkedAt: 7,
+      edits: [],
     });
     const absent = judgeSource({ quote: "Rents doubled in every region last year", title: "Quarterly tax guidance" }, page, 7);
     expect(absent).toMatchObject({ status: "not_found", passage: null, titleMismatch: true });
@@ -120,6 +121,7 @@ describe("source verification policy", () => {
       titleMismatch: null,
       snapshot: null,
       checkedAt: 9,
+      edits: [],
     });
     const absent = judgeClientText("Rents doubled in every region last year", text, blocked, 9);
     expect(absent).toMatchObject({ status: "not_found", basis: "client_text", passage: null, snapshot: null });
@@ -144,5 +146,29 @@ describe("source verification policy", () => {
     expect(fetchReasonOf("checked against text the assistant supplied, not a page Cairn read (Cairn's fetch: )")).toBeNull();
     // Bounded, whatever a file makes it.
     expect(fetchReasonOf(`checked against text the assistant supplied, not a page Cairn read (Cairn's fetch: ${"x".repeat(3000)})`)?.length).toBe(500);
+  });
+});
+
+describe("a verdict's brackets (edits)", () => {
+  const page = { text: "Asked about trade, she said exports had grown by 5 percent.", title: null, snapshot: "a".repeat(64) };
+
+  it("lists each bracket with the page words it stands for, on a verified or partial verdict only", () => {
+    expect(judgeSource({ quote: "[the minister] said exports had grown", title: "t" }, page, 1).edits).toEqual([{ bracket: "[the minister]", replaces: "she" }]);
+    const added = judgeSource({ quote: "she said exports had [not] grown", title: "t" }, page, 1);
+    expect(added).toMatchObject({ status: "partial", edits: [{ bracket: "[not]", replaces: "" }] });
+    expect(added.reason).toContain('"[not]"');
+    expect(judgeSource({ quote: "the moon is made of cheese [sic]", title: "t" }, page, 1).edits).toBeNull();
+    expect(unreachable("HTTP error: 404", 1).edits).toBeUndefined();
+  });
+
+  it("keeps a bounded list, and reads stored lists back (anything else as none)", () => {
+    const many = `she said ${Array.from({ length: 60 }, () => "[sic]").join(" ")} exports had grown`;
+    const edits = judgeSource({ quote: many, title: "t" }, page, 1).edits ?? [];
+    expect(edits).toHaveLength(SOURCE_CHECK_LIMITS.editsListed);
+    expect(editsOf(storedEdits(edits))).toEqual(edits);
+    expect(editsOf(null)).toBeNull();
+    expect(editsOf("not json")).toBeNull();
+    expect(editsOf('{"bracket":"[a]"}')).toBeNull();
+    expect(editsOf('[{"bracket":"[a]","replaces":"b"},{"bracket":1}]')).toEqual([{ bracket: "[a]", replaces: "b" }]);
   });
 });

@@ -2,6 +2,7 @@
  * What Cairn concluded about one recorded source after fetching it: whether the page says the quoted
  * words (not whether the page is right). Pure: the queue consumer fetches, this module decides.
  */
+import type { QuoteEdit } from "./brackets";
 import { matchQuote, type PreparedSnapshot, type QuoteMatch } from "./quote-match";
 import { SNAPSHOTS_FULL } from "./snapshot-quota";
 import { matchTitle } from "./title-match";
@@ -27,6 +28,12 @@ export interface SourceVerification {
   /** The content-addressed snapshot the verdict was reached on (its SHA-256). */
   snapshot: string | null;
   checkedAt: number | null;
+  /**
+   * Each bracket of the quote with the page words it stands for (`replaces`: the page's text, untrusted), when the
+   * quote was placed on the page (verified, or partial because a bracket says what those words do not). Absent or
+   * null for verdicts that placed no quote, and for those reached before brackets were listed.
+   */
+  edits?: QuoteEdit[] | null;
 }
 
 export const SOURCE_CHECK_LIMITS = {
@@ -40,6 +47,9 @@ export const SOURCE_CHECK_LIMITS = {
   reuseWindowMs: 60 * 60 * 1000,
   /** Passage text kept on the evidence row. */
   passageChars: 500,
+  /** Brackets listed with a verdict (`edits`), and the characters kept of each bracket and of the page words it stands for. */
+  editsListed: 40,
+  editChars: 200,
   /** A source pending longer than this is checked again when a deliverable needs it (its message was lost). */
   stalePendingMs: 10 * 60 * 1000,
   /**
@@ -55,6 +65,24 @@ export const SOURCE_CHECK_LIMITS = {
   perMinute: 300,
   perDay: 5_000,
 } as const;
+
+/** A verdict's stored edits (JSON), or null when the row holds none (or something else: a list must never fail on one row). */
+export function editsOf(text: string | null): QuoteEdit[] | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return null;
+    return value.flatMap((edit: unknown) => {
+      const { bracket, replaces } = (edit ?? {}) as Record<string, unknown>;
+      return typeof bracket === "string" && typeof replaces === "string" ? [{ bracket, replaces }] : [];
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** The edits as an evidence row stores them (JSON), null for none. */
+export const storedEdits = (edits: readonly QuoteEdit[] | null | undefined): string | null => (edits ? JSON.stringify(edits) : null);
 
 /** A source with no verdict (recorded before verification existed, or imported): read as unchecked. */
 export const NOT_RECORDED_FOR_CHECK = "not checked: recorded before source verification, or imported";
@@ -153,7 +181,14 @@ export const unchecked = (reason: string, checkedAt: number, snapshot: string | 
   checkedAt,
 });
 
-const clipped = (text: string) => (text.length > SOURCE_CHECK_LIMITS.passageChars ? `${text.slice(0, SOURCE_CHECK_LIMITS.passageChars)}…` : text);
+const clippedTo = (text: string, chars: number) => (text.length > chars ? `${text.slice(0, chars)}…` : text);
+const clipped = (text: string) => clippedTo(text, SOURCE_CHECK_LIMITS.passageChars);
+
+/** The edits kept with a verdict: bounded in number and length (a quote may hold many brackets). */
+const keptEdits = (edits: readonly QuoteEdit[]): QuoteEdit[] =>
+  edits
+    .slice(0, SOURCE_CHECK_LIMITS.editsListed)
+    .map((edit) => ({ bracket: clippedTo(edit.bracket, SOURCE_CHECK_LIMITS.editChars), replaces: clippedTo(edit.replaces, SOURCE_CHECK_LIMITS.editChars) }));
 
 /** A quote match as a verdict on the given basis. */
 function verdictOf(match: QuoteMatch, basis: "fetched" | "client_text", extra: { reason?: string; titleMismatch: boolean | null; snapshot: string | null }, checkedAt: number): SourceVerification {
@@ -167,6 +202,7 @@ function verdictOf(match: QuoteMatch, basis: "fetched" | "client_text", extra: {
     titleMismatch: extra.titleMismatch,
     snapshot: extra.snapshot,
     checkedAt,
+    edits: match.edits && (match.status === "verified" || match.status === "partial") ? keptEdits(match.edits) : null,
   };
 }
 

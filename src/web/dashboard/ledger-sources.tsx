@@ -1,6 +1,6 @@
 /** The sources of a plan's ledger on the plan page: what Cairn found on each, each linking to its own page. */
 import type { SourceVerification } from "../../domain/sources/verification";
-import { scoreText, sourceHref, VerificationBadge } from "./source-status";
+import { QuoteEdits, scoreText, sourceHref, VerificationBadge } from "./source-status";
 
 export function LedgerSources({ planId, evidence }: { planId: string; evidence: { ref: string; url: string; title: string; verification: SourceVerification }[] }) {
   if (evidence.length === 0) return <p class="muted">No sources recorded.</p>;
@@ -38,6 +38,7 @@ export function LedgerSources({ planId, evidence }: { planId: string; evidence: 
                 ) : verification.reason ? (
                   <span class="muted">{verification.reason}</span>
                 ) : null}
+                {verification.status === "verified" || verification.status === "partial" ? <QuoteEdits edits={verification.edits} /> : null}
               </td>
             </tr>
           );

@@ -7,7 +7,7 @@ import type { Evidence } from "../../domain/research/ledger";
 import type { Snapshot } from "../../platform/sources/snapshots";
 import { shortTime } from "./format";
 import { type SnapshotExcerpt, type SnapshotView, SNAPSHOT_VIEW } from "./snapshot-window";
-import { basisInWords, scoreText, statusMeaning, VerificationBadge } from "./source-status";
+import { basisInWords, QuoteEdits, scoreText, statusMeaning, VerificationBadge } from "./source-status";
 
 /** A snapshot as the page shows it: the stored reading and the excerpt chosen from its text. */
 export interface SnapshotShown {
@@ -146,6 +146,14 @@ export function SourcePage(props: {
             <dd>
               <blockquote id="closest-passage">{verification.passage}</blockquote>
               <span class="muted">The source's own words (untrusted page text): quote these exactly, or drop the quote.</span>
+            </dd>
+          </>
+        ) : null}
+        {verification.edits && verification.edits.length > 0 ? (
+          <>
+            <dt>Brackets</dt>
+            <dd>
+              <QuoteEdits edits={verification.edits} id="quote-edits" />
             </dd>
           </>
         ) : null}

@@ -49,6 +49,22 @@ export function VerificationBadge({ verification }: { verification: Pick<SourceV
 /** A score as people read it: two decimals, none when nothing was compared. */
 export const scoreText = (score: number | null) => (score === null ? null : score.toFixed(2));
 
+/**
+ * Each bracket of the quote beside the page words it stands for (the page's text, untrusted: escaped like any
+ * text), or nothing when the quote has no brackets.
+ */
+export function QuoteEdits({ edits, id }: { edits: SourceVerification["edits"]; id?: string }) {
+  if (!edits || edits.length === 0) return null;
+  return (
+    <ul class="quote-edits" id={id} title="The quote's brackets and the page's own words each stands for (untrusted page text)">
+      {edits.map((edit) => (
+        <li>
+          <code>{edit.bracket}</code> stands for {edit.replaces ? <q>{edit.replaces}</q> : <span class="muted">no words of the page</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 
 /** The summary line of a deliverable's sources, as re-checks keep it. */

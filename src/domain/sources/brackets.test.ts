@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { BRACKET_MAX_WORDS, bracketProblem, bracketReason, isAnnotation } from "./brackets";
+
+const mid = { sentenceStart: false, usedInLowerCase: () => false };
+const opening = (lowerCaseWords: string[] = []) => ({ sentenceStart: true, usedInLowerCase: (word: string) => lowerCaseWords.includes(word) });
+
+describe("bracketProblem: a bracket clarifies, never adds", () => {
+  it("lets a bracket stand for the page's words it clarifies", () => {
+    expect(bracketProblem("the president", "he", mid)).toBeNull();
+    expect(bracketProblem("the minister", "she", mid)).toBeNull();
+    expect(bracketProblem("the ministry", "", mid)).toBeNull();
+    expect(bracketProblem("The minister", "She", opening(["minister"]))).toBeNull();
+    expect(bracketProblem("It", "The committee", opening())).toBeNull(); // a sentence's capital, not a name
+    expect(bracketProblem("Jones", "Minister Jones", mid)).toBeNull(); // the name is the page's
+    expect(bracketProblem("37 %", "37\u00a0%", mid)).toBeNull();
+    expect(bracketProblem("did not", "didn't", mid)).toBeNull();
+  });
+
+  it("refuses a bracket that adds a negation", () => {
+    expect(bracketProblem("not", "", mid)).toEqual({ kind: "adds", what: "negation", word: "not" });
+    expect(bracketProblem("never", "always", mid)).toMatchObject({ kind: "adds", what: "negation" });
+  });
+
+  it("refuses a bracket that adds a number or a quantity, beside the page's number or in place of words", () => {
+    expect(bracketProblem("to 7", "", mid)).toMatchObject({ kind: "adds", what: "number" });
+    expect(bracketProblem("3.1 million, up from", "", mid)).toMatchObject({ kind: "adds", what: "number" });
+    expect(bracketProblem("five", "some", mid)).toMatchObject({ kind: "adds", what: "number" });
+    expect(bracketProblem("most", "the", mid)).toMatchObject({ kind: "adds", what: "number" });
+    expect(bracketProblem("38 %", "37 %", mid)).toMatchObject({ kind: "adds", what: "number" });
+  });
+
+  it("refuses a bracket that adds a name the page's words do not carry", () => {
+    expect(bracketProblem("Smith", "Jones", mid)).toEqual({ kind: "adds", what: "name", word: "Smith" });
+    expect(bracketProblem("Smith", "Jones", opening())).toMatchObject({ kind: "adds", what: "name" }); // first word, but no common word
+    expect(bracketProblem("President Obama", "he", mid)).toMatchObject({ kind: "adds", what: "name", word: "President" });
+    expect(bracketProblem("the European", "the", mid)).toMatchObject({ kind: "adds", what: "name", word: "European" });
+  });
+
+  it("refuses a bracket that leaves out a negation or a number the page's words carry", () => {
+    expect(bracketProblem("very", "not", mid)).toEqual({ kind: "drops", what: "negation" });
+    expect(bracketProblem("half", "37 %", mid)).toMatchObject({ kind: "adds", what: "number" });
+    expect(bracketProblem("a share", "37 %", mid)).toEqual({ kind: "drops", what: "number" });
+  });
+
+  it("names the bracket in its reason, never the page's words", () => {
+    const reason = bracketReason("[not]", { kind: "adds", what: "negation", word: "not" });
+    expect(reason).toBe('the bracket "[not]" adds a negation the page\'s words it stands for do not carry; quote the page\'s passage instead');
+    expect(bracketReason("[Smith]", { kind: "adds", what: "name", word: "Smith" })).toContain('"[Smith]" adds a name');
+    expect(bracketReason("[a share]", { kind: "drops", what: "number" })).toContain("carry a number it leaves out");
+  });
+
+  it("bounds the page words one bracket may stand for", () => {
+    expect(BRACKET_MAX_WORDS).toBe(4);
+  });
+});
+
+describe("isAnnotation: brackets that stand for nothing", () => {
+  it("knows the usual annotations, in any case, a point at the end allowed", () => {
+    for (const note of ["sic", "Sic.", "emphasis added", "Emphasis mine", "citation omitted", "footnote omitted", "internal quotation marks omitted"]) {
+      expect(isAnnotation(note), note).toBe(true);
+    }
+  });
+
+  it("is not fooled by words that only start like one", () => {
+    for (const words of ["not", "sic not", "the minister", "emphasis added not", "figure 9"]) expect(isAnnotation(words), words).toBe(false);
+  });
+});
