@@ -85,55 +85,48 @@ describe("a deliverable too complex to format, on the real server", () => {
     expect(median(hostileViews) - median(plainViews)).toBeLessThan(KEPT_VIEW_MS);
   });
 
-  it("does not hold another org's request: six views at once of one not yet viewed, then another org's call answers within a second", async () => {
-    const slug = `render-other-${crypto.randomUUID().slice(0, 8)}`;
-    await createOrg({ slug, name: "Another org" }, { persistTo: server.persistTo });
-    const email = `${slug}@cairn.test`;
-    await addUser({ org: slug, email, name: "Another admin", role: "admin", password: "another-password-correct-horse" }, { persistTo: server.persistTo });
-    const { key: otherKey } = await createApiKey({ org: slug, userEmail: email, name: "other", scopes: ["research:read", "research:write"] }, { persistTo: server.persistTo });
-    const timed = async () => {
-      const started = performance.now();
-      await api(otherKey, "GET", "/plans");
-      return performance.now() - started;
-    };
-    await timed();
-    const alone = await timed();
-
-    const outputId = await store(hostile(crypto.randomUUID()));
-    const views = Array.from({ length: 6 }, () => view(cookie, outputId));
-    // The views are sent first; the other org's call queues behind whatever they make the server do.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const held = await timed();
-    const viewed = await Promise.all(views);
-    for (const { html } of viewed) expect(html).toContain('id="not-rendered"');
-    console.log(JSON.stringify({ otherOrgAloneMs: Math.round(alone), otherOrgBesideSixViewsMs: Math.round(held), viewsMs: viewed.map(({ ms }) => Math.round(ms)) }));
-    expect(held).toBeLessThan(alone + 1_000);
+  it("does not hold another org's request: six views at once of one not yet viewed hold its call no longer than six views of a one-line deliverable do, within a second", async () => {
+    const other = await anotherOrg();
+    const plain = await heldBesideSixViews(other, await store("One *line*."));
+    const hostileViews = await heldBesideSixViews(other, await store(hostile(crypto.randomUUID())));
+    for (const { html } of hostileViews.viewed) expect(html).toContain('id="not-rendered"');
+    console.log(JSON.stringify({ otherOrgBesideSixPlainViewsMs: Math.round(plain.held), otherOrgBesideSixHostileViewsMs: Math.round(hostileViews.held), hostileViewsMs: hostileViews.viewed.map(({ ms }) => Math.round(ms)) }));
+    expect(hostileViews.held - plain.held).toBeLessThan(1_000);
   });
 
-  it("renders the costliest Markdown still formatted once for six views at once: another org's call waits for one render, not six", async () => {
-    const slug = `render-costly-${crypto.randomUUID().slice(0, 8)}`;
-    await createOrg({ slug, name: "Yet another org" }, { persistTo: server.persistTo });
-    const email = `${slug}@cairn.test`;
-    await addUser({ org: slug, email, name: "Another admin", role: "admin", password: "another-password-correct-horse" }, { persistTo: server.persistTo });
-    const { key: otherKey } = await createApiKey({ org: slug, userEmail: email, name: "other", scopes: ["research:read", "research:write"] }, { persistTo: server.persistTo });
-    const timed = async () => {
-      const started = performance.now();
-      await api(otherKey, "GET", "/plans");
-      return performance.now() - started;
-    };
-    await timed();
-    const alone = await timed();
-
-    // Two paragraphs of 2,000 `*_` pairs: just inside the limits, about half a second to render (six renders: seconds).
-    const costly = `${Array.from({ length: 2 }, () => "*_".repeat(2_000)).join("\n\n")}\n\n${crypto.randomUUID()}`;
-    const outputId = await store(costly);
-    const views = Array.from({ length: 6 }, () => view(cookie, outputId));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const held = await timed();
-    const viewed = await Promise.all(views);
-    for (const { html } of viewed) expect(html).toContain('<div class="deliverable markdown" id="deliverable-content">');
-    const again = await view(cookie, outputId);
-    console.log(JSON.stringify({ otherOrgAloneMs: Math.round(alone), otherOrgBesideSixViewsMs: Math.round(held), viewsMs: viewed.map(({ ms }) => Math.round(ms)), laterViewMs: Math.round(again.ms) }));
-    expect(held).toBeLessThan(alone + 2_500);
+  it("renders the costliest Markdown still formatted once for six views at once: they, and another org's call, wait for one render, not six", async () => {
+    const other = await anotherOrg();
+    // Two paragraphs of 2,000 `*_` pairs: just inside the limits, the slowest Markdown that is still formatted.
+    const costly = () => `${Array.from({ length: 2 }, () => "*_".repeat(2_000)).join("\n\n")}\n\n${crypto.randomUUID()}`;
+    const single = await view(cookie, await store(costly()));
+    const six = await heldBesideSixViews(other, await store(costly()));
+    for (const { html } of six.viewed) expect(html).toContain('<div class="deliverable markdown" id="deliverable-content">');
+    const slowest = Math.max(...six.viewed.map(({ ms }) => ms));
+    console.log(JSON.stringify({ oneFirstViewMs: Math.round(single.ms), sixFirstViewsMs: six.viewed.map(({ ms }) => Math.round(ms)), otherOrgBesideThemMs: Math.round(six.held) }));
+    // Six renders would take six times one; one render shared, about one (twice it: room for the pages themselves).
+    expect(slowest).toBeLessThan(2 * single.ms + 1_000);
+    expect(six.held).toBeLessThan(2 * single.ms + 1_000);
   });
 });
+
+/** Another org with an admin's API key, made through the operator tooling on the server's own state. */
+async function anotherOrg(): Promise<string> {
+  const slug = `render-other-${crypto.randomUUID().slice(0, 8)}`;
+  await createOrg({ slug, name: "Another org" }, { persistTo: server.persistTo });
+  const email = `${slug}@cairn.test`;
+  await addUser({ org: slug, email, name: "Another admin", role: "admin", password: "another-password-correct-horse" }, { persistTo: server.persistTo });
+  const { key } = await createApiKey({ org: slug, userEmail: email, name: "other", scopes: ["research:read", "research:write"] }, { persistTo: server.persistTo });
+  await api(key, "GET", "/plans");
+  return key;
+}
+
+/** Six views of a deliverable sent at once, then the other org's call: how long that call took, and the views. */
+async function heldBesideSixViews(otherKey: string, outputId: string): Promise<{ held: number; viewed: { ms: number; html: string }[] }> {
+  const views = Array.from({ length: 6 }, () => view(cookie, outputId));
+  // The views are sent first; the other org's call queues behind whatever they make the server do.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const started = performance.now();
+  await api(otherKey, "GET", "/plans");
+  const held = performance.now() - started;
+  return { held, viewed: await Promise.all(views) };
+}
