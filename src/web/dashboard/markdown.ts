@@ -23,10 +23,9 @@ export const RENDERER_VERSION = 1;
  * these limits on what makes micromark slow. Ordinary prose costs about 3 ms a KiB (measured in Node); some shapes
  * cost far more: micromark resolves emphasis and link brackets per paragraph in time that grows with the square of
  * their number (4,000 `*_` pairs in one paragraph: 0.4 s; 50,000: over a minute), nested containers per line, and
- * every line and block has a fixed cost (50,000 short paragraphs: tens of seconds). Within all of them together a
- * render takes about a second at most (measured in Node on a busy two-core machine: the shapes just inside each limit,
- * 2 paragraphs of 2,000 `*_` pairs, 10,000 lines of short paragraphs, 200,000 characters of marked-up prose, took
- * 0.4 to 0.9 s of CPU each).
+ * every line and block has a fixed cost (50,000 short paragraphs: tens of seconds). Just inside each limit a render
+ * takes about a second of CPU (measured in Node on a busy two-core machine: 2 paragraphs of 2,000 `*_` pairs, 10,000
+ * lines of short paragraphs, 200,000 characters of marked-up prose: 0.4 to 1.2 s each), once per version.
  */
 export const MARKDOWN_LIMITS = {
   /** Characters of the whole text. */
@@ -39,9 +38,9 @@ export const MARKDOWN_LIMITS = {
    */
   inlineMarkersPerBlock: 4_000,
   /**
-   * …and the sum over blocks of the square of that count: what resolving them may cost (32 million: about half a
-   * second). Ordinary prose stays well below (a 100 KB report with refs, code, emphasis and strikethrough in every
-   * sentence, 640 markers a paragraph: about 25 million).
+   * …and the sum over blocks of the square of that count: what resolving them may cost (32 million: about a second).
+   * Ordinary prose stays below (a 100 KB report with refs, code, emphasis and strikethrough in every sentence, 640
+   * markers a paragraph: about 25 million, itself about a second to render).
    */
   inlineMarkupCost: 32_000_000,
   /** Table pipes in the whole text (the cells of every table), and on one line (the columns of a row). */
