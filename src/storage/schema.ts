@@ -283,6 +283,26 @@ export const researchOutputSources = sqliteTable(
   (t) => [primaryKey({ columns: [t.orgId, t.outputId, t.planId, t.n] }), index("research_output_sources_evidence").on(t.orgId, t.planId, t.n)],
 );
 
+/**
+ * Deliverables rendered once per version (migration 0028): what the dashboard rendered a version's Markdown to, or
+ * that it is shown as text (src/storage/rendered-outputs.ts). A cache: not exported, erased with the org's research.
+ */
+export const renderedOutputs = sqliteTable(
+  "rendered_outputs",
+  {
+    orgId: text("org_id").notNull(),
+    outputId: text("output_id").notNull(),
+    version: integer("version").notNull(),
+    renderer: integer("renderer").notNull(),
+    contentSha256: text("content_sha256").notNull(),
+    kind: text("kind", { enum: ["html", "text"] }).notNull(),
+    html: text("html"),
+    note: text("note"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.outputId, t.version, t.renderer] })],
+);
+
 /** seed 000: the two feedback moments, initial (right after delivery) and closing. */
 export const researchFeedback = sqliteTable(
   "research_feedback",

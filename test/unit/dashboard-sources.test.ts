@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { linkRefs, MARKDOWN_LIMITS, renderMarkdown, tooComplexToRender } from "../../src/web/dashboard/markdown";
+import { linkRefs, MARKDOWN_LIMITS, renderForPage, renderMarkdown, tooComplexToRender } from "../../src/web/dashboard/markdown";
 import { SNAPSHOT_VIEW, snapshotExcerpt } from "../../src/web/dashboard/snapshot-window";
 import { SourceCountsLine } from "../../src/web/dashboard/source-status";
 
@@ -44,6 +44,22 @@ describe("what Markdown is rendered", () => {
     expect(tooComplexToRender(`${"  ".repeat(40)}- deep`)).toMatch(/nests/);
     expect(tooComplexToRender("|a".repeat(70))).toMatch(/too many columns/);
     expect(tooComplexToRender(Array.from({ length: 700 }, () => "|a".repeat(30)).join("\n"))).toMatch(/too many cells/);
+  });
+
+  it("shows as text what once rendered on every view for seconds: many short lines, emphasis spread over a few paragraphs", () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "a" : "")).join("\n");
+    expect(tooComplexToRender(lines(MARKDOWN_LIMITS.lines))).toBeNull();
+    expect(tooComplexToRender(lines(MARKDOWN_LIMITS.lines + 1))).toMatch(/more than 10,000 lines/);
+    // Four paragraphs of 2,000 `*_` pairs each: within the limit per paragraph, past it in all.
+    expect(tooComplexToRender(Array.from({ length: 2 }, () => "*_".repeat(2_000)).join("\n\n"))).toBeNull();
+    expect(tooComplexToRender(Array.from({ length: 4 }, () => "*_".repeat(2_000)).join("\n\n"))).toMatch(/too much emphasis, link or code markup to render/);
+  });
+
+  it("keeps for the page the HTML, its refs not yet linked, or why it is shown as text", () => {
+    expect(renderForPage("A **b** [E1] <i>x</i>")).toEqual({ kind: "html", html: "<p>A <strong>b</strong> [E1] &lt;i&gt;x&lt;/i&gt;</p>" });
+    expect(renderForPage("*_".repeat(2_001))).toEqual({ kind: "text", note: "a paragraph has too much emphasis, link or code markup to render" });
+    // Within every limit of the text, but six bytes of HTML for each quote mark: past the HTML kept.
+    expect(renderForPage('"'.repeat(190_000))).toEqual({ kind: "text", note: "its HTML would be longer than 1,000,000 bytes" });
   });
 
   it("decides in linear time, whatever the lines look like", () => {

@@ -1,7 +1,8 @@
 import type { ResearchOutput } from "../../domain/research/outputs";
 import type { SourceVerification } from "../../domain/sources/verification";
 import { shortTime } from "./format";
-import { type RefLink, renderMarkdown, tooComplexToRender } from "./markdown";
+import type { RenderedMarkdown } from "../../storage/rendered-outputs";
+import { linkRefs, type RefLink } from "./markdown";
 import type { SourceCounts } from "../../domain/sources/recheck";
 import { SourceCountsLine, scoreText, VerificationBadge } from "./source-status";
 
@@ -40,17 +41,17 @@ function TextWithRefs({ text, hrefOf }: { text: string; hrefOf: RefLink }) {
 }
 
 /**
- * The content as it was delivered: Markdown rendered (raw HTML in it escaped, see markdown.ts), anything else as
- * the text it is. Never rendered as HTML as sent: it came from an assistant.
+ * The content as it was delivered: Markdown rendered (raw HTML in it escaped, see markdown.ts; `rendered` is what its
+ * version rendered to, kept from the first view), anything else as the text it is. Never rendered as HTML as sent:
+ * it came from an assistant.
  */
-function DeliverableContent({ output, hrefOf }: { output: ResearchOutput; hrefOf: RefLink }) {
-  const notRendered = output.mediaType === "markdown" ? tooComplexToRender(output.content) : null;
-  if (output.mediaType === "markdown" && notRendered === null) {
-    return <div class="deliverable markdown" id="deliverable-content" dangerouslySetInnerHTML={{ __html: renderMarkdown(output.content, hrefOf) }} />;
+function DeliverableContent({ output, rendered, hrefOf }: { output: ResearchOutput; rendered: RenderedMarkdown | null; hrefOf: RefLink }) {
+  if (rendered?.kind === "html") {
+    return <div class="deliverable markdown" id="deliverable-content" dangerouslySetInnerHTML={{ __html: linkRefs(rendered.html, hrefOf) }} />;
   }
   return (
     <>
-      {notRendered ? <p class="muted" id="not-rendered">This Markdown is shown as its text: {notRendered}.</p> : null}
+      {rendered ? <p class="muted" id="not-rendered">This Markdown is too complex to format, so it is shown as its text: {rendered.note}.</p> : null}
       <pre class="deliverable" id="deliverable-content">
         <TextWithRefs text={output.content} hrefOf={hrefOf} />
       </pre>
@@ -100,6 +101,8 @@ function CitedSources({ sources }: { sources: CitedSource[] }) {
  */
 export function DeliverablePage(props: {
   output: ResearchOutput;
+  /** What its Markdown rendered to (kept per version), or null for a deliverable other than Markdown. */
+  rendered: RenderedMarkdown | null;
   planName: string | null;
   author: string;
   /** Where each cited ref the plan's ledger holds leads. */
@@ -118,7 +121,7 @@ export function DeliverablePage(props: {
         {output.mediaType}, version {output.version}, updated {shortTime(output.updatedAt)} by {props.author}
       </p>
       {props.sourceCounts ? <SourceCountsLine counts={props.sourceCounts} /> : null}
-      <DeliverableContent output={output} hrefOf={hrefOf} />
+      <DeliverableContent output={output} rendered={props.rendered} hrefOf={hrefOf} />
       {props.sources.length ? (
         <>
           <h2>Sources it rests on</h2>

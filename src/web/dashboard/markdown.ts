@@ -7,32 +7,49 @@
  */
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
+import type { RenderedMarkdown } from "../../storage/rendered-outputs";
 
 /**
- * What is rendered as Markdown; anything beyond is shown as its text, refs linked all the same. Rendering costs CPU
- * on every view (about 3 ms a KiB of ordinary prose, measured in Node), and some shapes cost far more: micromark
- * resolves emphasis and link brackets per paragraph, and nested containers per line, in time that grows with the
- * square of their number (4,000 `*_` pairs in one paragraph: 0.4 s; 50,000: over a minute). An assistant's text
- * is not trusted to stay clear of them, so each is bounded.
+ * The renderer's version, part of the key a rendered deliverable is kept under (src/storage/rendered-outputs.ts):
+ * raise it whenever what a text renders to changes (micromark or its options, the limits below, the link marking),
+ * so every deliverable renders anew once.
+ */
+export const RENDERER_VERSION = 1;
+
+/**
+ * What is rendered as Markdown; anything beyond is shown as its text, refs linked all the same. A deliverable version
+ * is rendered once and kept (rendered-deliverable.ts), but that one render still runs inside a request, and the
+ * Worker's clock does not move while it computes, so no deadline can stop it part-way: it is bounded beforehand, by
+ * these limits on what makes micromark slow. Ordinary prose costs about 3 ms a KiB (measured in Node); some shapes
+ * cost far more: micromark resolves emphasis and link brackets per paragraph in time that grows with the square of
+ * their number (4,000 `*_` pairs in one paragraph: 0.4 s; 50,000: over a minute), nested containers per line, and
+ * every line and block has a fixed cost (50,000 short paragraphs: tens of seconds). Just inside each limit a render
+ * takes about a second of CPU (measured in Node on a busy two-core machine: 2 paragraphs of 2,000 `*_` pairs, 10,000
+ * lines of short paragraphs, 200,000 characters of marked-up prose: 0.4 to 1.2 s each), once per version.
  */
 export const MARKDOWN_LIMITS = {
   /** Characters of the whole text. */
   chars: 200_000,
+  /** Lines of the whole text, blank ones included (a 200 KB report of ordinary paragraphs has a few thousand). */
+  lines: 10_000,
   /**
    * Emphasis, strikethrough, link-bracket and code-span characters (`*`, `_`, `~`, `[`, `]`, `` ` ``) in one block
    * (text between blank lines; each row of a table is a block, its cells being parsed apart)…
    */
   inlineMarkersPerBlock: 4_000,
   /**
-   * …and the sum over blocks of the square of that count: what resolving them may cost. Ordinary prose stays well
-   * below (a 200 KB report with bold, code, links and refs in every sentence: about 40 million).
+   * …and the sum over blocks of the square of that count: what resolving them may cost (32 million: about a second).
+   * Ordinary prose stays below (a 100 KB report with refs, code, emphasis and strikethrough in every sentence, 640
+   * markers a paragraph: about 25 million, itself about a second to render).
    */
-  inlineMarkupCost: 64_000_000,
+  inlineMarkupCost: 32_000_000,
   /** Table pipes in the whole text (the cells of every table), and on one line (the columns of a row). */
   tablePipes: 20_000,
   pipesPerLine: 64,
   /** Characters of a line's leading indentation, block quote and list markers (nesting depth). */
   linePrefixChars: 64,
+  /** Bytes of rendered HTML kept for a deliverable version; Markdown whose HTML is longer is shown as its text. */
+  renderedBytes: 1_000_000,
 } as const;
 
 const CONTAINER_PREFIX = /^[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+[ \t>]*)*/;
@@ -46,12 +63,14 @@ function isDelimiterRow(line: string): boolean {
 /** Why the text is shown as text rather than rendered, or null when it is rendered. */
 export function tooComplexToRender(markdown: string): string | null {
   if (markdown.length > MARKDOWN_LIMITS.chars) return `it is longer than ${MARKDOWN_LIMITS.chars.toLocaleString("en")} characters`;
+  const lines = markdown.split("\n");
+  if (lines.length > MARKDOWN_LIMITS.lines) return `it has more than ${MARKDOWN_LIMITS.lines.toLocaleString("en")} lines`;
   let cost = 0;
   let block = 0;
   let pipesInAll = 0;
   let inTable = false;
   let previousHadPipe = false;
-  for (const line of markdown.split("\n")) {
+  for (const line of lines) {
     if (line.trim() === "") {
       cost += block * block;
       block = 0;
@@ -135,13 +154,32 @@ function markExternalLinks(html: string): string {
   return html.replace(/<a href="(https?:[^"]*)"/g, '<a href="$1" rel="nofollow noopener noreferrer"');
 }
 
-/** The deliverable's Markdown as HTML, its cited refs linked; raw HTML in it comes out as text. */
-export function renderMarkdown(markdown: string, hrefOf: RefLink): string {
+/** The deliverable's Markdown as HTML, its cited refs not yet linked; raw HTML in it comes out as text. */
+function markdownHtml(markdown: string): string {
   const html = micromark(markdown, {
     extensions: [gfm()],
     htmlExtensions: [gfmHtml()],
     allowDangerousHtml: false,
     allowDangerousProtocol: false,
   });
-  return linkRefs(markExternalLinks(html), hrefOf);
+  return markExternalLinks(html);
+}
+
+/** The deliverable's Markdown as HTML, its cited refs linked; raw HTML in it comes out as text. */
+export function renderMarkdown(markdown: string, hrefOf: RefLink): string {
+  return linkRefs(markdownHtml(markdown), hrefOf);
+}
+
+/**
+ * What a deliverable version's page shows of its Markdown, the part worth keeping: its HTML (refs linked at each view,
+ * since the plan's ledger may gain sources later), or, past a limit, that it is shown as its text and why.
+ */
+export function renderForPage(markdown: string): RenderedMarkdown {
+  const tooComplex = tooComplexToRender(markdown);
+  if (tooComplex !== null) return { kind: "text", note: tooComplex };
+  const html = markdownHtml(markdown);
+  if (new TextEncoder().encode(html).byteLength > MARKDOWN_LIMITS.renderedBytes) {
+    return { kind: "text", note: `its HTML would be longer than ${MARKDOWN_LIMITS.renderedBytes.toLocaleString("en")} bytes` };
+  }
+  return { kind: "html", html };
 }

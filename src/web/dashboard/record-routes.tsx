@@ -12,6 +12,7 @@ import { DeliverablePage } from "./deliverable";
 import { type App, notFoundPage, render } from "./page";
 import { ExecutionDetail, ExecutionsList } from "./executions";
 import { feedbackFor, listMembers, planNameOf, routingAccuracy, stallStats, toolCallStats } from "./queries";
+import { renderedMarkdownOf } from "./rendered-deliverable";
 import { citedSourcesOf } from "./source-routes";
 
 export function registerRecordRoutes(app: Hono<App>): void {
@@ -67,7 +68,8 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const { services, home } = await webServices(c.env, orgId);
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
-    const [planName, members, cited, sourceCounts] = await Promise.all([
+    const [rendered, planName, members, cited, sourceCounts] = await Promise.all([
+      output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null,
       planNameOf(home, orgId, output.planId),
       listMembers(c.env.DB, orgId),
       citedSourcesOf(services, orgId, output),
@@ -80,6 +82,7 @@ export function registerRecordRoutes(app: Hono<App>): void {
       children: (
         <DeliverablePage
           output={output}
+          rendered={rendered}
           planName={planName}
           author={author ? author.email : "a former member"}
           hrefOf={cited.hrefOf}

@@ -1,0 +1,61 @@
+import type { D1Queries } from "./database";
+
+/** What a deliverable version's Markdown rendered to: HTML (its refs not yet linked), or shown as its text and why. */
+export type RenderedMarkdown = { kind: "html"; html: string } | { kind: "text"; note: string };
+
+/** Which render of which text: the deliverable version, the renderer that made it, and the hash of the Markdown. */
+export interface RenderKey {
+  orgId: string;
+  outputId: string;
+  version: number;
+  renderer: number;
+  contentSha256: string;
+}
+
+interface Row {
+  kind: string;
+  html: string | null;
+  note: string | null;
+}
+
+/**
+ * Deliverables rendered once per version (migration 0028). A row is served only for the text it was rendered from
+ * (its hash), so a version id met again with other text (an import taken back and run anew) renders anew.
+ */
+export function d1RenderedOutputs(db: D1Queries) {
+  return {
+    async get(key: RenderKey): Promise<RenderedMarkdown | null> {
+      const row = await db
+        .prepare("SELECT kind, html, note FROM rendered_outputs WHERE org_id = ? AND output_id = ? AND version = ? AND renderer = ? AND content_sha256 = ?")
+        .bind(key.orgId, key.outputId, key.version, key.renderer, key.contentSha256)
+        .first<Row>();
+      if (!row) return null;
+      if (row.kind === "html" && row.html !== null) return { kind: "html", html: row.html };
+      if (row.kind === "text") return { kind: "text", note: row.note ?? "" };
+      return null;
+    },
+
+    /** Keeps a render; the deliverable's renders of other versions or by another renderer go (only the current one is shown). */
+    async put(key: RenderKey, rendered: RenderedMarkdown, now: number): Promise<void> {
+      await db.batch([
+        db.prepare("DELETE FROM rendered_outputs WHERE org_id = ? AND output_id = ? AND (version <> ? OR renderer <> ?)").bind(key.orgId, key.outputId, key.version, key.renderer),
+        db
+          .prepare(
+            `INSERT OR REPLACE INTO rendered_outputs (org_id, output_id, version, renderer, content_sha256, kind, html, note, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .bind(
+            key.orgId,
+            key.outputId,
+            key.version,
+            key.renderer,
+            key.contentSha256,
+            rendered.kind,
+            rendered.kind === "html" ? rendered.html : null,
+            rendered.kind === "text" ? rendered.note : null,
+            now,
+          ),
+      ]);
+    },
+  };
+}
