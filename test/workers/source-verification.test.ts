@@ -224,7 +224,7 @@ describe("verified sources", () => {
 
   describe("citation integrity under a strict policy", () => {
     const quote = "solid-state cells reached 500 Wh/kg in the lab";
-    /** E1 verified, E2 not_found, E3 partial, E4 unreachable; C1…C4 each rest on one of them, all SUPPORTED. */
+    /** E1 verified, E2 not_found, E3 partial, E4 dead (404), E5 walled (403); C1…C5 each rest on one of them, all SUPPORTED. */
     async function checkedLedger(key: string, planId: string) {
       await ok(key, "record_evidence", {
         planId,
@@ -233,15 +233,16 @@ describe("verified sources", () => {
           source(page("/article.html?s2"), "sodium batteries now power most electric buses in Europe"),
           source(page("/article.html?s3"), "the team said solid-state cells had reached 500 Wh/kg in lab tests, a record"),
           source(page("/gone?s4"), quote),
+          source(page("/forbidden?s5"), quote),
         ],
       });
       await ok(key, "record_claims", {
         planId,
-        claims: [1, 2, 3, 4].map((n) => ({ subtopic: "Density", text: `Claim number ${n} about density`, evidenceRefs: [`E${n}`] })),
+        claims: [1, 2, 3, 4, 5].map((n) => ({ subtopic: "Density", text: `Claim number ${n} about density`, evidenceRefs: [`E${n}`] })),
       });
       await ok(key, "record_verdicts", {
         planId,
-        verdicts: [1, 2, 3, 4].map((n) => ({ claim: `C${n}`, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" })),
+        verdicts: [1, 2, 3, 4, 5].map((n) => ({ claim: `C${n}`, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" })),
       });
     }
     const store = (key: string, planId: string, content: string) => callTool(key, "store_research_output", { planId, title: "Report", mediaType: "markdown", content });
@@ -262,13 +263,20 @@ describe("verified sources", () => {
       const viaClaim = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].\n\nAs found before [C2].");
       expect(String((viaClaim.body.error as { message: string }).message)).toContain("claim C2 on E2 (not_found");
 
-      // A verified source beside a failed one carries the paragraph; an unreachable one passes and is named.
-      const stored = await ok(apiKey, "store_research_output", { planId, title: "Report", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1, E3].\n\nMore on density [E4]." });
+      // A page that does not exist (404) fails like a quote not found: named with its status and reason.
+      const dead = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].\n\nMore on density [E4].");
+      expect(String((dead.body.error as { message: string }).message)).toMatch(/paragraph 2 \("More on density \[E4\]\."\) on E4 \(unreachable: (dead: HTTP 404|HTTP error: 404)/);
+
+      // A verified source beside a failed one carries the paragraph (its claim grounded elsewhere: C1 cites both);
+      // a walled page (403) may be live: it passes and is named.
+      await ok(apiKey, "record_claims", { planId, claims: [{ subtopic: "Density", text: "Cells reached 500 Wh/kg, a record", evidenceRefs: ["E1", "E3"] }] });
+      await ok(apiKey, "record_verdicts", { planId, verdicts: [{ claim: "C6", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
+      const stored = await ok(apiKey, "store_research_output", { planId, title: "Report", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1, E3].\n\nMore on density [E5]." });
       expect(stored.verification).toMatchObject({
         passed: true,
         sources: {
           notVerified: [{ ref: "E3", status: "partial" }],
-          unchecked: [{ ref: "E4", status: "unreachable", reason: "HTTP error: 404" }],
+          unchecked: [{ ref: "E5", status: "unreachable", reason: expect.stringMatching(/^(blocked|walled): HTTP 403/) }],
           trust: "untrusted-external-content",
         },
       });

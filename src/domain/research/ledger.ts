@@ -324,8 +324,9 @@ export function checkCitations(
     problems.push("The deliverable cites no evidence: cite each load-bearing claim as [E1], or link its source's URL as [title](url).");
   }
   if (unknownRefs.length) problems.push(`Cites refs the ledger does not have: ${unknownRefs.join(", ")}.`);
-  if (ungroundedRefs.length) problems.push(`Cites evidence no SUPPORTED (or SURVIVES) claim rests on: ${ungroundedRefs.join(", ")}.`);
-  if (ungroundedClaims.length) problems.push(`Cites claims that are not SUPPORTED (or SURVIVES): ${ungroundedClaims.join(", ")}.`);
+  const grounded = "grounded: SUPPORTED (or SURVIVES), with a cited source whose check did not fail";
+  if (ungroundedRefs.length) problems.push(`Cites evidence no grounded claim rests on (${grounded}): ${ungroundedRefs.join(", ")}.`);
+  if (ungroundedClaims.length) problems.push(`Cites claims that are not grounded (${grounded}): ${ungroundedClaims.join(", ")}.`);
   if (rejectedClaimsRepeated.length) problems.push(`Repeats claims the reviewers or critic rejected: ${rejectedClaimsRepeated.join(", ")}.`);
   if (overstatedClaimsRepeated.length) {
     problems.push(`Repeats claims judged OVERSTATED as they were, without the qualifier they need: ${overstatedClaimsRepeated.join(", ")}.`);
