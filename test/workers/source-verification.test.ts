@@ -309,6 +309,40 @@ describe("verified sources", () => {
   });
 });
 
+describe("grounded claims and their sources' checks", () => {
+  it("flags a reused claim whose source fails its check in the new plan, and stops calling it grounded there", async () => {
+    const { apiKey } = await seedTenant();
+    const name = `reuse-${crypto.randomUUID().slice(0, 8)}`;
+    const control = (init: RequestInit) => fetch(`${origin}/control/changing/${name}`, init).then((r) => expect(r.status).toBe(204));
+    // The original plan reads the page walled (403): it may be live, so its claim is grounded there.
+    await control({ method: "PUT", body: JSON.stringify({ status: 403, type: "text/html", body: "<p>Are you a robot?</p>" }) });
+    const original = await deepPlan(apiKey);
+    await ok(apiKey, "record_evidence", { planId: original.planId, evidence: [source(page(`/changing/${name}`), "solid-state cells reached 500 Wh/kg in the lab")] });
+    await settled(apiKey, original.planId);
+    await ok(apiKey, "record_claims", { planId: original.planId, claims: [{ subtopic: "Density", text: "Walled cells reached 500 Wh/kg", evidenceRefs: ["E1"] }] });
+    const judged = await ok(apiKey, "record_verdicts", { planId: original.planId, verdicts: [{ claim: "C1", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
+    expect(judged.claims).toEqual([{ ref: "C1", status: "SUPPORTED", grounded: true, finalConfidence: null }]);
+    const claimId = ((await ok(apiKey, "get_evidence_ledger", { planId: original.planId, ref: "C1" })).claims as { claimId: string }[])[0]?.claimId;
+
+    // Then the page is gone (404): the copy's source, checked again in the new plan, is dead.
+    await control({ method: "PUT", body: JSON.stringify({ status: 404, type: "text/html", body: "<p>Not here</p>" }) });
+    const target = await deepPlan(apiKey);
+    const reused = await ok(apiKey, "record_claims", { planId: target.planId, reuse: [{ claimId }] });
+    expect(reused.claims).toMatchObject([{ ref: "C1", needsReverification: false }]);
+    await settled(apiKey, target.planId);
+    const copy = ((await ok(apiKey, "get_evidence_ledger", { planId: target.planId, ref: "C1" })).claims as { grounded: boolean; needsReverification: boolean }[])[0];
+    expect(copy).toMatchObject({ grounded: false, needsReverification: true });
+    const compact = ((await ok(apiKey, "get_evidence_ledger", { planId: target.planId })).claims as Record<string, unknown>[])[0];
+    expect(compact).toMatchObject({ needsReverification: true });
+    expect(compact).not.toHaveProperty("grounded");
+    // get_research_context counts it among the claims, not the grounded ones, and lists the dead source.
+    const context = (await ok(apiKey, "get_research_context", { planId: target.planId })) as { sources: { claims: unknown; needWork: { ref: string; status: string; reason?: string }[] } };
+    expect(context.sources.claims).toEqual({ total: 1, grounded: 0 });
+    expect(context.sources.needWork).toMatchObject([{ ref: "E1", status: "unreachable", reason: expect.stringMatching(/404/) }]);
+    await control({ method: "DELETE" });
+  });
+});
+
 describe("resuming a plan: where its sources stand", () => {
   it("get_research_context counts the sources by check status and lists those that cannot carry a paragraph, first page only", async () => {
     const { apiKey } = await seedTenant();
