@@ -318,7 +318,8 @@ describe("grounded claims and their sources' checks", () => {
     await control({ method: "PUT", body: JSON.stringify({ status: 403, type: "text/html", body: "<p>Are you a robot?</p>" }) });
     const original = await deepPlan(apiKey);
     await ok(apiKey, "record_evidence", { planId: original.planId, evidence: [source(page(`/changing/${name}`), "solid-state cells reached 500 Wh/kg in the lab")] });
-    await settled(apiKey, original.planId);
+    // The queue is shared with the file's earlier tests, whose checks may still be ahead of these on a loaded machine.
+    await sourceChecksSettled(apiKey, original.planId, 90_000);
     await ok(apiKey, "record_claims", { planId: original.planId, claims: [{ subtopic: "Density", text: "Walled cells reached 500 Wh/kg", evidenceRefs: ["E1"] }] });
     const judged = await ok(apiKey, "record_verdicts", { planId: original.planId, verdicts: [{ claim: "C1", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
     expect(judged.claims).toEqual([{ ref: "C1", status: "SUPPORTED", grounded: true, finalConfidence: null }]);
@@ -329,7 +330,7 @@ describe("grounded claims and their sources' checks", () => {
     const target = await deepPlan(apiKey);
     const reused = await ok(apiKey, "record_claims", { planId: target.planId, reuse: [{ claimId }] });
     expect(reused.claims).toMatchObject([{ ref: "C1", needsReverification: false }]);
-    await settled(apiKey, target.planId);
+    await sourceChecksSettled(apiKey, target.planId, 90_000);
     const copy = ((await ok(apiKey, "get_evidence_ledger", { planId: target.planId, ref: "C1" })).claims as { grounded: boolean; needsReverification: boolean }[])[0];
     expect(copy).toMatchObject({ grounded: false, needsReverification: true });
     const compact = ((await ok(apiKey, "get_evidence_ledger", { planId: target.planId })).claims as Record<string, unknown>[])[0];
