@@ -4,6 +4,7 @@ import { validationError } from "../domain/errors";
 import type { Step } from "../domain/plans/model";
 import { UNTRUSTED } from "../domain/research/artifacts";
 import { sourcesStanding } from "../domain/sources/ledger-standing";
+import { claimOutcome } from "../domain/research/ledger";
 import { Trust } from "./artifact-views";
 import { defineOperation, type OperationContext } from "./operation";
 import { ParamSessionId } from "./params";
@@ -71,7 +72,9 @@ export const getResearchContext = defineOperation({
     sources: z
       .object({
         counts: z.record(z.string(), z.number()),
-        needWork: z.array(z.object({ ref: z.string(), status: z.string(), score: z.number().optional(), closest: z.string().optional() })).optional(),
+        needWork: z.array(z.object({ ref: z.string(), status: z.string(), score: z.number().optional(), closest: z.string().optional(), reason: z.string().optional() })).optional(),
+        /** The ledger's claims, and how many are grounded (SUPPORTED or SURVIVES, with a cited source whose check did not fail). */
+        claims: z.object({ total: z.number(), grounded: z.number() }).optional(),
         moreNeedWork: z.number().optional(),
         trust: Trust.optional(),
       })
@@ -159,13 +162,14 @@ export const getResearchContext = defineOperation({
 async function sourcesOf(ctx: OperationContext, planId: string) {
   const { orgId } = ctx.principal;
   if (!(await ctx.services.ledger.header(orgId, planId))) return null;
-  const { evidence } = await ctx.services.ledger.read(orgId, planId, false);
+  const { evidence, claims } = await ctx.services.ledger.read(orgId, planId, false);
   if (evidence.length === 0) return null;
   const { counts, needWork, moreNeedWork } = sourcesStanding(evidence);
   return {
     counts,
     ...(needWork.length ? { needWork } : {}),
     ...(moreNeedWork ? { moreNeedWork } : {}),
+    ...(claims.length ? { claims: { total: claims.length, grounded: claims.filter((claim) => claimOutcome(claim).grounded).length } } : {}),
     ...(needWork.some((source) => source.closest) ? { trust: UNTRUSTED } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { changedSourcesOf, needsReverification } from "../domain/research/claim-reuse";
+import { changedSourcesOf, failedSourcesOf, needsReverification } from "../domain/research/claim-reuse";
 import { z } from "zod";
 import type { ClaimSourceFacts } from "../domain/research/claim-sources";
 import { type Claim, claimOutcome, type Evidence, LEDGER_LIMITS } from "../domain/research/ledger";
@@ -155,7 +155,7 @@ export const claimView = (
   workerIds: claim.workerIds.slice(0, 10).map((id) => clip(id, bounds.shortChars) ?? ""),
   confidence: claim.confidence,
   highStakes: claim.highStakes,
-  ...claimOutcome(claim),
+  ...outcomeView(claim),
   verdicts: claim.verdicts.map((v) => ({
     kind: v.kind,
     judge: clip(v.judge, bounds.shortChars) ?? "",
@@ -173,10 +173,17 @@ export const claimView = (
   ...(sources?.numbersNotInQuotes.length ? { numbersNotInQuotes: sources.numbersNotInQuotes } : {}),
 });
 
+/** The outcome a claim view shows (where its sources stand is told by their own verification, not repeated). */
+function outcomeView(claim: Claim) {
+  const { status, reviewerVerdict, criticVerdict, grounded, finalConfidence } = claimOutcome(claim);
+  return { status, reviewerVerdict, criticVerdict, grounded, finalConfidence };
+}
+
 /** Whether a claim needs verifying again, and which of its sources were found changed (present only when some were). */
 function reverification(claim: Claim, changed: ReadonlySet<string>, now: number): { needsReverification: boolean; sourcesChanged?: string[] } {
   const sourcesChanged = changedSourcesOf(claim, changed);
-  const stale = claim.reusedFrom ? needsReverification(claim.reusedFrom, now) : false;
+  // A copy was judged on the original's pages: one of its sources failing its check here calls for judging it again.
+  const stale = claim.reusedFrom ? needsReverification(claim.reusedFrom, now) || failedSourcesOf(claim).length > 0 : false;
   return { needsReverification: stale || sourcesChanged.length > 0, ...(sourcesChanged.length > 0 ? { sourcesChanged } : {}) };
 }
 

@@ -74,7 +74,14 @@ export const recordClaims = defineOperation({
         if (!counts.evidenceRefs.has(ref)) issues.push({ path: `claims.${i}.evidenceRefs.${j}`, message: `${ref} is not in this plan's evidence ledger` });
       });
     });
-    if (issues.length) throw validationError("Claims may cite only evidence recorded on this plan (record_evidence); nothing was recorded.", issues);
+    if (issues.length) {
+      // A refused reuse says why in the message itself (which sources failed their check), not only in the issues.
+      const reuseIssue = issues.find((issue) => issue.path.startsWith("reuse."));
+      throw validationError(
+        reuseIssue ? `Cannot reuse ${reuse[Number(reuseIssue.path.split(".")[1])]?.claimId}: ${reuseIssue.message} Nothing was recorded.` : "Claims may cite only evidence recorded on this plan (record_evidence); nothing was recorded.",
+        issues,
+      );
+    }
     // A reused claim brings its sources into this ledger: the org's source policy applies to them as to record_evidence.
     await refuseBlockedSources(ctx, sources.flatMap((source, i) => (source?.evidence ?? []).map((e) => ({ path: `reuse.${i}.claimId`, url: e.url }))));
     if (counts.claims + claims.length + reuse.length > LEDGER_LIMITS.claimsPerPlan) {

@@ -64,6 +64,8 @@ export const storeResearchOutput = defineOperation({
             notVerified: z.array(z.object({ ref: z.string(), status: z.string(), score: z.number().nullable(), passage: z.string().nullable() })).optional(),
             pending: z.array(z.string()).optional(),
             unchecked: z.array(z.object({ ref: z.string(), status: z.string(), reason: z.string().nullable() })).optional(),
+            /** Cited pages that do not exist (unreachable, reason `dead: …`): a failed check, as not_found is. */
+            dead: z.array(z.object({ ref: z.string(), status: z.string(), reason: z.string().nullable() })).optional(),
             /** Checked against text the assistant supplied (Cairn could not read the page): not Cairn's reading. */
             clientText: z.array(z.string()).optional(),
             trust: Trust,
@@ -143,7 +145,7 @@ async function verifyCitations(ctx: OperationContext, planId: string, { content,
   const report = checkCitations(
     header.citationPolicy,
     { content, mediaType, citations, citationRefs: citations.flatMap((c) => (c.ref ? [c.ref] : [])) },
-    { evidence, claims, subtopics: summarizeSubtopics(header.subtopics, evidence, claims) },
+    { evidence, claims, subtopics: summarizeSubtopics(header.subtopics, evidence, claims, true) },
   );
   const pendingSince = new Map(evidence.filter((e) => e.verification.status === "pending").map((e) => [e.ref, e.createdAt]));
   // What the stored deliverable records: every source it rests on, with its verdict now (unreachable and unchecked ones too).

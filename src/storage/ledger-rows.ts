@@ -4,6 +4,7 @@
  */
 import type { Claim, CriticVerdict, Evidence, ReviewerVerdict, Verdict } from "../domain/research/ledger";
 import type { ReusedFrom } from "../domain/research/claim-reuse";
+import type { SourceCheck } from "../domain/research/source-standing";
 import { editsOf, NOT_RECORDED_FOR_CHECK, type SourceVerification, type VerificationStatus } from "../domain/sources/verification";
 
 export interface EvidenceRow {
@@ -51,6 +52,8 @@ export interface ClaimRow {
   created_at: number;
   /** json_group_array of the claim's verdicts. */
   verdicts: string;
+  /** json_group_array of the cited sources' checks (n, status, reason): what a claim means depends on them too. */
+  source_checks: string;
   reused_from: string | null;
 }
 
@@ -101,7 +104,10 @@ function years(text: string | null): number[] {
 export const CLAIM_COLUMNS = `c.id, c.plan_id, c.n, c.subtopic, c.text, c.evidence_refs, c.worker_ids, c.confidence, c.high_stakes, c.created_at, c.reused_from,
   (SELECT json_group_array(json_object('kind', v.kind, 'judge', v.judge, 'shard', v.shard, 'verdict', v.verdict,
           'reasoning', v.reasoning, 'confidence', v.confidence, 'created_at', v.created_at))
-     FROM ledger_verdicts v WHERE v.org_id = c.org_id AND v.plan_id = c.plan_id AND v.claim_n = c.n) AS verdicts`;
+     FROM ledger_verdicts v WHERE v.org_id = c.org_id AND v.plan_id = c.plan_id AND v.claim_n = c.n) AS verdicts,
+  (SELECT json_group_array(json_object('n', e.n, 'status', e.verification_status, 'reason', e.verification_reason))
+     FROM ledger_evidence e WHERE e.org_id = c.org_id AND e.plan_id = c.plan_id
+      AND e.n IN (SELECT CAST(substr(r.value, 2) AS INTEGER) FROM json_each(c.evidence_refs) r)) AS source_checks`;
 
 export const toEvidence = (row: EvidenceRow): Evidence => ({
   ref: `E${row.n}`,
@@ -151,6 +157,10 @@ export const toClaim = (row: ClaimRow): Claim => ({
   highStakes: row.high_stakes === 1,
   createdAt: row.created_at,
   reusedFrom: reusedFromOf(row.reused_from),
+  sourceChecks: (JSON.parse(row.source_checks) as { n: number; status: string | null; reason: string | null }[]).map(
+    // A source recorded before verification existed reads as unchecked (verificationOf).
+    (check): SourceCheck => (check.status === null ? { ref: `E${check.n}`, status: "unchecked", reason: NOT_RECORDED_FOR_CHECK } : { ref: `E${check.n}`, status: check.status as VerificationStatus, reason: check.reason }),
+  ),
   verdicts: (JSON.parse(row.verdicts) as VerdictJson[]).map(
     (v): Verdict => ({
       kind: v.kind,

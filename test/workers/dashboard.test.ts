@@ -296,6 +296,8 @@ describe("dashboard pages", () => {
       subtopics: ["Density", "Cost"],
       evidence: [{ url: "https://example.org/a", title: "Lab <b>results</b>", facts: "400 Wh/kg in lab cells", subtopic: "Density" }],
     });
+    // Grounded once its source is checked (not fetched here: unreachable, refused, which does not count against it).
+    await sourceChecksSettled(apiKey, planId);
     await ok(apiKey, "record_claims", { planId, claims: [{ subtopic: "Density", text: "Lab cells reach 400 Wh/kg", evidenceRefs: ["E1"], confidence: 0.7 }] });
     await ok(apiKey, "record_verdicts", {
       planId,

@@ -6,7 +6,7 @@ import worker from "../../src/index";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, steps } from "../support/plans";
 import { adminOf, at, pause, subscribe, useStandInReceivers, waitFor } from "../support/webhooks";
-import { rest, seedApiKey, seedTenant, seedUser } from "../support/worker";
+import { callTool, rest, seedApiKey, seedTenant, seedUser } from "../support/worker";
 
 /**
  * Keep checking after delivery, on workerd: a deliverable records the sources it cites with their verdicts;
@@ -154,11 +154,18 @@ describe("re-checks after delivery", () => {
       ["E2", "changed"],
     ]);
 
-    // Reusing the claim into another plan says so, and the copy stays flagged there.
+    // C1's only source no longer says its quote: C1 is not grounded now, and reusing it is refused, naming the source.
     const claimId = ((await ok(apiKey, "get_evidence_ledger", { planId, ref: "C1" })) as { claims: { claimId: string }[] }).claims[0]?.claimId;
     const { planId: otherPlan } = await createPlan(apiKey, { name: "[Deep] Follow-up", steps: steps("analyze", "search", "synthesize"), citationPolicy: "report" });
-    const reused = (await ok(apiKey, "record_claims", { planId: otherPlan, reuse: [{ claimId }] })) as { claims: { ref: string; needsReverification?: boolean; sourcesChanged?: string[] }[] };
-    expect(reused.claims[0]).toMatchObject({ needsReverification: true, sourcesChanged: ["E1"] });
+    const refused = await callTool(apiKey, "record_claims", { planId: otherPlan, reuse: [{ claimId }] });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.body)).toContain("every source it cites failed Cairn's check (E2 (not_found))");
+    // A claim that also rests on a source still saying its quote (E1) is reused; the copy says which source changed, and stays flagged there.
+    await ok(apiKey, "record_claims", { planId, claims: [{ subtopic: "Density", text: "Cells reached 500 Wh/kg, and costs stay high", evidenceRefs: ["E1", "E2"] }] });
+    await ok(apiKey, "record_verdicts", { planId, verdicts: [{ claim: "C2", kind: "reviewer", judge: "r1", shard: 1, verdict: "SUPPORTED" }] });
+    const bothId = ((await ok(apiKey, "get_evidence_ledger", { planId, ref: "C2" })) as { claims: { claimId: string }[] }).claims[0]?.claimId;
+    const reused = (await ok(apiKey, "record_claims", { planId: otherPlan, reuse: [{ claimId: bothId }] })) as { claims: { ref: string; needsReverification?: boolean; sourcesChanged?: string[] }[] };
+    expect(reused.claims[0]).toMatchObject({ needsReverification: true, sourcesChanged: ["E2"] });
     const copy = (await ok(apiKey, "get_evidence_ledger", { planId: otherPlan, ref: reused.claims[0]?.ref })) as { claims: { needsReverification: boolean }[] };
     expect(copy.claims[0]?.needsReverification).toBe(true);
 

@@ -225,7 +225,7 @@ describe("verified sources", () => {
 
   describe("citation integrity under a strict policy", () => {
     const quote = "solid-state cells reached 500 Wh/kg in the lab";
-    /** E1 verified, E2 not_found, E3 partial, E4 unreachable; C1…C4 each rest on one of them, all SUPPORTED. */
+    /** E1 verified, E2 not_found, E3 partial, E4 dead (404), E5 walled (403); C1…C5 each rest on one of them, all SUPPORTED. */
     async function checkedLedger(key: string, planId: string) {
       await ok(key, "record_evidence", {
         planId,
@@ -234,15 +234,16 @@ describe("verified sources", () => {
           source(page("/article.html?s2"), "sodium batteries now power most electric buses in Europe"),
           source(page("/article.html?s3"), "the team said solid-state cells had reached 500 Wh/kg in lab tests, a record"),
           source(page("/gone?s4"), quote),
+          source(page("/forbidden?s5"), quote),
         ],
       });
       await ok(key, "record_claims", {
         planId,
-        claims: [1, 2, 3, 4].map((n) => ({ subtopic: "Density", text: `Claim number ${n} about density`, evidenceRefs: [`E${n}`] })),
+        claims: [1, 2, 3, 4, 5].map((n) => ({ subtopic: "Density", text: `Claim number ${n} about density`, evidenceRefs: [`E${n}`] })),
       });
       await ok(key, "record_verdicts", {
         planId,
-        verdicts: [1, 2, 3, 4].map((n) => ({ claim: `C${n}`, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" })),
+        verdicts: [1, 2, 3, 4, 5].map((n) => ({ claim: `C${n}`, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" })),
       });
     }
     const store = (key: string, planId: string, content: string) => callTool(key, "store_research_output", { planId, title: "Report", mediaType: "markdown", content });
@@ -263,13 +264,20 @@ describe("verified sources", () => {
       const viaClaim = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].\n\nAs found before [C2].");
       expect(String((viaClaim.body.error as { message: string }).message)).toContain("claim C2 on E2 (not_found");
 
-      // A verified source beside a failed one carries the paragraph; an unreachable one passes and is named.
-      const stored = await ok(apiKey, "store_research_output", { planId, title: "Report", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1, E3].\n\nMore on density [E4]." });
+      // A page that does not exist (404) fails like a quote not found: named with its status and reason.
+      const dead = await store(apiKey, planId, "Cells reached 500 Wh/kg [E1].\n\nMore on density [E4].");
+      expect(String((dead.body.error as { message: string }).message)).toMatch(/paragraph 2 \("More on density \[E4\]\."\) on E4 \(unreachable: dead: HTTP 404/);
+
+      // A verified source beside a failed one carries the paragraph (its claim grounded elsewhere: C1 cites both);
+      // a walled page (403) may be live: it passes and is named.
+      await ok(apiKey, "record_claims", { planId, claims: [{ subtopic: "Density", text: "Cells reached 500 Wh/kg, a record", evidenceRefs: ["E1", "E3"] }] });
+      await ok(apiKey, "record_verdicts", { planId, verdicts: [{ claim: "C6", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
+      const stored = await ok(apiKey, "store_research_output", { planId, title: "Report", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1, E3].\n\nMore on density [E5]." });
       expect(stored.verification).toMatchObject({
         passed: true,
         sources: {
           notVerified: [{ ref: "E3", status: "partial" }],
-          unchecked: [{ ref: "E4", status: "unreachable", reason: "dead: HTTP 404 (the page does not exist)" }],
+          unchecked: [{ ref: "E5", status: "unreachable", reason: "walled: HTTP 403 (a bot wall, paywall or rate limit)" }],
           trust: "untrusted-external-content",
         },
       });
@@ -299,6 +307,41 @@ describe("verified sources", () => {
       const stored = await ok(apiKey, "store_research_output", { planId: reportPlan, title: "Draft", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1]." });
       expect(stored.verification).toMatchObject({ sources: { pending: ["E1"] } });
     });
+  });
+});
+
+describe("grounded claims and their sources' checks", () => {
+  it("flags a reused claim whose source fails its check in the new plan, and stops calling it grounded there", async () => {
+    const { apiKey } = await seedTenant();
+    const name = `reuse-${crypto.randomUUID().slice(0, 8)}`;
+    const control = (init: RequestInit) => fetch(`${origin}/control/changing/${name}`, init).then((r) => expect(r.status).toBe(204));
+    // The original plan reads the page walled (403): it may be live, so its claim is grounded there.
+    await control({ method: "PUT", body: JSON.stringify({ status: 403, type: "text/html", body: "<p>Are you a robot?</p>" }) });
+    const original = await deepPlan(apiKey);
+    await ok(apiKey, "record_evidence", { planId: original.planId, evidence: [source(page(`/changing/${name}`), "solid-state cells reached 500 Wh/kg in the lab")] });
+    // The queue is shared with the file's earlier tests, whose checks may still be ahead of these on a loaded machine.
+    await sourceChecksSettled(apiKey, original.planId, 90_000);
+    await ok(apiKey, "record_claims", { planId: original.planId, claims: [{ subtopic: "Density", text: "Walled cells reached 500 Wh/kg", evidenceRefs: ["E1"] }] });
+    const judged = await ok(apiKey, "record_verdicts", { planId: original.planId, verdicts: [{ claim: "C1", kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" }] });
+    expect(judged.claims).toEqual([{ ref: "C1", status: "SUPPORTED", grounded: true, finalConfidence: null }]);
+    const claimId = ((await ok(apiKey, "get_evidence_ledger", { planId: original.planId, ref: "C1" })).claims as { claimId: string }[])[0]?.claimId;
+
+    // Then the page is gone (404): the copy's source, checked again in the new plan, is dead.
+    await control({ method: "PUT", body: JSON.stringify({ status: 404, type: "text/html", body: "<p>Not here</p>" }) });
+    const target = await deepPlan(apiKey);
+    const reused = await ok(apiKey, "record_claims", { planId: target.planId, reuse: [{ claimId }] });
+    expect(reused.claims).toMatchObject([{ ref: "C1", needsReverification: false }]);
+    await sourceChecksSettled(apiKey, target.planId, 90_000);
+    const copy = ((await ok(apiKey, "get_evidence_ledger", { planId: target.planId, ref: "C1" })).claims as { grounded: boolean; needsReverification: boolean }[])[0];
+    expect(copy).toMatchObject({ grounded: false, needsReverification: true });
+    const compact = ((await ok(apiKey, "get_evidence_ledger", { planId: target.planId })).claims as Record<string, unknown>[])[0];
+    expect(compact).toMatchObject({ needsReverification: true });
+    expect(compact).not.toHaveProperty("grounded");
+    // get_research_context counts it among the claims, not the grounded ones, and lists the dead source.
+    const context = (await ok(apiKey, "get_research_context", { planId: target.planId })) as { sources: { claims: unknown; needWork: { ref: string; status: string; reason?: string }[] } };
+    expect(context.sources.claims).toEqual({ total: 1, grounded: 0 });
+    expect(context.sources.needWork).toMatchObject([{ ref: "E1", status: "unreachable", reason: expect.stringMatching(/404/) }]);
+    await control({ method: "DELETE" });
   });
 });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { changedSourcesOf, needsReverification, provenanceOf, REUSE_FRESHNESS_DAYS, reuseRefusal } from "./claim-reuse";
+import { changedSourcesOf, failedSourcesOf, needsReverification, provenanceOf, REUSE_FRESHNESS_DAYS, reuseRefusal } from "./claim-reuse";
 import type { Claim, Verdict } from "./ledger";
 
 const DAY = 86_400_000;
 const verdict = (v: Verdict["verdict"], createdAt: number, kind: Verdict["kind"] = "reviewer"): Verdict => ({ kind, judge: kind, shard: null, verdict: v, reasoning: null, confidence: 0.8, createdAt });
-const claim = (verdicts: Verdict[]): Claim => ({
+const claim = (verdicts: Verdict[], sourceChecks: Claim["sourceChecks"] = [{ ref: "E2", status: "verified", reason: null }]): Claim => ({
   claimId: "clm_1",
   ref: "C4",
   planId: "plan_source",
@@ -17,6 +17,7 @@ const claim = (verdicts: Verdict[]): Claim => ({
   createdAt: 1_000,
   verdicts,
   reusedFrom: null,
+  sourceChecks,
 });
 
 describe("claim reuse", () => {
@@ -42,5 +43,24 @@ describe("claim reuse", () => {
     expect(needsReverification(from, 9_000)).toBe(true);
     expect(provenanceOf(fresh, 9_000, [])).not.toHaveProperty("sourcesChanged");
     expect(needsReverification(provenanceOf(fresh, 9_000, []), 9_000)).toBe(false);
+  });
+});
+
+describe("reusing a claim whose sources failed their check", () => {
+  it("refuses a claim every source of which failed, naming each with its status", () => {
+    const failed = claim([verdict("SUPPORTED", 2_000)], [
+      { ref: "E2", status: "not_found", reason: null },
+      { ref: "E3", status: "unreachable", reason: "dead: HTTP 404" },
+    ]);
+    const refusal = reuseRefusal(failed, "plan_target");
+    expect(refusal).toContain("C4 of its plan is not grounded");
+    expect(refusal).toContain("E2 (not_found), E3 (unreachable: dead: HTTP 404)");
+  });
+
+  it("refuses one whose sources are still being checked, saying so; one source that holds is enough", () => {
+    expect(reuseRefusal(claim([verdict("SUPPORTED", 2_000)], [{ ref: "E2", status: "pending", reason: null }]), "plan_target")).toContain("still checking its sources (E2 (pending))");
+    const walled = claim([verdict("SUPPORTED", 2_000)], [{ ref: "E2", status: "partial", reason: null }, { ref: "E5", status: "unreachable", reason: "walled: HTTP 403" }]);
+    expect(reuseRefusal(walled, "plan_target")).toBeNull();
+    expect(failedSourcesOf(walled)).toEqual(["E2"]);
   });
 });

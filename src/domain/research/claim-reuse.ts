@@ -1,4 +1,5 @@
 import { type Claim, claimOutcome } from "./ledger";
+import { describeCheck, sourceStanding } from "./source-standing";
 
 /**
  * Reusing a grounded claim of another plan of the org instead of researching it
@@ -28,8 +29,23 @@ export interface ReusedFrom {
 export function reuseRefusal(claim: Claim, planId: string): string | null {
   if (claim.planId === planId) return `${claim.ref} is already in this plan's ledger; cite it as it is.`;
   const outcome = claimOutcome(claim);
-  if (!outcome.grounded) return `${claim.ref} of its plan is ${outcome.status}, not grounded: only SUPPORTED (or SURVIVES, DOWNGRADE) claims are reused.`;
-  return null;
+  if (outcome.grounded) return null;
+  const judged = outcome.reviewerVerdict === "SUPPORTED" && outcome.criticVerdict !== "REJECT";
+  if (!judged) return `${claim.ref} of its plan is ${outcome.status}, not grounded: only SUPPORTED (or SURVIVES, DOWNGRADE) claims are reused.`;
+  const named = claim.sourceChecks.map(describeCheck).join(", ") || "none recorded";
+  if (outcome.sources === "pending") return `${claim.ref} of its plan is not grounded yet: Cairn is still checking its sources (${named}); reuse it once they are checked.`;
+  return (
+    `${claim.ref} of its plan is not grounded: every source it cites failed Cairn's check (${named}), so the pages do not bear it out ` +
+    "(not_found or partial: the quote is not on the page; dead: the page does not exist). Research it again on sources whose pages say it."
+  );
+}
+
+/**
+ * The sources of a claim whose check failed (not_found, partial, dead): a reused claim resting on one is verified
+ * again, whether the verdict arrived after it was copied or a re-check reached it.
+ */
+export function failedSourcesOf(claim: Pick<Claim, "sourceChecks">): string[] {
+  return claim.sourceChecks.filter((check) => sourceStanding(check) === "failed").map((check) => check.ref);
 }
 
 export function provenanceOf(claim: Claim, now: number, sourcesChanged: readonly string[] = []): ReusedFrom {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PENDING, type VerificationStatus } from "../sources/verification";
 import { type Claim, checkCitations, citedRefsIn, claimOutcome, normalizeClaim, summarizeSubtopics, type Verdict } from "./ledger";
 
 const verdict = (kind: Verdict["kind"], judge: string, v: Verdict["verdict"], confidence: number | null = null): Verdict => ({
@@ -11,15 +12,17 @@ const verdict = (kind: Verdict["kind"], judge: string, v: Verdict["verdict"], co
   createdAt: 0,
 });
 
+const PENDING_OF = (status: VerificationStatus) => ({ ...PENDING, status });
+
 let n = 0;
 const claim = (subtopic: string, text: string, evidenceRefs: string[], verdicts: Verdict[] = [], confidence: number | null = 0.7): Claim => {
   n += 1;
-  return { claimId: `clm_${n}`, ref: `C${n}`, planId: "plan_1", subtopic, text, evidenceRefs, workerIds: ["worker-1"], confidence, highStakes: false, createdAt: 0, verdicts, reusedFrom: null };
+  return { claimId: `clm_${n}`, ref: `C${n}`, planId: "plan_1", subtopic, text, evidenceRefs, workerIds: ["worker-1"], confidence, highStakes: false, createdAt: 0, verdicts, reusedFrom: null, sourceChecks: evidenceRefs.map((ref) => ({ ref, status: "verified", reason: null })) };
 };
 
 describe("claimOutcome", () => {
   it("is pending until a reviewer judged the claim, keeping the worker's confidence", () => {
-    expect(claimOutcome(claim("a", "x", ["E1"]))).toEqual({ status: "PENDING_REVIEW", reviewerVerdict: null, criticVerdict: null, grounded: false, finalConfidence: 0.7 });
+    expect(claimOutcome(claim("a", "x", ["E1"]))).toEqual({ status: "PENDING_REVIEW", reviewerVerdict: null, criticVerdict: null, grounded: false, sources: "holds", finalConfidence: 0.7 });
   });
 
   it("takes the worst reviewer verdict and grounds only claims every reviewer SUPPORTED", () => {
@@ -209,5 +212,88 @@ describe("checkCitations", () => {
     const report = checkCitations("strict", { content: `As shown [${supported.ref}] and [${rejected.ref}]. Regulation: UNVERIFIED`, citationRefs: [] }, ledger());
     expect(report.ungroundedClaims).toEqual([rejected.ref]);
     expect(report.passed).toBe(false);
+  });
+});
+
+describe("grounded: the reviewers' verdict and Cairn's check of the cited pages", () => {
+  const supportedOn = (checks: Claim["sourceChecks"]) => ({ ...claim("a", "x", checks.map((c) => c.ref), [verdict("reviewer", "r1", "SUPPORTED")]), sourceChecks: checks });
+
+  it("is not grounded when every cited source failed its check (not_found, partial, dead), whatever the reviewers said", () => {
+    expect(claimOutcome(supportedOn([{ ref: "E1", status: "not_found", reason: null }]))).toMatchObject({ status: "SUPPORTED", grounded: false, sources: "failed" });
+    expect(claimOutcome(supportedOn([{ ref: "E1", status: "partial", reason: null }, { ref: "E2", status: "unreachable", reason: "dead: HTTP 404" }]))).toMatchObject({ grounded: false, sources: "failed" });
+    // One source whose check holds carries it: verified, or a page that may be live (walled).
+    expect(claimOutcome(supportedOn([{ ref: "E1", status: "not_found", reason: null }, { ref: "E2", status: "verified", reason: null }]))).toMatchObject({ grounded: true, sources: "holds" });
+    expect(claimOutcome(supportedOn([{ ref: "E1", status: "unreachable", reason: "walled: HTTP 403" }]))).toMatchObject({ grounded: true, sources: "holds" });
+  });
+
+  it("is not grounded yet while its only sources are pending: a pending source counts once checked", () => {
+    expect(claimOutcome(supportedOn([{ ref: "E1", status: "pending", reason: null }, { ref: "E2", status: "not_found", reason: null }]))).toMatchObject({ grounded: false, sources: "pending" });
+  });
+
+  it("counts a subtopic grounded only on a claim whose sources hold; a deliverable's check waits for pending ones", () => {
+    const failed = { ...supportedOn([{ ref: "E1", status: "not_found", reason: null }]), subtopic: "Pricing" };
+    const pending = { ...supportedOn([{ ref: "E2", status: "pending", reason: null }]), subtopic: "Pricing" };
+    expect(summarizeSubtopics(["Pricing"], [], [failed])[0]?.status).toBe("UNVERIFIED");
+    expect(summarizeSubtopics(["Pricing"], [], [pending])[0]?.status).toBe("UNVERIFIED");
+    expect(summarizeSubtopics(["Pricing"], [], [pending], true)[0]?.status).toBe("GROUNDED");
+    // Citing evidence only a failed claim rests on: no grounded claim rests on it.
+    const evidence = [{ ref: "E1" }, { ref: "E2" }];
+    const claims = [failed, pending];
+    const report = checkCitations("strict", { content: "Prices fell [E1]. Prices rose [E2].", citationRefs: [] }, { evidence, claims, subtopics: summarizeSubtopics(["Pricing"], [], claims, true) });
+    expect(report.ungroundedRefs).toEqual(["E1"]);
+    // The paragraph also cites E2, whose claim waits only on its source's check: it counts as cited meanwhile.
+    expect(report.uncitedParagraphs).toEqual([]);
+    expect(report.sources).toBeNull(); // this ledger was read without verdicts
+  });
+});
+
+describe("citing a source by its URL", () => {
+  const supported = claim("Pricing", "Prices fell by a third since 2023", ["E1"], [verdict("reviewer", "r1", "SUPPORTED")]);
+  const other = claim("Pricing", "Discounts are common", ["E2"], [verdict("reviewer", "r1", "SUPPORTED")]);
+  const claims = [supported, other];
+  const evidence = [
+    { ref: "E1", url: "https://stats.example/prices" },
+    { ref: "E2", url: "https://shop.example/discounts" },
+  ];
+  const ledger = { evidence, claims, subtopics: summarizeSubtopics(["Pricing"], [], claims) };
+
+  it("passes strict on [title](url) links to ledger sources, as [E#] would, and cites them", () => {
+    const content = "Prices fell by a third since 2023 ([Agency statistics](https://stats.example/prices)).\n\nDiscounts are common [E2].";
+    const report = checkCitations("strict", { content, citationRefs: [] }, ledger);
+    expect(report).toMatchObject({ passed: true, citedRefs: ["E2", "E1"], uncitedParagraphs: [], problems: [] });
+  });
+
+  it("reads bare addresses, autolinks and reference links (full, collapsed and shortcut) the same way", () => {
+    for (const cite of ["(https://STATS.example/prices/)", "<https://stats.example/prices>", "[the agency][stats]", "[stats][]", "[stats]"]) {
+      const content = `Prices fell by a third since 2023 ${cite}.\n\nDiscounts are common [E2].\n\n[stats]: https://stats.example/prices`;
+      const report = checkCitations("strict", { content, citationRefs: [] }, ledger);
+      expect(report.problems, cite).toEqual([]);
+      expect(report.citedRefs, cite).toContain("E1");
+    }
+  });
+
+  it("cites the source of a structured citation given by its url alone", () => {
+    const content = "Discounts are common [E2].";
+    const report = checkCitations("report", { content, citationRefs: [], citations: [{ url: "http://stats.example/prices#table" }] }, ledger);
+    expect(report.citedRefs).toEqual(["E2", "E1"]);
+  });
+
+  it("still refuses a paragraph linking only a page that is not a source", () => {
+    const content = "Prices fell by a third since 2023 ([a blog](https://blog.example/prices)).\n\nDiscounts are common [E2].";
+    const report = checkCitations("strict", { content, citationRefs: [] }, ledger);
+    expect(report.passed).toBe(false);
+    expect(report.unlistedLinks).toEqual(["https://blog.example/prices"]);
+    expect(report.uncitedParagraphs).toEqual([{ position: 1, kind: "paragraph", start: "Prices fell by a third since 2023 ([a…" }]);
+  });
+
+  it("refuses a paragraph whose linked source failed its check, as for its [E#]", () => {
+    const failing = [
+      { ref: "E1", url: "https://stats.example/prices", verification: { ...PENDING_OF("not_found") } },
+      { ref: "E2", url: "https://shop.example/discounts", verification: { ...PENDING_OF("verified") } },
+    ];
+    const content = "Prices fell by a third since 2023 ([Agency statistics](https://stats.example/prices)).\n\nDiscounts are common [E2].";
+    const report = checkCitations("strict", { content, citationRefs: [] }, { evidence: failing, claims, subtopics: ledger.subtopics });
+    expect(report.passed).toBe(false);
+    expect(report.sources?.unsupported).toEqual([{ where: expect.stringContaining("paragraph 1"), refs: ["E1"] }]);
   });
 });

@@ -4,10 +4,12 @@
  * deliverable of the plan must pass. Pure: storage keeps rows, this module decides what they mean.
  */
 import type { SourceVerification } from "../sources/verification";
+import { type SourceCheck, type SourceStanding, standingOf } from "./source-standing";
 import type { SourceChange } from "../sources/recheck";
 import type { ReusedFrom } from "./claim-reuse";
 import { numbersNotInQuotes as numbersUnquoted } from "./claim-sources";
 import { type UncitedUnit, uncitedUnits } from "./paragraph-citations";
+import { sourceCitations } from "./citation-links";
 import { reportedLinks, unlistedLinks as unlistedLinksIn, unlistedLinksProblem } from "./deliverable-links";
 import { type CitationAddress, checkCitationUrls, mismatchedCitationUrlsProblem, reportedMismatches } from "./citation-urls";
 import { checkSourceIntegrity, type SourceIntegrity, sourceIntegrityProblem } from "./source-integrity";
@@ -102,14 +104,21 @@ export interface Claim {
   verdicts: Verdict[];
   /** Set when the claim was copied from another plan of the org (see claim-reuse.ts). */
   reusedFrom: ReusedFrom | null;
+  /** Cairn's check of each cited source as it stands now (every read of a claim carries them, as it does its verdicts). */
+  sourceChecks: SourceCheck[];
 }
 
 export interface ClaimOutcome {
   status: ClaimStatus;
   reviewerVerdict: ReviewerVerdict | null;
   criticVerdict: CriticVerdict | null;
-  /** Reviewed SUPPORTED by every reviewer and not rejected by the critic: fit to carry weight in a deliverable. */
+  /**
+   * Fit to carry weight in a deliverable: reviewed SUPPORTED by every reviewer, not rejected by the critic, and
+   * resting on at least one source whose check holds (not not_found, partial or a dead URL; not still pending).
+   */
   grounded: boolean;
+  /** Where its cited sources leave it (source-standing.ts): pending while none holds yet but one is still being checked. */
+  sources: SourceStanding;
   finalConfidence: number | null;
 }
 
@@ -128,21 +137,31 @@ const lowest = (values: (number | null)[]): number | null => {
  * seed 001 steps 5–6: a claim not SUPPORTED by its reviewers is dropped; the critic may then let it
  * survive, downgrade it (still grounded, lower confidence) or reject it. Final confidence is the
  * critic's where it ran, else the reviewers' (the lowest when both shards judged it), else the worker's.
+ * Reviewers judge the claim against the recorded quotes; Cairn's check says whether the pages say them: a claim
+ * whose every source failed its check (or is not checked yet) is not grounded, whatever the reviewers said.
+ * The one place "grounded" is decided: every face (deliverable checks, ledger, search, fetch, reuse, dashboard) asks it.
  */
-export function claimOutcome(claim: Pick<Claim, "verdicts" | "confidence">): ClaimOutcome {
+export function claimOutcome(claim: Pick<Claim, "verdicts" | "confidence" | "sourceChecks">): ClaimOutcome {
   const reviewers = claim.verdicts.filter((v) => v.kind === "reviewer");
   const critics = claim.verdicts.filter((v) => v.kind === "critic");
   const reviewerVerdict = worst(reviewers.map((v) => v.verdict as ReviewerVerdict), REVIEWER_SEVERITY);
   const criticVerdict = worst(critics.map((v) => v.verdict as CriticVerdict), CRITIC_SEVERITY);
+  const sources = standingOf(claim.sourceChecks);
   if (reviewerVerdict === null) {
-    return { status: "PENDING_REVIEW", reviewerVerdict, criticVerdict, grounded: false, finalConfidence: claim.confidence };
+    return { status: "PENDING_REVIEW", reviewerVerdict, criticVerdict, grounded: false, sources, finalConfidence: claim.confidence };
   }
   const reviewed = reviewerVerdict === "SUPPORTED";
   const status: ClaimStatus = reviewed && criticVerdict ? criticVerdict : reviewerVerdict;
   const finalConfidence = critics.length
     ? (lowest(critics.map((v) => v.confidence)) ?? lowest(reviewers.map((v) => v.confidence)) ?? claim.confidence)
     : (lowest(reviewers.map((v) => v.confidence)) ?? claim.confidence);
-  return { status, reviewerVerdict, criticVerdict, grounded: reviewed && criticVerdict !== "REJECT", finalConfidence };
+  return { status, reviewerVerdict, criticVerdict, grounded: reviewed && criticVerdict !== "REJECT" && sources === "holds", sources, finalConfidence };
+}
+
+/** A claim's outcome for a deliverable's check: one judged grounded whose sources are only pending counts as grounded until they are checked. */
+function awaitingChecks(outcome: ClaimOutcome): ClaimOutcome {
+  const judged = outcome.reviewerVerdict === "SUPPORTED" && outcome.criticVerdict !== "REJECT";
+  return outcome.sources === "pending" && judged ? { ...outcome, grounded: true } : outcome;
 }
 
 /** Duplicate claims merge: the same words, whatever their case, spacing and punctuation. */
@@ -164,7 +183,11 @@ export interface SubtopicSummary {
   groundedClaims: number;
 }
 
-export function summarizeSubtopics(declared: string[], evidence: Pick<Evidence, "subtopic">[], claims: Claim[]): SubtopicSummary[] {
+/**
+ * `forDeliverable`: as a deliverable's check reads the ledger, a claim whose sources are only pending counts as it
+ * will once they are checked (the strict check waits for them).
+ */
+export function summarizeSubtopics(declared: string[], evidence: Pick<Evidence, "subtopic">[], claims: Claim[], forDeliverable = false): SubtopicSummary[] {
   const names = new Map<string, string>();
   const add = (name: string | null) => {
     if (name && !names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
@@ -174,7 +197,7 @@ export function summarizeSubtopics(declared: string[], evidence: Pick<Evidence, 
   for (const claim of claims) add(claim.subtopic);
   return [...names.entries()].map(([key, subtopic]) => {
     const of = claims.filter((c) => c.subtopic.toLowerCase() === key);
-    const groundedClaims = of.filter((c) => claimOutcome(c).grounded).length;
+    const groundedClaims = of.filter((c) => (forDeliverable ? awaitingChecks(claimOutcome(c)) : claimOutcome(c)).grounded).length;
     return {
       subtopic,
       status: groundedClaims > 0 ? "GROUNDED" : "UNVERIFIED",
@@ -258,11 +281,18 @@ export function checkCitations(
   ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification" | "quote" | "url">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
 ): CitationReport {
   const cited = citedRefsIn(deliverable.content);
-  const citedRefs = [...new Set([...cited.evidence, ...deliverable.citationRefs.filter((ref) => /^E\d+$/.test(ref))])];
+  // A link to a ledger source cites it as its [E#] does (citation-links.ts): for the paragraphs, the claims and the cited sources.
+  const sourceUrls = ledger.evidence.flatMap((e) => (e.url ? [{ ref: e.ref, url: e.url }] : []));
+  const links = sourceCitations(deliverable.content, sourceUrls, deliverable.mediaType);
+  // A structured citation with a source's url and no ref cites that source too (one with a ref is checked by its ref).
+  const byUrl = links.refsOf((deliverable.citations ?? []).flatMap((c) => (!c.ref && c.url ? [c.url] : [])));
+  const citedRefs = [...new Set([...cited.evidence, ...links.linkedRefs, ...byUrl, ...deliverable.citationRefs.filter((ref) => /^E\d+$/.test(ref))])];
   const citedClaims = [...new Set([...cited.claims, ...deliverable.citationRefs.filter((ref) => /^C\d+$/.test(ref))])];
   const evidenceRefs = new Set(ledger.evidence.map((e) => e.ref));
   const claimsByRef = new Map(ledger.claims.map((c) => [c.ref, c]));
-  const outcomes = new Map(ledger.claims.map((c) => [c.ref, claimOutcome(c)]));
+  // A claim whose sources are still being checked counts here as it will once they are: the source check
+  // (checkSourceIntegrity) names them pending, and a strict deliverable waits for them (store-research-output).
+  const outcomes = new Map(ledger.claims.map((c) => [c.ref, awaitingChecks(claimOutcome(c))]));
   const groundedRefs = new Set(ledger.claims.filter((c) => outcomes.get(c.ref)?.grounded).flatMap((c) => c.evidenceRefs));
 
   const unknownRefs = [...citedRefs.filter((r) => !evidenceRefs.has(r)), ...citedClaims.filter((r) => !claimsByRef.has(r))];
@@ -289,11 +319,14 @@ export function checkCitations(
   const problems: string[] = [];
   const groundedCount = [...outcomes.values()].filter((o) => o.grounded).length;
   // Once anything is grounded, every factual paragraph has something it can cite.
-  const uncitedParagraphs = groundedCount > 0 ? uncitedUnits(deliverable.content, groundedRefs) : [];
-  if (groundedCount > 0 && citedRefs.length + citedClaims.length === 0) problems.push("The deliverable cites no evidence: cite each load-bearing claim as [E1].");
+  const uncitedParagraphs = groundedCount > 0 ? uncitedUnits(deliverable.content, groundedRefs, links.refsIn) : [];
+  if (groundedCount > 0 && citedRefs.length + citedClaims.length === 0) {
+    problems.push("The deliverable cites no evidence: cite each load-bearing claim as [E1], or link its source's URL as [title](url).");
+  }
   if (unknownRefs.length) problems.push(`Cites refs the ledger does not have: ${unknownRefs.join(", ")}.`);
-  if (ungroundedRefs.length) problems.push(`Cites evidence no SUPPORTED (or SURVIVES) claim rests on: ${ungroundedRefs.join(", ")}.`);
-  if (ungroundedClaims.length) problems.push(`Cites claims that are not SUPPORTED (or SURVIVES): ${ungroundedClaims.join(", ")}.`);
+  const grounded = "grounded: SUPPORTED (or SURVIVES), with a cited source whose check did not fail";
+  if (ungroundedRefs.length) problems.push(`Cites evidence no grounded claim rests on (${grounded}): ${ungroundedRefs.join(", ")}.`);
+  if (ungroundedClaims.length) problems.push(`Cites claims that are not grounded (${grounded}): ${ungroundedClaims.join(", ")}.`);
   if (rejectedClaimsRepeated.length) problems.push(`Repeats claims the reviewers or critic rejected: ${rejectedClaimsRepeated.join(", ")}.`);
   if (overstatedClaimsRepeated.length) {
     problems.push(`Repeats claims judged OVERSTATED as they were, without the qualifier they need: ${overstatedClaimsRepeated.join(", ")}.`);
@@ -301,7 +334,7 @@ export function checkCitations(
   if (uncitedParagraphs.length) {
     const named = uncitedParagraphs.slice(0, 10).map((u) => `${u.kind} ${u.position} ("${u.start}")`);
     problems.push(
-      `Cite grounded evidence [E#] in every paragraph and list item, or move it under Method, Limitations or Sources: ${named.join("; ")}` +
+      `Cite grounded evidence ([E#], or a link to its source's URL) in every paragraph and list item, or move it under Method, Limitations or Sources: ${named.join("; ")}` +
         `${uncitedParagraphs.length > 10 ? `; and ${uncitedParagraphs.length - 10} more` : ""}.`,
     );
   }
@@ -309,10 +342,9 @@ export function checkCitations(
     problems.push(`Does not mark these subtopics as UNVERIFIED (a line naming the subtopic and the word UNVERIFIED): ${unmarkedUnverifiedSubtopics.join("; ")}.`);
   }
   const verified = ledger.evidence.flatMap((e) => (e.verification ? [{ ref: e.ref, verification: e.verification }] : []));
-  const sources = verified.length === ledger.evidence.length ? checkSourceIntegrity(deliverable.content, { refs: citedRefs, claims: citedClaims }, { evidence: verified, claims: ledger.claims }) : null;
+  const sources = verified.length === ledger.evidence.length ? checkSourceIntegrity(deliverable.content, { refs: citedRefs, claims: citedClaims }, { evidence: verified, claims: ledger.claims }, links.refsIn) : null;
   const sourceProblem = sources ? sourceIntegrityProblem(sources) : null;
   if (sourceProblem) problems.push(sourceProblem);
-  const sourceUrls = ledger.evidence.flatMap((e) => (e.url ? [{ ref: e.ref, url: e.url }] : []));
   const linked = unlistedLinksIn(deliverable.content, sourceUrls.map((s) => s.url), deliverable.mediaType);
   const citationUrls = checkCitationUrls(deliverable.citations ?? [], sourceUrls, linked);
   const unlisted = [...linked, ...citationUrls.unlisted];

@@ -1,7 +1,7 @@
 /**
  * Citation integrity down to the paragraph: under a strict citation policy,
  * every paragraph and list item of a deliverable must cite at least one [E#]
- * that the ledger grounds. Exempt: text under a heading that is not factual by
+ * (or link a source by its URL, citation-links.ts) that the ledger grounds. Exempt: text under a heading that is not factual by
  * its nature (method, limitations, unverified, sources, references), a
  * paragraph that marks itself UNVERIFIED, headings, rules, tables and code.
  * Pure: markdown read line by line, no parser needed for this much.
@@ -35,12 +35,6 @@ function firstWords(text: string): string {
   return words.length > 8 ? `${words.slice(0, 8).join(" ")}…` : words.join(" ");
 }
 
-function citesGrounded(text: string, grounded: ReadonlySet<string>): boolean {
-  for (const match of text.matchAll(EVIDENCE)) {
-    if ((match[1] ?? "").split(/\s*[,;]\s*/).some((ref) => grounded.has(ref))) return true;
-  }
-  return false;
-}
 
 export interface BodyUnit {
   position: number;
@@ -86,7 +80,8 @@ export function bodyUnits(content: string): BodyUnit[] {
     else current = { kind: "paragraph", lines: [line] };
   }
   close();
-  return units.map((unit, i) => ({ ...unit, position: i + 1, exempt: unit.exempt || /\bUNVERIFIED\b/.test(unit.text) }));
+  // Link reference definitions (`[1]: https://…`) render as nothing: they state no finding.
+  return units.map((unit, i) => ({ ...unit, position: i + 1, exempt: unit.exempt || /\bUNVERIFIED\b/.test(unit.text) || onlyDefinitions(unit.text) }));
 }
 
 /** The first words of a unit, enough to find it. */
@@ -97,9 +92,15 @@ export function evidenceCitedIn(text: string): string[] {
   return [...text.matchAll(EVIDENCE)].flatMap((match) => (match[1] ?? "").split(/\s*[,;]\s*/));
 }
 
-/** The paragraphs and list items of `content` that cite no grounded evidence and are not exempt. */
-export function uncitedUnits(content: string, grounded: ReadonlySet<string>): UncitedUnit[] {
+/** Whether a paragraph holds nothing but link reference definitions (`[1]: https://…`). */
+const onlyDefinitions = (text: string): boolean => text.split(/\r?\n/).every((line) => !line.trim() || /^ {0,3}\[[^\]\n]{1,999}\]:[ \t]*\S/.test(line));
+
+/**
+ * The paragraphs and list items of `content` that cite no grounded evidence and are not exempt. `refsIn` reads the
+ * refs a unit cites (`[E#]` only by default; citation-links.ts adds links to ledger sources).
+ */
+export function uncitedUnits(content: string, grounded: ReadonlySet<string>, refsIn: (text: string) => string[] = evidenceCitedIn): UncitedUnit[] {
   return bodyUnits(content).flatMap((unit) =>
-    unit.exempt || citesGrounded(unit.text, grounded) ? [] : [{ position: unit.position, kind: unit.kind, start: firstWords(unit.text) }],
+    unit.exempt || refsIn(unit.text).some((ref) => grounded.has(ref)) ? [] : [{ position: unit.position, kind: unit.kind, start: firstWords(unit.text) }],
   );
 }

@@ -67,4 +67,34 @@ describe("source integrity", () => {
     expect(sourceIntegrityProblem(result)).toContain("on E7 (not_found, in the text the assistant supplied)");
     expect(checkSourceIntegrity("Fetched [E1].", { refs: ["E1"], claims: [] }, withClient).clientText).toEqual([]);
   });
+
+  it("refuses a unit resting only on a dead page, naming it with its reason; a walled page passes and is named", () => {
+    const dead = (reason: string): SourceVerification => ({ ...v("unreachable"), reason });
+    const withDead = {
+      evidence: [...ledger.evidence, { ref: "E8", verification: dead("dead: HTTP 404") }, { ref: "E9", verification: dead("blocked: HTTP 403 (a bot wall, paywall or rate limit)") }, { ref: "E10", verification: dead("HTTP error: 410") }],
+      claims: [{ ref: "C3", evidenceRefs: ["E8", "E10"] }],
+    };
+    const content = "Made up [E8].\n\nWalled [E9].\n\nGone before the codes [E10].\n\nBoth [E8, E9].";
+    const result = checkSourceIntegrity(content, { refs: ["E8", "E9", "E10"], claims: ["C3"] }, withDead);
+    expect(result.unsupported).toEqual([
+      { where: 'paragraph 1 ("Made up [E8].")', refs: ["E8"] },
+      { where: 'paragraph 3 ("Gone before the codes [E10].")', refs: ["E10"] },
+      { where: "claim C3", refs: ["E8", "E10"] },
+    ]);
+    expect(result.dead).toEqual([
+      { ref: "E8", status: "unreachable", reason: "dead: HTTP 404" },
+      { ref: "E10", status: "unreachable", reason: "HTTP error: 410" },
+    ]);
+    expect(result.unchecked).toEqual([{ ref: "E9", status: "unreachable", reason: "blocked: HTTP 403 (a bot wall, paywall or rate limit)" }]);
+    const problem = sourceIntegrityProblem(result);
+    expect(problem).toContain('paragraph 1 ("Made up [E8].") on E8 (unreachable: dead: HTTP 404)');
+    expect(problem).toContain("E10 (unreachable: HTTP error: 410)");
+    expect(problem).not.toContain("Walled");
+  });
+
+  it("reads the refs a unit cites through the given reader (links to sources cite them)", () => {
+    const refsIn = (text: string) => (text.includes("https://gone.example/") ? ["E2"] : []);
+    const result = checkSourceIntegrity("Claimed ([page](https://gone.example/)).", { refs: ["E2"], claims: [] }, ledger, refsIn);
+    expect(result.unsupported).toEqual([{ where: 'paragraph 1 ("Claimed ([page](https://gone.example/)).")', refs: ["E2"] }]);
+  });
 });

@@ -18,12 +18,16 @@ describe("where a plan's sources stand", () => {
       { ref: "E3", verification: verdict("not_found", { score: 0.2 }) },
       { ref: "E4", verification: PENDING },
       { ref: "E5", verification: verdict("verified", { score: 1 }) },
+      { ref: "E6", verification: verdict("unreachable", { reason: "dead: HTTP 404" }) },
+      { ref: "E7", verification: verdict("unreachable", { reason: "walled: HTTP 403" }) },
     ]);
     expect(standing).toEqual({
-      counts: { verified: 2, partial: 1, not_found: 1, pending: 1 },
+      counts: { verified: 2, partial: 1, not_found: 1, pending: 1, unreachable: 2 },
       needWork: [
         { ref: "E2", status: "partial", score: 0.82, closest: "cells reached 500 Wh/kg in the lab" },
         { ref: "E3", status: "not_found" },
+        // A dead page cannot carry a paragraph; a walled one may be live.
+        { ref: "E6", status: "unreachable", reason: "dead: HTTP 404" },
       ],
       moreNeedWork: 0,
     });

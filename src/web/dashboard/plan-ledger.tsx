@@ -24,6 +24,10 @@ export interface EvidenceLedgerView {
     /** Final status (claimOutcome): the critic's verdict where it ran, else the reviewers'. */
     status: string;
     grounded: boolean;
+    /** Where its cited sources leave it: a claim its reviewers supported is not grounded while none holds. */
+    sources: "holds" | "pending" | "failed";
+    reviewerVerdict: string | null;
+    criticVerdict: string | null;
     finalConfidence: number | null;
     verdicts: { kind: string; judge: string; verdict: string; reasoning: string | null }[];
   }[];
@@ -96,6 +100,11 @@ function ClaimsTable({ ledger, sources }: { ledger: EvidenceLedgerView; sources:
             <td data-label="Status">
               <span class={claim.grounded ? "badge" : "badge unverified"}>{claim.status}</span>
               {claim.finalConfidence !== null ? <span class="muted"> {claim.finalConfidence.toFixed(2)}</span> : null}
+              {claim.grounded || claim.reviewerVerdict !== "SUPPORTED" || claim.criticVerdict === "REJECT" ? null : claim.sources === "failed" ? (
+                <div class="muted">not grounded: every cited source failed Cairn's check</div>
+              ) : claim.sources === "pending" ? (
+                <div class="muted">not grounded yet: sources still being checked</div>
+              ) : null}
             </td>
             <td data-label="Verdicts">
               {claim.verdicts.length === 0 ? (
