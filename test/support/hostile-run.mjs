@@ -12,7 +12,6 @@ export const HOSTILE_VERDICT_WITHIN_MS = 120_000;
 /** How much workerd's resident memory may grow over its level before the hostile pages (the old guard let a PDF bomb add ~800 MiB). */
 export const HOSTILE_MEMORY_BOUND_MIB = 256;
 
-const MiB = 1024 * 1024;
 
 function processes() {
   const all = [];
