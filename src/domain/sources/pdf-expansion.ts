@@ -201,7 +201,6 @@ export async function pdfExpansion(body: Uint8Array, budget: number): Promise<Pd
     if (!Array.isArray(chains)) return chains;
     for (const chain of chains) decodeChain(data, chain, counted);
     decodeChain(data, NESTED_FLATE, counted);
-    await Promise.resolve(); // lets the runtime breathe between streams
   }
   if (counted.read > counted.readLimit) return { unmeasured: "its streams overlap too much to measure" };
   return { bytes: counted.used };
