@@ -120,6 +120,10 @@ describe("PDF sources", () => {
     expect("text" in read && read.text).toContain("The survey covered 1,204 households in 2025.");
     // An encrypted file is not measured, so not read.
     expect(await pdfText(buildPdfWithStream("", Uint8Array.from("BT ET", (c) => c.charCodeAt(0)), "/Encrypt 9 0 R "))).toEqual({ unchecked: "PDF is encrypted: Cairn does not read encrypted PDFs" });
+    // A file whose expansion cannot be measured is not read either, saying why.
+    expect(await pdfText(buildPdfWithStream("/Filter /BrotliDecode", Uint8Array.from("BT ET", (c) => c.charCodeAt(0))))).toEqual({
+      unchecked: "PDF not read: a stream uses the Brotli filter, which Cairn does not measure, so how far it expands when decompressed is not known",
+    });
   });
 
   it("leaves a PDF whose Flate layers stack into a 400 MiB bomb unchecked, through the real queue, and reads the next PDF", { timeout: 120_000 }, async () => {
