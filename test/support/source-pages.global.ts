@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { TestProject } from "vitest/node";
+import { pdfBombs } from "./hostile-pages.mjs";
 import { buildPdf, wrapLines } from "./pdf-builder";
 
 declare module "vitest" {
@@ -158,6 +159,9 @@ function changingPage(path: string): FixtureAnswer | null {
   return changing.get(match[1] as string) ?? { status: 200, type: "text/html; charset=utf-8", body: ARTICLE_HTML };
 }
 
+/** The PDF decompression bombs (two and three Flate layers, 400 MiB each), built on first request (a few seconds). */
+let bombs: ReturnType<typeof pdfBombs> | null = null;
+
 /** Starts the cited-page fixtures on loopback; the e2e suite starts its own for a `wrangler dev` to fetch from. */
 export async function startSourcePages(): Promise<{ origin: string; close: () => Promise<void> }> {
   const server = createServer((request, response) => {
@@ -179,6 +183,12 @@ export async function startSourcePages(): Promise<{ origin: string; close: () =>
     }
     hits.set(path, (hits.get(path) ?? 0) + 1);
     lastUserAgent = String(request.headers["user-agent"] ?? "");
+    const layers = /^\/bomb-([23])\.pdf/.exec(path)?.[1];
+    if (layers) {
+      bombs ??= pdfBombs();
+      void bombs.then((built) => response.writeHead(200, { "content-type": "application/pdf" }).end(Buffer.from(built[Number(layers) - 2]?.body ?? [])));
+      return;
+    }
     const answer = changingPage(path) ?? route(path);
     if (answer.hang) {
       response.writeHead(200, { "content-type": "text/plain" });

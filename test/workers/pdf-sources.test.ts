@@ -120,5 +120,25 @@ describe("PDF sources", () => {
     expect("text" in read && read.text).toContain("The survey covered 1,204 households in 2025.");
     // An encrypted file is not measured, so not read.
     expect(await pdfText(buildPdfWithStream("", Uint8Array.from("BT ET", (c) => c.charCodeAt(0)), "/Encrypt 9 0 R "))).toEqual({ unchecked: "PDF is encrypted: Cairn does not read encrypted PDFs" });
+    // A file whose expansion cannot be measured is not read either, saying why.
+    expect(await pdfText(buildPdfWithStream("/Filter /BrotliDecode", Uint8Array.from("BT ET", (c) => c.charCodeAt(0))))).toEqual({
+      unchecked: "PDF not read: a stream uses the Brotli filter, which Cairn does not measure, so how far it expands when decompressed is not known",
+    });
+  });
+
+  it("leaves a PDF whose Flate layers stack into a 400 MiB bomb unchecked, through the real queue, and reads the next PDF", { timeout: 120_000 }, async () => {
+    const { apiKey } = await seedTenant();
+    const { planId } = await createPlan(apiKey, { name: "[Deep] Household survey", steps: steps("analyze", "search", "synthesize"), citationPolicy: "report" });
+    // Each bomb's page says the quote after the bomb's stream: a reader that decoded the bomb would verify it.
+    await ok(apiKey, "record_evidence", {
+      planId,
+      evidence: [source("/bomb-2.pdf", "The survey covered 1,204 households in 2025.", "Survey paper"), source("/bomb-3.pdf", "The survey covered 1,204 households in 2025.", "Survey paper")],
+    });
+    const bombs = await settled(apiKey, planId);
+    for (const bomb of bombs) expect(bomb.verification).toEqual({ status: "unchecked", reason: "PDF expands beyond 32 MiB when decompressed: not read" });
+    // The isolate is alive and reads PDFs after them.
+    await ok(apiKey, "record_evidence", { planId, evidence: [source("/paper.pdf?after-bombs", "The survey covered 1,204 households in 2025.", "Household Survey 2025")] });
+    const after = await settled(apiKey, planId);
+    expect(after.map((e) => e.verification.status)).toEqual(["unchecked", "unchecked", "verified"]);
   });
 });

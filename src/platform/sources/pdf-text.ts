@@ -36,6 +36,7 @@ function failure(error: unknown, truncated: boolean): string {
 export async function pdfText(body: Uint8Array, truncated = false): Promise<PageText | { unchecked: string }> {
   const expansion = await pdfExpansion(body, PDF_LIMITS.maxExpandedBytes);
   if ("encrypted" in expansion) return { unchecked: "PDF is encrypted: Cairn does not read encrypted PDFs" };
+  if ("unmeasured" in expansion) return { unchecked: `PDF not read: ${expansion.unmeasured}, so how far it expands when decompressed is not known` };
   if (expansion.bytes > PDF_LIMITS.maxExpandedBytes) return { unchecked: `PDF expands beyond ${PDF_LIMITS.maxExpandedBytes / 1024 / 1024} MiB when decompressed: not read` };
   const { getDocumentProxy } = await import("unpdf");
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
