@@ -284,6 +284,10 @@ describe("evidence ledger", () => {
     // Only grounded claims of another plan of this org.
     const ungrounded = await callTool(apiKey, "record_claims", { planId: target.planId, reuse: [{ claimId: grounded?.id }] });
     expect(JSON.stringify(ungrounded.body)).toContain("not grounded");
+    // The message itself gives the real reason (the critic rejected it), not a rule about evidence it did not break.
+    const refusal = String((ungrounded.body.error as { message?: string }).message);
+    expect(refusal).toMatch(/^Cannot reuse clm_\S+: C1 of its plan is REJECT\S*, not grounded/);
+    expect(refusal).not.toContain("may cite only evidence");
     const other = await seedTenant();
     const otherPlan = await deepPlan(other.apiKey);
     const foreign = await callTool(other.apiKey, "record_claims", { planId: otherPlan.planId, reuse: [{ claimId: grounded?.id }] });
