@@ -34,6 +34,16 @@ describe("matchQuote: verified", () => {
     expect(ligature.passage?.text).toBe("found no ef\ufb01cacy in the older");
   });
 
+  it("reads a bracket the page itself holds at that spot as the page's text (a citation marker), whatever the case; one it does not hold stays an edit", () => {
+    const page = "Sources: [2] Joint Commission National Patient Safety Goal: alarm management, reviewed yearly.";
+    const copied = matchQuote("[2] joint commission national patient safety goal: alarm management", page);
+    expect(copied).toMatchObject({ status: "verified", method: "normalized", edits: [] });
+    expect(copied.passage?.text).toBe("[2] Joint Commission National Patient Safety Goal: alarm management");
+    // The same words with a number the page does not hold there are an insertion, judged as one.
+    expect(matchQuote("[12] joint commission national patient safety goal: alarm management", page).status).toBe("partial");
+    expect(matchQuote("The minister said exports had [not] grown", "the minister said exports had grown").status).toBe("partial");
+  });
+
   it("accepts an ellipsis (any of its spellings) between parts that appear in order", () => {
     for (const ellipsis of ["…", "...", ". . .", "[…]", "(...)"]) {
       expect(matchQuote(`The committee said on Tuesday ${ellipsis} the biggest drop on record`, PAGE).status, ellipsis).toBe("verified");

@@ -31,7 +31,7 @@ import { fuzzyMatch } from "./fuzzy";
 import { normalizeText } from "./normalize";
 import { quoteParts } from "./quote-parts";
 import { editsOf, negatedBefore, occurrences, type Page, PLACEMENT_LIMITS, type Placement, placeGroups, type Search, wordsOf } from "./quote-placement";
-import { type PreparedSnapshot, prepareSnapshot, SNAPSHOT_MAX_CHARS } from "./snapshot";
+import { lowerCaseInPlace, type PreparedSnapshot, prepareSnapshot, SNAPSHOT_MAX_CHARS } from "./snapshot";
 
 export type { QuoteEdit } from "./brackets";
 export { type PreparedSnapshot, prepareSnapshot } from "./snapshot";
@@ -112,6 +112,18 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
     const before = normalizeText(snapshot.original.slice(Math.max(0, at - 40), at));
     if (negatedBefore(before, before.length)) continue;
     return { status: "verified", method: "exact", score: 1, passage: passageAt(at, at + trimmed.length), edits: [] };
+  }
+
+  // 1b. As the page has it but for case, brackets kept as text: a bracket the page itself holds at that spot (a
+  // citation marker "[2]", a "[sic]" of its own) is the page's text, not an editor's, and adds nothing to judge.
+  if (trimmed.includes("[")) {
+    const lowerQuote = lowerCaseInPlace(trimmed);
+    const lowerPage = snapshot.lowerCased();
+    for (const at of occurrences(lowerPage, lowerQuote, 0)) {
+      const before = normalizeText(snapshot.original.slice(Math.max(0, at - 40), at));
+      if (negatedBefore(before, before.length)) continue;
+      return { status: "verified", method: "normalized", score: 1, passage: passageAt(at, at + lowerQuote.length), edits: [] };
+    }
   }
 
   // 2. Normalized, omissions and brackets allowed.

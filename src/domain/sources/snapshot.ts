@@ -26,6 +26,20 @@ export interface PreparedSnapshot {
   truncated: boolean;
   normalized: NormalizedText;
   words(): SnapshotWords;
+  /** The page text in lower case, offset for offset (a character whose lower case is longer is kept as it is). */
+  lowerCased(): string;
+}
+
+/** Lower case that keeps every offset: a character whose lower case has another length stays as it is. */
+export function lowerCaseInPlace(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let out = "";
+  for (const char of text) {
+    const down = char.toLowerCase();
+    out += down.length === char.length ? down : char;
+  }
+  return out;
 }
 
 function wordsOf(text: string): SnapshotWords {
@@ -71,6 +85,7 @@ export function prepareSnapshot(text: string): PreparedSnapshot {
   }
   const normalized = normalizeWithMap(original);
   let words: SnapshotWords | undefined;
+  let lower: string | undefined;
   return {
     original,
     truncated,
@@ -78,6 +93,10 @@ export function prepareSnapshot(text: string): PreparedSnapshot {
     words: () => {
       words ??= wordsOf(normalized.text);
       return words;
+    },
+    lowerCased: () => {
+      lower ??= lowerCaseInPlace(original);
+      return lower;
     },
   };
 }
