@@ -222,8 +222,12 @@ function build() {
     if (named && foreignNames.length) {
       const name = pick(random, namesIn(named.text));
       const swap = pick(random, foreignNames);
-      add("original", "altered:name-swapped", "altered", named.text.replace(new RegExp(`\\b${name}\\b`, "u"), swap));
-      add("original", "altered:bracket-name", "altered", named.text.replace(new RegExp(`\\b${name}\\b`, "u"), `[${swap}]`), "skip");
+      // `\b` knows only ASCII word characters: a name in another script may not be found, and a quote the swap
+      // did not change is the page's own sentence, never an altered one.
+      const swapped = named.text.replace(new RegExp(`\\b${name}\\b`, "u"), swap);
+      const bracketed = named.text.replace(new RegExp(`\\b${name}\\b`, "u"), `[${swap}]`);
+      if (swapped !== named.text) add("original", "altered:name-swapped", "altered", swapped);
+      if (bracketed !== named.text) add("original", "altered:bracket-name", "altered", bracketed, "skip");
     }
     if (spaced) {
       const vocabulary = new Set(reference(page.visible).match(/\p{L}+/gu));
@@ -242,8 +246,16 @@ function build() {
         const [a, b] = splice;
         add("original", "altered:spliced", "altered", `${wordsOf(a.text).slice(0, Math.ceil(wordsOf(a.text).length / 2)).join(" ")} ${wordsOf(b.text).slice(Math.ceil(wordsOf(b.text).length / 2)).join(" ")}`);
       }
-      const far = shuffled(random, long.flatMap((a) => long.filter((b) => b.paragraph - a.paragraph >= 3 && b.at - a.at >= 2000).map((b) => [a, b])))[0];
-      if (far) add("original", "altered:ellipsis-far-apart", "altered", `${wordsOf(far[0].text).slice(0, 6).join(" ")} … ${wordsOf(far[1].text).slice(-6).join(" ")}`, "skip");
+      // Each part must stand once in the page: a part that recurs (a recipe's "2 tsp.") may also stand close to the
+      // other, and then the quote is the page's after all.
+      const seen = reference(page.visible);
+      const once = (part) => {
+        const at = seen.indexOf(reference(part));
+        return at >= 0 && seen.indexOf(reference(part), at + 1) < 0;
+      };
+      const farParts = ([a, b]) => [wordsOf(a.text).slice(0, 6).join(" "), wordsOf(b.text).slice(-6).join(" ")];
+      const far = shuffled(random, long.flatMap((a) => long.filter((b) => b.paragraph - a.paragraph >= 3 && b.at - a.at >= 2000).map((b) => [a, b]))).find((pair) => farParts(pair).every(once));
+      if (far) add("original", "altered:ellipsis-far-apart", "altered", farParts(far).join(" … "), "skip");
     }
 
     // Unsupported: made up, and from another page.
