@@ -530,5 +530,5 @@ describe("plan state machine under random command sequences", () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000);
 });
