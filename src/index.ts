@@ -28,7 +28,7 @@ export { SearchSessionObject } from "./durable-objects/search-session-object";
 export { SignInThrottleObject } from "./durable-objects/sign-in-throttle-object";
 
 /** The frequent cron of wrangler.toml [triggers]: it sweeps webhooks and sources left pending. */
-const WEBHOOK_SWEEP_CRON = "*/10 * * * *";
+const WEBHOOK_SWEEP_CRON = "*/5 * * * *";
 
 let provider: { origin: string; instance: OAuthProvider<Env> } | undefined;
 let openApi: { origin: string; body: string } | undefined;
@@ -119,11 +119,11 @@ export default {
     await handleQueue(batch, env);
   },
   // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal); the
-  // ten-minute one also sweeps sources left pending (sent again once, then unchecked);
+  // five-minute one also sweeps sources left pending (sent again once, then unchecked);
   // the daily one also removes records that grow with use, past their retention, and re-checks cited sources.
   async scheduled(controller, env) {
     await sweepWebhooks(env, controller.scheduledTime);
-    // Every ten minutes (the daily run falls between two of them); it throws nothing.
+    // Every five minutes (the daily run falls between two of them); it throws nothing.
     if (controller.cron === WEBHOOK_SWEEP_CRON) await sweepPendingSources(env, controller.scheduledTime);
     if (controller.cron !== WEBHOOK_SWEEP_CRON) {
       await applyRetention(env, controller.scheduledTime);

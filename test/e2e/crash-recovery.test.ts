@@ -283,9 +283,9 @@ describe("crashes of the local server in the middle of org-wide work", () => {
       expect(receiver.received, "the first attempt reached the receiver").toHaveLength(1);
       others.bystander = await exportBody("bystander");
       await crashAndRestart();
-      // The webhook sweep runs after the restart, as it would on its ten-minute schedule.
+      // The webhook sweep runs after the restart, as it would on its five-minute schedule.
       await sleep(1_500);
-      await fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent("*/10 * * * *")}`).then((response) => response.arrayBuffer());
+      await fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).then((response) => response.arrayBuffer());
       // The same event again (same webhook-id), within a couple of minutes.
       const eventId = receiver.received[0]?.id;
       for (let i = 0; i < 1200 && receiver.received.length < 2; i++) await sleep(100);

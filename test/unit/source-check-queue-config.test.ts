@@ -27,8 +27,8 @@ describe("the source-check queue's configuration", () => {
     expect(consumerOf("cairn-source-checks-dlq")).toContain('queue = "cairn-source-checks-dlq"');
   });
 
-  it("runs the pending sweep's cron every ten minutes", () => {
-    expect(toml).toMatch(/^crons = \[.*"\*\/10 \* \* \* \*".*\]$/m);
-    expect(PENDING_SWEEP.everyMs).toBe(10 * 60_000);
+  it("runs the pending sweep's cron every five minutes", () => {
+    expect(toml).toMatch(/^crons = \[.*"\*\/5 \* \* \* \*".*\]$/m);
+    expect(PENDING_SWEEP.everyMs).toBe(5 * 60_000);
   });
 });

@@ -47,8 +47,8 @@ const orgPlans = async (orgId: string) =>
 
 const ofOrg = (names: Set<string>, t: Tenant) => [...names].filter((name) => name.startsWith(`${t.orgId}:`));
 
-/** The webhook sweep cron (src/index.ts), as it runs every ten minutes. */
-const SWEEP_CRON = "*/10 * * * *";
+/** The webhook sweep cron (src/index.ts), as it runs every five minutes. */
+const SWEEP_CRON = "*/5 * * * *";
 /** Far enough ahead that every event waiting in an outbox and every delivery left pending is due for the sweep. */
 const SWEEP_AHEAD_MS = 3 * 60 * 60 * 1000;
 

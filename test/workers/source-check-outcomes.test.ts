@@ -12,11 +12,11 @@ import { seedTenant } from "../support/worker";
  * Every recorded source ends in a verdict, on workerd with Miniflare's real source-check queue (and its dead-letter
  * queue), the real D1 and R2: a check that fails on every attempt ends unchecked on its last one; one the queue gives
  * up is marked unchecked by the dead-letter queue's consumer; one left pending (its message lost) is sent again by
- * the ten-minute sweep once, then marked unchecked. D1 fails for real here: a trigger refuses the writes a test names.
+ * the five-minute sweep once, then marked unchecked. D1 fails for real here: a trigger refuses the writes a test names.
  */
 const origin = inject("sourcePagesOrigin");
 const QUOTE = "solid-state cells reached 500 Wh/kg in the lab";
-const SWEEP_CRON = "*/10 * * * *";
+const SWEEP_CRON = "*/5 * * * *";
 
 interface Row {
   verification_status: string;

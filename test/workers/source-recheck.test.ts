@@ -210,7 +210,7 @@ describe("re-checks after delivery", () => {
     expect(await sourcesOf(apiKey, outputId)).toEqual({ total: 2, verified: 1, changed: 1, gone: 0, unverified: 0 });
     // The frequent cron only sweeps webhooks.
     const after = (await checkedAt(orgId, planId, 1)) ?? 0;
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/10 * * * *" }), env as never);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env as never);
     await pause(500);
     expect(await checkedAt(orgId, planId, 1)).toBe(after);
   });

@@ -22,7 +22,7 @@ import { fetchWorkerOver, ORIGIN, rest } from "../support/worker";
 
 useStandInReceivers();
 
-const SWEEP_CRON = "*/10 * * * *";
+const SWEEP_CRON = "*/5 * * * *";
 const sweep = (scheduledTime: number, bindings: Env = env as unknown as Env) =>
   worker.scheduled(createScheduledController({ scheduledTime, cron: SWEEP_CRON }), bindings as never);
 

@@ -72,7 +72,7 @@ describe("webhook signing secrets at rest", () => {
     await env.DB.prepare("UPDATE webhook_subscriptions SET secret = ? WHERE id = ?").bind(legacy, clear.subscription.id).run();
 
     const rotatedKeys = `${newKeyringEntry("k-next")},${TEST_KEYS}`;
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/10 * * * *" }), { ...(env as unknown as Env), WEBHOOK_SECRET_KEYS: rotatedKeys } as never);
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), { ...(env as unknown as Env), WEBHOOK_SECRET_KEYS: rotatedKeys } as never);
     const next = await ringOf(rotatedKeys);
     for (const [id, expected] of [
       [subscription.id, secret],

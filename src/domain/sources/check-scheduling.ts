@@ -23,20 +23,22 @@ export const SOURCE_CHECK_CONCURRENCY = {
   maxAttempts: 4,
 } as const;
 
-/** The pending sweep: the ten-minute cron of wrangler.toml. */
+/** The pending sweep: the five-minute cron of wrangler.toml. */
 export const PENDING_SWEEP = {
-  /** How often the sweep runs (wrangler.toml crons "*\/10 * * * *"). */
-  everyMs: 10 * 60 * 1000,
+  /** How often the sweep runs (wrangler.toml crons "*\/5 * * * *"). */
+  everyMs: 5 * 60 * 1000,
   /** Sources one run handles per org, and in all, oldest first: the rest are the next run's. */
   perOrg: 100,
   perRun: 1_000,
 } as const;
 
 /**
- * A source pending this long is swept: by then the next run would come after SOURCE_CHECK_LIMITS.pendingMaxMs, so a
- * source whose check was lost is seen before the bound passes.
+ * A source pending this long is swept. Two runs must fit in the bound: the first finds it (pending less than
+ * sweepAfterMs + everyMs) and sends its check again; the next, one period later and still within
+ * SOURCE_CHECK_LIMITS.pendingMaxMs, marks it unchecked if no verdict came. So no source stays pending past the bound,
+ * even when the message sent again is lost too.
  */
-export const sweepAfterMs = (): number => SOURCE_CHECK_LIMITS.pendingMaxMs - PENDING_SWEEP.everyMs;
+export const sweepAfterMs = (): number => SOURCE_CHECK_LIMITS.pendingMaxMs - 2 * PENDING_SWEEP.everyMs;
 
 /** What the sweep does with a source still pending: its check sent once more, or given up on (unchecked). */
 export function sweepAction(source: { requeuedAt: number | null }): "requeue" | "give_up" {

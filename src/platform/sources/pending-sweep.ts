@@ -15,7 +15,7 @@ export interface PendingSwept {
 }
 
 /**
- * The pending sweep (every ten minutes): each source pending since before sweepAfterMs ago has its check sent once
+ * The pending sweep (every five minutes): each source pending since before sweepAfterMs ago has its check sent once
  * more (its message lost, or never sent) or, sent again already, is marked unchecked ("no verdict within N minutes"),
  * oldest first, at most PENDING_SWEEP.perOrg of an org and perRun in all, in every org's home database. One database
  * failing never stops the others, and a failure never stops the cron's other work (it throws nothing).
