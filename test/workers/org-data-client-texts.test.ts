@@ -244,7 +244,7 @@ describe("export and import of the texts assistants sent for pages Cairn could n
   it("checks a source that arrives pending with its text on the text the import stored under the importing org", async () => {
     const a = await orgWithClientTexts();
     const lines = parseLines(await exportText(a.adminKey));
-    const cleared = Object.fromEntries(["reason", "score", "passage", "basis", "title_mismatch", "snapshot", "checked_at"].map((column) => [`verification_${column}`, null]));
+    const cleared = Object.fromEntries(["reason", "score", "passage", "basis", "title_mismatch", "snapshot", "checked_at", "edits"].map((column) => [`verification_${column}`, null]));
     const first = lines.findIndex((line) => line.table === "ledger_evidence");
     const pending = lines.map((line, i) => (i === first ? { ...line, row: { ...line.row, ...cleared, verification_status: "pending" } } : line));
     const b = await emptyOrg();
