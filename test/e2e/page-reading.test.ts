@@ -12,6 +12,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { restCaller, settledVerdicts } from "../support/e2e-rest";
 
 const server = inject("server");
 
@@ -47,15 +48,7 @@ const PAGES: Record<string, { type: string; body: string | Buffer }> = {
   "/essay.html": { type: "text/html; charset=utf-8", body: ESSAY },
 };
 
-async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = restCaller(server);
 
 let pages: Server;
 let origin = "";
@@ -97,12 +90,7 @@ describe("quotes judged on what a reader of the page sees", () => {
     ];
     expect((await call("POST", `/plans/${planId}/evidence`, { evidence: quotes })).status).toBe(201);
 
-    let verdicts: string[] = [];
-    for (let i = 0; i < 240 && (verdicts.length < quotes.length || verdicts.includes("pending")); i++) {
-      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-      const ledger = await call("GET", `/plans/${planId}/ledger`);
-      verdicts = ((ledger.body.evidence ?? []) as { verification: string }[]).map((row) => row.verification);
-    }
+    const verdicts = await settledVerdicts(call, planId, quotes.length, 120);
     expect(verdicts).toEqual(["verified", "not_found", "not_found", "not_found", "verified", "verified", "partial"]);
 
     const one = async (ref: string) => ((await call("GET", `/plans/${planId}/ledger?ref=${ref}`)).body.evidence as { verification: { status: string; passage?: string; reason?: string } }[])[0]?.verification;

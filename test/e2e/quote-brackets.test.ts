@@ -7,6 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { restCaller, settledVerdicts } from "../support/e2e-rest";
 
 const server = inject("server");
 
@@ -14,15 +15,7 @@ const PAGE = `<!doctype html><html><head><title>Trade figures</title></head><bod
 <p>Asked about trade on Monday, she said exports had grown by 5 percent in 2024.</p>
 </body></html>`;
 
-async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = restCaller(server);
 
 let page: Server;
 let origin = "";
@@ -64,12 +57,7 @@ describe("a quote's brackets against what the cited page says", () => {
     });
     expect(recorded.status).toBe(201);
 
-    let verdicts: string[] = [];
-    for (let i = 0; i < 180 && (verdicts.length < 2 || verdicts.includes("pending")); i++) {
-      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-      const ledger = await call("GET", `/plans/${planId}/ledger`);
-      verdicts = ((ledger.body.evidence ?? []) as { verification: string }[]).map((source) => source.verification);
-    }
+    const verdicts = await settledVerdicts(call, planId, 2, 90);
     expect(verdicts).toEqual(["verified", "partial"]);
 
     const one = async (ref: string) => ((await call("GET", `/plans/${planId}/ledger?ref=${ref}`)).body.evidence as { verification: Verification }[])[0]?.verification;

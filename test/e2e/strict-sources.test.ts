@@ -6,19 +6,12 @@
  * grounded (nor offered for reuse), and a [title](url) link to a source cites it as its [E#] does.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { restCaller, settledVerdicts } from "../support/e2e-rest";
 import { startSourcePages } from "../support/source-pages.global";
 
 const server = inject("server");
 
-async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = restCaller(server);
 
 let pages: Awaited<ReturnType<typeof startSourcePages>>;
 beforeAll(async () => {
@@ -53,12 +46,7 @@ describe("strict citations against what the cited pages say", () => {
     expect(recorded.status).toBe(201);
 
     // Cairn checks each source itself, off the call path; the deep skill waits for the verdicts.
-    let verdicts: string[] = [];
-    for (let i = 0; i < 180 && (verdicts.length < 3 || verdicts.includes("pending")); i++) {
-      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-      const ledger = await call("GET", `/plans/${planId}/ledger`);
-      verdicts = ((ledger.body.evidence ?? []) as { verification: string }[]).map((source) => source.verification);
-    }
+    const verdicts = await settledVerdicts(call, planId, 3, 90);
     expect(verdicts).toEqual(["verified", "partial", "not_found"]);
     // Each source carries a claim a reviewer found SUPPORTED, so the citation check's other rules all pass: what
     // refuses a deliverable below is only what the pages say.
