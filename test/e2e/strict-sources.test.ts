@@ -152,12 +152,7 @@ describe("strict citations against what the cited pages say", () => {
       ],
     });
     expect(recorded.status).toBe(201);
-    let evidence: { verification: string }[] = [];
-    for (let i = 0; i < 180 && (evidence.length < 2 || evidence.some((e) => e.verification === "pending")); i++) {
-      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-      evidence = ((await call("GET", `/plans/${planId}/ledger`)).body.evidence ?? []) as { verification: string }[];
-    }
-    expect(evidence.map((e) => e.verification)).toEqual(["unreachable", "unreachable"]);
+    expect(await settledVerdicts(call, planId, 2)).toEqual(["unreachable", "unreachable"]);
     await call("POST", `/plans/${planId}/claims`, { claims: [1, 2].map((n) => ({ subtopic: "Buses", text: `Sodium bus finding ${n}`, evidenceRefs: [`E${n}`] })) });
     await call("POST", `/plans/${planId}/verdicts`, { verdicts: [1, 2].map((n) => ({ claim: `C${n}`, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" })) });
 
@@ -184,11 +179,7 @@ describe("strict citations against what the cited pages say", () => {
     });
     const reportId = report.body.planId as string;
     await call("POST", `/plans/${reportId}/evidence`, { evidence: [{ url: `${pages.origin}/gone?made-up=${run}`, title: "Sodium buses report", facts: "Buses", subtopic: "Buses", quote }] });
-    let status = "pending";
-    for (let i = 0; i < 180 && status === "pending"; i++) {
-      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-      status = (((await call("GET", `/plans/${reportId}/ledger`)).body.evidence ?? []) as { verification: string }[])[0]?.verification ?? "pending";
-    }
+    expect(await settledVerdicts(call, reportId, 1)).toEqual(["unreachable"]);
     const draft = await call("POST", "/outputs", { planId: reportId, title: "Buses", mediaType: "markdown", content: "Sodium-ion batteries power most buses [E1]." });
     expect(draft.status).toBe(201);
     expect(draft.body.verification).toMatchObject({ passed: false, sources: { dead: [{ ref: "E1", status: "unreachable", reason: expect.stringMatching(/404/) }] } });
