@@ -62,6 +62,9 @@ export const recordClaims = defineOperation({
     await ctx.services.plans.read(orgId, input.planId, false);
     const sources = await Promise.all(reuse.map((item) => ctx.services.ledger.getClaim(orgId, item.claimId)));
     const counts = await ctx.services.ledger.counts(orgId, input.planId);
+    // A reused claim brings its sources into this ledger: the org's source policy applies to them as to record_evidence.
+    // Checked first: a blocked source is a final answer, where "not grounded yet" would only send the caller back to wait.
+    await refuseBlockedSources(ctx, sources.flatMap((source, i) => (source?.evidence ?? []).map((e) => ({ path: `reuse.${i}.claimId`, url: e.url }))));
     const issues: ValidationIssue[] = [];
     reuse.forEach((item, i) => {
       const source = sources[i];
@@ -82,8 +85,6 @@ export const recordClaims = defineOperation({
         issues,
       );
     }
-    // A reused claim brings its sources into this ledger: the org's source policy applies to them as to record_evidence.
-    await refuseBlockedSources(ctx, sources.flatMap((source, i) => (source?.evidence ?? []).map((e) => ({ path: `reuse.${i}.claimId`, url: e.url }))));
     if (counts.claims + claims.length + reuse.length > LEDGER_LIMITS.claimsPerPlan) {
       throw validationError(`A plan's ledger holds at most ${LEDGER_LIMITS.claimsPerPlan} claims; it has ${counts.claims}.`, [{ path: "claims", message: "Ledger full" }]);
     }

@@ -135,6 +135,9 @@ describe("record_evidence under the source policy", () => {
     const ledger = await ok(apiKey, "get_evidence_ledger", { planId: first.planId, detail: "full" });
     expect(ledger.evidence).toMatchObject([{ ref: "E1", url: "https://blog.spam.net/post" }]);
 
+    // The claim's source is still being checked (as when the queue has not reached it): the block is still the answer,
+    // since "not grounded yet" would only send the caller back to wait for a refusal.
+    await env.DB.prepare("UPDATE ledger_evidence SET verification_status = 'pending' WHERE org_id = ? AND plan_id = ?").bind(orgId, first.planId).run();
     const second = await deepPlan(apiKey);
     const before = await evidenceRows(orgId);
     const reuse = await callTool(apiKey, "record_claims", { planId: second.planId, reuse: [{ claimId: claimed.claims[0]?.claimId }] });
