@@ -47,7 +47,7 @@ export const mcpApiHandler = {
     const profile = profileOf(new URL(request.url).pathname);
     if (!profile) return jsonRpcError(-32601, "No MCP endpoint here: use /mcp (every tool) or /mcp/core (the core profile).", 404);
     const ctx = protectedContext(executionContext);
-    const admission = await admitCaller(env, ctx);
+    const admission = await admitCaller(env, ctx, { requestOrigin: new URL(request.url).origin });
     if (!admission.ok) {
       if (admission.reason === "org_erasing") return jsonRpcError(-32000, admission.error.message, 409);
       return admission.reason === "rate_limited"
