@@ -4,6 +4,7 @@ import { screenClientId } from "./auth/client-id-guard";
 import { AUTHORIZE_PATH, BASELINE_SCOPES, createOAuthProvider, REGISTER_PATH, TOKEN_PATH } from "./auth/oauth-provider";
 import { guardedRefresh } from "./auth/refresh";
 import { normalizeTokenRequest, protectedResourceAlias, publicOrigin } from "./auth/resource";
+import { addressedForApiKey } from "./auth/api-key-origin";
 import { protectedFaceOf, restoreVerifiedCaller } from "./auth/verified-callers";
 import type { Env } from "./env";
 import { mcpApiHandler } from "./mcp/handler";
@@ -97,8 +98,8 @@ async function route(request: Request, baseEnv: Env, ctx: ExecutionContext): Pro
   }
   // A token this isolate verified moments ago goes straight to its face (auth/verified-callers.ts).
   const face = protectedFaceOf(pathname);
-  if (face && (await restoreVerifiedCaller(normalized, origin, env, ctx))) return (face === "mcp" ? mcpApiHandler : restApiHandler).fetch(normalized, env, ctx);
-  return providerFor(origin).fetch(normalized, env, ctx);
+  if (face && (await restoreVerifiedCaller(normalized, env, ctx))) return (face === "mcp" ? mcpApiHandler : restApiHandler).fetch(normalized, env, ctx);
+  return providerFor(origin).fetch(face ? addressedForApiKey(normalized, origin) : normalized, env, ctx);
 }
 
 export default {

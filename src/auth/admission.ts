@@ -79,7 +79,12 @@ function rememberRole(orgId: string, userId: string, role: Role | null, marks: O
  * only the erasure itself is let through (`forErasure`), so a stopped one can
  * be run again.
  */
-export async function admitCaller(env: Env, ctx: OAuthResourceContext<unknown>, options: { forErasure?: boolean } = {}): Promise<Admission> {
+export async function admitCaller(
+  env: Env,
+  ctx: OAuthResourceContext<unknown>,
+  /** `requestOrigin`: the origin the request arrived on, which the provider checked the credential against. */
+  options: { requestOrigin: string; forErasure?: boolean },
+): Promise<Admission> {
   const fromToken = principalFrom(ctx);
   if (!fromToken) return { ok: false, reason: "unauthorized" };
   let principal = fromToken;
@@ -87,7 +92,7 @@ export async function admitCaller(env: Env, ctx: OAuthResourceContext<unknown>, 
   // check; API keys among them skipped the membership join too, so it is read here for them as well.
   const restored = wasRestored(ctx);
   if (!restored) {
-    await rememberVerifiedCaller(env.PUBLIC_URL, ctx);
+    await rememberVerifiedCaller(options.requestOrigin, ctx);
     // An API key resolved just now with its membership joined: that is a fresh read of it.
     if (fromToken.apiKeyId) rememberRole(fromToken.orgId, fromToken.userId, fromToken.role, fromToken.orgMarks ?? null, Date.now());
   }

@@ -1,6 +1,8 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { trustedUntil, VerifiedTokens } from "../domain/auth/verified-tokens";
 import type { Env } from "../env";
+import { bearerTokenOf } from "./api-key-origin";
+import { looksLikeApiKey } from "./api-keys";
 
 /**
  * The isolate's memory of bearer tokens the OAuth provider has verified (OAuth
@@ -17,11 +19,14 @@ const verified = new VerifiedTokens<Verified>();
 /** Contexts restored from memory, so admission neither stores them again (that would extend the window) nor skips the membership. */
 const restored = new WeakSet<object>();
 
-// The provider's own reading of the header: one bearer token, nothing after it.
-const BEARER = /^Bearer[\t ]+([^\s,]+)$/i;
-
+/**
+ * An OAuth token is remembered for the origin the request arrived on (the one the provider checked its audience
+ * against), so a token verified on one origin is never let through on another. An API key is good on every origin
+ * the deployment serves (api-key-origin.ts): it is remembered once for all of them.
+ */
 async function keyOf(origin: string, token: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${origin} ${token}`));
+  const scope = looksLikeApiKey(token) ? "api-key" : origin;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${scope} ${token}`));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -37,11 +42,11 @@ export function protectedFaceOf(pathname: string): "mcp" | "rest" | null {
  * otherwise verify and hand over unchanged: not preflights, not browser requests (the
  * provider adds their CORS headers), and only once the provider has set up this env.
  */
-export async function restoreVerifiedCaller(request: Request, origin: string, env: Env, ctx: ExecutionContext, now = Date.now()): Promise<boolean> {
+export async function restoreVerifiedCaller(request: Request, env: Env, ctx: ExecutionContext, now = Date.now()): Promise<boolean> {
   if (request.method === "OPTIONS" || request.headers.has("Origin") || !env.OAUTH_PROVIDER) return false;
-  const token = BEARER.exec(request.headers.get("Authorization") ?? "")?.[1];
+  const token = bearerTokenOf(request);
   if (!token) return false;
-  const hit = verified.get(await keyOf(origin, token), now);
+  const hit = verified.get(await keyOf(new URL(request.url).origin, token), now);
   if (!hit) return false;
   // The provider sets these two on the context itself; here they are set to what it set then.
   const target = ctx as unknown as { props: unknown; auth: Verified["auth"] };
@@ -53,7 +58,7 @@ export async function restoreVerifiedCaller(request: Request, origin: string, en
 
 export const wasRestored = (ctx: object): boolean => restored.has(ctx);
 
-/** Remembers a caller the provider has just verified (never one restored from memory). */
+/** Remembers a caller the provider has just verified on `origin`, the request's (never one restored from memory). */
 export async function rememberVerifiedCaller(origin: string, ctx: OAuthResourceContext<unknown>, now = Date.now()): Promise<void> {
   if (restored.has(ctx) || !ctx.auth?.token) return;
   const props = ctx.props as { userId?: unknown; orgId?: unknown; apiKeyId?: unknown } | undefined;

@@ -12,6 +12,7 @@ import { type RequestRuntime, requestRuntime } from "../platform/runtime";
 import { inProfile, type McpProfile, profileOf } from "./profiles";
 import { createMcpServer } from "./server";
 import { createMcpTransport } from "./transport";
+import { MODERN_PROTOCOL_VERSION } from "./versions";
 
 const RUNTIME_KEY = "cairn.runtime";
 const PROFILE_KEY = "cairn.profile";
@@ -28,6 +29,13 @@ const jsonRpcError = (code: number, message: string, status: number, retryAfterS
     status,
     headers: { "content-type": "application/json", ...(retryAfterSeconds ? { "retry-after": String(retryAfterSeconds) } : {}) },
   });
+
+const RESPONSE_REFUSED =
+  "Invalid Request: on 2026-07-28 clients send no JSON-RPC responses; the server sends no requests, and the answers to an input request go in the retried request's inputResponses.";
+
+/** A JSON-RPC response (a result or an error for an id), as opposed to a request or a notification. */
+const isJsonRpcResponse = (body: unknown): boolean =>
+  typeof body === "object" && body !== null && !("method" in body) && "id" in body && ("result" in body || "error" in body);
 
 const BATCH_REFUSED = "Invalid Request: JSON-RPC batches are not supported on any protocol version; send one message per HTTP request.";
 
@@ -47,7 +55,7 @@ export const mcpApiHandler = {
     const profile = profileOf(new URL(request.url).pathname);
     if (!profile) return jsonRpcError(-32601, "No MCP endpoint here: use /mcp (every tool) or /mcp/core (the core profile).", 404);
     const ctx = protectedContext(executionContext);
-    const admission = await admitCaller(env, ctx);
+    const admission = await admitCaller(env, ctx, { requestOrigin: new URL(request.url).origin });
     if (!admission.ok) {
       if (admission.reason === "org_erasing") return jsonRpcError(-32000, admission.error.message, 409);
       return admission.reason === "rate_limited"
@@ -76,6 +84,11 @@ export const mcpApiHandler = {
       // A batch would run many calls for one unit of the per-credential limit, and could not answer
       // the HTTP 403 step-up for one call among others. The SDK clients send one message per POST.
       if (Array.isArray(parsedBody)) return jsonRpcError(-32600, BATCH_REFUSED, 400);
+      // On 2026-07-28 a client never sends a JSON-RPC response (the server sends no requests to answer): 400, -32600.
+      // The 2025 lane accepts one with 202 as its transport says.
+      if (isJsonRpcResponse(parsedBody) && request.headers.get("mcp-protocol-version") === MODERN_PROTOCOL_VERSION) {
+        return jsonRpcError(-32600, RESPONSE_REFUSED, 400);
+      }
       const operation = findOperation(calledTool(parsedBody) ?? "");
       if (operation && inProfile(profile, operation.name) && !hasScope(principal.scopes, operation.scope)) {
         return insufficientScope(ctx.auth, [operation.scope], `${operation.name} needs the ${operation.scope} scope`);

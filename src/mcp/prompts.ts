@@ -5,6 +5,7 @@ import researchOutputSkill from "../../skills/research-output/SKILL.md";
 import researchScanSkill from "../../skills/research-scan/SKILL.md";
 import { isCairnError } from "../domain/errors";
 import { type PromptArgument, parseSkill, promptArgumentsOf, promptInput, renderPrompt, type Skill } from "../domain/skills";
+import { refuseCursor } from "./paging";
 
 /**
  * The four skills as prompts, from the same SKILL.md files Claude installs (bundled as text
@@ -37,7 +38,10 @@ export function renderNamedPrompt(name: string, args: Record<string, unknown>): 
 }
 
 export function registerPrompts(server: Server): void {
-  server.setRequestHandler("prompts/list", () => ({ prompts: listPrompts() }));
+  server.setRequestHandler("prompts/list", (request) => {
+    refuseCursor(request.params);
+    return { prompts: listPrompts() };
+  });
   server.setRequestHandler("prompts/get", (request) => {
     const { name, arguments: args } = request.params;
     let prompt: RenderedPrompt | undefined;

@@ -73,7 +73,7 @@ describe("MCP resources", () => {
   it("answers a missing resource with the era's not-found code and the URI it was asked for", async () => {
     const { apiKey } = await seedTenant();
     for (const uri of ["cairn://artifacts/art_0000000000000000000000000", "cairn://plans/pln_0000000000000000000000000", "cairn://outputs/out_0000000000000000000000000", "file:///etc/passwd"]) {
-      for (const version of ["2025-11-25", "2025-06-18", "2025-03-26"]) {
+      for (const version of ["2025-11-25", "2025-06-18"]) {
         const legacy = await rpc(apiKey, "resources/read", { uri }, { "mcp-protocol-version": version });
         expect(legacy.error?.code, `${uri} ${version}`).toBe(-32002);
         expect(legacy.error?.data, `${uri} ${version}`).toEqual({ uri });

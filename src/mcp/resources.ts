@@ -3,6 +3,7 @@ import { invoke } from "../operations/invoke";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
 import { MCP_APP_MIME_TYPE, PLAN_VIEW_HTML, PLAN_VIEW_META, PLAN_VIEW_URI, planViewResource } from "./app/plan-view";
+import { refuseCursor } from "./paging";
 
 /**
  * Plans, artifacts and deliverables as MCP resources, for clients that attach
@@ -31,16 +32,20 @@ async function run(runtime: RequestRuntime, name: string, args: Record<string, u
 }
 
 export function registerResources(server: Server, runtime: RequestRuntime): void {
-  server.setRequestHandler("resources/templates/list", () => ({
-    resourceTemplates: KINDS.map(({ kind, param, title }) => ({
-      uriTemplate: `cairn://${kind}/{${param}}`,
-      name: kind,
-      title,
-      mimeType: "application/json",
-    })),
-  }));
+  server.setRequestHandler("resources/templates/list", (request) => {
+    refuseCursor(request.params);
+    return {
+      resourceTemplates: KINDS.map(({ kind, param, title }) => ({
+        uriTemplate: `cairn://${kind}/{${param}}`,
+        name: kind,
+        title,
+        mimeType: "application/json",
+      })),
+    };
+  });
 
-  server.setRequestHandler("resources/list", async () => {
+  server.setRequestHandler("resources/list", async (request) => {
+    refuseCursor(request.params);
     const lists = await Promise.all(KINDS.map(async (spec) => ({ spec, body: await run(runtime, spec.list, { limit: 20 }) })));
     return {
       resources: [planViewResource, ...lists.flatMap(({ spec, body }) =>

@@ -8,9 +8,11 @@ import { newCorrelationId, type RequestRuntime, type RequestSession } from "../p
 import { MCP_APP_MIME_TYPE } from "./app/plan-view";
 import { registerCompletions } from "./completions";
 import { inProfile, type McpProfile } from "./profiles";
+import { refuseCursor } from "./paging";
 import { registerPrompts } from "./prompts";
 import { registerResources } from "./resources";
 import { listTools } from "./tools";
+import { SERVED_PROTOCOL_VERSIONS } from "./versions";
 
 export const SERVER_INFO = { name: "cairn", title: "Cairn", version: "0.1.0" } as const;
 
@@ -45,6 +47,7 @@ function withReadPosition(result: CallToolResult, position: ReadPosition | null)
  */
 export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "full"): Server {
   const server = new Server(SERVER_INFO, {
+    supportedProtocolVersions: [...SERVED_PROTOCOL_VERSIONS],
     capabilities: {
       tools: { listChanged: false },
       resources: { listChanged: false, subscribe: false },
@@ -62,7 +65,10 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
       "resources/read": { ttlMs: 0, cacheScope: "private" },
     },
   });
-  server.setRequestHandler("tools/list", () => ({ tools: listTools(profile) }));
+  server.setRequestHandler("tools/list", (request) => {
+    refuseCursor(request.params);
+    return { tools: listTools(profile) };
+  });
   server.setRequestHandler("tools/call", async (request) => {
     const { name, arguments: args } = request.params;
     const operation = findOperation(name);

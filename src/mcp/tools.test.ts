@@ -75,7 +75,7 @@ describe("the MCP protocol surface", () => {
     );
     expect(discover.error).toBeUndefined();
     // Every version served, the 2025 era through initialize included, newest first.
-    expect(discover.result?.supportedVersions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"]);
+    expect(discover.result?.supportedVersions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18"]);
     const list = await readJsonRpc(await fetchWorker(mcpRequest(apiKey, "tools/list", { _meta: meta }, { ...headers, "mcp-method": "tools/list" })));
     expect(list.result).toMatchObject({ cacheScope: "private" });
     expect(((list.result?.tools ?? []) as unknown[]).length).toBe(OPERATIONS.length);
@@ -92,7 +92,7 @@ describe("the MCP protocol surface", () => {
     expect(response.status).toBe(400);
     const message = await readJsonRpc(response);
     expect(message.error?.code).toBe(-32022);
-    expect(message.error?.data).toEqual({ supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"], requested: "2099-01-01" });
+    expect(message.error?.data).toEqual({ supported: ["2026-07-28", "2025-11-25", "2025-06-18"], requested: "2099-01-01" });
   });
 
   it("answers an unknown tool with JSON-RPC invalid params", async () => {

@@ -11,18 +11,10 @@ import {
   type McpServerFactory,
   originValidationResponse,
   ProtocolErrorCode,
-  SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { SERVED_PROTOCOL_VERSIONS, HOW_TO_SPEAK } from "./versions";
 
-/** The stateless revision served through `createMcpHandler`. */
-const MODERN_PROTOCOL_VERSION = "2026-07-28";
-
-/**
- * Every protocol version this endpoint serves, newest first: the modern revision and
- * the 2025-era ones the legacy lane negotiates through `initialize`.
- */
-export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v !== MODERN_PROTOCOL_VERSION)];
 
 const jsonRpcError = (code: number, message: string, status: number, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
@@ -101,7 +93,7 @@ export function createMcpTransport(factory: McpServerFactory): McpTransport {
 /**
  * The SDK's modern handler names only modern revisions in `server/discover` and in
  * `-32022` UnsupportedProtocolVersion errors, though this endpoint also serves the
- * 2025 era through `initialize`. The specification's own example lists both
+ * 2025 era through `initialize` (and its -32022 message then names a version the list holds). The specification's own example lists both
  * (`"supported": ["2026-07-28", "2025-11-25"]`): a client that speaks only a 2025
  * revision learns from either answer that it can fall back. Only those two answers
  * are read and rewritten; every other response passes through untouched.
@@ -110,7 +102,7 @@ async function listServedVersions(response: Response, parsedBody: unknown): Prom
   const discover = typeof parsedBody === "object" && parsedBody !== null && (parsedBody as { method?: unknown }).method === "server/discover";
   if (!(discover || response.status === 400) || !response.headers.get("content-type")?.includes("application/json")) return response;
   const text = await response.text();
-  let message: { result?: { supportedVersions?: unknown }; error?: { code?: unknown; data?: { supported?: unknown } } };
+  let message: { result?: { supportedVersions?: unknown }; error?: { code?: unknown; message?: unknown; data?: { supported?: unknown; requested?: unknown } } };
   try {
     message = JSON.parse(text);
   } catch {
@@ -123,6 +115,10 @@ async function listServedVersions(response: Response, parsedBody: unknown): Prom
   }
   if (message.error?.code === -32022 && message.error.data && Array.isArray(message.error.data.supported)) {
     message.error.data.supported = [...SERVED_PROTOCOL_VERSIONS];
+    // The SDK's own words ("Unsupported protocol version: 2025-11-25") would contradict the list for a 2025 revision
+    // sent the 2026 way: the message says how to reach Cairn instead.
+    const requested = typeof message.error.data.requested === "string" ? message.error.data.requested : "none";
+    message.error.message = `Unsupported protocol version for this request: ${requested}. ${HOW_TO_SPEAK}`;
     changed = true;
   }
   const headers = new Headers(response.headers);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deliverableLink, planLink } from "./people-links";
+import { artifactLink, deliverableLink, planLink } from "./people-links";
 import { notFound } from "../domain/errors";
 import { pageEnd, UNTRUSTED } from "../domain/research/artifacts";
 import { claimOutcome } from "../domain/research/ledger";
@@ -80,7 +80,7 @@ export const chatgptFetch = defineOperation({
         id,
         title: artifact.title,
         text: artifact.contentText,
-        url: artifact.sourceUrl ?? `${ctx.origin}/api/v1/artifacts/${id}`,
+        url: artifact.sourceUrl ?? artifactLink(ctx.origin, id),
         metadata: {
           kind: "artifact",
           artifactType: artifact.artifactType,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deliverableLink, planLink } from "./people-links";
+import { artifactLink, deliverableLink, planLink } from "./people-links";
 import { defineOperation } from "./operation";
 import { searchResearch } from "./search-sources";
 
@@ -25,7 +25,7 @@ export const chatgptSearch = defineOperation({
         ? planLink(ctx.origin, hit.planId)
         : hit.kind === "output"
           ? deliverableLink(ctx.origin, hit.id)
-          : `${ctx.origin}/api/v1/artifacts/${hit.id}`);
+          : artifactLink(ctx.origin, hit.id));
     return { results: hits.map((hit) => ({ id: hit.id, title: hit.title, url: linkOf(hit) })) };
   },
 });

@@ -6,4 +6,7 @@
  */
 export const deliverableLink = (origin: string, outputId: string): string => `${origin}/dashboard/outputs/${encodeURIComponent(outputId)}`;
 
+/** An artifact's page, for one without a source URL of its own. */
+export const artifactLink = (origin: string, artifactId: string): string => `${origin}/dashboard/artifacts/${encodeURIComponent(artifactId)}`;
+
 export const planLink = (origin: string, planId: string): string => `${origin}/dashboard/plans/${encodeURIComponent(planId)}`;

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { Visitor } from "../../test/support/dashboard";
 import { createPlan, ok } from "../../test/support/plans";
 import { callTool, countRows, fetchWorker, mcpRequest, readJsonRpc, rest, seedApiKey, seedTenant, seedUser } from "../../test/support/worker";
 
@@ -208,6 +209,29 @@ describe("deliverables and feedback", () => {
     expect(foreignPlan.body).toMatchObject({ error: { code: "not_found" } });
   });
 
+  it("gives an artifact without a source URL a page a person can open: its dashboard page, for its org only", async () => {
+    const { apiKey, admin } = await seedTenant();
+    const { artifactId } = await ok(apiKey, "store_research", { artifactType: "finding", title: "Tidal <b>notes</b>", content: {}, contentText: "tidal lagoon yields <script>x</script>" });
+    const page = `http://localhost:8787/dashboard/artifacts/${artifactId}`;
+    expect(((await ok(apiKey, "search", { query: "tidal lagoon" })).results as { id: string; url: string }[]).find((r) => r.id === artifactId)?.url).toBe(page);
+    expect(await ok(apiKey, "fetch", { id: artifactId })).toMatchObject({ id: artifactId, url: page });
+    // The page itself: behind the sign-in, shown to the org's members, escaped.
+    const visitor = new Visitor();
+    expect((await visitor.get(`/dashboard/artifacts/${artifactId}`)).status).toBe(303);
+    await visitor.signIn(admin.email, admin.password);
+    const shown = await visitor.get(`/dashboard/artifacts/${artifactId}`);
+    expect(shown.status).toBe(200);
+    const html = await shown.text();
+    expect(html).toContain("Tidal &lt;b&gt;notes&lt;/b&gt;");
+    expect(html).toContain("tidal lagoon yields &lt;script&gt;");
+    expect(html).not.toContain("<script>x</script>");
+    // Another org's member finds nothing there.
+    const other = await seedTenant();
+    const outsider = new Visitor();
+    await outsider.signIn(other.admin.email, other.admin.password);
+    expect((await outsider.get(`/dashboard/artifacts/${artifactId}`)).status).toBe(404);
+  });
+
   it("records initial and closing feedback linked to real records only", async () => {
     const { apiKey, orgId } = await seedTenant();
     const { planId } = await createPlan(apiKey);
@@ -248,7 +272,7 @@ describe("ChatGPT's search and fetch", () => {
     expect(search.result?.content).toHaveLength(1);
     const results = JSON.parse(search.result?.content?.[0]?.text ?? "{}");
     expect(Object.keys(results)).toEqual(["results"]);
-    expect(results.results[0]).toEqual({ id: vectorId, title: "Vector databases compared", url: `http://localhost:8787/api/v1/artifacts/${vectorId}` });
+    expect(results.results[0]).toEqual({ id: vectorId, title: "Vector databases compared", url: `http://localhost:8787/dashboard/artifacts/${vectorId}` });
     const fetched = await raw("fetch", { id: vectorId });
     expect(fetched.result?.content).toHaveLength(1);
     const doc = JSON.parse(fetched.result?.content?.[0]?.text ?? "{}");
@@ -292,7 +316,7 @@ describe("bounded responses (issue 4): long fields clipped in lists and hits, wh
     const text = "Heat pump field notes. ".repeat(4000);
     const { artifactId } = await ok(apiKey, "store_research", { artifactType: "source", title: "Heat pump notes", content: {}, contentText: text, sourceUrl });
     const [result] = (await ok(apiKey, "search", { query: "heat pump" })).results as Record<string, unknown>[];
-    expect(result).toEqual({ id: artifactId, title: "Heat pump notes", url: `http://localhost:8787/api/v1/artifacts/${artifactId}` });
+    expect(result).toEqual({ id: artifactId, title: "Heat pump notes", url: `http://localhost:8787/dashboard/artifacts/${artifactId}` });
     const doc = await ok(apiKey, "fetch", { id: artifactId });
     expect(doc.url).toBe(sourceUrl);
     expect(JSON.stringify(doc).length).toBeLessThanOrEqual(READ_CHARS);

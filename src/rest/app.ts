@@ -77,7 +77,7 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   const url = new URL(request.url);
   // The org's erasure is the one call still served once it has begun: a stopped erasure is finished by sending it again.
   const forErasure = request.method === "DELETE" && url.pathname.replace(/\/$/, "") === `${REST_BASE}/org`;
-  const admission = await admitCaller(env, ctx, { forErasure });
+  const admission = await admitCaller(env, ctx, { requestOrigin: url.origin, forErasure });
   if (!admission.ok) {
     if (admission.reason === "unauthorized") return new Response("Unauthorized", { status: 401 });
     if (admission.reason === "org_erasing") return problemResponse(admission.error, correlationId);

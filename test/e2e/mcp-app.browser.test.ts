@@ -117,6 +117,8 @@ interface HostOptions {
   displayModes?: string[];
   modelContext?: boolean;
   endpoint?: Endpoint;
+  partialArguments?: Record<string, unknown>[];
+  cancelledWith?: string;
 }
 
 /** The app's tools/call as the server answered them, in the order the answers came. */
@@ -156,6 +158,8 @@ async function hostApp(options: HostOptions) {
     theme: options.theme ?? "light",
     displayModes: options.displayModes,
     modelContext: options.modelContext,
+    partialArguments: options.partialArguments,
+    cancelledWith: options.cancelledWith,
   });
   const frame = await waitForFrame(page);
   // With tool access the view also reads the plan as it is now (the result it was given may be old): wait for that read.
@@ -522,6 +526,23 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     expect(await core.frame.textContent("h1")).toBe("[Deep] Deliverables in the app");
     expect(core.answered.map((a) => a.name)).not.toContain("get_research_output");
     await core.page.close();
+  });
+
+  it("stops waiting when the host cancels the call, showing the plan as it stands, after streamed arguments", async () => {
+    const { planId } = await planAwaitingReview("[Scan] Cancelled call");
+    const cancelled = await hostApp({
+      toolName: "get_plan_status",
+      toolArguments: { planId },
+      serverTools: true,
+      partialArguments: [{ plan: "pl" }, { planId: planId.slice(0, 6) }],
+      cancelledWith: "user action",
+    });
+    // No result ever came: the view read the plan itself (it knew the id from the input) and says why.
+    expect(await cancelled.frame.textContent("h1")).toBe("[Scan] Cancelled call");
+    expect(await cancelled.frame.textContent("main")).toContain("The call was cancelled (user action); this is the plan as it stands.");
+    expect(await cancelled.frame.textContent("main")).not.toContain("Waiting for the plan");
+    await cancelled.page.close();
+    expect(pageErrors).toEqual([]);
   });
 
   it("opens from create_research_plan's result, fits a phone, and without tool access shows the review read-only", async () => {

@@ -22,6 +22,10 @@ interface StartOptions {
   displayModes?: ("inline" | "fullscreen" | "pip")[];
   /** Whether the host accepts ui/update-model-context. */
   modelContext?: boolean;
+  /** Arguments streamed before the whole input (ui/notifications/tool-input-partial), in order. */
+  partialArguments?: Record<string, unknown>[];
+  /** The call is cancelled with this reason (ui/notifications/tool-cancelled) instead of answered. */
+  cancelledWith?: string;
 }
 
 /** The few DOM parts used here (the project's types are the Workers runtime's, without the DOM library). */
@@ -110,7 +114,12 @@ page.cairnHost = {
       };
     }
     bridge.oninitialized = () => {
-      void bridge?.sendToolInput({ arguments: toolArguments }).then(() => bridge?.sendToolResult(toolResult as never));
+      void (async () => {
+        for (const partial of options.partialArguments ?? []) await bridge?.sendToolInputPartial({ arguments: partial });
+        await bridge?.sendToolInput({ arguments: toolArguments });
+        if (options.cancelledWith !== undefined) await bridge?.sendToolCancelled({ reason: options.cancelledWith });
+        else await bridge?.sendToolResult(toolResult as never);
+      })();
     };
     const contentWindow = iframe.contentWindow;
     if (!contentWindow) throw new Error("no iframe window");

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import { type FetchLike, obtainTokens } from "../support/oauth-flow";
-import { seedOrg, seedUser } from "../support/worker";
+import { seedApiKey, seedOrg, seedUser } from "../support/worker";
 
 /** The real Worker entry with some configuration changed: PUBLIC_URL unset, or production. */
 function workerWith(vars: Partial<Record<"PUBLIC_URL" | "CAIRN_ENV", string | undefined>>): FetchLike {
@@ -62,10 +62,46 @@ describe("public origin without PUBLIC_URL: the hostname each request arrives on
     expect((await workerWith({})(listTools("http://localhost:8787", tokens.access_token))).status).toBe(401);
   });
 
+  it("an API key works on every hostname the deployment serves, whichever it was used on first", async () => {
+    const orgId = await seedOrg();
+    const person = await seedUser(orgId, "member");
+    const { key: apiKey } = await seedApiKey(orgId, person.userId);
+    // Alternating hostnames within the isolate's memory window of verified callers.
+    for (const origin of [A, B, A, B, A]) expect((await derived(listTools(origin, apiKey))).status, origin).toBe(200);
+  });
+
   it("a resource naming another hostname is refused at authorization", async () => {
     const orgId = await seedOrg();
     const person = await seedUser(orgId, "member");
     await expect(obtainTokens(derived, A, { email: person.email, password: person.password, resource: B })).rejects.toThrow();
+  });
+});
+
+describe("one deployment, two hostnames (localhost and 127.0.0.1 in development; a custom domain and workers.dev in production)", () => {
+  const configured = "http://localhost:8787";
+  const alias = "http://127.0.0.1:8787";
+  const pinned = workerWith({ PUBLIC_URL: configured, CAIRN_ENV: "development" });
+  const restPlans = (origin: string, token: string) => new Request(`${origin}/api/v1/plans`, { headers: { authorization: `Bearer ${token}` } });
+
+  it("an API key works on both, over MCP and REST, in any order: the isolate's memory of it never decides", async () => {
+    const orgId = await seedOrg();
+    const person = await seedUser(orgId, "member");
+    const { key } = await seedApiKey(orgId, person.userId);
+    for (const origin of [alias, configured, alias, configured]) {
+      expect((await pinned(listTools(origin, key))).status, `MCP on ${origin}`).toBe(200);
+      expect((await pinned(restPlans(origin, key))).status, `REST on ${origin}`).toBe(200);
+    }
+  });
+
+  it("an OAuth token stays bound to its resource: refused on the other hostname even just after it was verified", async () => {
+    const orgId = await seedOrg();
+    const person = await seedUser(orgId, "member");
+    const { tokens } = await obtainTokens(pinned, configured, { email: person.email, password: person.password });
+    for (let round = 0; round < 2; round++) {
+      expect((await pinned(listTools(configured, tokens.access_token))).status).toBe(200);
+      expect((await pinned(listTools(alias, tokens.access_token))).status).toBe(401);
+      expect((await pinned(restPlans(alias, tokens.access_token))).status).toBe(401);
+    }
   });
 });
 

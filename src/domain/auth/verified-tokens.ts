@@ -2,8 +2,9 @@
  * Remembering tokens this isolate has verified, so the same token within a
  * short window costs no storage read and no decryption. The rules, pure:
  *   - an entry lives at most VERIFIED_TOKEN_TTL_MS, and never past the token's own expiry;
- *   - it is keyed by the public origin and the token together (a token verified for
- *     one hostname proves nothing on another);
+ *   - an OAuth token is keyed by the origin the request arrived on and the token together
+ *     (a token verified for one hostname proves nothing on another); an API key, good on
+ *     every hostname the deployment serves, by itself;
  *   - the map is bounded: the least recently stored entry goes first;
  *   - a hit never extends an entry, so a revocation elsewhere is seen within the bound.
  * Revocations made through this isolate drop the matching entries at once.

@@ -44,6 +44,7 @@ import {
 } from "./session";
 import { registerAdminRoutes } from "./admin-routes";
 import { registerRecordRoutes } from "./record-routes";
+import { registerArtifactRoutes } from "./artifact-page";
 import { registerSettingsRoutes } from "./settings-routes";
 import { registerSourceRoutes } from "./source-routes";
 import { registerWebhookRoutes } from "./webhook-routes";
@@ -381,6 +382,7 @@ dashboardApp.get("/reviews", async (c) => {
 });
 
 registerRecordRoutes(dashboardApp);
+registerArtifactRoutes(dashboardApp);
 registerSourceRoutes(dashboardApp);
 registerAdminRoutes(dashboardApp);
 registerWebhookRoutes(dashboardApp);
