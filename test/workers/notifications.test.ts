@@ -134,6 +134,34 @@ describe("notifications to people", () => {
     expect((await rest(adminKey, `/org/notification-channels/${channelId}`, { method: "DELETE" })).status).toBe(404);
   });
 
+  it("lets a member choose on the dashboard, and an admin add a channel, send a test and delete it there (session and CSRF)", async () => {
+    const { orgId, admin } = await adminOf();
+    const member = await memberOf(orgId);
+    const visitor = new Visitor();
+    await visitor.signIn(member.email, member.password);
+    const page = await (await visitor.get("/dashboard/notifications")).text();
+    expect(page).toContain(member.email.toLowerCase());
+    expect((await visitor.post("/dashboard/notifications", { email: ["plan.stalled"] })).status).toBe(403);
+    const saved = await visitor.post("/dashboard/notifications", { csrf: Visitor.csrfOf(page), email: ["plan.stalled", "plan.completed"] });
+    expect(saved.headers.get("location")).toBe("/dashboard/notifications?done=notifications");
+    expect(await (await rest(member.key, "/me/notifications")).json()).toMatchObject({ email: ["plan.stalled", "plan.completed"], defaults: false });
+    expect((await visitor.get("/dashboard/admin/notifications")).status).toBe(403);
+
+    const adminVisitor = new Visitor();
+    await adminVisitor.signIn(admin.email, admin.password);
+    const csrf = await adminVisitor.csrf("/dashboard/admin/notifications");
+    const added = await adminVisitor.post("/dashboard/admin/notifications", { csrf, kind: "slack", target: "https://hooks.example.com/slack/dash-secret", events: ["plan.completed"] });
+    expect(added.status).toBe(303);
+    const listing = await (await adminVisitor.get("/dashboard/admin/notifications")).text();
+    expect(listing).not.toContain("dash-secret");
+    const channelId = listing.match(/data-channel="([^"]+)"/)?.[1] ?? "";
+    const tested = await adminVisitor.post(`/dashboard/admin/notifications/${channelId}/test`, { csrf });
+    expect(await tested.text()).toContain("Test message sent.");
+    expect(JSON.parse(at("/slack/dash-secret")[0]?.body ?? "{}").text).toContain("Test message");
+    expect((await adminVisitor.post(`/dashboard/admin/notifications/${channelId}/delete`, { csrf })).status).toBe(303);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM notification_channels WHERE org_id = ?").bind(orgId).first("n")).toBe(0);
+  });
+
   it("gathers what arrives within a recipient's window into one digest", async () => {
     const { orgId, adminKey } = await adminOf();
     const path = "/slack/digest";
