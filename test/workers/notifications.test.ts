@@ -1,7 +1,11 @@
+import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/domain/ids";
 import type { WebhookEvent } from "../../src/domain/webhooks/events";
+import { newKeyringEntry } from "../../src/domain/webhooks/secret-box";
+import type { Env } from "../../src/env";
+import worker from "../../src/index";
 import { Visitor } from "../support/dashboard";
 import { createPlan } from "../support/plans";
 import { adminOf, at, received, useStandInReceivers, waitFor } from "../support/webhooks";
@@ -213,5 +217,28 @@ describe("notifications to people", () => {
     });
     expect(row?.last_error).toContain("until 00:00 UTC");
     expect(at(path)).toHaveLength(0);
+  });
+
+  it("the sweep cron re-sends a delivery left pending with no queue message, and seals channel URLs with a new key", async () => {
+    const { orgId, adminKey } = await adminOf();
+    const path = "/slack/swept";
+    const { channelId } = (await (await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url: `https://hooks.example.com${path}`, events: ["plan.completed"] }))).json()) as { channelId: string };
+    // A delivery whose queue message was lost three hours ago.
+    const lost = Date.now() - 3 * 3_600_000;
+    const event = JSON.stringify({ eventId: "msg_lost", type: "plan.completed", occurredAt: lost, data: { planId: "plan_lost", name: "Lost" } });
+    await env.DB.prepare(
+      "INSERT INTO notification_deliveries (id, org_id, recipient, channel_id, event_id, event_type, event, cairn_origin, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'msg_lost', 'plan.completed', ?, ?, 'pending', ?, ?)",
+    )
+      .bind(newId("ntf"), orgId, `channel:${channelId}`, channelId, event, ORIGIN, lost, lost)
+      .run();
+    const sweep = (keys?: string) =>
+      worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), { ...(env as unknown as Env), ...(keys ? { WEBHOOK_SECRET_KEYS: keys } : {}) } as never);
+    await sweep();
+    await waitFor("the lost message", async () => at(path).length === 1);
+    expect(JSON.parse(at(path)[0]?.body ?? "{}").text).toContain(`${ORIGIN}/dashboard/plans/plan_lost`);
+    // An operator puts a new key first: the next sweep seals the channel's URL with it.
+    await sweep(`${newKeyringEntry("k-next")},${(env as unknown as Env).WEBHOOK_SECRET_KEYS}`);
+    const stored = await env.DB.prepare("SELECT target FROM notification_channels WHERE id = ?").bind(channelId).first<{ target: string }>();
+    expect(stored?.target).toMatch(/^sealed:v1:k-next:/);
   });
 });
