@@ -16,6 +16,8 @@ export default defineConfig(async () => ({
           WEBHOOK_RETRY_BASE_SECONDS: "0",
           WEBHOOK_SECRET_KEYS: "k-test:UehIjCFZbs0oiiRoOdUVqSQ5QqTZtHMBNqEzFfN6hgU=",
           ORG_ERASURE_SETTLE_MS: "0",
+          // A notification recipient's digest window is one second here (five minutes by default): a test waits seconds.
+          NOTIFICATION_DIGEST_SECONDS: "1",
           // Source checks fetch only the loopback fixtures (test/support/source-pages.global.ts): a test never reaches the Internet.
           SOURCE_CHECK_HOSTS: "127.0.0.1,localhost",
         },

@@ -28,6 +28,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
 
 const lib = await import("./lib/local.mjs");
 const { webhookCommands } = await import("./lib/webhook-commands.mjs");
+const { notificationCommands } = await import("./lib/notification-commands.mjs");
 const { orgDataCommands } = await import("./lib/org-data-commands.mjs");
 const { sourceCommands } = await import("./lib/source-commands.mjs");
 
@@ -57,6 +58,9 @@ const OPTIONS = {
   url: { type: "string" },
   yes: { type: "boolean" },
   endpoint: { type: "string" },
+  member: { type: "string" },
+  kind: { type: "string" },
+  address: { type: "string" },
   events: { type: "string" },
   description: { type: "string" },
   "plan-approval": { type: "string" },
@@ -253,6 +257,7 @@ as an org admin, or the dashboard's Org admin → Settings.`,
   },
   ...orgDataCommands(emit),
   ...webhookCommands(emit),
+  ...notificationCommands(emit),
   ...sourceCommands(emit),
   migrate: {
     usage: "migrate",
@@ -320,7 +325,7 @@ ${GLOBAL_HELP}`;
 
 function groupHelp(group) {
   const names = Object.keys(COMMANDS).filter((n) => n.startsWith(`${group} `));
-  return `Usage: npm run cairn -- ${group} <${names.map((n) => n.split(" ")[1]).join("|")}> [flags]\n\n${names
+  return `Usage: npm run cairn -- ${group} <${[...new Set(names.map((n) => n.split(" ")[1]))].join("|")}> [flags]\n\n${names
     .map((n) => `  ${COMMANDS[n].usage}\n      ${COMMANDS[n].summary}`)
     .join("\n")}\n\n${GLOBAL_HELP}`;
 }
@@ -352,6 +357,11 @@ async function main(argv) {
   const groups = new Set(Object.keys(COMMANDS).map((n) => n.split(" ")[0]));
   let name = words.slice(0, 2).join(" ");
   let extra = words.slice(2);
+  // Three-word commands (org channels add) before two-word ones.
+  if (COMMANDS[words.slice(0, 3).join(" ")]) {
+    name = words.slice(0, 3).join(" ");
+    extra = words.slice(3);
+  }
   if (!COMMANDS[name] && COMMANDS[words[0]]) {
     name = words[0];
     extra = words.slice(1);

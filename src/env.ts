@@ -62,6 +62,16 @@ export interface Env {
    * the first seals, the others only open what they sealed (src/domain/webhooks/secret-box.ts).
    */
   WEBHOOK_SECRET_KEYS?: string;
+  /**
+   * Cloudflare Email Service `send_email` binding: notification e-mails (src/platform/notifications). Absent: e-mail
+   * notifications are recorded as failed with why. NOTIFICATION_FROM is the sender, an address of a domain onboarded
+   * to Email Service (default notifications@ the PUBLIC_URL host).
+   */
+  SEND_EMAIL?: SendEmail;
+  NOTIFICATION_FROM?: string;
+  /** Messages one org may send a day, UTC (default 500); seconds of a recipient's digest window (default 300). */
+  NOTIFICATION_DAILY_CAP?: string;
+  NOTIFICATION_DIGEST_SECONDS?: string;
   /** Milliseconds an org erasure waits after cutting access, before it deletes (default: the membership cache bound, 5000). */
   ORG_ERASURE_SETTLE_MS?: string;
   /** Days the tool-call log is kept (default 90), and ended webhook deliveries (default 30); removed by the daily cron. */

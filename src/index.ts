@@ -20,6 +20,7 @@ import { handleSourceChecks, isSourceCheckQueue } from "./platform/sources/consu
 import { sweepPendingSources } from "./platform/sources/pending-sweep";
 import { recheckDeliveredSources } from "./platform/sources/recheck";
 import type { SourceCheckMessage } from "./domain/ports";
+import { sweepNotifications } from "./platform/notifications/sweep";
 import { sweepWebhooks } from "./platform/webhooks/sweeper";
 import { webApp } from "./web/app";
 
@@ -124,6 +125,8 @@ export default {
   // the daily one also removes records that grow with use, past their retention, and re-checks cited sources.
   async scheduled(controller, env) {
     await sweepWebhooks(env, controller.scheduledTime);
+    // Notifications ride on the webhook queue: their stuck deliveries and sealed channel URLs are swept with it.
+    await sweepNotifications(env, controller.scheduledTime);
     // Every five minutes (the daily run falls between two of them); it throws nothing.
     if (controller.cron === WEBHOOK_SWEEP_CRON) await sweepPendingSources(env, controller.scheduledTime);
     if (controller.cron !== WEBHOOK_SWEEP_CRON) {

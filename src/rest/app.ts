@@ -12,6 +12,7 @@ import { newCorrelationId, type RequestSession, requestRuntime } from "../platfo
 import { jsonBody, queryInput } from "./input";
 import { insufficientScopeResponse, problemResponse } from "./problem";
 import { orgDataRoute } from "./org-data";
+import { notificationsRoute } from "./notifications";
 import { webhooksRoute } from "./webhooks";
 import { orgSettingsRoute } from "./org-settings";
 import { sourceRecheckRoute } from "./source-recheck";
@@ -93,6 +94,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   if (orgData) return orgData;
   const webhooks = await webhooksRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (webhooks) return webhooks;
+  const notifications = await notificationsRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (notifications) return notifications;
   const settings = await orgSettingsRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (settings) return settings;
   const recheck = await sourceRecheckRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);

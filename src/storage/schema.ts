@@ -436,3 +436,77 @@ export const orgImportJournal = sqliteTable(
   },
   (t) => [index("org_import_journal_org_idx").on(t.orgId, t.importLock)],
 );
+
+/** A member's choice of the events that reach them by e-mail (JSON list); absent: the defaults (src/domain/notifications/policy.ts). */
+export const notificationPreferences = sqliteTable(
+  "notification_preferences",
+  {
+    orgId: text("org_id").notNull(),
+    userId: text("user_id").notNull(),
+    emailEvents: text("email_events").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.userId] })],
+);
+
+/** An org's notification channel: a Slack-compatible webhook URL (sealed like webhook secrets) or an e-mail address. */
+export const notificationChannels = sqliteTable(
+  "notification_channels",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    kind: text("kind", { enum: ["slack", "email"] }).notNull(),
+    /** slack: the URL sealed with WEBHOOK_SECRET_KEYS; email: the address. */
+    target: text("target").notNull(),
+    events: text("events").notNull(),
+    cairnOrigin: text("cairn_origin").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("notification_channels_org").on(t.orgId, t.createdAt)],
+);
+
+/** One event for one recipient (`user:<id>` or `channel:<id>`): at most one per pair; sent alone or in a digest. */
+export const notificationDeliveries = sqliteTable(
+  "notification_deliveries",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    recipient: text("recipient").notNull(),
+    userId: text("user_id"),
+    channelId: text("channel_id"),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    event: text("event").notNull(),
+    cairnOrigin: text("cairn_origin").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "failed", "cancelled"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    sentTo: text("sent_to"),
+    subject: text("subject"),
+    bodyText: text("body_text"),
+    messageId: text("message_id"),
+    /** The delivery whose message carried this one (itself, or the first of a digest). */
+    sentWith: text("sent_with"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    sentAt: integer("sent_at"),
+    deadLetteredAt: integer("dead_lettered_at"),
+  },
+  (t) => [
+    uniqueIndex("notification_deliveries_recipient_event").on(t.recipient, t.eventId),
+    index("notification_deliveries_recipient_status").on(t.recipient, t.status, t.createdAt),
+    index("notification_deliveries_org").on(t.orgId, t.createdAt),
+  ],
+);
+
+/** Messages an org sent per UTC day, against its daily cap. */
+export const notificationDailyUsage = sqliteTable(
+  "notification_daily_usage",
+  {
+    orgId: text("org_id").notNull(),
+    day: text("day").notNull(),
+    sent: integer("sent").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.day] })],
+);

@@ -1,7 +1,7 @@
 /**
  * Where an org's records live. One D1 database, the directory ("DB"), holds
  * what every request needs whatever the org: orgs, people, credentials, the
- * tool-call log, webhooks and the search-session index. An org's research
+ * tool-call log, webhooks, notifications and the search-session index. An org's research
  * (executions, the plan index, artifacts, deliverables, feedback, the
  * evidence ledger, its audit trail) lives in its home database: one of the
  * D1 bindings the deployment lists, chosen when the org is first used and
@@ -23,6 +23,10 @@ export const DIRECTORY_TABLES: ReadonlySet<string> = new Set([
   "search_sessions",
   "webhook_subscriptions",
   "webhook_deliveries",
+  "notification_preferences",
+  "notification_channels",
+  "notification_deliveries",
+  "notification_daily_usage",
 ]);
 
 export const livesInHome = (table: string): boolean => !DIRECTORY_TABLES.has(table);

@@ -94,6 +94,15 @@ describe("a plan created with approval required", () => {
     expect(event?.data.step).toBeUndefined();
   });
 
+  it("announces the approval also as plan.approval_requested, with the same facts and its owner", () => {
+    const created = create(steps(2));
+    const events = planWebhookEvents(created.state, created.events, T0, () => `msg_${Math.random()}`);
+    expect(events.map((e) => e.type)).toEqual(["plan.review_requested", "plan.approval_requested"]);
+    expect(events[1]?.data).toEqual(events[0]?.data);
+    expect(events[1]?.data.ownerUserId).toBe(created.state.plan.createdBy.userId);
+    expect(events[1]?.eventId).not.toBe(events[0]?.eventId);
+  });
+
   it("shows every step of the largest plan within the presentation's bound", () => {
     const long = (n: number) => "y".repeat(n);
     const many = Array.from({ length: LIMITS.stepsPerPlan }, (_, i) => ({ stepType: "search" as const, instructions: `${i + 1} ${long(7_990)}`, parallelGroup: `group-${i}` }));

@@ -8,12 +8,16 @@
 export const WEBHOOK_EVENT_TYPES = [
   "plan.stalled",
   "plan.review_requested",
+  /** A plan created with approval required waits for a person's approval (sent beside plan.review_requested, kind "approval"). */
+  "plan.approval_requested",
   "plan.completed",
   "plan.failed",
   "plan.budget_exhausted",
   "research_output.created",
   /** A source a stored deliverable cites was verified at delivery and a re-check finds it changed or gone: once per change. */
   "research_output.sources_changed",
+  /** A scheduled plan's next run is due and waits for an assistant. */
+  "plan.scheduled_run_due",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

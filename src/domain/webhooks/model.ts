@@ -43,8 +43,11 @@ export interface WebhookDelivery {
   deadLetteredAt: number | null;
 }
 
-/** What the queue carries: an event to fan out, or one delivery to attempt. */
-export type WebhookMessage = { kind: "event"; event: WebhookEvent } | { kind: "delivery"; orgId: string; deliveryId: string };
+/** What the queue carries: an event to fan out, one webhook delivery to attempt, or one notification to send (src/platform/notifications). */
+export type WebhookMessage =
+  | { kind: "event"; event: WebhookEvent }
+  | { kind: "delivery"; orgId: string; deliveryId: string }
+  | { kind: "notification"; orgId: string; deliveryId: string };
 
 /** A subscription as its admins see it: never the secrets. */
 export const publicSubscription = (s: WebhookSubscription) => ({

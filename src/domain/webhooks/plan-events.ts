@@ -24,6 +24,8 @@ export function planWebhookEvents(state: PlanState, events: readonly PlanEvent[]
       status: plan.status,
       progress: progressOf(steps),
       totalSteps: steps.length,
+      /** Who made the plan: the person its notifications reach (src/platform/notifications). */
+      ownerUserId: plan.createdBy.userId,
       ...(step ? { step: { stepId: step.stepId, stepOrder: step.stepOrder, stepType: step.stepType } } : {}),
     };
     if (type === "plan.stalled") data.stalledStepIds = event.detail.stepIds ?? [];
@@ -41,6 +43,11 @@ export function planWebhookEvents(state: PlanState, events: readonly PlanEvent[]
       if (planReview) data.reviewId = planReview.reviewId;
       data.budget = { ...counts, ...(deadline !== undefined ? { deadline: new Date(deadline).toISOString() } : {}) };
     }
-    return [{ eventId: newEventId(), orgId: plan.orgId, type, occurredAt: now, data }];
+    const decided: WebhookEvent = { eventId: newEventId(), orgId: plan.orgId, type, occurredAt: now, data };
+    // An approval waiting is also its own event: receivers that care only for approvals need not read every review.
+    if (type === "plan.review_requested" && planReview?.kind === "approval") {
+      return [decided, { eventId: newEventId(), orgId: plan.orgId, type: "plan.approval_requested", occurredAt: now, data: { ...data } }];
+    }
+    return [decided];
   });
 }

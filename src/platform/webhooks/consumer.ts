@@ -18,6 +18,9 @@ import {
   unattemptedDeliveries,
   updateSubscription,
 } from "../../storage/webhook-repository";
+import { deliverNotification } from "../notifications/deliver";
+import { fanOutNotifications } from "../notifications/fan-out";
+import { deadLetterDelivery as deadLetterNotification } from "../../storage/notification-repository";
 import { homeDatabase } from "../org-homes";
 import { attemptDelivery } from "./attempt";
 import { openSigningSecrets, resealIfNeeded, secretKeyring } from "./secret-keys";
@@ -122,11 +125,16 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
     try {
       const body = message.body;
       if (body.kind === "event") {
+        // Webhook subscriptions and people alike: both fan-outs keep one delivery per receiver and event, so a retry repeats none.
         await fanOut(env, body.event, now);
+        await fanOutNotifications(env, body.event, now);
         message.ack();
         continue;
       }
-      const verdict = await deliver(env, body.orgId, body.deliveryId, message.attempts, now);
+      const verdict =
+        body.kind === "notification"
+          ? await deliverNotification(env, body.orgId, body.deliveryId, now, retryDelaySeconds(message.attempts, retryBase(env)))
+          : await deliver(env, body.orgId, body.deliveryId, message.attempts, now);
       if ("retry" in verdict) message.retry({ delaySeconds: verdict.delaySeconds });
       else message.ack();
     } catch (error) {
@@ -152,6 +160,8 @@ export async function handleDeadLetters(batch: MessageBatch<WebhookMessage>, env
     try {
       if (body.kind === "delivery") {
         await deadLetterDelivery(env.DB, body.orgId, body.deliveryId, DEAD_LETTER_REASON, now);
+      } else if (body.kind === "notification") {
+        await deadLetterNotification(env.DB, body.orgId, body.deliveryId, DEAD_LETTER_REASON, now);
       } else {
         const home = await homeDatabase(env, body.event.orgId);
         await recordWebhookEvent(home, body.event, now, now + WEBHOOK_LIMITS.deadLetteredEventDelayMs).run();

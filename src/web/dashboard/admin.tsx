@@ -36,6 +36,12 @@ export function Admin(props: {
         <span class="muted">events to your own systems (plan stalled, review requested, completed, failed, budget spent, deliverable stored)</span>
       </p>
       <p>
+        <a href="/dashboard/admin/notifications" id="notifications-link">
+          Notification channels →
+        </a>{" "}
+        <span class="muted">Slack-compatible webhooks and e-mail addresses that hear of reviews, approvals, stalls, completions and changed sources</span>
+      </p>
+      <p>
         <a href="/dashboard/admin/settings" id="settings-link">
           Settings →
         </a>{" "}

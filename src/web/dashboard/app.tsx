@@ -43,6 +43,7 @@ import {
   switchOrg,
 } from "./session";
 import { registerAdminRoutes } from "./admin-routes";
+import { registerNotificationRoutes } from "./notification-routes";
 import { registerRecordRoutes } from "./record-routes";
 import { registerArtifactRoutes } from "./artifact-page";
 import { registerSettingsRoutes } from "./settings-routes";
@@ -387,6 +388,7 @@ registerSourceRoutes(dashboardApp);
 registerAdminRoutes(dashboardApp);
 registerWebhookRoutes(dashboardApp);
 registerSettingsRoutes(dashboardApp);
+registerNotificationRoutes(dashboardApp);
 
 // Mounted with route(), the parent's notFound would answer: this keeps unknown dashboard paths on an HTML page.
 dashboardApp.all("*", (c) => notFoundPage(c));

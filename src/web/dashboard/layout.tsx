@@ -114,7 +114,7 @@ const LIVE_SCRIPT = `(() => {
   setInterval(tick, every);
 })();`;
 
-export type Section = "plans" | "reviews" | "executions" | "analytics" | "admin";
+export type Section = "plans" | "reviews" | "executions" | "analytics" | "notifications" | "admin";
 
 export interface LayoutProps {
   title: string;
@@ -133,6 +133,7 @@ export function Layout(props: LayoutProps) {
     ["reviews", "Reviews", "/dashboard/reviews"],
     ["executions", "Skill executions", "/dashboard/executions"],
     ["analytics", "Analytics", "/dashboard/analytics"],
+    ["notifications", "Notifications", "/dashboard/notifications"],
   ];
   if (session?.role === "admin") nav.push(["admin", "Org admin", "/dashboard/admin"]);
   return (

@@ -58,6 +58,9 @@ const flashes: Record<string, string> = {
   deleted: "Webhook subscription deleted, with its delivery log.",
   redelivered: "Delivery queued again, with the same webhook-id.",
   settings: "Settings saved.",
+  notifications: "Notification settings saved.",
+  channel_added: "Channel added. Send a test to check it.",
+  channel_deleted: "Channel deleted: nothing more is sent to it.",
 };
 
 /** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */

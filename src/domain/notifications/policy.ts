@@ -1,0 +1,124 @@
+import { validationError } from "../errors";
+import type { WebhookEventType } from "../webhooks/events";
+
+/**
+ * Notifications to people: which webhook events can reach a person or an org channel, what a member gets
+ * unless they choose otherwise, and the bounds on how much is sent. Pure, so each rule is tested on its own.
+ */
+
+/** The events that can be notified, named as the webhook events they come from. */
+export const NOTIFICATION_EVENT_TYPES = [
+  "plan.review_requested",
+  "plan.approval_requested",
+  "plan.stalled",
+  "plan.completed",
+  "research_output.sources_changed",
+  "plan.scheduled_run_due",
+] as const satisfies readonly WebhookEventType[];
+export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
+
+export const isNotificationEvent = (type: string): type is NotificationEventType => (NOTIFICATION_EVENT_TYPES as readonly string[]).includes(type);
+
+/** A member who never chose: reviews and approvals of their own plans, by e-mail. */
+export const DEFAULT_EMAIL_EVENTS: readonly NotificationEventType[] = ["plan.review_requested", "plan.approval_requested"];
+
+export const CHANNEL_KINDS = ["slack", "email"] as const;
+export type ChannelKind = (typeof CHANNEL_KINDS)[number];
+
+export const NOTIFICATION_LIMITS = {
+  channelsPerOrg: 10,
+  urlChars: 2_048,
+  addressChars: 254,
+  /**
+   * A recipient gets at most one message per window: the first event goes at once, what arrives during the
+   * next five minutes waits for the window's end and goes as one digest.
+   */
+  digestWindowSeconds: 300,
+  /** Events one digest lists by name; the rest are counted. */
+  digestItems: 20,
+  /** Messages an org sends a day (UTC), all channels and people together, unless NOTIFICATION_DAILY_CAP says otherwise. */
+  dailyCap: 500,
+} as const;
+
+/** The org's daily cap: NOTIFICATION_DAILY_CAP when it is a whole number from 1, else the default. */
+export function dailyCapOf(setting: string | undefined): number {
+  const configured = Number(setting);
+  return Number.isInteger(configured) && configured >= 1 ? configured : NOTIFICATION_LIMITS.dailyCap;
+}
+
+/** The digest window: NOTIFICATION_DIGEST_SECONDS when it is a whole number from 0, else five minutes. */
+export function digestWindowOf(setting: string | undefined): number {
+  const configured = setting === undefined || setting === "" ? Number.NaN : Number(setting);
+  return Number.isInteger(configured) && configured >= 0 ? configured : NOTIFICATION_LIMITS.digestWindowSeconds;
+}
+
+/** The UTC day a send counts against, as `YYYY-MM-DD`, and the seconds until the next one begins. */
+export const utcDay = (now: number): string => new Date(now).toISOString().slice(0, 10);
+export const secondsUntilNextUtcDay = (now: number): number => Math.ceil((86_400_000 - (now % 86_400_000)) / 1000);
+
+/** What a past cap answers: which cap, and when sending resumes. */
+export const dailyCapMessage = (cap: number): string =>
+  `The organization has sent its ${cap} notifications for today (UTC); more are not sent until 00:00 UTC. An operator raises the cap with NOTIFICATION_DAILY_CAP.`;
+
+/**
+ * When a message for a recipient may go: at once if nothing went to them within the window, else when the
+ * window that began with their last message ends (what waits until then goes as one digest).
+ */
+export function sendableAt(lastSentAt: number | null, now: number, windowSeconds: number): number {
+  if (lastSentAt === null) return now;
+  return Math.max(now, lastSentAt + windowSeconds * 1000);
+}
+
+export function checkEventList(raw: unknown, field: string): NotificationEventType[] {
+  if (!Array.isArray(raw) || raw.some((type) => typeof type !== "string")) throw validationError(`${field} is a list of event names.`, [{ path: field, message: "A list of strings" }]);
+  const unknown = raw.filter((type: string) => !isNotificationEvent(type));
+  if (unknown.length) {
+    throw validationError(`Unknown events: ${unknown.map((t: string) => t.slice(0, 60)).join(", ")}. Notifications carry ${NOTIFICATION_EVENT_TYPES.join(", ")}.`, [
+      { path: field, message: "Unknown event" },
+    ]);
+  }
+  return [...new Set(raw as NotificationEventType[])];
+}
+
+/** A member's choice, as PUT /me/notifications takes it: `{ email: [events…] }` (an empty list turns e-mail off). */
+export function parsePreferences(body: unknown): { email: NotificationEventType[] } {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw validationError("The body must be a JSON object: { email: [events…] }.");
+  const unknown = Object.keys(body).filter((key) => key !== "email");
+  if (unknown.length) throw validationError(`Unknown fields: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`, unknown.map((k) => ({ path: k.slice(0, 40), message: "Not a field" })));
+  if (!("email" in body)) throw validationError("email is required: the events that reach you by e-mail ([] for none).", [{ path: "email", message: "Required" }]);
+  return { email: checkEventList((body as { email: unknown }).email, "email") };
+}
+
+export interface ChannelInput {
+  kind: ChannelKind;
+  /** slack: the incoming-webhook URL (a secret: sealed at rest, never shown again). */
+  url?: string;
+  /** email: where the org's messages go (a team list). */
+  address?: string;
+  events: NotificationEventType[];
+}
+
+/** A plain, single address: one @, no spaces, no angle brackets or commas (one recipient, no header tricks). */
+const ADDRESS = /^[^\s@<>,;"()]+@[^\s@<>,;"()]+\.[^\s@<>,;"()]+$/;
+export const isEmailAddress = (value: string): boolean => value.length <= NOTIFICATION_LIMITS.addressChars && ADDRESS.test(value);
+
+/** POST /org/notification-channels: `{ kind, url?, address?, events }`, each field checked; the URL's host is the outbound guard's to judge. */
+export function parseChannelInput(body: unknown): ChannelInput {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw validationError("The body must be a JSON object: { kind, url?, address?, events }.");
+  const fields = body as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((key) => !["kind", "url", "address", "events"].includes(key));
+  if (unknown.length) throw validationError(`Unknown fields: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`, unknown.map((k) => ({ path: k.slice(0, 40), message: "Not a field" })));
+  const { kind, url, address } = fields;
+  if (kind !== "slack" && kind !== "email") throw validationError('kind is "slack" or "email".', [{ path: "kind", message: "slack or email" }]);
+  const events = checkEventList(fields.events, "events");
+  if (events.length === 0) throw validationError("events names at least one event.", [{ path: "events", message: "At least one" }]);
+  if (kind === "slack") {
+    if (address !== undefined) throw validationError("A slack channel has a url, not an address.", [{ path: "address", message: "Not for slack" }]);
+    if (typeof url !== "string" || url.length === 0) throw validationError("A slack channel needs url: its incoming-webhook URL.", [{ path: "url", message: "Required" }]);
+    if (url.length > NOTIFICATION_LIMITS.urlChars) throw validationError(`url is longer than ${NOTIFICATION_LIMITS.urlChars} characters.`, [{ path: "url", message: "Too long" }]);
+    return { kind, url, events };
+  }
+  if (url !== undefined) throw validationError("An email channel has an address, not a url.", [{ path: "url", message: "Not for email" }]);
+  if (typeof address !== "string" || !isEmailAddress(address)) throw validationError("An email channel needs address: one e-mail address.", [{ path: "address", message: "One e-mail address" }]);
+  return { kind, address: address.toLowerCase(), events };
+}

@@ -1,0 +1,142 @@
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import { CairnError, isCairnError, validationError } from "../domain/errors";
+import { NOTIFICATION_EVENT_TYPES } from "../domain/notifications/policy";
+import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
+import type { Principal } from "../domain/principal";
+import { hasScope } from "../domain/scopes";
+import type { Env } from "../env";
+import { channelsOf, createChannel, getPreferences, putPreferences, removeChannel, testChannel } from "../platform/notifications/admin";
+import { readBoundedText } from "../platform/request-body";
+import { publicOrigin } from "../platform/runtime";
+import { adminGate } from "./admin-gate";
+import { insufficientScopeResponse, problemResponse } from "./problem";
+
+/**
+ * Notifications to people:
+ *   GET  /me/notifications                       your choice of events by e-mail (or the defaults)
+ *   PUT  /me/notifications        {email: [events…]}
+ *   GET  /org/notification-channels              the org's channels, never a Slack URL     (admins)
+ *   POST /org/notification-channels {kind, url?, address?, events}  → 201 {channelId}      (admins)
+ *   DELETE /org/notification-channels/{id}                                                  (admins)
+ *   POST /org/notification-channels/{id}/test    one test message now                       (admins)
+ * Not MCP tools: who is told what is a person's and an admin's choice, not an assistant's.
+ */
+
+const ME = "/me/notifications";
+const CHANNELS = /^\/org\/notification-channels(?:\/([A-Za-z0-9_-]{1,64})(\/test)?)?$/;
+const BODY_LIMIT = 16 * 1024;
+
+async function bodyOf(request: Request): Promise<unknown> {
+  const text = await readBoundedText(request, BODY_LIMIT);
+  try {
+    return JSON.parse(text || "{}");
+  } catch {
+    throw validationError("The body is not JSON.");
+  }
+}
+
+async function run(correlationId: string, action: () => Promise<Response>): Promise<Response> {
+  try {
+    return await action();
+  } catch (error) {
+    const refused = isCairnError(error) ? error : refusedByDatabaseGate(error);
+    if (refused) return problemResponse(refused, correlationId);
+    throw error;
+  }
+}
+
+export async function notificationsRoute(
+  request: Request,
+  relativePath: string,
+  env: Env,
+  ctx: OAuthResourceContext<unknown>,
+  principal: Principal,
+  correlationId: string,
+): Promise<Response | null> {
+  const path = relativePath.replace(/\/$/, "");
+  const now = Date.now();
+  const { orgId, userId } = principal;
+  if (path === ME) {
+    if (request.method !== "GET" && request.method !== "PUT") {
+      return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use GET, PUT.`, { allow: ["GET", "PUT"] }), correlationId);
+    }
+    const scope = request.method === "GET" ? "research:read" : "research:write";
+    if (!hasScope(principal.scopes, scope)) return insufficientScopeResponse(ctx.auth, [scope], `Your notification settings need the ${scope} scope`, correlationId);
+    const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, now);
+    if (closed) return problemResponse(closed, correlationId);
+    return run(correlationId, async () => Response.json(request.method === "GET" ? await getPreferences(env, orgId, userId) : await putPreferences(env, orgId, userId, await bodyOf(request), now)));
+  }
+  const match = CHANNELS.exec(path);
+  if (!match) return null;
+  const [, id, test] = match;
+  const methods = test ? ["POST"] : id ? ["DELETE"] : ["GET", "POST"];
+  const refused = adminGate(request, methods, ctx, principal, correlationId, {
+    scope: "Managing notification channels needs the org:admin scope",
+    role: "Only the organization's admins manage its notification channels.",
+  });
+  if (refused) return refused;
+  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, now);
+  if (closed) return problemResponse(closed, correlationId);
+  return run(correlationId, async () => {
+    if (!id) {
+      if (request.method === "GET") return Response.json({ channels: await channelsOf(env, orgId), eventTypes: NOTIFICATION_EVENT_TYPES });
+      const created = await createChannel(env, orgId, userId, publicOrigin(env), await bodyOf(request), now);
+      const location = `${new URL(request.url).pathname.replace(/\/$/, "")}/${created.channelId}`;
+      return Response.json(created, { status: 201, headers: { location, "access-control-expose-headers": "Location" } });
+    }
+    if (test) return Response.json(await testChannel(env, orgId, id, now));
+    await removeChannel(env, orgId, id);
+    return new Response(null, { status: 204 });
+  });
+}
+
+/** The notification routes in the OpenAPI document. */
+export function notificationsOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {
+  const admin = { security: [{ oauth2: ["org:admin"] }, { apiKey: [] }], "x-required-scope": "org:admin", tags: ["notifications"] };
+  const errors = { "401": { description: "Missing, expired or revoked credential" }, "403": problem("Not an admin of the organization, or no org:admin scope") };
+  const json = (description: string) => ({ description, content: { "application/json": { schema: { type: "object" } } } });
+  const events = { type: "array", items: { type: "string", enum: [...NOTIFICATION_EVENT_TYPES] } };
+  const idParam = { name: "channelId", in: "path", required: true, schema: { type: "string" } };
+  return {
+    [`${base}${ME}`]: {
+      get: { operationId: "get_my_notifications", summary: "Your notification settings", security: [{ oauth2: ["research:read"] }, { apiKey: [] }], tags: ["notifications"], responses: { "200": json("The events that reach you by e-mail") } },
+      put: {
+        operationId: "put_my_notifications",
+        summary: "Choose the events that reach you by e-mail",
+        security: [{ oauth2: ["research:write"] }, { apiKey: [] }],
+        tags: ["notifications"],
+        requestBody: { required: true, content: { "application/json": { schema: { type: "object", properties: { email: events }, required: ["email"] } } } },
+        responses: { "200": json("The settings as stored"), "400": problem("An unknown event or field") },
+      },
+    },
+    [`${base}/org/notification-channels`]: {
+      get: { operationId: "list_notification_channels", summary: "The org's notification channels (never a Slack URL)", ...admin, responses: { "200": json("The channels"), ...errors } },
+      post: {
+        operationId: "create_notification_channel",
+        summary: "Add a Slack-compatible webhook or an e-mail address as a channel",
+        ...admin,
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: { type: "object", properties: { kind: { type: "string", enum: ["slack", "email"] }, url: { type: "string", format: "uri" }, address: { type: "string", format: "email" }, events }, required: ["kind", "events"] },
+            },
+          },
+        },
+        responses: { "201": json("{ channelId }"), "400": problem("A field is not valid or the URL is refused"), "409": problem("The organization has 10 channels already"), ...errors },
+      },
+    },
+    [`${base}/org/notification-channels/{channelId}`]: {
+      delete: { operationId: "delete_notification_channel", summary: "Delete a channel", ...admin, parameters: [idParam], responses: { "204": { description: "Deleted" }, "404": problem("No such channel"), ...errors } },
+    },
+    [`${base}/org/notification-channels/{channelId}/test`]: {
+      post: {
+        operationId: "test_notification_channel",
+        summary: "Send one test message now",
+        ...admin,
+        parameters: [idParam],
+        responses: { "200": json("{ delivered, error }"), "404": problem("No such channel"), "429": problem("The org's daily notification cap is reached (Retry-After: until 00:00 UTC)"), ...errors },
+      },
+    },
+  };
+}

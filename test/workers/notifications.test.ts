@@ -1,0 +1,244 @@
+import { createScheduledController } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { newId } from "../../src/domain/ids";
+import type { WebhookEvent } from "../../src/domain/webhooks/events";
+import { newKeyringEntry } from "../../src/domain/webhooks/secret-box";
+import type { Env } from "../../src/env";
+import worker from "../../src/index";
+import { Visitor } from "../support/dashboard";
+import { createPlan } from "../support/plans";
+import { adminOf, at, received, useStandInReceivers, waitFor } from "../support/webhooks";
+import { ORIGIN, rest, seedApiKey, seedUser } from "../support/worker";
+
+/**
+ * Notifications on the real runtime: events leave through the webhook queue, people get e-mail through the
+ * local send_email binding (Miniflare's simulation; its message id is recorded with what was sent) and channels
+ * get Slack-compatible messages at a stand-in receiver at its HTTP edge (hooks.example.com).
+ */
+useStandInReceivers();
+
+interface NotificationRow {
+  recipient: string;
+  event_type: string;
+  status: string;
+  last_error: string | null;
+  sent_to: string | null;
+  subject: string | null;
+  body_text: string | null;
+  message_id: string | null;
+  sent_with: string | null;
+}
+
+const rowsFor = (recipient: string) =>
+  env.DB.prepare("SELECT * FROM notification_deliveries WHERE recipient = ? ORDER BY created_at, id").bind(recipient).all<NotificationRow>().then((r) => r.results);
+
+/** An event as the outbox hands it to the webhook queue. */
+async function emit(orgId: string, type: string, data: Record<string, unknown>): Promise<string> {
+  const event = { eventId: newId("msg"), orgId, type, occurredAt: Date.now(), data } as WebhookEvent;
+  await env.WEBHOOK_QUEUE.send({ kind: "event", event });
+  return event.eventId;
+}
+
+const json = (body: unknown) => ({ method: "POST", body: JSON.stringify(body) });
+
+async function memberOf(orgId: string) {
+  const member = await seedUser(orgId, "member");
+  return { ...member, key: (await seedApiKey(orgId, member.userId)).key };
+}
+
+describe("notifications to people", () => {
+  it("e-mails the owner of a plan waiting for approval by default, with the dashboard link, and respects a changed choice", async () => {
+    const { orgId } = await adminOf();
+    const member = await memberOf(orgId);
+    const defaults = await (await rest(member.key, "/me/notifications")).json();
+    expect(defaults).toMatchObject({ email: ["plan.review_requested", "plan.approval_requested"], defaults: true, address: member.email.toLowerCase(), digestWindowSeconds: 1 });
+
+    const { planId } = await createPlan(member.key, { approval: "required" });
+    const [sent] = await waitFor("the approval e-mail", async () => {
+      const rows = await rowsFor(`user:${member.userId}`);
+      return rows.some((r) => r.status === "delivered") && rows;
+    });
+    // One message for the approval: not a second one for the review it also is.
+    expect(await rowsFor(`user:${member.userId}`)).toHaveLength(1);
+    expect(sent).toMatchObject({ event_type: "plan.approval_requested", status: "delivered", sent_to: member.email.toLowerCase() });
+    expect(sent?.message_id).toEqual(expect.stringContaining("@"));
+    expect(sent?.subject).toContain("Approval waiting");
+    const link = `${ORIGIN}/dashboard/plans/${planId}`;
+    expect(sent?.body_text).toContain(link);
+    const visitor = new Visitor();
+    await visitor.signIn(member.email, member.password);
+    expect((await visitor.get(new URL(link).pathname)).status).toBe(200);
+
+    // The member chooses completions only: an approval no longer reaches them, a completion does.
+    const chosen = await rest(member.key, "/me/notifications", { method: "PUT", body: JSON.stringify({ email: ["plan.completed"] }) });
+    expect(chosen.status).toBe(200);
+    expect(await chosen.json()).toMatchObject({ email: ["plan.completed"], defaults: false });
+    const bad = await rest(member.key, "/me/notifications", { method: "PUT", body: JSON.stringify({ email: ["plan.exploded"] }) });
+    expect(bad.status).toBe(400);
+    await emit(orgId, "plan.approval_requested", { planId, name: "Again", ownerUserId: member.userId });
+    await emit(orgId, "plan.completed", { planId, name: "Done", ownerUserId: member.userId });
+    const rows = await waitFor("the completion e-mail", async () => {
+      const all = await rowsFor(`user:${member.userId}`);
+      return all.some((r) => r.event_type === "plan.completed" && r.status === "delivered") && all;
+    });
+    expect(rows.map((r) => r.event_type)).toEqual(["plan.approval_requested", "plan.completed"]);
+  });
+
+  it("lets an admin add channels without ever showing a Slack URL, and posts one readable message per event with a working link", async () => {
+    const { orgId, adminKey, admin } = await adminOf();
+    const url = "https://hooks.example.com/slack/T000/B000/very-secret-token";
+    const types = ["plan.review_requested", "plan.approval_requested", "plan.stalled", "plan.completed", "research_output.sources_changed", "plan.scheduled_run_due"];
+    const created = await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url, events: types }));
+    expect(created.status).toBe(201);
+    const { channelId } = (await created.json()) as { channelId: string };
+    const email = await rest(adminKey, "/org/notification-channels", json({ kind: "email", address: "Team@Example.com", events: ["plan.completed"] }));
+    expect(email.status).toBe(201);
+    const listed = await rest(adminKey, "/org/notification-channels");
+    const listing = await listed.text();
+    expect(listing).not.toContain("very-secret-token");
+    expect(JSON.parse(listing).channels).toEqual([
+      { channelId, kind: "slack", events: types, createdAt: expect.any(String) },
+      { channelId: expect.any(String), kind: "email", address: "team@example.com", events: ["plan.completed"], createdAt: expect.any(String) },
+    ]);
+    const stored = await env.DB.prepare("SELECT target FROM notification_channels WHERE id = ?").bind(channelId).first<{ target: string }>();
+    expect(stored?.target).toMatch(/^sealed:v1:/);
+    expect(stored?.target).not.toContain("very-secret-token");
+    // Bad input changes nothing; members may not manage channels; a refused host is said plainly.
+    expect((await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url: "http://10.0.0.1/hook", events: ["plan.completed"] }))).status).toBe(400);
+    expect((await rest(adminKey, "/org/notification-channels", json({ kind: "pager", events: ["plan.completed"] }))).status).toBe(400);
+    const member = await memberOf(orgId);
+    expect((await rest(member.key, "/org/notification-channels")).status).toBe(403);
+
+    const { planId } = await createPlan(adminKey);
+    for (const [i, type] of types.entries()) {
+      const data = type === "research_output.sources_changed" ? { planId, outputId: "out_source", title: "Report", source: { url: "https://example.org/a", change: "changed" } } : { planId, name: `Plan <b>${i}</b>` };
+      await emit(orgId, type, { ...data, ownerUserId: admin.userId });
+      await waitFor(`the ${type} message`, async () => at("/slack/T000/B000/very-secret-token").length === i + 1);
+    }
+    const messages = at("/slack/T000/B000/very-secret-token").map((r) => JSON.parse(r.body) as { text: string; blocks: unknown[] });
+    expect(messages).toHaveLength(types.length);
+    for (const message of messages.filter((_, i) => types[i] !== "research_output.sources_changed")) {
+      expect(message.text).toContain(`<${ORIGIN}/dashboard/plans/${planId}|Open it on the dashboard>`);
+      expect(message.text).toContain("&lt;b&gt;");
+      expect(message.blocks.length).toBeGreaterThan(0);
+    }
+    expect(messages[4]?.text).toContain(`${ORIGIN}/dashboard/outputs/out_source`);
+    expect(messages[2]?.text).toContain("has stalled");
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    expect((await visitor.get(`/dashboard/plans/${planId}`)).status).toBe(200);
+
+    // Send a test, then delete: nothing more reaches the channel.
+    const before = received.length;
+    const test = await rest(adminKey, `/org/notification-channels/${channelId}/test`, { method: "POST" });
+    expect(await test.json()).toEqual({ delivered: true, error: null });
+    expect(received.length).toBe(before + 1);
+    expect((await rest(adminKey, `/org/notification-channels/${channelId}`, { method: "DELETE" })).status).toBe(204);
+    expect((await rest(adminKey, `/org/notification-channels/${channelId}`, { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("lets a member choose on the dashboard, and an admin add a channel, send a test and delete it there (session and CSRF)", async () => {
+    const { orgId, admin } = await adminOf();
+    const member = await memberOf(orgId);
+    const visitor = new Visitor();
+    await visitor.signIn(member.email, member.password);
+    const page = await (await visitor.get("/dashboard/notifications")).text();
+    expect(page).toContain(member.email.toLowerCase());
+    expect((await visitor.post("/dashboard/notifications", { email: ["plan.stalled"] })).status).toBe(403);
+    const saved = await visitor.post("/dashboard/notifications", { csrf: Visitor.csrfOf(page), email: ["plan.stalled", "plan.completed"] });
+    expect(saved.headers.get("location")).toBe("/dashboard/notifications?done=notifications");
+    expect(await (await rest(member.key, "/me/notifications")).json()).toMatchObject({ email: ["plan.stalled", "plan.completed"], defaults: false });
+    expect((await visitor.get("/dashboard/admin/notifications")).status).toBe(403);
+
+    const adminVisitor = new Visitor();
+    await adminVisitor.signIn(admin.email, admin.password);
+    const csrf = await adminVisitor.csrf("/dashboard/admin/notifications");
+    const added = await adminVisitor.post("/dashboard/admin/notifications", { csrf, kind: "slack", target: "https://hooks.example.com/slack/dash-secret", events: ["plan.completed"] });
+    expect(added.status).toBe(303);
+    const listing = await (await adminVisitor.get("/dashboard/admin/notifications")).text();
+    expect(listing).not.toContain("dash-secret");
+    const channelId = listing.match(/data-channel="([^"]+)"/)?.[1] ?? "";
+    const tested = await adminVisitor.post(`/dashboard/admin/notifications/${channelId}/test`, { csrf });
+    expect(await tested.text()).toContain("Test message sent.");
+    expect(JSON.parse(at("/slack/dash-secret")[0]?.body ?? "{}").text).toContain("Test message");
+    expect((await adminVisitor.post(`/dashboard/admin/notifications/${channelId}/delete`, { csrf })).status).toBe(303);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM notification_channels WHERE org_id = ?").bind(orgId).first("n")).toBe(0);
+  });
+
+  it("gathers what arrives within a recipient's window into one digest", async () => {
+    const { orgId, adminKey } = await adminOf();
+    const path = "/slack/digest";
+    expect((await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url: `https://hooks.example.com${path}`, events: ["plan.stalled"] }))).status).toBe(201);
+    await emit(orgId, "plan.stalled", { planId: "plan_first", name: "First" });
+    await waitFor("the first message", async () => at(path).length === 1);
+    // Three at once, inside the window the first message opened: they wait for its end and go together.
+    await env.WEBHOOK_QUEUE.sendBatch(
+      ["A", "B", "C"].map((name) => ({ body: { kind: "event" as const, event: { eventId: newId("msg"), orgId, type: "plan.stalled" as const, occurredAt: Date.now(), data: { planId: `plan_${name}`, name } } } })),
+    );
+    await waitFor("the digest", async () => at(path).length === 2);
+    const digest = JSON.parse(at(path)[1]?.body ?? "{}") as { text: string };
+    expect(digest.text).toMatch(/^3 updates from Cairn/);
+    for (const name of ["A", "B", "C"]) expect(digest.text).toContain(`${ORIGIN}/dashboard/plans/plan_${name}`);
+    const channelRows = await env.DB.prepare("SELECT status, sent_with FROM notification_deliveries WHERE org_id = ? ORDER BY created_at").bind(orgId).all<{ status: string; sent_with: string }>();
+    expect(channelRows.results.map((r) => r.status)).toEqual(["delivered", "delivered", "delivered", "delivered"]);
+    expect(new Set(channelRows.results.slice(1).map((r) => r.sent_with)).size).toBe(1);
+  });
+
+  it("sends nothing to a member removed from the org", async () => {
+    const { orgId, admin } = await adminOf();
+    const member = await memberOf(orgId);
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    const removed = await visitor.post(`/dashboard/admin/members/${member.userId}/remove`, { csrf: await visitor.csrf("/dashboard/admin") });
+    expect(removed.status).toBe(303);
+    // A plan of theirs still waits for approval: the event is decided, and reaches nobody.
+    await emit(orgId, "plan.approval_requested", { planId: "plan_left", name: "Left behind", ownerUserId: member.userId });
+    const stayed = await memberOf(orgId);
+    await emit(orgId, "plan.approval_requested", { planId: "plan_stayed", name: "Still here", ownerUserId: stayed.userId });
+    await waitFor("the colleague's e-mail", async () => (await rowsFor(`user:${stayed.userId}`)).some((r) => r.status === "delivered"));
+    expect(await rowsFor(`user:${member.userId}`)).toEqual([]);
+  });
+
+  it("refuses past the org's daily cap with a clear error and Retry-After, and records why events were not sent", async () => {
+    const { orgId, adminKey } = await adminOf();
+    const path = "/slack/capped";
+    const { channelId } = (await (await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url: `https://hooks.example.com${path}`, events: ["plan.completed"] }))).json()) as { channelId: string };
+    const day = new Date().toISOString().slice(0, 10);
+    await env.DB.prepare("INSERT INTO notification_daily_usage (org_id, day, sent) VALUES (?, ?, 500)").bind(orgId, day).run();
+    const test = await rest(adminKey, `/org/notification-channels/${channelId}/test`, { method: "POST" });
+    expect(test.status).toBe(429);
+    expect(Number(test.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await test.json()) as { detail: string }).detail).toContain("sent its 500 notifications for today (UTC)");
+    await emit(orgId, "plan.completed", { planId: "plan_capped", name: "Capped" });
+    const [row] = await waitFor("the capped delivery", async () => {
+      const rows = await rowsFor(`channel:${channelId}`);
+      return rows.some((r) => r.status === "failed") && rows;
+    });
+    expect(row?.last_error).toContain("until 00:00 UTC");
+    expect(at(path)).toHaveLength(0);
+  });
+
+  it("the sweep cron re-sends a delivery left pending with no queue message, and seals channel URLs with a new key", async () => {
+    const { orgId, adminKey } = await adminOf();
+    const path = "/slack/swept";
+    const { channelId } = (await (await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url: `https://hooks.example.com${path}`, events: ["plan.completed"] }))).json()) as { channelId: string };
+    // A delivery whose queue message was lost three hours ago.
+    const lost = Date.now() - 3 * 3_600_000;
+    const event = JSON.stringify({ eventId: "msg_lost", type: "plan.completed", occurredAt: lost, data: { planId: "plan_lost", name: "Lost" } });
+    await env.DB.prepare(
+      "INSERT INTO notification_deliveries (id, org_id, recipient, channel_id, event_id, event_type, event, cairn_origin, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'msg_lost', 'plan.completed', ?, ?, 'pending', ?, ?)",
+    )
+      .bind(newId("ntf"), orgId, `channel:${channelId}`, channelId, event, ORIGIN, lost, lost)
+      .run();
+    const sweep = (keys?: string) =>
+      worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), { ...(env as unknown as Env), ...(keys ? { WEBHOOK_SECRET_KEYS: keys } : {}) } as never);
+    await sweep();
+    await waitFor("the lost message", async () => at(path).length === 1);
+    expect(JSON.parse(at(path)[0]?.body ?? "{}").text).toContain(`${ORIGIN}/dashboard/plans/plan_lost`);
+    // An operator puts a new key first: the next sweep seals the channel's URL with it.
+    await sweep(`${newKeyringEntry("k-next")},${(env as unknown as Env).WEBHOOK_SECRET_KEYS}`);
+    const stored = await env.DB.prepare("SELECT target FROM notification_channels WHERE id = ?").bind(channelId).first<{ target: string }>();
+    expect(stored?.target).toMatch(/^sealed:v1:k-next:/);
+  });
+});
