@@ -183,3 +183,22 @@ export function runPlanName(seriesName: string, runNumber: number): string {
   const base = seriesName.replace(/ · run \d+$/, "");
   return `${base.slice(0, 200 - suffix.length)}${suffix}`;
 }
+
+/** How a plan belongs to a series: the series' own plan (run 0) or one of its runs. */
+export interface SeriesLink {
+  schedule: Schedule;
+  runNumber: number;
+  /** The run's state; null for the series' own plan. */
+  run: { status: RunStatus; dueAt: number } | null;
+}
+
+/** What operations read of series (the D1 adapter: src/storage/plan-schedules.ts). */
+export interface PlanSeriesReader {
+  ofPlan(orgId: string, planId: string): Promise<SeriesLink | null>;
+  /** The org's runs created and not started by anybody yet (at most one a series). */
+  dueRunPlanIds(orgId: string): Promise<Set<string>>;
+  /** The latest deliverable of an earlier run of the plan's series (the series' own plan counting as run 0). */
+  previousDeliverable(orgId: string, planId: string): Promise<{ outputId: string; planId: string } | null>;
+  /** A run's ledger: its claims and its sources' URLs, bounded (CHANGE_LIMITS). */
+  ledgerOf(orgId: string, planId: string): Promise<{ claims: { subtopic: string; text: string }[]; sourceUrls: string[] }>;
+}

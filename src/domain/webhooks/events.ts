@@ -14,6 +14,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "research_output.created",
   /** A source a stored deliverable cites was verified at delivery and a re-check finds it changed or gone: once per change. */
   "research_output.sources_changed",
+  /** A plan's schedule made its next run (a new plan of the series, waiting for an assistant): once per run. */
+  "plan.scheduled_run_due",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
