@@ -126,7 +126,7 @@ export const getResearchOutput = defineOperation({
 
 /** The previous run's deliverable and what changed since it, for a deliverable of a series run; null otherwise. */
 export async function changesSincePreviousRun(
-  ctx: Pick<OperationContext, "principal" | "services">,
+  ctx: { principal: Pick<OperationContext["principal"], "orgId">; services: OperationContext["services"] },
   output: ResearchOutput,
 ): Promise<{ previousOutputId: string; changes: DeliverableChanges } | null> {
   if (!output.planId) return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CairnError } from "../errors";
+import type { CairnError } from "../errors";
 import { applyScheduleRequest, assertScheduleRoom, decideTick, dueTime, latestDueIndex, parseScheduleRequest, runPlanName, SCHEDULE_LIMITS } from "./schedule";
 
 const NOW = Date.UTC(2026, 10, 28, 9);

@@ -58,6 +58,8 @@ const flashes: Record<string, string> = {
   deleted: "Webhook subscription deleted, with its delivery log.",
   redelivered: "Delivery queued again, with the same webhook-id.",
   settings: "Settings saved.",
+  schedule_set: "Schedule set: each run is a new plan, made when it is due.",
+  schedule_stopped: "Schedule stopped: no further runs (the runs made stay).",
 };
 
 /** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */
