@@ -151,6 +151,14 @@ export async function markRunCreated(db: D1Database, run: ClaimedRun, event: Web
   ]);
 }
 
+/** A run whose series' plan is gone: the run is dropped and its schedule stopped, in one batch. */
+export async function abandonRun(db: D1Database, run: ClaimedRun, now: number): Promise<void> {
+  await db.batch([
+    db.prepare("DELETE FROM plan_series_runs WHERE series_id = ? AND run_number = ? AND plan_created = 0").bind(run.seriesId, run.runNumber),
+    db.prepare("UPDATE plan_schedules SET status = 'stopped', updated_at = ? WHERE series_id = ?").bind(now, run.seriesId),
+  ]);
+}
+
 /** The series reader operations use. */
 export function d1PlanSeries(db: D1Queries): PlanSeriesReader {
   return {

@@ -57,6 +57,17 @@ describe("scheduled re-runs", () => {
       expect(JSON.stringify(await refused.json())).toContain(path);
     }
     expect((await rest(apiKey, `/plans/${other}/schedule`)).status).toBe(404);
+    // At most 50 schedules an org (paused ones count): the 51st is refused, saying so.
+    const fill = Array.from({ length: 50 }, (_, i) =>
+      env.DB.prepare(
+        "INSERT INTO plan_schedules (series_id, org_id, plan_id, every, start_at, until, due_index, next_due_at, next_run_number, missed_in_a_row, status, created_by, created_at, updated_at) VALUES (?, ?, ?, 'day', 0, NULL, 0, 0, 1, 3, 'paused', 'u', 0, 0)",
+      ).bind(`ser_fill${i}`, orgId, `plan_fill${i}`),
+    );
+    await env.DB.batch(fill);
+    const full = await schedule(apiKey, other, { every: "day" });
+    expect(full.status).toBe(409);
+    expect(((await full.json()) as { detail: string }).detail).toContain("50 schedules");
+    await env.DB.prepare("DELETE FROM plan_schedules WHERE series_id LIKE 'ser_fill%'").run();
     expect((await schedule(apiKey, "plan_nothere", { every: "day" })).status).toBe(404);
 
     const { planId, startAt } = await dailyPlan(apiKey);
@@ -114,6 +125,16 @@ describe("scheduled re-runs", () => {
     expect((await rest(apiKey, `/plans/${planId}/schedule`, { method: "DELETE" })).status).toBe(204);
     await tick(now + 30 * DAY);
     expect((await scheduleOf(apiKey, planId)).runs).toHaveLength(3);
+  });
+
+  it("stops a series whose plan is gone instead of failing every tick", async () => {
+    const { orgId, apiKey } = await seedTenant();
+    const { planId } = await dailyPlan(apiKey);
+    await (env as unknown as { PLAN: { getByName(name: string): { erase(): Promise<void> } } }).PLAN.getByName(`${orgId}:${planId}`).erase();
+    await tick(Date.now());
+    const row = await env.DB.prepare("SELECT status FROM plan_schedules WHERE plan_id = ?").bind(planId).first<{ status: string }>();
+    expect(row?.status).toBe("stopped");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM plan_series_runs WHERE org_id = ?").bind(orgId).first("n")).toBe(0);
   });
 
   it("shows what changed since the previous run on the second run's deliverable (get_research_output and the dashboard)", async () => {

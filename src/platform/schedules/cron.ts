@@ -1,3 +1,4 @@
+import { isCairnError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
 import type { Actor, PlanState } from "../../domain/plans/model";
 import { decideTick, runPlanName, SCHEDULE_LIMITS, type Schedule } from "../../domain/plans/schedule";
@@ -6,7 +7,7 @@ import type { Env } from "../../env";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
 import { d1OrgSettings } from "../../storage/org-settings";
 import { durablePlanEngine } from "../../storage/plan-engine";
-import { type ClaimedRun, claimRun, dueSchedules, latestRun, markRunCreated, runsWithoutPlan } from "../../storage/plan-schedules";
+import { abandonRun, type ClaimedRun, claimRun, dueSchedules, latestRun, markRunCreated, runsWithoutPlan } from "../../storage/plan-schedules";
 import { bindingOf } from "../org-homes";
 import { outboxPublisher } from "../webhooks/producer";
 import { homeDatabaseNames } from "../webhooks/sweeper";
@@ -84,7 +85,16 @@ async function finishRun(env: Env, db: D1Database, run: ClaimedRun, now: number)
   const schedule = await db.prepare("SELECT plan_id, created_by, every FROM plan_schedules WHERE series_id = ?").bind(run.seriesId).first<{ plan_id: string; created_by: string; every: string }>();
   if (!schedule) return;
   const plans = durablePlanEngine(env);
-  const source = await plans.read(run.orgId, schedule.plan_id, false);
+  let source: PlanState;
+  try {
+    source = await plans.read(run.orgId, schedule.plan_id, false);
+  } catch (error) {
+    if (!(isCairnError(error) && error.code === "not_found")) throw error;
+    // The series' plan is gone: the schedule stops rather than failing every tick.
+    await abandonRun(db, run, Date.now());
+    log("warn", "scheduled series stopped: its plan is gone", { seriesId: run.seriesId });
+    return;
+  }
   const approval = await d1OrgSettings(env.DB).planApproval(run.orgId);
   try {
     await plans.run(run.orgId, run.planId, { kind: "create", input: copyOf(source, run, approval) }, schedulerActor({ createdBy: schedule.created_by }), now);
