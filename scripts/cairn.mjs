@@ -31,6 +31,7 @@ const { webhookCommands } = await import("./lib/webhook-commands.mjs");
 const { notificationCommands } = await import("./lib/notification-commands.mjs");
 const { orgDataCommands } = await import("./lib/org-data-commands.mjs");
 const { sourceCommands } = await import("./lib/source-commands.mjs");
+const { scheduleCommands } = await import("./lib/schedule-commands.mjs");
 
 const GLOBAL_OPTIONS = {
   remote: { type: "boolean" },
@@ -70,6 +71,9 @@ const OPTIONS = {
   "unprefer-domain": { type: "string", multiple: true },
   delivery: { type: "string" },
   database: { type: "string" },
+  every: { type: "string" },
+  start: { type: "string" },
+  until: { type: "string" },
 };
 
 const GLOBAL_HELP = `Global flags:
@@ -259,6 +263,7 @@ as an org admin, or the dashboard's Org admin → Settings.`,
   ...webhookCommands(emit),
   ...notificationCommands(emit),
   ...sourceCommands(emit),
+  ...scheduleCommands(emit, lib.UsageError),
   migrate: {
     usage: "migrate",
     summary: "apply pending D1 migrations (migrations/) to every database of the configuration",

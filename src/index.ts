@@ -22,6 +22,7 @@ import { recheckDeliveredSources } from "./platform/sources/recheck";
 import type { SourceCheckMessage } from "./domain/ports";
 import { sweepNotifications } from "./platform/notifications/sweep";
 import { sweepWebhooks } from "./platform/webhooks/sweeper";
+import { runDueSchedules } from "./platform/schedules/cron";
 import { webApp } from "./web/app";
 
 export { GrantGuardObject } from "./durable-objects/grant-guard-object";
@@ -121,7 +122,7 @@ export default {
     await handleQueue(batch, env);
   },
   // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal); the
-  // five-minute one also sweeps sources left pending (sent again once, then unchecked);
+  // five-minute one also sweeps sources left pending (sent again once, then unchecked) and makes plans' scheduled runs due;
   // the daily one also removes records that grow with use, past their retention, and re-checks cited sources.
   async scheduled(controller, env) {
     await sweepWebhooks(env, controller.scheduledTime);
@@ -129,6 +130,8 @@ export default {
     await sweepNotifications(env, controller.scheduledTime);
     // Every five minutes (the daily run falls between two of them); it throws nothing.
     if (controller.cron === WEBHOOK_SWEEP_CRON) await sweepPendingSources(env, controller.scheduledTime);
+    // Plans' schedules: each due series gets its one run (bounded a tick; it throws nothing).
+    if (controller.cron === WEBHOOK_SWEEP_CRON) await runDueSchedules(env, controller.scheduledTime);
     if (controller.cron !== WEBHOOK_SWEEP_CRON) {
       await applyRetention(env, controller.scheduledTime);
       // The sources stored deliverables cite are read again, oldest-checked first (changes announced by webhook).

@@ -4,6 +4,7 @@ import type { CompletionPort } from "./completion";
 import type { ReusedFrom } from "./research/claim-reuse";
 import type { PageCursor } from "./pagination";
 import type { PlanEngine, PlanIndex } from "./plans/engine";
+import type { PlanSeriesReader } from "./plans/schedule";
 import type { Artifact, ArtifactSummary, ArtifactType, SearchHit } from "./research/artifacts";
 import type { ExtractionServices } from "./research/extraction/model";
 import type { CitationPolicy, Claim, Evidence, SearchMetadata, Verdict } from "./research/ledger";
@@ -195,6 +196,8 @@ export interface Services {
   clientTexts: ClientTextStore;
   /** The texts of the pages Cairn read to check sources (the snapshots verdicts were reached on). */
   sourceSnapshots: SourceSnapshotReader;
+  /** Plans' schedules and their runs (series), for status views and what changed between runs. */
+  series: PlanSeriesReader;
 }
 
 /** The pages Cairn read, kept under the org, addressed by the SHA-256 of their text. What they say is untrusted. */

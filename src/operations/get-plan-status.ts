@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "./operation";
 import { ParamPlanId, PlanStatusView, planStatusView } from "./plan-views";
+import { SeriesView, seriesView } from "./series-views";
 
 export const getPlanStatus = defineOperation({
   name: "get_plan_status",
@@ -11,11 +12,14 @@ export const getPlanStatus = defineOperation({
   scope: "research:read",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   input: z.strictObject({ planId: ParamPlanId }),
-  output: PlanStatusView,
+  output: PlanStatusView.extend({ series: SeriesView.optional() }),
   rest: { method: "get", path: "/plans/{planId}" },
   appView: "plan",
   core: { description: "Where a plan stands: status, progress, the current step, finished steps with result summaries." },
   async handler(input, ctx) {
-    return planStatusView(await ctx.services.plans.read(ctx.principal.orgId, input.planId, false), ctx.now());
+    const { orgId } = ctx.principal;
+    const [state, link] = await Promise.all([ctx.services.plans.read(orgId, input.planId, false), ctx.services.series.ofPlan(orgId, input.planId)]);
+    // A plan with a schedule, or a run of one, says where it stands in its series.
+    return { ...planStatusView(state, ctx.now()), ...(link ? { series: seriesView(link) } : {}) };
   },
 });

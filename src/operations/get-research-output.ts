@@ -4,7 +4,10 @@ import { clipNullable } from "../domain/clip";
 import { pageEnd } from "../domain/research/artifacts";
 import type { Citation, ResearchOutputSummary } from "../domain/research/outputs";
 import { readRoom } from "./artifact-views";
-import { defineOperation } from "./operation";
+import { defineOperation, type OperationContext } from "./operation";
+import { ChangesView } from "./series-views";
+import { deliverableChanges, type DeliverableChanges } from "../domain/research/changes";
+import type { ResearchOutput } from "../domain/research/outputs";
 import { ParamOutputId } from "./store-research-output";
 
 const CitationView = z.object({ ref: z.string().optional(), title: z.string(), url: z.string().optional() });
@@ -73,7 +76,15 @@ export const getResearchOutput = defineOperation({
     offset: z.number().int().min(0).optional(),
     part: z.literal("citations").optional(),
   }),
-  output: OutputSummaryView.extend({ content: z.string(), offset: z.number(), nextOffset: z.number().nullable(), note: z.string().optional(), sources: SourceCountsView.optional() }),
+  output: OutputSummaryView.extend({
+    content: z.string(),
+    offset: z.number(),
+    nextOffset: z.number().nullable(),
+    note: z.string().optional(),
+    sources: SourceCountsView.optional(),
+    previousOutputId: z.string().optional(),
+    changes: ChangesView.optional(),
+  }),
   rest: { method: "get", path: "/outputs/{outputId}" },
   async handler(input, ctx) {
     const output = await ctx.services.outputs.get(ctx.principal.orgId, input.outputId, input.version);
@@ -98,14 +109,40 @@ export const getResearchOutput = defineOperation({
     const note = clipped
       ? `Shows ${citations.length} of ${all.length} citations and ${instructions && instructions.length > INSTRUCTIONS_PREVIEW_CHARS ? "the start of " : ""}formattingInstructions: part "citations" has them whole.`
       : undefined;
+    const offset = Math.min(input.offset ?? 0, output.content.length);
+    // A run of a scheduled series says what changed since the previous run's deliverable, with its first page.
+    const comparison = offset === 0 ? await changesSincePreviousRun(ctx, output) : null;
     const fixed = {
       ...summary,
       formattingInstructions: clipNullable(instructions, INSTRUCTIONS_PREVIEW_CHARS),
       citations,
       ...(note ? { note } : {}),
+      ...(comparison ?? {}),
     };
-    const offset = Math.min(input.offset ?? 0, output.content.length);
     const end = pageEnd(output.content, offset, readRoom(fixed));
     return { ...fixed, content: output.content.slice(offset, end), offset, nextOffset: end < output.content.length ? end : null };
   },
 });
+
+/** The previous run's deliverable and what changed since it, for a deliverable of a series run; null otherwise. */
+export async function changesSincePreviousRun(
+  ctx: { principal: Pick<OperationContext["principal"], "orgId">; services: OperationContext["services"] },
+  output: ResearchOutput,
+): Promise<{ previousOutputId: string; changes: DeliverableChanges } | null> {
+  if (!output.planId) return null;
+  const { orgId } = ctx.principal;
+  const previousRef = await ctx.services.series.previousDeliverable(orgId, output.planId);
+  if (!previousRef) return null;
+  const [previous, before, after] = await Promise.all([
+    ctx.services.outputs.get(orgId, previousRef.outputId),
+    ctx.services.series.ledgerOf(orgId, previousRef.planId),
+    ctx.services.series.ledgerOf(orgId, output.planId),
+  ]);
+  if (!previous) return null;
+  const urls = (own: string[], cited: readonly { url?: string }[]) => [...own, ...cited.flatMap((citation) => (citation.url ? [citation.url] : []))];
+  const changes = deliverableChanges(
+    { content: previous.content, claims: before.claims, sourceUrls: urls(before.sourceUrls, previous.citations) },
+    { content: output.content, claims: after.claims, sourceUrls: urls(after.sourceUrls, output.citations) },
+  );
+  return { previousOutputId: previous.outputId, changes };
+}

@@ -24,6 +24,8 @@ export const listActivePlans = defineOperation({
         totalSteps: z.number(),
         currentStepOrder: z.number().nullable(),
         updatedAt: z.string(),
+        /** A scheduled run nobody has started yet: listed first. */
+        due: z.literal(true).optional(),
       }),
     ),
     nextCursor: z.string().nullable(),
@@ -33,13 +35,16 @@ export const listActivePlans = defineOperation({
   async handler(input, ctx) {
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const after = input.cursor ? decodeCursor(input.cursor) : undefined;
-    const rows = await ctx.services.planIndex.listActive(ctx.principal.orgId, {
-      ...(after ? { after: { updatedAt: after.createdAt, planId: after.id } } : {}),
-      limit: limit + 1,
-    });
+    const { orgId } = ctx.principal;
+    const [rows, due] = await Promise.all([
+      ctx.services.planIndex.listActive(orgId, { ...(after ? { after: { updatedAt: after.createdAt, planId: after.id } } : {}), limit: limit + 1 }),
+      ctx.services.series.dueRunPlanIds(orgId),
+    ]);
     const page = toPage(rows, limit, (row) => ({ createdAt: row.updatedAt, id: row.planId }));
+    // Due runs lead the page they are on (the order across pages stays the cursor's, so paging never skips a plan).
+    const items = [...page.items.filter((row) => due.has(row.planId)), ...page.items.filter((row) => !due.has(row.planId))];
     return {
-      plans: page.items.map((row) => ({
+      plans: items.map((row) => ({
         planId: row.planId,
         name: row.name,
         status: row.status,
@@ -49,6 +54,7 @@ export const listActivePlans = defineOperation({
         totalSteps: row.totalSteps,
         currentStepOrder: row.currentStepOrder,
         updatedAt: new Date(row.updatedAt).toISOString(),
+        ...(due.has(row.planId) ? { due: true as const } : {}),
       })),
       nextCursor: page.nextCursor,
     };

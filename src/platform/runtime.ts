@@ -22,6 +22,7 @@ import { d1EvidenceLedger } from "../storage/ledger-repository";
 import { d1FeedbackRepository, d1OutputRepository } from "../storage/output-repository";
 import { type D1Queries, openDatabase } from "../storage/database";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
+import { d1PlanSeries } from "../storage/plan-schedules";
 import { durableSearchSessions } from "../storage/search-sessions";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
 import { d1OrgSettings } from "../storage/org-settings";
@@ -97,6 +98,7 @@ function homeRepositories(home: D1Queries) {
     planIndex: d1PlanIndex(home),
     completions: d1Completions(home),
     researchSearch: d1ResearchSearch(home),
+    series: d1PlanSeries(home),
   } satisfies Partial<Services>;
 }
 

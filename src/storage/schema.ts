@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 
 /** D1 holds everything org-wide. Times are epoch milliseconds; JSON columns hold text. */
 
@@ -301,6 +302,48 @@ export const renderedOutputs = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.outputId, t.version, t.renderer] })],
+);
+
+/** A plan's schedule: a series of runs the cron creates when each is due (migration 0031; src/domain/plans/schedule.ts). */
+export const planSchedules = sqliteTable(
+  "plan_schedules",
+  {
+    seriesId: text("series_id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    planId: text("plan_id").notNull(),
+    every: text("every", { enum: ["day", "week", "month"] }).notNull(),
+    startAt: integer("start_at").notNull(),
+    until: integer("until"),
+    dueIndex: integer("due_index").notNull(),
+    nextDueAt: integer("next_due_at").notNull(),
+    nextRunNumber: integer("next_run_number").notNull(),
+    missedInARow: integer("missed_in_a_row").notNull(),
+    status: text("status", { enum: ["active", "paused", "ended", "stopped"] }).notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("plan_schedules_org_plan").on(t.orgId, t.planId), index("plan_schedules_due").on(t.status, t.nextDueAt)],
+);
+
+/** One run of a series: (series_id, run_number) is unique, so a due time gives one run however often the cron fires. */
+export const planSeriesRuns = sqliteTable(
+  "plan_series_runs",
+  {
+    seriesId: text("series_id").notNull(),
+    runNumber: integer("run_number").notNull(),
+    orgId: text("org_id").notNull(),
+    planId: text("plan_id").notNull(),
+    dueAt: integer("due_at").notNull(),
+    status: text("status", { enum: ["due", "started", "missed"] }).notNull(),
+    planCreated: integer("plan_created").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.seriesId, t.runNumber] }),
+    uniqueIndex("plan_series_runs_org_plan").on(t.orgId, t.planId),
+    index("plan_series_runs_unfinished").on(t.planCreated).where(sql`${t.planCreated} = 0`),
+  ],
 );
 
 /** seed 000: the two feedback moments, initial (right after delivery) and closing. */

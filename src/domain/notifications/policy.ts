@@ -19,8 +19,11 @@ export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 
 export const isNotificationEvent = (type: string): type is NotificationEventType => (NOTIFICATION_EVENT_TYPES as readonly string[]).includes(type);
 
-/** A member who never chose: reviews and approvals of their own plans, by e-mail. */
-export const DEFAULT_EMAIL_EVENTS: readonly NotificationEventType[] = ["plan.review_requested", "plan.approval_requested"];
+/**
+ * A member who never chose: reviews and approvals of their own plans, and the runs of the schedules they own coming
+ * due (a run waits for someone to start it), by e-mail.
+ */
+export const DEFAULT_EMAIL_EVENTS: readonly NotificationEventType[] = ["plan.review_requested", "plan.approval_requested", "plan.scheduled_run_due"];
 
 export const CHANNEL_KINDS = ["slack", "email"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];

@@ -16,7 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "research_output.created",
   /** A source a stored deliverable cites was verified at delivery and a re-check finds it changed or gone: once per change. */
   "research_output.sources_changed",
-  /** A scheduled plan's next run is due and waits for an assistant. */
+  /** A plan's schedule made its next run (a new plan of the series, waiting for an assistant): once per run. */
   "plan.scheduled_run_due",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -8,17 +8,17 @@ import { getEmailEvents, insertDeliveries, listChannels, type NewDelivery, unatt
 import { homeDatabase } from "../org-homes";
 import { publicOrigin } from "../runtime";
 
-/** People one event may name explicitly (`recipientUserIds`): a series' owners, not a mailing list. */
+/** People one event may name explicitly (`ownerUserIds`): a series' owners, not a mailing list. */
 const MAX_NAMED_RECIPIENTS = 20;
 
 const isId = (value: unknown): value is string => typeof value === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(value);
 
 /**
- * The people an event concerns: those it names (`recipientUserIds`), else the plan's owner (`ownerUserId`, which
+ * The people an event concerns: those it names (`ownerUserIds`, as a scheduled run's event does), else the plan's owner (`ownerUserId`, which
  * plan events carry), else the creator of the plan or deliverable it is about, as the org's records say.
  */
 async function concernedPeople(env: Env, event: WebhookEvent): Promise<string[]> {
-  const named = event.data.recipientUserIds;
+  const named = event.data.ownerUserIds;
   if (Array.isArray(named)) return [...new Set(named.filter(isId))].slice(0, MAX_NAMED_RECIPIENTS);
   if (isId(event.data.ownerUserId)) return [event.data.ownerUserId];
   const home = await homeDatabase(env, event.orgId);

@@ -26,7 +26,7 @@ export interface SweepReport {
 }
 
 /** Every database an org may call home: those new orgs go to, and those the directory says orgs live in. */
-async function homeDatabaseNames(env: Env): Promise<string[]> {
+export async function homeDatabaseNames(env: Env): Promise<string[]> {
   const { results } = await env.DB.prepare("SELECT DISTINCT home_database AS name FROM orgs WHERE home_database IS NOT NULL").all<{ name: string }>();
   return [...new Set([DIRECTORY_DATABASE, ...placementCandidates(env.ORG_DATABASES), ...results.map((row) => row.name)])];
 }

@@ -49,6 +49,7 @@ import { registerArtifactRoutes } from "./artifact-page";
 import { registerSettingsRoutes } from "./settings-routes";
 import { registerSourceRoutes } from "./source-routes";
 import { registerWebhookRoutes } from "./webhook-routes";
+import { registerScheduleRoutes, scheduleForPage } from "./schedule-routes";
 import { budgetRaiseOf } from "./budget";
 import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, message, notFoundPage, render } from "./page";
 
@@ -255,11 +256,12 @@ dashboardApp.get("/plans/:planId", async (c) => {
   const { orgId } = c.get("session");
   const { services, home, now } = await webServices(c.env, orgId);
   const fingerprint = await liveFingerprint(home, orgId, planId);
-  const [state, history, members, ledger] = await Promise.all([
+  const [state, history, members, ledger, schedule] = await Promise.all([
     services.plans.read(orgId, planId, true),
     services.plans.history(orgId, planId, null, 100),
     listMembers(c.env.DB, orgId),
     ledgerView(services, orgId, planId),
+    scheduleForPage(c.env, orgId, planId),
   ]);
   const people = new Map(members.map((m) => [m.userId, m.displayName && m.displayName !== m.email ? `${m.displayName} (${m.email})` : m.email]));
   const workerClients = state.steps.map((step) => (step.claimedBy ? splitWorkerId(step.claimedBy)[1] : null));
@@ -269,7 +271,7 @@ dashboardApp.get("/plans/:planId", async (c) => {
     title: state.plan.name,
     section: "plans",
     live: { url: `/dashboard/live?plan=${planId}`, fingerprint, intervalMs: LIVE_INTERVAL_MS },
-    children: <PlanDetail state={state} history={history} now={now()} csrf={c.get("session").csrf} people={people} clients={clients} ledger={ledger} flash={flashFor(c)} />,
+    children: <PlanDetail state={state} history={history} now={now()} csrf={c.get("session").csrf} people={people} clients={clients} ledger={ledger} flash={flashFor(c)} schedule={schedule} />,
   });
 });
 
@@ -387,6 +389,7 @@ registerArtifactRoutes(dashboardApp);
 registerSourceRoutes(dashboardApp);
 registerAdminRoutes(dashboardApp);
 registerWebhookRoutes(dashboardApp);
+registerScheduleRoutes(dashboardApp);
 registerSettingsRoutes(dashboardApp);
 registerNotificationRoutes(dashboardApp);
 

@@ -1,4 +1,6 @@
 import type { ResearchOutput } from "../../domain/research/outputs";
+import type { DeliverableChanges } from "../../domain/research/changes";
+import { DeliverableChangesCard } from "./deliverable-changes";
 import type { SourceVerification } from "../../domain/sources/verification";
 import { shortTime } from "./format";
 import type { RenderedMarkdown } from "../../storage/rendered-outputs";
@@ -111,6 +113,8 @@ export function DeliverablePage(props: {
   sources: CitedSource[];
   /** The stored summary of its sources, kept by re-checks; null for a deliverable without one. */
   sourceCounts: SourceCounts | null;
+  /** For a scheduled run's deliverable: what changed since the previous run's (deliverable-changes.tsx). */
+  changes?: { previousOutputId: string; changes: DeliverableChanges } | null;
 }) {
   const { output, hrefOf } = props;
   return (
@@ -121,6 +125,7 @@ export function DeliverablePage(props: {
         {output.mediaType}, version {output.version}, updated {shortTime(output.updatedAt)} by {props.author}
       </p>
       {props.sourceCounts ? <SourceCountsLine counts={props.sourceCounts} /> : null}
+      {props.changes ? <DeliverableChangesCard {...props.changes} /> : null}
       <DeliverableContent output={output} rendered={props.rendered} hrefOf={hrefOf} />
       {props.sources.length ? (
         <>

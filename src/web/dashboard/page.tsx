@@ -61,6 +61,8 @@ const flashes: Record<string, string> = {
   notifications: "Notification settings saved.",
   channel_added: "Channel added. Send a test to check it.",
   channel_deleted: "Channel deleted: nothing more is sent to it.",
+  schedule_set: "Schedule set: each run is a new plan, made when it is due.",
+  schedule_stopped: "Schedule stopped: no further runs (the runs made stay).",
 };
 
 /** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */

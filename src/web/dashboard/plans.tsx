@@ -1,4 +1,6 @@
 import type { HistoryPage } from "../../domain/plans/engine";
+import type { ScheduleView } from "../../platform/schedules/schedules";
+import { PlanScheduleCard } from "./schedule-card";
 import type { PlanIndexEntry } from "../../domain/plans/index-entry";
 import type { PlanState } from "../../domain/plans/model";
 import { derivePlanStatusWithReviews, progressOf, stalledSteps } from "../../domain/plans/status";
@@ -163,6 +165,8 @@ export interface PlanDetailProps {
   ledger?: EvidenceLedgerView | null;
   flash?: string | null;
   error?: string | null;
+  /** The plan's schedule (its own, or the series it is a run of); null when it has none. */
+  schedule?: ScheduleView | null;
 }
 
 export function PlanDetail(props: PlanDetailProps) {
@@ -235,6 +239,8 @@ export function PlanDetail(props: PlanDetailProps) {
           <dd>{shortTime(plan.updatedAt)}</dd>
         </dl>
       </div>
+
+      {props.schedule !== undefined ? <PlanScheduleCard planId={plan.planId} schedule={props.schedule} csrf={props.csrf} /> : null}
 
       <h2>Steps</h2>
       <div id="plan-steps" data-live>

@@ -1,4 +1,5 @@
 /** The org's records beside its plans: skill executions, deliverables (the page ChatGPT's search links to), analytics. */
+import { changesSincePreviousRun } from "../../operations/get-research-output";
 import type { Hono } from "hono";
 import { ID_PATTERN } from "../../domain/ids";
 import { decodeCursor, toPage } from "../../domain/pagination";
@@ -68,12 +69,13 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const { services, home } = await webServices(c.env, orgId);
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
-    const [rendered, planName, members, cited, sourceCounts] = await Promise.all([
+    const [rendered, planName, members, cited, sourceCounts, changes] = await Promise.all([
       output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null,
       planNameOf(home, orgId, output.planId),
       listMembers(c.env.DB, orgId),
       citedSourcesOf(services, orgId, output),
       services.outputs.sourceCounts(orgId, output.outputId, output.version),
+      changesSincePreviousRun({ principal: { orgId }, services }, output),
     ]);
     const author = members.find((m) => m.userId === output.createdBy);
     return render(c, {
@@ -88,6 +90,7 @@ export function registerRecordRoutes(app: Hono<App>): void {
           hrefOf={cited.hrefOf}
           sources={cited.sources}
           sourceCounts={sourceCounts}
+          changes={changes}
         />
       ),
     });

@@ -1,0 +1,141 @@
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import { CairnError, isCairnError, validationError } from "../domain/errors";
+import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
+import type { Principal } from "../domain/principal";
+import { hasScope } from "../domain/scopes";
+import type { Env } from "../env";
+import { readBoundedText } from "../platform/request-body";
+import { deleteSchedule, getSchedule, putSchedule } from "../platform/schedules/schedules";
+import { insufficientScopeResponse, problemResponse } from "./problem";
+
+/**
+ * A plan's schedule (scheduled re-runs; docs/schedules.md):
+ *   PUT    /plans/{planId}/schedule  {every: "day"|"week"|"month", startAt?, until?}  set (201 new, 200 set again)
+ *   GET    /plans/{planId}/schedule                                                 the series and its latest runs
+ *   DELETE /plans/{planId}/schedule                                                 stop (204)
+ * Not MCP tools: assistants read the schedule through get_plan_status and list_active_plans.
+ */
+
+const PATTERN = /^\/plans\/([^/]{1,128})\/schedule$/;
+const METHODS = ["GET", "PUT", "DELETE"];
+const BODY_LIMIT = 2 * 1024;
+
+async function jsonBody(request: Request): Promise<unknown> {
+  const text = await readBoundedText(request, BODY_LIMIT);
+  try {
+    return JSON.parse(text || "null");
+  } catch {
+    throw validationError("The body is not JSON: send { every, startAt?, until? }.");
+  }
+}
+
+export async function schedulesRoute(
+  request: Request,
+  relativePath: string,
+  env: Env,
+  ctx: OAuthResourceContext<unknown>,
+  principal: Principal,
+  correlationId: string,
+): Promise<Response | null> {
+  const match = PATTERN.exec(relativePath.replace(/\/$/, ""));
+  if (!match) return null;
+  if (!METHODS.includes(request.method)) {
+    return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use ${METHODS.join(", ")}.`, { allow: METHODS }), correlationId);
+  }
+  const scope = request.method === "GET" ? "research:read" : "research:write";
+  if (!hasScope(principal.scopes, scope)) return insufficientScopeResponse(ctx.auth, [scope], `A plan's schedule needs the ${scope} scope`, correlationId);
+  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, Date.now());
+  if (closed) return problemResponse(closed, correlationId);
+  try {
+    let planId: string;
+    try {
+      planId = decodeURIComponent(match[1] ?? "");
+    } catch {
+      throw validationError("The planId in the path is not valid percent-encoding.", [{ path: "planId", message: "Malformed percent-encoding" }]);
+    }
+    if (request.method === "GET") return Response.json({ schedule: await getSchedule(env, principal.orgId, planId) });
+    if (request.method === "DELETE") {
+      await deleteSchedule(env, principal, planId);
+      return new Response(null, { status: 204 });
+    }
+    const { created, schedule } = await putSchedule(env, principal, planId, await jsonBody(request));
+    return Response.json({ schedule }, { status: created ? 201 : 200 });
+  } catch (error) {
+    const refused = isCairnError(error) ? error : refusedByDatabaseGate(error);
+    if (refused) return problemResponse(refused, correlationId);
+    throw error;
+  }
+}
+
+/** The schedule route in the OpenAPI document. */
+export function scheduleOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {
+  const schedule = {
+    type: "object",
+    properties: {
+      seriesId: { type: "string" },
+      planId: { type: "string", description: "The series' plan, which each run copies" },
+      every: { type: "string", enum: ["day", "week", "month"] },
+      startAt: { type: "string", format: "date-time" },
+      until: { type: ["string", "null"], format: "date-time" },
+      status: { type: "string", enum: ["active", "paused", "ended", "stopped"], description: "paused: after 3 runs in a row nobody started; set it again to resume" },
+      nextDueAt: { type: ["string", "null"], format: "date-time" },
+      missedInARow: { type: "integer" },
+      runNumber: { type: "integer", description: "This plan's place in the series (0: the series' own plan)" },
+      runs: {
+        type: "array",
+        items: { type: "object", properties: { runNumber: { type: "integer" }, planId: { type: "string" }, dueAt: { type: "string", format: "date-time" }, status: { type: "string", enum: ["due", "started", "missed"] } } },
+      },
+    },
+  };
+  const answer = (description: string) => ({ description, content: { "application/json": { schema: { type: "object", properties: { schedule } } } } });
+  const planId = { name: "planId", in: "path", required: true, schema: { type: "string" } };
+  return {
+    [`${base}/plans/{planId}/schedule`]: {
+      get: {
+        operationId: "get_plan_schedule",
+        summary: "A plan's schedule and its latest runs",
+        parameters: [planId],
+        security: [{ oauth2: ["research:read"] }, { apiKey: [] }],
+        "x-required-scope": "research:read",
+        tags: ["plans"],
+        responses: { "200": answer("The schedule"), "404": problem("No such plan, or it has no schedule") },
+      },
+      put: {
+        operationId: "set_plan_schedule",
+        summary: "Re-run a plan on a schedule",
+        description: "At each due time the cron creates the next run: a new plan copied from this one, waiting for an assistant. At most 50 schedules per organization.",
+        parameters: [planId],
+        security: [{ oauth2: ["research:write"] }, { apiKey: [] }],
+        "x-required-scope": "research:write",
+        tags: ["plans"],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                additionalProperties: false,
+                required: ["every"],
+                properties: {
+                  every: { type: "string", enum: ["day", "week", "month"] },
+                  startAt: { type: "string", format: "date-time", description: "The first run's due time (default: one interval from now)" },
+                  until: { type: "string", format: "date-time", description: "No run is due after this time" },
+                },
+              },
+            },
+          },
+        },
+        responses: { "200": answer("Set again (a paused series resumes)"), "201": answer("Set"), "400": problem("Not a valid schedule"), "404": problem("No such plan"), "409": problem("The organization has 50 schedules") },
+      },
+      delete: {
+        operationId: "stop_plan_schedule",
+        summary: "Stop a plan's schedule (its runs stay)",
+        parameters: [planId],
+        security: [{ oauth2: ["research:write"] }, { apiKey: [] }],
+        "x-required-scope": "research:write",
+        tags: ["plans"],
+        responses: { "204": { description: "Stopped" }, "404": problem("No such plan, or it has no schedule") },
+      },
+    },
+  };
+}
