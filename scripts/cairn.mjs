@@ -30,6 +30,7 @@ const lib = await import("./lib/local.mjs");
 const { webhookCommands } = await import("./lib/webhook-commands.mjs");
 const { orgDataCommands } = await import("./lib/org-data-commands.mjs");
 const { sourceCommands } = await import("./lib/source-commands.mjs");
+const { outputCommands } = await import("./lib/output-commands.mjs");
 
 const GLOBAL_OPTIONS = {
   remote: { type: "boolean" },
@@ -66,6 +67,7 @@ const OPTIONS = {
   "unprefer-domain": { type: "string", multiple: true },
   delivery: { type: "string" },
   database: { type: "string" },
+  format: { type: "string" },
 };
 
 const GLOBAL_HELP = `Global flags:
@@ -254,6 +256,7 @@ as an org admin, or the dashboard's Org admin → Settings.`,
   ...orgDataCommands(emit),
   ...webhookCommands(emit),
   ...sourceCommands(emit),
+  ...outputCommands(emit),
   migrate: {
     usage: "migrate",
     summary: "apply pending D1 migrations (migrations/) to every database of the configuration",
