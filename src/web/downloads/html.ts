@@ -36,7 +36,7 @@ img { max-width: 100%; }
 @media print {
   body { font-size: 11pt; max-width: none; margin: 0; padding: 0; color: #000; }
   a { color: inherit; text-decoration: none; }
-  .sources a[href^="http"]::after { content: " (" attr(href) ")"; font-size: 0.85em; }
+  .deliverable a[href^="http"]::after { content: " (" attr(href) ")"; font-size: 0.85em; }
   pre { background: none; border: 1px solid #999; }
   h1, h2, h3, h4 { break-after: avoid; page-break-after: avoid; }
   pre, blockquote, tr, img, .sources li { break-inside: avoid; page-break-inside: avoid; }
