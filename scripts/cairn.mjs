@@ -32,6 +32,7 @@ const { notificationCommands } = await import("./lib/notification-commands.mjs")
 const { orgDataCommands } = await import("./lib/org-data-commands.mjs");
 const { sourceCommands } = await import("./lib/source-commands.mjs");
 const { scheduleCommands } = await import("./lib/schedule-commands.mjs");
+const { outputCommands } = await import("./lib/output-commands.mjs");
 
 const GLOBAL_OPTIONS = {
   remote: { type: "boolean" },
@@ -74,6 +75,7 @@ const OPTIONS = {
   every: { type: "string" },
   start: { type: "string" },
   until: { type: "string" },
+  format: { type: "string" },
 };
 
 const GLOBAL_HELP = `Global flags:
@@ -264,6 +266,7 @@ as an org admin, or the dashboard's Org admin → Settings.`,
   ...notificationCommands(emit),
   ...sourceCommands(emit),
   ...scheduleCommands(emit, lib.UsageError),
+  ...outputCommands(emit),
   migrate: {
     usage: "migrate",
     summary: "apply pending D1 migrations (migrations/) to every database of the configuration",

@@ -18,6 +18,7 @@ import { orgSettingsRoute } from "./org-settings";
 import { sourceRecheckRoute } from "./source-recheck";
 import { promptsRoute } from "./prompts";
 import { schedulesRoute } from "./schedules";
+import { outputDownloadRoute } from "./output-download";
 
 export const REST_BASE = "/api/v1";
 
@@ -103,6 +104,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   if (recheck) return recheck;
   const schedule = await schedulesRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (schedule) return schedule;
+  const download = await outputDownloadRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (download) return download;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {

@@ -124,6 +124,20 @@ export function DeliverablePage(props: {
       <p class="muted">
         {output.mediaType}, version {output.version}, updated {shortTime(output.updatedAt)} by {props.author}
       </p>
+      <p id="downloads" class="muted">
+        Download:{" "}
+        <a href={`/dashboard/outputs/${output.outputId}/download?format=md`} download>
+          Markdown
+        </a>
+        {" · "}
+        <a href={`/dashboard/outputs/${output.outputId}/download?format=html`} download>
+          HTML (print to PDF)
+        </a>
+        {" · "}
+        <a href={`/dashboard/outputs/${output.outputId}/download?format=docx`} download>
+          Word (DOCX)
+        </a>
+      </p>
       {props.sourceCounts ? <SourceCountsLine counts={props.sourceCounts} /> : null}
       {props.changes ? <DeliverableChangesCard {...props.changes} /> : null}
       <DeliverableContent output={output} rendered={props.rendered} hrefOf={hrefOf} />

@@ -15,6 +15,8 @@ import { ExecutionDetail, ExecutionsList } from "./executions";
 import { feedbackFor, listMembers, planNameOf, routingAccuracy, stallStats, toolCallStats } from "./queries";
 import { renderedMarkdownOf } from "./rendered-deliverable";
 import { citedSourcesOf } from "./source-routes";
+import { DOWNLOAD_FORMATS, type DownloadFormat } from "../../domain/research/downloads";
+import { downloadOf, downloadResponse } from "../downloads";
 
 export function registerRecordRoutes(app: Hono<App>): void {
   // ---------------------------------------------------------------------------
@@ -94,6 +96,18 @@ export function registerRecordRoutes(app: Hono<App>): void {
         />
       ),
     });
+  });
+
+  // The deliverable as a file (Markdown, standalone HTML, DOCX): the same files as REST's /outputs/{id}/download.
+  app.get("/outputs/:outputId/download", async (c) => {
+    const outputId = c.req.param("outputId");
+    const format = c.req.query("format") ?? "";
+    if (!ID_PATTERN.test(outputId) || !(DOWNLOAD_FORMATS as readonly string[]).includes(format)) return notFoundPage(c);
+    const { orgId } = c.get("session");
+    const { services, home, now } = await webServices(c.env, orgId);
+    const output = await services.outputs.get(orgId, outputId);
+    if (!output) return notFoundPage(c);
+    return downloadResponse(await downloadOf(services, home, output, format as DownloadFormat, now()));
   });
 
   // ---------------------------------------------------------------------------

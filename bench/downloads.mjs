@@ -1,0 +1,169 @@
+/**
+ * `npm run bench:downloads`: what a deliverable download costs (see bench/README.md, "Downloads").
+ *
+ *   npm run bench:downloads                 20 timed runs of each format on a 20-page deliverable, and the largest one
+ *   npm run bench:downloads -- --reps 50 --json /tmp/downloads.json
+ *
+ * The download modules (src/web/downloads: Markdown, standalone HTML, DOCX) are bundled with esbuild as the Worker
+ * bundles them and run in Node (V8, the engine workerd runs). CPU is process CPU time (process.cpuUsage) around each
+ * call, so other jobs on the machine do not count. Printed: CPU per download (p50, p95), the file's size, and the
+ * download code's share of the Worker bundle (minified, gzipped), each with PASS/MISS against DOWNLOAD_GOALS.
+ * The Markdown's render is timed apart: it is kept per version (src/web/dashboard/rendered-deliverable.ts) and shared
+ * with the dashboard's page, so a download pays it at most once per version.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { table } from "./report.mjs";
+
+export const DOWNLOAD_GOALS = {
+  /** CPU ms per download of a 20-page deliverable, its render kept. */
+  mdMs: 5,
+  htmlMs: 10,
+  docxMs: 50,
+  /** The largest deliverable (1,000,000 characters, shown as text): CPU ms of a DOCX. */
+  largestDocxMs: 1000,
+  /** KiB gzipped the download code (the docx package included) adds to the Worker. */
+  bundleKiB: 150,
+};
+
+const { values: args } = parseArgs({ options: { reps: { type: "string", default: "20" }, json: { type: "string" } } });
+const reps = Math.max(3, Number(args.reps));
+const root = path.resolve(import.meta.dirname, "..");
+
+/** About 20 pages: 12 sections of headings, paragraphs with emphasis, links and refs, a list, a table and code. */
+function twentyPages() {
+  const sentence = (i) => `Solid-state cells from lab ${i} reached **${400 + (i % 90)} Wh/kg** in *controlled* tests [E${(i % 8) + 1}], see [the report](https://lab${i}.example.org/r).`;
+  const sections = [];
+  for (let s = 1; s <= 12; s++) {
+    const paragraphs = Array.from({ length: 6 }, (_, p) => Array.from({ length: 6 }, (_, k) => sentence(s * 100 + p * 10 + k)).join(" "));
+    const list = Array.from({ length: 6 }, (_, i) => `- Finding ${i + 1}: \`cell-${s}-${i}\` holds ${i * 3} % after 500 cycles [E${i + 1}]`).join("\n");
+    const rows = Array.from({ length: 8 }, (_, i) => `| Lab ${i} | ${400 + i} | ${i % 2 ? "yes" : "no"} |`).join("\n");
+    sections.push(`## Section ${s}\n\n${paragraphs.join("\n\n")}\n\n${list}\n\n| Lab | Wh/kg | Repeated |\n| --- | --- | --- |\n${rows}\n\n\`\`\`\nrun ${s}: ok\n\`\`\``);
+  }
+  return `# Solid-state batteries: the state of the art\n\n${sections.join("\n\n")}\n`;
+}
+
+const verification = (status, reason = null) => ({ status, reason, score: 1, passage: null, basis: "fetched", titleMismatch: false, snapshot: null, checkedAt: Date.UTC(2026, 10, 27) });
+const SOURCES = Array.from({ length: 8 }, (_, i) => ({
+  ref: `E${i + 1}`,
+  title: `Source ${i + 1}: a study of cell density`,
+  url: `https://source${i + 1}.example.org/paper`,
+  verification: i === 7 ? verification("unreachable", "dead: HTTP 404") : verification(i % 3 ? "verified" : "partial"),
+}));
+
+const ENTRY = `
+export { markdownDownload } from "${root}/src/domain/research/downloads.ts";
+export { standaloneHtml } from "${root}/src/web/downloads/html.ts";
+export { docxOf } from "${root}/src/web/downloads/docx.ts";
+export { renderForPage } from "${root}/src/web/dashboard/markdown.ts";
+`;
+
+async function bundle(minify) {
+  const result = await build({
+    stdin: { contents: ENTRY, resolveDir: root, loader: "ts" },
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    minify,
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0].text;
+}
+
+/** The gzipped KiB of a bundle of the download code alone, and of the same without the docx package's part. */
+async function bundleSizes() {
+  const all = await bundle(true);
+  const withoutDocx = await build({
+    stdin: { contents: ENTRY.replace(/.*docx\.ts.*\n/, ""), resolveDir: root, loader: "ts" },
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    minify: true,
+    write: false,
+    logLevel: "silent",
+  });
+  const kib = (text) => gzipSync(text).byteLength / 1024;
+  return { downloadsKiB: kib(all), withoutDocxKiB: kib(withoutDocx.outputFiles[0].text), rawKiB: all.length / 1024 };
+}
+
+const cpuMs = (start) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+const pct = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
+
+async function time(fn) {
+  await fn(); // warm: the first call compiles
+  const samples = [];
+  let size = 0;
+  for (let i = 0; i < reps; i++) {
+    const start = process.cpuUsage();
+    const body = await fn();
+    samples.push(cpuMs(start));
+    size = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  }
+  return { p50: pct(samples, 50), p95: pct(samples, 95), size };
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "cairn-bench-downloads-"));
+try {
+  const file = path.join(dir, "downloads.mjs");
+  writeFileSync(file, await bundle(false));
+  const { markdownDownload, standaloneHtml, docxOf, renderForPage } = await import(file);
+
+  const content = twentyPages();
+  const output = { title: "Solid-state batteries", mediaType: "markdown", content, version: 3, updatedAt: Date.UTC(2026, 10, 27) };
+  const renderStart = process.cpuUsage();
+  const rendered = renderForPage(content);
+  const renderMs = cpuMs(renderStart);
+  if (rendered.kind !== "html") throw new Error(`the 20-page deliverable did not render: ${rendered.note}`);
+
+  const largest = { ...output, content: "A line of a very long deliverable, shown as its text [E1].\n".repeat(17_000).slice(0, 1_000_000) };
+  const largestRendered = renderForPage(largest.content);
+
+  const rows = {
+    md: await time(async () => markdownDownload(output, SOURCES)),
+    html: await time(async () => standaloneHtml(output, rendered, SOURCES, Date.now())),
+    docx: await time(() => docxOf(output, rendered, SOURCES)),
+    largestDocx: await time(() => docxOf(largest, largestRendered, SOURCES)),
+  };
+  const sizes = await bundleSizes();
+  const words = content.split(/\s+/).length;
+
+  console.log(`\nDeliverable: ${content.length.toLocaleString("en")} characters, ${words.toLocaleString("en")} words (≈ ${Math.round(words / 500)} pages), 8 sources; ${reps} runs each, CPU ms in Node ${process.version}`);
+  // markdown.ts measured its render at about 3 ms a KiB of prose: the ratio here says how loaded the machine is.
+  console.log(`Its Markdown's render (once per version, kept, shared with the dashboard page): ${renderMs.toFixed(1)} ms, ${(renderMs / (content.length / 1024)).toFixed(1)} ms a KiB\n`);
+  console.log(
+    table(
+      ["download", "CPU p50 ms", "CPU p95 ms", "file KiB"],
+      [
+        ["md", rows.md.p50.toFixed(2), rows.md.p95.toFixed(2), (rows.md.size / 1024).toFixed(1)],
+        ["html", rows.html.p50.toFixed(2), rows.html.p95.toFixed(2), (rows.html.size / 1024).toFixed(1)],
+        ["docx", rows.docx.p50.toFixed(2), rows.docx.p95.toFixed(2), (rows.docx.size / 1024).toFixed(1)],
+        ["docx, 1,000,000 characters as text", rows.largestDocx.p50.toFixed(1), rows.largestDocx.p95.toFixed(1), (rows.largestDocx.size / 1024).toFixed(1)],
+      ],
+    ),
+  );
+  const addedKiB = sizes.downloadsKiB - sizes.withoutDocxKiB;
+  console.log(`\nDownload code bundled alone (with the Markdown renderer): ${sizes.downloadsKiB.toFixed(1)} KiB gzipped (${sizes.rawKiB.toFixed(0)} KiB minified); the DOCX part (docx package and its mapping): ${addedKiB.toFixed(1)} KiB gzipped\n`);
+  const goals = [
+    [`md of 20 pages, CPU p95 ≤ ${DOWNLOAD_GOALS.mdMs} ms`, rows.md.p95 <= DOWNLOAD_GOALS.mdMs, rows.md.p95],
+    [`html of 20 pages (render kept), CPU p95 ≤ ${DOWNLOAD_GOALS.htmlMs} ms`, rows.html.p95 <= DOWNLOAD_GOALS.htmlMs, rows.html.p95],
+    [`docx of 20 pages (render kept), CPU p95 ≤ ${DOWNLOAD_GOALS.docxMs} ms`, rows.docx.p95 <= DOWNLOAD_GOALS.docxMs, rows.docx.p95],
+    [`docx of the largest deliverable, CPU p95 ≤ ${DOWNLOAD_GOALS.largestDocxMs} ms`, rows.largestDocx.p95 <= DOWNLOAD_GOALS.largestDocxMs, rows.largestDocx.p95],
+    [`DOCX code ≤ ${DOWNLOAD_GOALS.bundleKiB} KiB gzipped`, addedKiB <= DOWNLOAD_GOALS.bundleKiB, addedKiB],
+  ];
+  for (const [goal, met, value] of goals) console.log(`${met ? "PASS" : "MISS"}  ${goal}: ${value.toFixed(1)}`);
+  if (args.json) writeFileSync(args.json, JSON.stringify({ renderMs, rows, sizes, goals: goals.map(([goal, met, value]) => ({ goal, met, value })) }, null, 2));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

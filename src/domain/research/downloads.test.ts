@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { CairnError } from "../errors";
+import { PENDING, type SourceVerification } from "../sources/verification";
+import { contentDisposition, downloadFilename, downloadSources, markdownDownload, parseDownloadFormat, sourcesMarkdown, sourceStatusText } from "./downloads";
+
+const verdict = (status: SourceVerification["status"], reason: string | null = null, checkedAt: number | null = Date.UTC(2026, 10, 2, 9, 30)): SourceVerification => ({
+  ...PENDING,
+  status,
+  reason,
+  checkedAt,
+});
+
+describe("downloads: formats", () => {
+  it("takes md, html and docx and names them when given anything else", () => {
+    expect(parseDownloadFormat("docx")).toBe("docx");
+    for (const bad of ["pdf", "", null, undefined, "MD", "toString"]) {
+      expect(() => parseDownloadFormat(bad)).toThrow(CairnError);
+      expect(() => parseDownloadFormat(bad)).toThrow(/md, html or docx/);
+    }
+  });
+});
+
+describe("downloads: sources", () => {
+  it("says each status, an unreachable one with its kind, and a citation never recorded as unchecked", () => {
+    expect(sourceStatusText(verdict("verified"))).toBe("verified");
+    expect(sourceStatusText(verdict("not_found"))).toBe("not_found");
+    expect(sourceStatusText(verdict("unreachable", "dead: HTTP 404 (Not Found)"))).toBe("unreachable (dead)");
+    expect(sourceStatusText(verdict("unreachable", "walled: HTTP 403"))).toBe("unreachable (walled)");
+    expect(sourceStatusText(null)).toMatch(/^unchecked/);
+  });
+
+  it("lists the ledger's cited sources first cited first, then citations the ledger does not hold", () => {
+    const ledger = new Map([
+      ["E1", { title: "One", url: "https://one.example", verification: verdict("verified") }],
+      ["E2", { title: "Two", url: "https://two.example", verification: verdict("partial") }],
+      ["E3", { title: "Three, not cited", url: "https://three.example", verification: verdict("verified") }],
+    ]);
+    const citations = [{ ref: "E1", title: "One" }, { ref: "E9", title: "A ref the ledger lacks", url: "https://nine.example" }, { title: "A book" }];
+    const sources = downloadSources({ citations }, ["E2", "E1"], ledger);
+    expect(sources.map((s) => s.ref ?? s.title)).toEqual(["E2", "E1", "A ref the ledger lacks", "A book"]);
+    expect(sources[2]).toEqual({ ref: null, title: "A ref the ledger lacks", url: "https://nine.example", verification: null });
+  });
+
+  it("writes the Sources list with URL, title, status and when checked; a title cannot add Markdown or break the link", () => {
+    const md = sourcesMarkdown([
+      { ref: "E1", title: "Solar *boom* [x](javascript:1)", url: "https://a.example/p q>", verification: verdict("verified") },
+      { ref: null, title: "A book", url: null, verification: null },
+    ]);
+    expect(md).toContain("1. [E1] Solar \\*boom\\* \\[x\\](javascript:1) — <https://a.example/p%20q%3E> — verified, checked 2026-11-02 09:30 UTC");
+    expect(md).toContain("2. A book — unchecked (not a recorded source), not checked yet");
+  });
+
+  it("appends the Sources to the Markdown; another media type is fenced so its text cannot end the fence", () => {
+    const sources = [{ ref: "E1", title: "One", url: "https://one.example", verification: verdict("verified") }];
+    expect(markdownDownload({ title: "T", mediaType: "markdown", content: "# Report\n\nText [E1].\n\n" }, sources)).toMatch(/^# Report\n\nText \[E1\]\.\n\n## Sources\n\n1\. \[E1\] One/);
+    const fenced = markdownDownload({ title: "Data", mediaType: "json", content: '{"a":"```"}' }, []);
+    expect(fenced).toContain('````json\n{"a":"```"}\n````');
+  });
+});
+
+describe("downloads: file names", () => {
+  it("keeps a hostile title out of the header: no quotes, line breaks, separators or semicolons; UTF-8 in filename*", () => {
+    const header = contentDisposition('Bad"; filename=evil.exe\r\nSet-Cookie: x=1 /../é', "md");
+    expect(header).not.toMatch(/[\r\n]/);
+    expect(header.startsWith('attachment; filename="Bad filename=evil.exe Set-Cookie x=1 .. e.md"; filename*=UTF-8\'\'')).toBe(true);
+    expect(header.split('"').length).toBe(3);
+    expect(header).toContain("filename*=UTF-8''Bad%20filename%3Devil.exe%20Set-Cookie%20x%3D1%20..%20%C3%A9.md");
+    expect(header.split(";").length).toBe(3);
+  });
+
+  it("never gives an empty or overlong name", () => {
+    expect(downloadFilename("...", "docx")).toEqual({ utf8: "deliverable.docx", ascii: "deliverable.docx" });
+    expect(downloadFilename("日本", "html")).toEqual({ utf8: "日本.html", ascii: "_.html" });
+    expect([...downloadFilename("x".repeat(500), "md").utf8].length).toBe(83);
+  });
+});

@@ -1,0 +1,74 @@
+import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
+import { CairnError, isCairnError, notFound } from "../domain/errors";
+import { ID_PATTERN } from "../domain/ids";
+import type { Principal } from "../domain/principal";
+import { DOWNLOAD_CONTENT_TYPES, DOWNLOAD_FORMATS, parseDownloadFormat } from "../domain/research/downloads";
+import { hasScope, type Scope } from "../domain/scopes";
+import type { Env } from "../env";
+import { webServices } from "../platform/runtime";
+import { downloadOf, downloadResponse } from "../web/downloads";
+import { insufficientScopeResponse, problemResponse } from "./problem";
+
+/**
+ * A deliverable as a file: `GET /outputs/{outputId}/download?format=md|html|docx` → the file as an attachment.
+ * Not an MCP tool (an assistant reads the deliverable with get_research_output; a file is for people and scripts).
+ * Another org's deliverable is the same 404 as none.
+ */
+
+const ROUTE = /^\/outputs\/([^/]+)\/download\/?$/;
+const SCOPE: Scope = "research:read";
+
+export async function outputDownloadRoute(
+  request: Request,
+  relativePath: string,
+  env: Env,
+  ctx: OAuthResourceContext<unknown>,
+  principal: Principal,
+  correlationId: string,
+): Promise<Response | null> {
+  const match = ROUTE.exec(relativePath);
+  if (!match) return null;
+  if (request.method !== "GET") return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use GET.`, { allow: ["GET"] }), correlationId);
+  if (!hasScope(principal.scopes, SCOPE)) return insufficientScopeResponse(ctx.auth, [SCOPE], `Downloads need the ${SCOPE} scope`, correlationId);
+  try {
+    const format = parseDownloadFormat(new URL(request.url).searchParams.get("format"));
+    const outputId = match[1] as string;
+    if (!ID_PATTERN.test(outputId)) throw notFound("research output", outputId.slice(0, 64));
+    const { services, home, now } = await webServices(env, principal.orgId);
+    const output = await services.outputs.get(principal.orgId, outputId);
+    if (!output) throw notFound("research output", outputId);
+    return downloadResponse(await downloadOf(services, home, output, format, now()));
+  } catch (error) {
+    if (isCairnError(error)) return problemResponse(error, correlationId);
+    throw error;
+  }
+}
+
+/** The download route in the OpenAPI document. */
+export function outputDownloadOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {
+  const file = { type: "string", format: "binary" };
+  return {
+    [`${base}/outputs/{outputId}/download`]: {
+      get: {
+        operationId: "download_research_output",
+        summary: "Download a deliverable",
+        description:
+          "The deliverable as a file (Content-Disposition: attachment): md (its Markdown with a Sources list), html (one standalone file with a print " +
+          "stylesheet: the browser's Save as PDF gives a clean document) or docx. Each lists the sources it cites with their verification status and when last checked.",
+        security: [{ oauth2: [SCOPE] }, { apiKey: [] }],
+        "x-required-scope": SCOPE,
+        parameters: [
+          { name: "outputId", in: "path", required: true, schema: { type: "string" } },
+          { name: "format", in: "query", required: true, schema: { type: "string", enum: [...DOWNLOAD_FORMATS] } },
+        ],
+        responses: {
+          "200": { description: "The file", content: Object.fromEntries(DOWNLOAD_FORMATS.map((f) => [DOWNLOAD_CONTENT_TYPES[f].split(";")[0], { schema: file }])) },
+          "400": problem("No format, or not md, html or docx"),
+          "401": { description: "Missing, expired or revoked credential" },
+          "403": problem("The credential lacks the research:read scope"),
+          "404": problem("No deliverable with that id in the organization"),
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Deliverables as files (REST /outputs/{id}/download and the dashboard): Markdown with its Sources, one standalone
+ * HTML file, and DOCX, each listing what Cairn found on every cited page.
+ */
+import { strFromU8, unzipSync } from "fflate";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { Visitor } from "../support/dashboard";
+import { createPlan, ok, sourceChecksSettled, steps } from "../support/plans";
+import { rest, seedTenant } from "../support/worker";
+
+const sourcePages = inject("sourcePagesOrigin");
+const HOSTILE_TITLE = 'Battery "report"; filename=evil.exe\r\nX-Injected: 1 — é';
+const CONTENT = [
+  "# Solid-state batteries",
+  "",
+  "## Density",
+  "",
+  "- Lab cells reached **500 Wh/kg** [E1].",
+  "- A second source is *gone* [E2].",
+  "",
+  "1. first",
+  "2. second",
+  "",
+  "| Source | Finding |",
+  "| --- | --- |",
+  "| E1 | 500 Wh/kg |",
+  "",
+  "See [the lab](https://lab.example.org/news) and `code [E1]`.",
+  "",
+  "<script>alert(1)</script>",
+  "",
+  '<img src=x onerror="alert(2)"> [click me](javascript:alert(3))',
+].join("\n");
+
+let tenant: Awaited<ReturnType<typeof seedTenant>>;
+let outputId = "";
+
+const download = (format: string, id = outputId, key = tenant.apiKey) => rest(key, `/outputs/${id}/download?format=${format}`);
+
+beforeAll(async () => {
+  tenant = await seedTenant();
+  const { apiKey } = tenant;
+  const { planId } = await createPlan(apiKey, { name: "[Deep] Batteries", steps: steps("analyze", "search", "synthesize"), citationPolicy: "report" });
+  await ok(apiKey, "record_evidence", {
+    planId,
+    evidence: [
+      { url: `${sourcePages}/article.html`, title: "Solid-state batteries reach 500 Wh/kg", facts: "500 Wh/kg", subtopic: "Density", quote: "solid-state cells reached 500 Wh/kg in the lab" },
+      { url: `${sourcePages}/gone`, title: "A page that is gone", facts: "nothing", subtopic: "Density", quote: "the page that is not there says this" },
+    ],
+  });
+  await sourceChecksSettled(apiKey, planId);
+  const stored = (await ok(apiKey, "store_research_output", {
+    planId,
+    title: HOSTILE_TITLE,
+    mediaType: "markdown",
+    content: CONTENT,
+    citations: [{ title: "A book without a URL" }],
+  })) as { outputId: string };
+  outputId = stored.outputId;
+});
+
+describe("downloading a deliverable", () => {
+  it("as Markdown: its text, then each source with URL, title, status (unreachable with its kind) and when last checked", async () => {
+    const response = await download("md");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    const text = await response.text();
+    expect(text.startsWith(CONTENT)).toBe(true);
+    const sources = text.slice(text.indexOf("## Sources"));
+    expect(sources).toMatch(new RegExp(`1\\. \\[E1\\] Solid-state batteries reach 500 Wh/kg — <${sourcePages}/article.html> — verified, checked \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`));
+    expect(sources).toMatch(new RegExp(`2\\. \\[E2\\] A page that is gone — <${sourcePages}/gone> — unreachable \\(dead\\), checked `));
+    expect(sources).toContain("3. A book without a URL — unchecked (not a recorded source), not checked yet");
+  });
+
+  it("keeps a hostile title out of the headers: one Content-Disposition, an ASCII filename and the UTF-8 name in filename*", async () => {
+    const response = await download("md");
+    expect(response.headers.get("x-injected")).toBeNull();
+    const disposition = response.headers.get("content-disposition") ?? "";
+    expect(disposition).toBe(
+      `attachment; filename="Battery report filename=evil.exe X-Injected 1 _ e.md"; filename*=UTF-8''Battery%20report%20filename%3Devil.exe%20X-Injected%201%20%E2%80%94%20%C3%A9.md`,
+    );
+  });
+
+  it("as standalone HTML: inline CSS with a print stylesheet, no script or outside fetch, hostile Markdown escaped, the sources with their status", async () => {
+    const response = await download("html");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="[^"]+\.html"; filename\*=UTF-8''[^"; ]+\.html$/);
+    const html = await response.text();
+    expect(html).toMatch(/<style>[\s\S]*@media print \{[\s\S]*<\/style>/);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'`);
+    expect(html).not.toMatch(/<(script|link|img|iframe|object|embed)\b|<[a-z]+[^>]*\ssrc=|@import|url\(/i);
+    expect(html).not.toMatch(/href="javascript/i);
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(2)&quot;&gt;");
+    expect(html).toContain('<a href="">click me</a>');
+    expect(html).toContain("<title>Battery &quot;report&quot;; filename=evil.exe\r\nX-Injected: 1 — é</title>");
+    expect(html).toContain("<h2>Density</h2>");
+    expect(html).toContain('[<a class="ref" href="#source-E1">E1</a>]');
+    expect(html).toMatch(/<li id="source-E1"><strong>\[E1\]<\/strong> Solid-state batteries reach 500 Wh\/kg[\s\S]*?status-verified">verified</);
+    expect(html).toMatch(/<li id="source-E2">[\s\S]*?status-unreachable">unreachable \(dead\)</);
+  });
+
+  it("as DOCX: a Word document whose text holds the deliverable, its structure and its sources", async () => {
+    const response = await download("docx");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+    expect(response.headers.get("content-disposition")).toMatch(/filename\*=UTF-8''[^"; ]+\.docx$/);
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    const xml = strFromU8(files["word/document.xml"] ?? new Uint8Array());
+    const text = [...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join("");
+    for (const words of ["Solid-state batteries", "Density", "Lab cells reached ", "500 Wh/kg", "the lab", "Sources", "A page that is gone", "unreachable (dead)", "A book without a URL"]) {
+      expect(text).toContain(words);
+    }
+    expect(text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(xml).toContain('<w:pStyle w:val="Heading2"/>');
+    expect(xml).toMatch(/<w:b\/>[\s\S]{0,200}500 Wh\/kg/);
+    expect(xml).toContain("<w:tbl>");
+    expect(xml).toContain('<w:rFonts w:ascii="Courier New"');
+    const rels = strFromU8(files["word/_rels/document.xml.rels"] ?? new Uint8Array());
+    expect(rels).toContain('Target="https://lab.example.org/news"');
+    expect(rels).not.toMatch(/javascript:/i);
+  });
+
+  it("answers an unknown or missing format with 400, another org's deliverable and an unknown id with 404", async () => {
+    for (const format of ["pdf", ""]) {
+      const response = await download(format);
+      expect(response.status, format).toBe(400);
+      const problem = (await response.json()) as { code: string; detail: string };
+      expect(problem.code).toBe("validation");
+      expect(problem.detail).toContain("md, html or docx");
+    }
+    const other = await seedTenant();
+    const foreign = await download("md", outputId, other.apiKey);
+    expect(foreign.status).toBe(404);
+    const missing = await download("md", "out_0000000000000000000000000");
+    expect(missing.status).toBe(404);
+    expect(await foreign.json()).toMatchObject({ code: "not_found" });
+    expect((await rest(tenant.apiKey, `/outputs/${outputId}/download?format=md`, { method: "POST" })).status).toBe(405);
+  });
+
+  it("from the dashboard: the deliverable's page links each format, and the links download for a member only", async () => {
+    const visitor = new Visitor();
+    await visitor.signIn(tenant.admin.email, tenant.admin.password);
+    const page = await (await visitor.get(`/dashboard/outputs/${outputId}`)).text();
+    for (const format of ["md", "html", "docx"]) expect(page).toContain(`href="/dashboard/outputs/${outputId}/download?format=${format}"`);
+    const file = await visitor.get(`/dashboard/outputs/${outputId}/download?format=docx`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-disposition")).toMatch(/^attachment; /);
+    expect(unzipSync(new Uint8Array(await file.arrayBuffer()))["word/document.xml"]).toBeDefined();
+
+    const other = await seedTenant();
+    const outsider = new Visitor();
+    await outsider.signIn(other.admin.email, other.admin.password);
+    expect((await outsider.get(`/dashboard/outputs/${outputId}/download?format=md`)).status).toBe(404);
+    expect((await new Visitor().get(`/dashboard/outputs/${outputId}/download?format=md`)).status).toBe(303);
+  });
+});
