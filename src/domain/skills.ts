@@ -158,12 +158,6 @@ export function renderPrompt(skill: Skill, input: PromptInput, profile: SkillPro
  */
 export type SkillProfile = "full" | "core";
 
-/** The skills each profile serves: the deep dive needs the evidence-ledger tools only the full profile has. */
-export const SKILLS_OF_PROFILE: Record<SkillProfile, readonly SkillName[]> = {
-  full: SKILL_NAMES,
-  core: ["research", "research-scan", "research-output"],
-};
-
 const FULL_OPEN = "<!-- full -->";
 const FULL_CLOSE = "<!-- /full -->";
 const CORE_OPEN = "<!-- core";

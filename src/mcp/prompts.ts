@@ -13,7 +13,7 @@ import {
   type Skill,
   type SkillName,
   type SkillProfile,
-  SKILLS_OF_PROFILE,
+  SKILL_NAMES,
   skillSourceFor,
 } from "../domain/skills";
 
@@ -39,7 +39,7 @@ const catalogs = new Map<SkillProfile, readonly ServedSkill[]>();
 export function skillsOf(profile: SkillProfile): readonly ServedSkill[] {
   let skills = catalogs.get(profile);
   if (!skills) {
-    skills = SKILLS_OF_PROFILE[profile].map((name) => {
+    skills = SKILL_NAMES.map((name) => {
       const markdown = skillSourceFor(SOURCES[name], profile);
       return { ...parseSkill(markdown), markdown };
     });
