@@ -69,7 +69,7 @@ function servedSkills(profile: SkillProfile): Promise<Served[]> {
   return served;
 }
 
-export const listSkillEntries = async (profile: SkillProfile): Promise<SkillEntry[]> => (await servedSkills(profile)).map((skill) => skill.entry);
+const listSkillEntries = async (profile: SkillProfile): Promise<SkillEntry[]> => (await servedSkills(profile)).map((skill) => skill.entry);
 
 /** The text of a skill file this profile serves, or undefined for any other URI. */
 export async function readSkillFile(profile: SkillProfile, uri: string): Promise<{ uri: string; mimeType: string; text: string } | undefined> {
@@ -89,9 +89,6 @@ export async function skillResources(profile: SkillProfile): Promise<Resource[]>
     size: new TextEncoder().encode(markdown).byteLength,
   }));
 }
-
-/** Pointers for the server's instructions: where a client that speaks the extension finds the router. */
-export const skillsPointer = (profile: SkillProfile): string => `Skills extension: start with ${skillUri(profile, "research")}.`;
 
 const ListParams = z.object({ cursor: z.string().optional(), _meta: z.record(z.string(), z.unknown()).optional() });
 const GetParams = z.object({ uri: z.string(), _meta: z.record(z.string(), z.unknown()).optional() });
