@@ -185,6 +185,8 @@ async function sourceChecksDone(meter, planId) {
 }
 
 export async function runDeep(meter, { createPlan }) {
+  // The router checks earlier research first, then records the run once, the check's outcome included.
+  await meter.call("search_sources", { query: "ground source heat pumps district heating", limit: 5 });
   const execution = await meter.call("log_skill_execution", {
     skillName: "research",
     sessionId: "bench-deep",
@@ -196,10 +198,9 @@ export async function runDeep(meter, { createPlan }) {
       routingRationale: "A costly decision with conflicting sources: deep research with verification",
       delegatedTo: "deep",
       originalQuery: QUESTION,
+      priorResearchCheck: { decision: "none_found", artifactIds: [] },
     },
   });
-  await meter.call("search_sources", { query: "ground source heat pumps district heating", limit: 5 });
-  await meter.call("log_skill_execution", { executionId: execution.executionId, metadata: { priorResearchCheck: { decision: "none_found", artifactIds: [] } } });
   meter.phase = "research-deep";
   const plan = await createPlan(meter, { researchType: "decision_support", mode: "deep", topic: QUESTION, sessionId: "bench-deep" });
   const planId = plan.planId;
@@ -302,13 +303,20 @@ export async function runDeep(meter, { createPlan }) {
 /** The scan lifecycle (research → research-scan → research-output): every step stores an artifact. */
 export async function runScan(meter, { createPlan }) {
   const topic = "geothermal heat pumps for Nordic homes";
+  await meter.call("search_sources", { query: "geothermal heat pumps Nordic", limit: 5 });
   const execution = await meter.call("log_skill_execution", {
     skillName: "research",
     sessionId: "bench-scan",
-    metadata: { topic, researchType: "general_topic", scope: "Residential use in Nordic climates", routingRationale: "Broad overview: a scan suffices", delegatedTo: "scan", originalQuery: `Give me an overview of ${topic}` },
+    metadata: {
+      topic,
+      researchType: "general_topic",
+      scope: "Residential use in Nordic climates",
+      routingRationale: "Broad overview: a scan suffices",
+      delegatedTo: "scan",
+      originalQuery: `Give me an overview of ${topic}`,
+      priorResearchCheck: { decision: "none_found", artifactIds: [] },
+    },
   });
-  await meter.call("search_sources", { query: "geothermal heat pumps Nordic", limit: 5 });
-  await meter.call("log_skill_execution", { executionId: execution.executionId, metadata: { priorResearchCheck: { decision: "none_found", artifactIds: [] } } });
   meter.phase = "research-scan";
   const plan = await createPlan(meter, { researchType: "general_topic", mode: "scan", topic, sessionId: "bench-scan" });
   const planId = plan.planId;
