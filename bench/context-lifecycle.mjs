@@ -33,6 +33,8 @@ export class Meter {
     Object.assign(this, { publicUrl, credential, path });
     this.perTool = new Map();
     this.calls = [];
+    /** The skill whose instructions the calls follow (research, then an executor, then research-output). */
+    this.phase = "research";
   }
 
   async call(name, args) {
@@ -60,7 +62,7 @@ export class Meter {
     entry.request += request;
     entry.response += response;
     this.perTool.set(name, entry);
-    this.calls.push({ name, args, text, request, response });
+    this.calls.push({ name, args, text, request, response, phase: this.phase });
   }
 
   totals() {
@@ -74,15 +76,64 @@ export class Meter {
   }
 }
 
-/** tools/list and the prompts a run loads, counted as the model sees them. */
+/**
+ * tools/list and the skills a run loads, counted as the model sees them, both ways a client gets them:
+ * as prompts (`prompts/get`, the text with the topic filled in), and through the Skills extension
+ * (`skills/list`: each skill's name and description in the host's registry; `resources/read` of each
+ * SKILL.md the run loads). `texts` keeps each skill's prompt text: the instructions the run follows.
+ */
 export async function measureSurface(publicUrl, credential, path, promptNames, topic) {
   const { tools } = await mcpCall(publicUrl, credential, "tools/list", {}, path);
   const prompts = {};
+  const texts = {};
   for (const name of promptNames) {
     const prompt = await mcpCall(publicUrl, credential, "prompts/get", { name, arguments: { topic } }, path);
-    prompts[name] = tokens(prompt.messages.map((m) => m.content.text).join("\n"));
+    texts[name] = prompt.messages.map((m) => m.content.text).join("\n");
+    prompts[name] = tokens(texts[name]);
   }
-  return { toolsList: tokens(tools), toolCount: tools.length, prompts, promptTotal: Object.values(prompts).reduce((a, b) => a + b, 0) };
+  const { skills } = await mcpCall(publicUrl, credential, "skills/list", {}, path);
+  const skillIndex = tokens(skills.map(({ frontmatter }) => ({ name: frontmatter.name, description: frontmatter.description })));
+  const skillFiles = {};
+  for (const name of promptNames) {
+    const { uri } = skills.find((skill) => skill.frontmatter.name === name);
+    const { contents } = await mcpCall(publicUrl, credential, "resources/read", { uri }, path);
+    skillFiles[name] = tokens(contents[0].text);
+  }
+  const sum = (record) => Object.values(record).reduce((a, b) => a + b, 0);
+  return {
+    toolsList: tokens(tools),
+    toolCount: tools.length,
+    toolNames: tools.map((tool) => tool.name),
+    prompts,
+    promptTotal: sum(prompts),
+    texts,
+    skillIndex,
+    skillFiles,
+    skillTotal: skillIndex + sum(skillFiles),
+  };
+}
+
+/** Tool names a skill's text calls or quotes (`tool_name(` and `` `tool_name` ``), in the order it first names them. */
+export function namedTools(text, toolNames) {
+  const served = new Set(toolNames);
+  const found = [];
+  for (const match of text.matchAll(/`?\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\s*\(|`)/g)) {
+    if (served.has(match[1]) && !found.includes(match[1])) found.push(match[1]);
+  }
+  return found;
+}
+
+/**
+ * Where a run departs from the skills it loaded: per skill, the tools its text names that the run did
+ * not call in that phase (the branches the run did not take: resume, errors, changes, approval), and
+ * any call the phase's skill does not name at all (a departure to fix, in the bench or the skill).
+ */
+export function departures(meter, texts, toolNames) {
+  return Object.entries(texts).map(([skill, text]) => {
+    const named = namedTools(text, toolNames);
+    const called = [...new Set(meter.calls.filter((call) => call.phase === skill).map((call) => call.name))];
+    return { skill, named, notCalled: named.filter((name) => !called.includes(name)), unnamed: called.filter((name) => !named.includes(name)) };
+  });
 }
 
 const SUBTOPICS = ["Lifetime cost", "Cold-climate performance", "Grid and tariff risk"];
@@ -134,6 +185,8 @@ async function sourceChecksDone(meter, planId) {
 }
 
 export async function runDeep(meter, { createPlan }) {
+  // The router checks earlier research first, then records the run once, the check's outcome included.
+  await meter.call("search_sources", { query: "ground source heat pumps district heating", limit: 5 });
   const execution = await meter.call("log_skill_execution", {
     skillName: "research",
     sessionId: "bench-deep",
@@ -145,9 +198,10 @@ export async function runDeep(meter, { createPlan }) {
       routingRationale: "A costly decision with conflicting sources: deep research with verification",
       delegatedTo: "deep",
       originalQuery: QUESTION,
+      priorResearchCheck: { decision: "none_found", artifactIds: [] },
     },
   });
-  await meter.call("search_sources", { query: "ground source heat pumps district heating", limit: 5 });
+  meter.phase = "research-deep";
   const plan = await createPlan(meter, { researchType: "decision_support", mode: "deep", topic: QUESTION, sessionId: "bench-deep" });
   const planId = plan.planId;
   const recorded = [];
@@ -239,6 +293,8 @@ export async function runDeep(meter, { createPlan }) {
       await submit(stepResult(step.stepOrder));
     }
   }
+  // research-output after a deep run: the report is stored and in context; present it (no call), then feedback and completion.
+  meter.phase = "research-output";
   await meter.call("submit_research_feedback", { phase: "initial", satisfaction: 4, summary: "Useful, cites well", planId, outputId: counts.outputId, executionId: execution.executionId });
   await meter.call("log_skill_execution", { executionId: execution.executionId, status: "completed", metadata: { stepsCompleted: counts.steps, artifactsStored: 0, checkpointFeedback: "Yes, go ahead" } });
   return counts;
@@ -247,12 +303,21 @@ export async function runDeep(meter, { createPlan }) {
 /** The scan lifecycle (research → research-scan → research-output): every step stores an artifact. */
 export async function runScan(meter, { createPlan }) {
   const topic = "geothermal heat pumps for Nordic homes";
+  await meter.call("search_sources", { query: "geothermal heat pumps Nordic", limit: 5 });
   const execution = await meter.call("log_skill_execution", {
     skillName: "research",
     sessionId: "bench-scan",
-    metadata: { topic, researchType: "general_topic", scope: "Residential use in Nordic climates", routingRationale: "Broad overview: a scan suffices", delegatedTo: "scan", originalQuery: `Give me an overview of ${topic}` },
+    metadata: {
+      topic,
+      researchType: "general_topic",
+      scope: "Residential use in Nordic climates",
+      routingRationale: "Broad overview: a scan suffices",
+      delegatedTo: "scan",
+      originalQuery: `Give me an overview of ${topic}`,
+      priorResearchCheck: { decision: "none_found", artifactIds: [] },
+    },
   });
-  await meter.call("search_sources", { query: "geothermal heat pumps Nordic", limit: 5 });
+  meter.phase = "research-scan";
   const plan = await createPlan(meter, { researchType: "general_topic", mode: "scan", topic, sessionId: "bench-scan" });
   const planId = plan.planId;
   let steps = 0;
@@ -284,6 +349,9 @@ export async function runScan(meter, { createPlan }) {
       stepExecutionReport: REPORT(`Executed step ${step.stepOrder}.`),
     });
   }
+  // research-output after a scan: load the plan's findings, then write, store, feedback, completion.
+  meter.phase = "research-output";
+  await meter.call("get_research_context", { planId, detail: "full" });
   const output = await meter.call("store_research_output", {
     planId,
     executionId: execution.executionId,
@@ -312,21 +380,21 @@ export async function planFromTemplateRoundTrip(meter, { researchType, mode, top
  * The core profile (/mcp/core) has no template, ledger or context tools: the model writes the
  * plan's 13 steps itself and keeps its findings in step results.
  */
-export async function planWritten(meter, { topic, sessionId }) {
+export async function planWritten(meter, { topic }) {
   const kinds = ["analyze", "checkpoint", "search", "analyze", "search", "analyze", "synthesize", "synthesize", "synthesize", "critique", "critique", "critique", "synthesize"];
   return meter.call("create_research_plan", {
     name: `[Deep] ${topic}`.slice(0, 200),
     researchQuestion: topic,
     steps: kinds.map((stepType, i) => ({ stepType, instructions: `${stepType === "checkpoint" ? "Show the user" : "Step"} ${i + 1}: ${prose(25, i)}` })),
     planDesignRationale: prose(30, 3),
-    sessionId,
   });
 }
 
 /** The deep run through /mcp/core: the same 13 steps and sizes, findings in the results, the report with citations. */
 export async function runCoreDeep(meter, reviewer) {
   await meter.call("search_sources", { query: "ground source heat pumps district heating", limit: 5 });
-  const plan = await planWritten(meter, { topic: QUESTION, sessionId: "bench-core" });
+  meter.phase = "research-deep";
+  const plan = await planWritten(meter, { topic: QUESTION });
   const planId = plan.planId;
   let steps = 0;
   for (let guard = 0; guard < 40; guard++) {
@@ -341,15 +409,22 @@ export async function runCoreDeep(meter, reviewer) {
       await reviewer.call("submit_review", { planId, stepId: step.stepId, decision: "approve", feedback: "Yes, go ahead" });
       continue;
     }
-    await meter.call("submit_step_result", { planId, stepId: step.stepId, claimId, result: stepResult(step.stepOrder), confidence: 0.8, stepExecutionReport: REPORT(`Executed step ${step.stepOrder}.`) });
+    let result = stepResult(step.stepOrder);
+    if (step.stepOrder === plan.totalSteps) {
+      // The core deep skill's report step stores the report and submits its outputId.
+      const stored = await meter.call("store_research_output", {
+        planId,
+        title: "Heat pumps vs district heating for the cooperative",
+        mediaType: "markdown",
+        content: report(["E1", "E2", "E3"]).replace(/\[E\d\]/g, "[S1]"),
+        citations: [{ ref: "S1", title: "Field study 1", url: "https://energy.example/report-0" }],
+      });
+      result = { outputId: stored.outputId };
+    }
+    await meter.call("submit_step_result", { planId, stepId: step.stepId, claimId, result, confidence: 0.8, stepExecutionReport: REPORT(`Executed step ${step.stepOrder}.`) });
   }
-  await meter.call("store_research_output", {
-    planId,
-    title: "Heat pumps vs district heating for the cooperative",
-    mediaType: "markdown",
-    content: report(["E1", "E2", "E3"]).replace(/\[E\d\]/g, ""),
-    citations: [{ title: "Field study 1", url: "https://energy.example/report-0" }],
-  });
+  // research-output after a deep run: the report is stored and in context; it is presented, nothing loaded.
+  meter.phase = "research-output";
   return { steps };
 }
 

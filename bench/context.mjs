@@ -4,10 +4,12 @@
  * Builds Cairn as `wrangler deploy --dry-run` does, runs it in workerd (Miniflare) with
  * fresh local D1/KV/Durable Objects, signs in through the real OAuth flow, and plays one
  * scan and one deep lifecycle the way the skills instruct (bench/context-lifecycle.mjs),
- * then the deep run through /mcp/core. Counted in cl100k tokens: `tools/list`, the three
- * prompts a run loads, every request's arguments and every response's text content.
- * Prints per tool and in total, PASS/MISS against the goals, and the acknowledgements
- * that echo the caller's words back.
+ * every skill's calls in order, research-output's included, then the deep run through
+ * /mcp/core. Counted in cl100k tokens: `tools/list`, the three skills a run loads (as
+ * prompts, and through the Skills extension: the skill index and the SKILL.md files),
+ * every request's arguments and every response's text content. Prints per tool and in
+ * total, where each run departs from the skills' text, PASS/MISS against the goals both
+ * ways, and the acknowledgements that echo the caller's words back.
  *
  *   npm run bench:context
  *   npm run bench:context -- --json /tmp/context.json --keep
@@ -17,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { obtainTokens } from "../test/support/oauth-flow.ts";
-import { ACKNOWLEDGING_TOOLS, echoesOf, Meter, measureSurface, planFromTemplate, runCoreDeep, runDeep, runScan } from "./context-lifecycle.mjs";
+import { ACKNOWLEDGING_TOOLS, departures, echoesOf, Meter, measureSurface, planFromTemplate, runCoreDeep, runDeep, runScan } from "./context-lifecycle.mjs";
 import { applyMigrations, buildBareBundle, buildCairnBundle, readProjectConfig, seedTenant, startRuntime } from "./harness.mjs";
 import { table } from "./report.mjs";
 
@@ -36,9 +38,27 @@ const log = (message) => process.stderr.write(`[bench:context] ${message}\n`);
 const verdict = (pass) => (pass ? "PASS" : "MISS");
 const n = (value) => value.toLocaleString("en-US");
 
+/** A run's context through the prompts, and the same run through the Skills extension (the skill index and files instead). */
 function summary(surface, meter) {
   const { request, response } = meter.totals();
-  return { toolsList: surface.toolsList, prompts: surface.promptTotal, requests: request, responses: response, total: surface.toolsList + surface.promptTotal + request + response };
+  const io = surface.toolsList + request + response;
+  return {
+    toolsList: surface.toolsList,
+    prompts: surface.promptTotal,
+    requests: request,
+    responses: response,
+    total: io + surface.promptTotal,
+    skills: { index: surface.skillIndex, files: surface.skillFiles, total: io + surface.skillTotal },
+  };
+}
+
+/** Each skill's departures, one line each: what it names that the run did not call, and any call it does not name. */
+function departureLines(run, surface, meter) {
+  return departures(meter, surface.texts, surface.toolNames).map(({ skill, named, notCalled, unnamed }) => {
+    const parts = [`${run}, ${skill}: names ${named.length} tools; not called (branches this run did not take): ${notCalled.join(", ") || "none"}`];
+    if (unnamed.length) parts.push(`DEPARTS: called without the skill naming it: ${unnamed.join(", ")}`);
+    return parts.join("; ");
+  });
 }
 
 function perToolRows(meter) {
@@ -102,13 +122,25 @@ async function main() {
         [row("deep, /mcp", result.deep), row("scan, /mcp", result.scan), row("deep, /mcp/core", result.core)],
       ),
     );
+    out.push(
+      `\nThe deep run, /mcp, both ways a client loads the skills: as prompts (${n(result.deep.prompts)} tokens: research, research-deep, research-output) or through the Skills extension (the index of ${n(result.deep.skills.index)} tokens and the three SKILL.md files, ${Object.values(result.deep.skills.files).map(n).join(" + ")})`,
+    );
+    for (const [way, total] of [
+      ["prompts", result.deep.total],
+      ["skills extension", result.deep.skills.total],
+    ]) {
+      out.push(`${verdict(result.deep.responses <= CONTEXT_GOALS.deepResponses && total <= CONTEXT_GOALS.deepTotal)} deep through the ${way}: responses ${n(result.deep.responses)} ≤ ${n(CONTEXT_GOALS.deepResponses)}, total ${n(total)} ≤ ${n(CONTEXT_GOALS.deepTotal)}`);
+    }
+    out.push("\nWhere the runs depart from the skills' text");
+    out.push(...departureLines("deep /mcp", deepSurface, deep), ...departureLines("scan /mcp", scanSurface, scan), ...departureLines("deep /mcp/core", coreSurface, core));
+    result.departures = { deep: departures(deep, deepSurface.texts, deepSurface.toolNames), scan: departures(scan, scanSurface.texts, scanSurface.toolNames), core: departures(core, coreSurface.texts, coreSurface.toolNames) };
     out.push("");
     out.push(`${verdict(result.deep.responses <= CONTEXT_GOALS.deepResponses)} deep responses ${n(result.deep.responses)} ≤ ${n(CONTEXT_GOALS.deepResponses)} (before the levers: ${n(BEFORE.deepResponses)})`);
     out.push(`${verdict(result.deep.total <= CONTEXT_GOALS.deepTotal)} deep total ${n(result.deep.total)} ≤ ${n(CONTEXT_GOALS.deepTotal)} (before the levers: ${n(BEFORE.deepTotal)})`);
     out.push(
       `${verdict(result.scan.total <= SCAN_TOTAL_GOAL)} scan total ${n(result.scan.total)} ≤ ${n(SCAN_TOTAL_GOAL)}, the deep goal's ratio (before the levers: ${n(BEFORE.scanTotal)}; tools/list and prompts alone: ${n(result.scan.toolsList + result.scan.prompts)}); responses ${n(result.scan.responses)}`,
     );
-    out.push(`info deep via /mcp/core: responses ${n(result.core.responses)}, total ${n(result.core.total)} (measured, no goal)`);
+    out.push(`info deep via /mcp/core: responses ${n(result.core.responses)}, total ${n(result.core.total)} through the prompts, ${n(result.core.skills.total)} through the skills extension (measured, no goal)`);
     out.push(`${verdict(result.echoes.length === 0)} acknowledgements echo none of the caller's words${result.echoes.length ? `: ${result.echoes.length}\n  ${result.echoes.slice(0, 20).join("\n  ")}` : ""}`);
     process.stdout.write(`${out.join("\n")}\n`);
     if (args.json) writeFileSync(args.json, JSON.stringify(result, null, 2));

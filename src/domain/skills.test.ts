@@ -6,7 +6,7 @@ import { ERROR_CODES } from "./errors";
 import { STEP_TYPES } from "./plans/model";
 import { RESEARCH_TYPES } from "./plans/templates";
 import { MEDIA_TYPES } from "./research/outputs";
-import { mentionedIdentifiers, parseFrontMatter, parseSkill, promptInput, renderPrompt, SKILL_LIMITS, SKILL_NAMES } from "./skills";
+import { mentionedIdentifiers, parseFrontMatter, parseSkill, promptInput, renderPrompt, SKILL_LIMITS, SKILL_NAMES, skillSourceFor } from "./skills";
 
 /** Tools being built alongside the skills (issues #5 and #6); the lead folds them into the registry. */
 const TOOLS_IN_PROGRESS = [
@@ -70,8 +70,8 @@ describe("the skills in skills/", () => {
         expect(unknown).toEqual([]);
       });
 
-      it("stays short: at most about 250 lines", () => {
-        expect(source.split("\n").length).toBeLessThanOrEqual(260);
+      it("stays short: at most about 250 lines, as each profile serves it", () => {
+        for (const profile of ["full", "core"] as const) expect(skillSourceFor(source, profile).split("\n").length, profile).toBeLessThanOrEqual(260);
       });
     });
   }
@@ -181,5 +181,26 @@ describe("prompt arguments", () => {
     expect(text).toContain("Plan: plan_abc");
     expect(text.endsWith(`${skill.body}\n`)).toBe(true);
     expect(renderPrompt(skill, {})).toContain("Topic: not given yet");
+  });
+});
+
+describe("skillSourceFor", () => {
+  const source = "---\nname: demo\ndescription: d\n---\n\nBoth.\n<!-- full -->\nFull only.\n<!-- /full -->\n<!-- core\nCore only.\n-->\n\nBoth again.\n";
+
+  it("keeps the full profile's sections for /mcp and the core profile's for /mcp/core, markers dropped", () => {
+    expect(skillSourceFor(source, "full")).toBe("---\nname: demo\ndescription: d\n---\n\nBoth.\nFull only.\n\nBoth again.\n");
+    expect(skillSourceFor(source, "core")).toBe("---\nname: demo\ndescription: d\n---\n\nBoth.\nCore only.\n\nBoth again.\n");
+  });
+
+  it("refuses a section left open, nested, or closed without opening", () => {
+    expect(() => skillSourceFor("<!-- core\ntext\n", "full")).toThrow(/left open|leaves a core section open/);
+    expect(() => skillSourceFor("<!-- full -->\n<!-- core\nx\n-->\n<!-- /full -->\n", "core")).toThrow(/inside a full section/);
+    expect(() => skillSourceFor("text\n<!-- /full -->\n", "full")).toThrow(/not open/);
+  });
+
+  it("renders a prompt for an existing plan with a tool the profile serves", () => {
+    const skill = parseSkill(skillSourceFor(read("research-output"), "core"));
+    expect(renderPrompt(skill, { planId: "plan_abc" }, "core")).toContain("see where it stands with get_plan_status first");
+    expect(renderPrompt(skill, { planId: "plan_abc" }, "full")).toContain("load it with get_research_context first");
   });
 });

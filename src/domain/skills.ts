@@ -136,12 +136,54 @@ export function promptInput(name: string, raw: Record<string, unknown>): PromptI
   return input;
 }
 
+/** How a prompt for an existing plan starts: with a tool the profile serves. */
+const LOAD_PLAN = { full: "load it with get_research_context first", core: "see where it stands with get_plan_status first" } as const;
+
 /** The prompt text: a short header that fills in the arguments, then the skill's body unchanged. */
-export function renderPrompt(skill: Skill, input: PromptInput): string {
+export function renderPrompt(skill: Skill, input: PromptInput, profile: SkillProfile = "full"): string {
   const header = [
     `You are running Cairn's ${skill.name} skill. Follow the instructions below, calling Cairn's tools as they say.`,
     input.topic ? `Topic: ${input.topic}` : "Topic: not given yet; take it from the user's request (ask if there is none).",
   ];
-  if (input.planId) header.push(`Plan: ${input.planId} (an existing plan: load it with get_research_context first).`);
+  if (input.planId) header.push(`Plan: ${input.planId} (an existing plan: ${LOAD_PLAN[profile]}).`);
   return `${header.join("\n")}\n\n---\n\n${skill.body}\n`;
+}
+
+/**
+ * The two texts one SKILL.md holds: the full profile's (`/mcp`, and the file as installed) and the
+ * core profile's (`/mcp/core`, which serves fewer tools). Lines between `<!-- full -->` and
+ * `<!-- /full -->` are the full profile's alone; an HTML comment block opened by a line `<!-- core`
+ * and closed by a line `-->` is the core profile's alone (a comment, so the installed file and its
+ * rendering read as the full text). Each marker sits on a line of its own.
+ */
+export type SkillProfile = "full" | "core";
+
+const FULL_OPEN = "<!-- full -->";
+const FULL_CLOSE = "<!-- /full -->";
+const CORE_OPEN = "<!-- core";
+const CORE_CLOSE = "-->";
+
+/** The SKILL.md text a profile serves. A marker left open or nested is a mistake in the file, refused. */
+export function skillSourceFor(source: string, profile: SkillProfile): string {
+  const out: string[] = [];
+  let section: "full" | "core" | null = null;
+  const lines = source.split("\n");
+  lines.forEach((line, index) => {
+    const marker = line.trim();
+    const opens = marker === FULL_OPEN ? "full" : marker === CORE_OPEN ? "core" : null;
+    if (opens) {
+      if (section) throw validationError(`SKILL.md line ${index + 1} opens a ${opens} section inside a ${section} section.`, [{ path: `line.${index + 1}`, message: "Nested section" }]);
+      section = opens;
+      return;
+    }
+    if ((section === "full" && marker === FULL_CLOSE) || (section === "core" && marker === CORE_CLOSE)) {
+      section = null;
+      return;
+    }
+    if (marker === FULL_CLOSE) throw validationError(`SKILL.md line ${index + 1} closes a section that is not open.`, [{ path: `line.${index + 1}`, message: "Unopened section" }]);
+    if (section === null || section === profile) out.push(line);
+  });
+  if (section) throw validationError(`SKILL.md leaves a ${section} section open.`, [{ path: "section", message: "Unclosed section" }]);
+  // Dropping a section can leave two blank lines where one was.
+  return out.join("\n").replace(/\n{3,}/g, "\n\n");
 }

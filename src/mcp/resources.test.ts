@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createPlan, ok } from "../../test/support/plans";
 import { fetchWorker, mcpRequest, readJsonRpc, seedTenant } from "../../test/support/worker";
+import { SKILL_NAMES } from "../domain/skills";
 
 const rpc = async (key: string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   readJsonRpc(await fetchWorker(mcpRequest(key, method, params, headers)));
@@ -37,6 +38,7 @@ describe("MCP resources", () => {
     const listed = await rpc(apiKey, "resources/list");
     expect(((listed.result?.resources ?? []) as { uri: string; name: string }[]).map((r) => [r.uri, r.name])).toEqual([
       ["ui://cairn/plan-view.html", "plan-view"],
+      ...SKILL_NAMES.map((name) => [`skill://cairn/${name}/SKILL.md`, name]),
       [`cairn://plans/${planId}`, "[Scan] Vector databases"],
       [`cairn://artifacts/${artifactId}`, "A finding"],
       [`cairn://outputs/${outputId}`, "The report"],
@@ -64,9 +66,9 @@ describe("MCP resources", () => {
       expect([-32002, -32602], uri).toContain(read.error?.code);
       expect(JSON.stringify(read)).not.toContain("Secret");
     }
-    // Nothing of org A: b sees only the plan view, which holds no data.
+    // Nothing of org A: b sees only the plan view and the skills, which hold no data.
     const listedForB = ((await rpc(b.apiKey, "resources/list")).result?.resources ?? []) as { uri: string }[];
-    expect(listedForB.map((r) => r.uri)).toEqual(["ui://cairn/plan-view.html"]);
+    expect(listedForB.map((r) => r.uri)).toEqual(["ui://cairn/plan-view.html", ...SKILL_NAMES.map((name) => `skill://cairn/${name}/SKILL.md`)]);
   });
 
   // Resource not found is -32002 up to 2025-11-25 and -32602 from 2026-07-28; both carry the requested URI in data.uri.

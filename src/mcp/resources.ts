@@ -4,6 +4,8 @@ import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime } from "../platform/runtime";
 import { MCP_APP_MIME_TYPE, PLAN_VIEW_HTML, PLAN_VIEW_META, PLAN_VIEW_URI, planViewResource } from "./app/plan-view";
 import { refuseCursor } from "./paging";
+import type { McpProfile } from "./profiles";
+import { isSkillUri, readSkillFile, skillResources } from "./skills";
 
 /**
  * Plans, artifacts and deliverables as MCP resources, for clients that attach
@@ -31,7 +33,7 @@ async function run(runtime: RequestRuntime, name: string, args: Record<string, u
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${result.error.code}: ${result.error.message}`);
 }
 
-export function registerResources(server: Server, runtime: RequestRuntime): void {
+export function registerResources(server: Server, runtime: RequestRuntime, profile: McpProfile = "full"): void {
   server.setRequestHandler("resources/templates/list", (request) => {
     refuseCursor(request.params);
     return {
@@ -48,7 +50,7 @@ export function registerResources(server: Server, runtime: RequestRuntime): void
     refuseCursor(request.params);
     const lists = await Promise.all(KINDS.map(async (spec) => ({ spec, body: await run(runtime, spec.list, { limit: 20 }) })));
     return {
-      resources: [planViewResource, ...lists.flatMap(({ spec, body }) =>
+      resources: [planViewResource, ...(await skillResources(profile)), ...lists.flatMap(({ spec, body }) =>
         ((body[spec.listKey] ?? []) as Record<string, string>[]).map((item) => ({
           uri: `cairn://${spec.kind}/${item[spec.idKey]}`,
           name: String(item[spec.nameKey] ?? item[spec.idKey]),
@@ -62,6 +64,11 @@ export function registerResources(server: Server, runtime: RequestRuntime): void
   server.setRequestHandler("resources/read", async (request) => {
     const { uri } = request.params;
     if (uri === PLAN_VIEW_URI) return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text: PLAN_VIEW_HTML, _meta: PLAN_VIEW_META }] };
+    if (isSkillUri(uri)) {
+      const file = await readSkillFile(profile, uri);
+      if (!file) throw new ResourceNotFoundError(uri, `No skill file at ${uri.slice(0, 200)}: skills/list names every file this endpoint serves`);
+      return { contents: [file] };
+    }
     const match = URI.exec(uri);
     const spec = match && KINDS.find((candidate) => candidate.kind === match[1]);
     if (!match || !spec) throw new ResourceNotFoundError(uri, `Not a Cairn resource URI: use cairn://plans|artifacts|outputs/<id>`);

@@ -5,22 +5,49 @@ import { invoke } from "../operations/invoke";
 import { PAGING_GUIDE } from "../operations/operation";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime, type RequestSession } from "../platform/runtime";
-import { MCP_APP_MIME_TYPE } from "./app/plan-view";
+import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from "./app/plan-view";
 import { registerCompletions } from "./completions";
 import { inProfile, type McpProfile } from "./profiles";
 import { refuseCursor } from "./paging";
 import { registerPrompts } from "./prompts";
 import { registerResources } from "./resources";
-import { listTools } from "./tools";
+import { registerSkills, SKILLS_EXTENSION_ID, skillUri } from "./skills";
+import { appOnlyTool, listTools } from "./tools";
+
+/** Where a 2026-07-28 request carries its client's capabilities. */
+const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities";
 import { SERVED_PROTOCOL_VERSIONS } from "./versions";
 
 export const SERVER_INFO = { name: "cairn", title: "Cairn", version: "0.1.0" } as const;
 
-const INSTRUCTIONS =
-  "Cairn keeps durable, org-scoped research state: skill executions (log_skill_execution), and their plans, " +
-  "evidence and deliverables. Handles (executionId, planId) are scoped to your organization. To run research, " +
-  "follow the prompt research; it leads to research-scan or research-deep, then research-output. " +
-  PAGING_GUIDE;
+/** Per profile: the core profile names only the tools it serves and the skills it has. */
+const INSTRUCTIONS: Record<McpProfile, string> = {
+  full:
+    "Cairn keeps durable, org-scoped research state: skill executions (log_skill_execution), and their plans, " +
+    "evidence and deliverables. Handles (executionId, planId) are scoped to your organization. To run research, " +
+    `follow the prompt research (or the skill ${skillUri("full", "research")}); it leads to research-scan or research-deep, then research-output. ` +
+    PAGING_GUIDE,
+  core:
+    "Cairn keeps durable, org-scoped research plans and their deliverables. Handles (planId) are scoped to your " +
+    `organization. To run research, follow the prompt research (or the skill ${skillUri("core", "research")}); ` +
+    "it leads to research-scan, then research-output. " +
+    PAGING_GUIDE,
+};
+
+/**
+ * Whether the client may be an MCP Apps host, whose view calls the app-only tools. On 2026-07-28 each request
+ * carries its client's capabilities, so a client that did not declare the extension gets no app-only tool. On the
+ * 2025 revisions the declaration was made once, at `initialize`, and this stateless server has none on a later
+ * request: the app-only tools stay listed (marked `visibility: ["app"]`), since a host lets its view call only the
+ * tools it was listed, and a host that honours the mark keeps them from its model.
+ */
+function mayHostApps(server: Server, meta: Record<string, unknown> | undefined): boolean {
+  const perRequest = meta?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  const capabilities = perRequest ?? server.getClientCapabilities();
+  if (!capabilities) return true;
+  const extensions = capabilities.extensions;
+  return typeof extensions === "object" && extensions !== null && MCP_APPS_EXTENSION_ID in extensions;
+}
 
 /** A tool error as the model reads it: the code, a message written by us, and a correlation id. */
 export function toolError(error: CairnError, correlationId: string): CallToolResult {
@@ -53,10 +80,11 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
       resources: { listChanged: false, subscribe: false },
       prompts: { listChanged: false },
       completions: {},
-      // MCP Apps: the plan view (ui://cairn/plan-view.html), linked from the tools that show a plan.
-      extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [MCP_APP_MIME_TYPE] } },
+      // MCP Apps: the plan view (ui://cairn/plan-view.html), linked from the tools that show a plan;
+      // Skills (SEP-2640): the skills as skill:// resources, no optional directory reads.
+      extensions: { [MCP_APPS_EXTENSION_ID]: { mimeTypes: [MCP_APP_MIME_TYPE] }, [SKILLS_EXTENSION_ID]: {} },
     },
-    instructions: INSTRUCTIONS,
+    instructions: INSTRUCTIONS[profile],
     cacheHints: {
       "tools/list": { ttlMs: 300_000, cacheScope: "private" },
       "prompts/list": { ttlMs: 300_000, cacheScope: "private" },
@@ -65,9 +93,10 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
       "resources/read": { ttlMs: 0, cacheScope: "private" },
     },
   });
+  // App-only tools go only to clients that declared MCP Apps: any other client would hand them to its model.
   server.setRequestHandler("tools/list", (request) => {
     refuseCursor(request.params);
-    return { tools: listTools(profile) };
+    return { tools: mayHostApps(server, request.params?._meta) ? listTools(profile) : listTools(profile).filter((tool) => !appOnlyTool(tool)) };
   });
   server.setRequestHandler("tools/call", async (request) => {
     const { name, arguments: args } = request.params;
@@ -93,8 +122,9 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
       : toolError(result.error, correlationId);
     return server.projectCallToolResult(withReadPosition(callResult, position()), undefined);
   });
-  registerResources(server, runtime);
-  registerPrompts(server);
+  registerResources(server, runtime, profile);
+  registerPrompts(server, profile);
+  registerSkills(server, profile);
   registerCompletions(server, runtime);
   return server;
 }

@@ -81,6 +81,9 @@ function appMeta(operation: AnyOperation, profile: McpProfile): Pick<Tool, "_met
 }
 
 
+/** Whether a tool is for the app alone (`_meta.ui.visibility` without "model"). */
+export const appOnlyTool = (tool: Tool): boolean => !modelVisible(tool);
+
 /** Whether a host that knows MCP Apps visibility gives this tool to the model (the default is model and app). */
 export const modelVisible = (tool: Tool): boolean => {
   const visibility = (tool._meta?.ui as { visibility?: string[] } | undefined)?.visibility;

@@ -182,14 +182,33 @@ function startProxy(): Promise<void> {
   );
 }
 
-function runSuite(revision: string, outputDir: string): Promise<number | null> {
-  const cli = join(projectRoot, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+/**
+ * The Skills extension's scenarios (SEP-2640): optional extensions are in no revision's requirements, so
+ * each runs by name (`--force`: the suite runs extensions on no revision of its own) at each revision's wire. A scenario counts as for the revisions: at least one check of
+ * its own passed and none failed; the rest are listed with why.
+ */
+const SKILLS_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"];
+const SKILLS_NOT_APPLICABLE: Record<string, string> = {
+  "sep-2640-skills-directory":
+    "the optional resources/directory/read (directoryRead), which Cairn does not declare: each skill is one file, and its skills/list entry lists it",
+};
+/** Checks a scenario skips by design on one revision (the suite marks them SKIPPED, not failed): listed so a new skip is noticed. */
+const SKILLS_SKIPPED: Record<string, string> = {
+  "2025-11-25/sep-2640-skills-list-cache-attributes": "ttlMs and cacheScope exist from 2026-07-28 on",
+  "2025-11-25/sep-2640-skills-get-cache-attributes": "ttlMs and cacheScope exist from 2026-07-28 on",
+};
+
+const CLI = join(projectRoot, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+
+function runCli(args: string[]): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, "server", "--url", `${proxyUrl}/mcp`, "--requirements", revision, "-o", outputDir], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "server", "--url", `${proxyUrl}/mcp`, ...args], { stdio: ["ignore", "ignore", "pipe"] });
     child.on("error", reject);
     child.on("close", resolve);
   });
 }
+
+const runSuite = (revision: string, outputDir: string) => runCli(["--requirements", revision, "-o", outputDir]);
 
 /** Each scenario's checks, from the suite's output directory (`server-<scenario>-<timestamp>/checks.json`). */
 function results(outputDir: string): Map<string, Check[]> {
@@ -250,5 +269,33 @@ describe("the official MCP conformance suite", { timeout: 300_000 }, () => {
     // A not-applicable entry the suite no longer runs is stale: keep the list true.
     const stale = [...Object.keys(notApplicable), ...Object.keys(noEvidence)].filter((scenario) => !byScenario.has(scenario));
     expect(stale, "listed as not applicable or without evidence, but no longer run by the suite").toEqual([]);
+  });
+
+  it.each(Object.keys(NOT_APPLICABLE))("passes the Skills extension's scenarios (SEP-2640) at the %s wire, and accounts for the rest", async (revision) => {
+    const outputDir = mkdtempSync(join(tmpdir(), `cairn-conformance-skills-${revision}-`));
+    outputDirs.push(outputDir);
+    for (const scenario of SKILLS_SCENARIOS) await runCli(["--scenario", scenario, "--spec-version", revision, "--force", "-o", outputDir]);
+    const byScenario = results(outputDir);
+    expect([...byScenario.keys()].sort(), "every skills scenario ran").toEqual([...SKILLS_SCENARIOS].sort());
+    const report: string[] = [];
+    const failures: string[] = [];
+    for (const [scenario, checks] of byScenario) {
+      const failed = checks.filter((check) => check.status === "FAILURE" || check.status === "WARNING");
+      const passed = checks.filter((check) => check.status === "SUCCESS" && check.id !== EVERY_SCENARIO_CHECK);
+      const reason = SKILLS_NOT_APPLICABLE[scenario];
+      if (reason) {
+        // Not applicable only while the suite itself finds nothing to check: a passing check means the reason no longer holds.
+        if (passed.length > 0 || failed.length > 0) failures.push(`${scenario}: listed as not applicable ("${reason}") but it ran checks`);
+        report.push(`  n/a   ${scenario}: ${reason}`);
+        continue;
+      }
+      for (const check of failed) failures.push(`${scenario}/${check.id}: ${check.status} ${check.errorMessage ?? ""}`);
+      const skipped = checks.filter((check) => check.status === "SKIPPED").map((check) => `${revision}/${check.id}`);
+      for (const id of skipped.filter((id) => !SKILLS_SKIPPED[id])) failures.push(`${scenario}: ${id} was skipped; decide whether that is expected`);
+      if (passed.length === 0) failures.push(`${scenario}: no check passed; an empty run is not a pass`);
+      report.push(`  ${failed.length === 0 && passed.length > 0 ? "PASS" : "FAIL"}  ${scenario} (${passed.length} check(s) passed${skipped.length ? `; skipped: ${skipped.map((id) => `${id.split("/")[1]} (${SKILLS_SKIPPED[id] ?? "unexpected"})`).join(", ")}` : ""})`);
+    }
+    console.log(`conformance sep-2640 at ${revision}:\n${report.join("\n")}`);
+    expect(failures).toEqual([]);
   });
 });

@@ -16,6 +16,8 @@ import html from "./plan-view.min.html";
  * Clients without MCP Apps ignore the link and read the same results as before.
  */
 export const PLAN_VIEW_URI = "ui://cairn/plan-view.html";
+/** The MCP Apps extension's identifier in capabilities (the server declares it; a host that renders apps does too). */
+export const MCP_APPS_EXTENSION_ID = "io.modelcontextprotocol/ui";
 export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 export const PLAN_VIEW_HTML: string = html;
 
