@@ -97,6 +97,7 @@ async function search(env: Env, executionCtx: ExecutionContext, request: SearchR
   const noRecord = () => {};
   const timings: Record<string, number[]> = {};
   const hits: Record<string, number> = {};
+  const rankings: Record<string, string> = {};
   const errors: Record<string, string> = {};
   const floorId = await env.DB.prepare("SELECT id FROM artifacts WHERE org_id = ? ORDER BY seq DESC LIMIT 1").bind(request.principal.orgId).first<string>("id");
   timings.floor = [];
@@ -106,7 +107,11 @@ async function search(env: Env, executionCtx: ExecutionContext, request: SearchR
       const result = await invoke(searchSources, testCase.input, ctx, "rest", noRecord);
       const elapsed = performance.now() - started;
       timings[testCase.id] = [...(timings[testCase.id] ?? []), elapsed];
-      if (result.ok) hits[testCase.id] = (result.value as { results: unknown[] }).results.length;
+      if (result.ok) {
+        const value = result.value as { results: unknown[]; ranking: string };
+        hits[testCase.id] = value.results.length;
+        rankings[testCase.id] = value.ranking;
+      }
       else errors[testCase.id] = `${result.error.code}: ${result.error.message}`;
     }
     // The floor: one indexed one-row read, as many times as there are cases, interleaved with them.
@@ -116,7 +121,7 @@ async function search(env: Env, executionCtx: ExecutionContext, request: SearchR
       timings.floor.push(performance.now() - started);
     }
   }
-  return { timings, hits, errors };
+  return { timings, hits, rankings, errors };
 }
 
 export default {
