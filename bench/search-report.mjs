@@ -61,12 +61,12 @@ function renderRun(run) {
   );
   out.push(
     table(
-      ["query", "class", "documents with every word", "hits", "ranking", "p50 ms", "p95 ms", "max ms"],
+      ["query", "class", "documents with every word", "hits", "ranking", "D1 rows read", "p50 ms", "p95 ms", "max ms"],
       search.perQuery.map((q) => {
         const { query, ...filters } = q.input;
         const shown = query.length > 60 ? `${query.slice(0, 57)}… (${query.length} chars)` : query;
         const extra = Object.entries(filters).map(([k, v]) => `${k}=${String(v).slice(0, 24)}`).join(" ");
-        return [`\`${shown.replace(/\|/g, "\\|")}\`${extra ? ` ${extra}` : ""}`, q.cls, q.matches, q.hits, q.ranking ?? "–", fixed(q.p50), fixed(q.p95), fixed(q.max)];
+        return [`\`${shown.replace(/\|/g, "\\|")}\`${extra ? ` ${extra}` : ""}`, q.cls, q.matches, q.hits, q.ranking ?? "–", q.rowsRead ?? "–", fixed(q.p50), fixed(q.p95), fixed(q.max)];
       }),
     ),
     "",

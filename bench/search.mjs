@@ -400,6 +400,7 @@ function summarizeSearch(cases, searched, matches) {
     matches: matches[c.id],
     hits: searched.hits[c.id],
     ranking: searched.rankings?.[c.id],
+    rowsRead: searched.rowsRead?.[c.id],
     p50: percentile(searched.timings[c.id], 50),
     p95: percentile(searched.timings[c.id], 95),
     max: Math.max(...searched.timings[c.id]),
