@@ -189,6 +189,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
   // Only candidates are ranked (and given snippets). Matches are bounded by rowid from below, at the
   // window's oldest candidate: FTS5 then reads only the doclist pages of the window instead of every
   // match of the word in the database (a common word's whole doclist: linear in the org's memory).
+  // bm25 itself still counts each term's records over the whole index to weigh it (see MAX_TERMS).
   // Filtered to a plan, the candidates are also checked as a list (the plan's artifacts are spread among
   // everyone else's); the unary + keeps that list from being handed to FTS5 as rowid lookups (each
   // would run the whole match again: 500 ms at 30k rows).
