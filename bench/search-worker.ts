@@ -13,6 +13,7 @@
  *   only advances across I/O, so the time is that of the awaited D1 queries plus
  *   the CPU between them; the CPU after the last query (mapping a handful of
  *   rows) is not counted.
+ * - Each search's D1 rows read (`meta.rows_read`, what D1 bills) are added up per query.
  * - The same endpoint times a one-row indexed D1 read (`floor`): the cost of any
  *   D1 round trip on this harness, the baseline the search is compared with.
  */
@@ -92,21 +93,45 @@ async function ingest(env: Env, executionCtx: ExecutionContext, request: IngestR
   return { count: request.count, batches, textChars: bytes, ms: Date.now() - started };
 }
 
+/** A D1Database that adds up the rows its batches read (D1's `meta.rows_read`, what D1 bills). */
+function rowCountingDatabase(db: D1Database, counter: { rows: number }): D1Database {
+  return new Proxy(db, {
+    get(target, key) {
+      const value = Reflect.get(target, key);
+      if (key !== "batch") return typeof value === "function" ? value.bind(target) : value;
+      return async (statements: D1PreparedStatement[]) => {
+        const results = await target.batch(statements);
+        for (const result of results) counter.rows += result.meta.rows_read ?? 0;
+        return results;
+      };
+    },
+  });
+}
+
 async function search(env: Env, executionCtx: ExecutionContext, request: SearchRequest) {
-  const ctx = await contextFor(env, executionCtx, request.principal);
+  const counter = { rows: 0 };
+  const ctx = await contextFor({ ...env, DB: rowCountingDatabase(env.DB, counter) }, executionCtx, request.principal);
+  const rowsRead: Record<string, number> = {};
   const noRecord = () => {};
   const timings: Record<string, number[]> = {};
   const hits: Record<string, number> = {};
+  const rankings: Record<string, string> = {};
   const errors: Record<string, string> = {};
   const floorId = await env.DB.prepare("SELECT id FROM artifacts WHERE org_id = ? ORDER BY seq DESC LIMIT 1").bind(request.principal.orgId).first<string>("id");
   timings.floor = [];
   for (let rep = 0; rep < request.reps; rep++) {
     for (const testCase of request.cases) {
       const started = performance.now();
+      const rowsBefore = counter.rows;
       const result = await invoke(searchSources, testCase.input, ctx, "rest", noRecord);
+      rowsRead[testCase.id] = counter.rows - rowsBefore;
       const elapsed = performance.now() - started;
       timings[testCase.id] = [...(timings[testCase.id] ?? []), elapsed];
-      if (result.ok) hits[testCase.id] = (result.value as { results: unknown[] }).results.length;
+      if (result.ok) {
+        const value = result.value as { results: unknown[]; ranking: string };
+        hits[testCase.id] = value.results.length;
+        rankings[testCase.id] = value.ranking;
+      }
       else errors[testCase.id] = `${result.error.code}: ${result.error.message}`;
     }
     // The floor: one indexed one-row read, as many times as there are cases, interleaved with them.
@@ -116,7 +141,7 @@ async function search(env: Env, executionCtx: ExecutionContext, request: SearchR
       timings.floor.push(performance.now() - started);
     }
   }
-  return { timings, hits, errors };
+  return { timings, hits, rankings, rowsRead, errors };
 }
 
 export default {

@@ -5,6 +5,11 @@
  *   npm run bench:search -- --quick        10,000 artifacts, 10 rounds
  *   npm run bench:search -- --count 50000 --reps 30 --batch 500 --json /tmp/search.json --keep
  *   npm run bench:search -- --quick --no-sizes   (skip the default-response sizes)
+ *   npm run bench:search -- --count 1000000 --no-sizes --keep   (measures 100,000 too; the scale goals)
+ *
+ * --keep keeps each size's database (under --db-dir, default <tmpdir>/cairn-bench-search-kept) and
+ * reuses it on the next run with --keep: only migrations it has not had are applied, so a repeated
+ * measurement at a million artifacts takes minutes, not the hour its ingest takes on a shared machine.
  *
  * Steps: build Cairn as `wrangler deploy --dry-run` does and the bench Worker
  * (bench/search-worker.ts) with esbuild; run both in one workerd (Miniflare),
@@ -18,8 +23,7 @@
  * same org and count the cl100k tokens of every operation's default response.
  * See bench/README.md.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -31,10 +35,10 @@ import { obtainTokens } from "../test/support/oauth-flow.ts";
 import { mcpCall } from "./cases.mjs";
 import { benchArtifact, prose, rng, TOPICS, VOCABULARY } from "./corpus.ts";
 import { applyMigrations, buildCairnBundle, bundleBenchWorker, bundleModules, findWorkerdPid, memoryOf, projectRoot, readProjectConfig, seedTenant } from "./harness.mjs";
-import { table } from "./report.mjs";
+import { SCALE_GOALS } from "./search-goals.mjs";
+import { render } from "./search-report.mjs";
 import { worstCaseDefaultResponses } from "./response-cases.ts";
 
-export const SEARCH_GOALS = { p95Ms: 20, ingestS: 120, maxResponseTokens: 8000 };
 
 const { values: args } = parseArgs({
   options: {
@@ -47,6 +51,7 @@ const { values: args } = parseArgs({
     "no-sizes": { type: "boolean", default: false },
     json: { type: "string" },
     keep: { type: "boolean", default: false },
+    "db-dir": { type: "string" },
   },
 });
 const positiveInt = (text, name) => {
@@ -65,7 +70,6 @@ const settings = {
 
 const log = (message) => process.stderr.write(`[bench:search] ${message}\n`);
 const fixed = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
-const verdict = (pass) => (pass ? "PASS" : "MISS");
 
 /** Nearest-rank percentile of a list of numbers. */
 export function percentile(values, p) {
@@ -191,106 +195,111 @@ function dirBytes(dir) {
   return total;
 }
 
+/** Where a kept database of `count` artifacts lives, and what it holds (written once its ingest finished). */
+const keptDir = (count) => path.join(path.resolve(args["db-dir"] ?? path.join(os.tmpdir(), "cairn-bench-search-kept")), `${count}x${settings.textChars}`);
+const readState = (dir) => (existsSync(path.join(dir, "state.json")) ? JSON.parse(readFileSync(path.join(dir, "state.json"), "utf8")) : null);
+
+/** Migrations a kept database has not had yet (a schema change is applied to it as it would be to a live one). */
+async function applyNewMigrations(db, migrationsDir, applied) {
+  const pending = readdirSync(migrationsDir).filter((name) => name.endsWith(".sql") && !applied.includes(name)).sort();
+  for (const file of pending) {
+    log(`  applying ${file} to the kept database`);
+    const statements = readFileSync(path.join(migrationsDir, file), "utf8").split("--> statement-breakpoint").map((text) => text.trim()).filter(Boolean);
+    await db.batch(statements.map((statement) => db.prepare(statement)));
+  }
+  return [...applied, ...pending];
+}
+
+/** The org, its admin (a fresh password) and its plans in a kept database. */
+async function recoverTenant(db) {
+  const { hashPassword } = await import("../src/auth/password.ts");
+  const org = await db.prepare("SELECT id FROM orgs WHERE slug = 'bench'").first("id");
+  const user = await db.prepare("SELECT id, email FROM users WHERE email = 'bench-admin@example.com'").first();
+  const password = `bench-${crypto.randomUUID()}`;
+  await db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(password), user.id).run();
+  const { results } = await db
+    .prepare("SELECT plan_id FROM artifacts WHERE org_id = ? AND plan_id IS NOT NULL GROUP BY plan_id ORDER BY MIN(seq)")
+    .bind(org)
+    .all();
+  return { tenant: { orgId: org, userId: user.id, email: user.email, password }, planIds: results.map((row) => row.plan_id) };
+}
+
 async function main() {
   const workDir = mkdtempSync(path.join(os.tmpdir(), "cairn-bench-search-"));
-  const bundleDir = path.join(workDir, "bundle");
-  const persistDir = path.join(workDir, "persist");
-  mkdirSync(persistDir);
-  let runtime;
-  const report = { date: new Date().toISOString(), settings };
+  const report = { date: new Date().toISOString(), settings, runs: [] };
   try {
     log(`work dir ${workDir}`);
     const config = await readProjectConfig();
     log("building Cairn (wrangler deploy --dry-run) and the bench Worker (esbuild)");
-    const [cairnBundle, searchCode] = await Promise.all([buildCairnBundle(bundleDir), buildSearchWorker()]);
-    runtime = await startRuntime({ cairnBundle, searchCode, config, persistDir });
+    const [cairnBundle, searchCode] = await Promise.all([buildCairnBundle(path.join(workDir, "bundle")), buildSearchWorker()]);
+    // Above the default size, the same run measures the default size too: how search grows.
+    const counts = settings.count > SCALE_GOALS.baseCount ? [SCALE_GOALS.baseCount, settings.count] : [settings.count];
+    for (const count of counts) {
+      const last = count === counts[counts.length - 1];
+      report.runs.push(await measure({ count, last, workDir, config, cairnBundle, searchCode }));
+    }
+    console.log(render(report));
+    if (args.json) {
+      writeFileSync(path.resolve(args.json), JSON.stringify(report, null, 2));
+      log(`wrote ${args.json}`);
+    }
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** One size: its database (built, or kept from an earlier run with --keep), the search timings, and at the last size the end-to-end calls and response sizes. */
+async function measure({ count, last, workDir, config, cairnBundle, searchCode }) {
+  const kept = args.keep ? keptDir(count) : null;
+  const state = kept ? readState(kept) : null;
+  const persistDir = kept ? path.join(kept, "persist") : path.join(workDir, `persist-${count}`);
+  if (kept && !state) rmSync(kept, { recursive: true, force: true });
+  mkdirSync(persistDir, { recursive: true });
+  const run = { count };
+  const runtime = await startRuntime({ cairnBundle, searchCode, config, persistDir });
+  try {
     const { mf, publicUrl, searchUrl } = runtime;
     const workerdPid = findWorkerdPid();
     const db = await mf.getD1Database("DB", "cairn");
-    await applyMigrations(db, config.migrationsDir);
-    const tenant = await seedTenant(db);
-    const principal = { orgId: tenant.orgId, userId: tenant.userId, role: "admin", scopes: ["research:read", "research:write"] };
-    const flow = await obtainTokens((request) => fetch(request), publicUrl, { email: tenant.email, password: tenant.password });
-    const accessToken = flow.tokens.access_token;
-    log(`migrated, seeded, OAuth token obtained; workerd pid ${workerdPid ?? "?"}`);
-
-    // A few plans, each linked to a skill execution with an original request: what search hits show.
-    const planIds = [];
-    for (let i = 0; i < 5; i++) {
-      const sessionId = `bench-search-${i}`;
-      const random = rng(500 + i);
-      await tool(publicUrl, accessToken, "log_skill_execution", {
-        skillName: "research",
-        sessionId,
-        metadata: { topic: `Bench topic ${i}`, originalQuery: prose(random, 300, TOPICS[i]) },
-      });
-      const plan = await tool(publicUrl, accessToken, "create_research_plan", {
-        name: `[Scan] Bench plan ${i}`,
-        researchQuestion: prose(random, 200, TOPICS[i]),
-        steps: [{ stepType: "search", instructions: "Search" }],
-        planDesignRationale: "Bench",
-        sessionId,
-      });
-      planIds.push(plan.planId);
-    }
-
-    // ---- Ingest
+    let tenant;
+    let planIds = [];
+    let accessToken;
     const epochMs = Date.parse("2026-01-01T00:00:00Z");
-    log(`ingesting ${settings.count} artifacts of ~${settings.textChars} characters (${settings.batch} per D1 batch, ${settings.chunk} per request)`);
-    const ingestStarted = performance.now();
-    let workerMs = 0;
-    let textChars = 0;
-    for (let from = 0; from < settings.count; from += settings.chunk) {
-      const count = Math.min(settings.chunk, settings.count - from);
-      const result = await postJson(`${searchUrl}/ingest`, { principal, from, count, batch: settings.batch, epochMs, textChars: settings.textChars, planIds, planEvery: 100 });
-      workerMs += result.ms;
-      textChars += result.textChars;
-      const elapsed = (performance.now() - ingestStarted) / 1000;
-      if ((from / settings.chunk) % 4 === 3 || from + count >= settings.count) log(`  ${from + count} artifacts in ${fixed(elapsed, 1)} s (${Math.round((from + count) / elapsed)}/s)`);
+    if (state) {
+      log(`${count}: reusing the database kept in ${kept}`);
+      const migrations = await applyNewMigrations(db, config.migrationsDir, state.migrations);
+      ({ tenant, planIds } = await recoverTenant(db));
+      accessToken = (await obtainTokens((request) => fetch(request), publicUrl, { email: tenant.email, password: tenant.password })).tokens.access_token;
+      writeFileSync(path.join(kept, "state.json"), JSON.stringify({ ...state, migrations }, null, 2));
+      run.ingest = { ...state.ingest, reused: true, storedBytes: dirBytes(persistDir) };
+    } else {
+      const migrations = await applyMigrations(db, config.migrationsDir);
+      tenant = await seedTenant(db);
+      accessToken = (await obtainTokens((request) => fetch(request), publicUrl, { email: tenant.email, password: tenant.password })).tokens.access_token;
+      log(`${count}: migrated, seeded, OAuth token obtained; workerd pid ${workerdPid ?? "?"}`);
+      planIds = await createPlans(publicUrl, accessToken);
+      run.ingest = await ingest({ count, searchUrl, principal: principalOf(tenant), planIds, epochMs, db, persistDir });
+      if (kept) writeFileSync(path.join(kept, "state.json"), JSON.stringify({ count, textChars: settings.textChars, migrations, ingest: run.ingest }, null, 2));
     }
-    const ingestS = (performance.now() - ingestStarted) / 1000;
+    const principal = principalOf(tenant);
     const rows = await db.prepare("SELECT COUNT(*) AS n FROM artifacts WHERE org_id = ?").bind(tenant.orgId).first("n");
-    const storedBytes = dirBytes(persistDir);
-    report.ingest = { count: settings.count, rows, seconds: ingestS, workerSeconds: workerMs / 1000, perSecond: settings.count / ingestS, textChars, storedBytes };
-    log(`ingested ${rows} rows in ${fixed(ingestS, 1)} s; storage on disk ${fixed(storedBytes / 1e6, 0)} MB`);
+    if (rows < count) throw new Error(`the database holds ${rows} artifacts, not ${count}`);
 
     // ---- Search inside the Worker
-    const sinceIso = new Date(epochMs + Math.floor(settings.count * 0.9) * 1000).toISOString();
+    const sinceIso = new Date(epochMs + Math.floor(count * 0.9) * 1000).toISOString();
     const cases = queryCases({ planIds, sinceIso });
     const matches = {};
     for (const c of cases) {
       const fts = toFtsQuery(c.input.query);
       matches[c.id] = fts ? await db.prepare("SELECT COUNT(*) AS n FROM artifacts_fts WHERE artifacts_fts MATCH ?").bind(fts.all).first("n") : 0;
     }
-    log(`search: ${cases.length} queries × ${settings.reps} rounds (+1 warm-up round)`);
+    log(`${count}: search, ${cases.length} queries × ${settings.reps} rounds (+1 warm-up round)`);
     await postJson(`${searchUrl}/search`, { principal, cases, reps: 1 });
     const searched = await postJson(`${searchUrl}/search`, { principal, cases, reps: settings.reps });
     const errors = Object.entries(searched.errors);
     if (errors.length) throw new Error(`search_sources failed: ${errors.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
-    const all = cases.flatMap((c) => searched.timings[c.id]);
-    const classes = [...new Set(cases.map((c) => c.cls))];
-    const floor = searched.timings.floor;
-    const byClass = classes.map((cls) => {
-      const ofClass = cases.filter((c) => c.cls === cls);
-      const times = ofClass.flatMap((c) => searched.timings[c.id]);
-      return { cls, queries: ofClass.length, samples: times.length, p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), matches: ofClass.map((c) => matches[c.id]) };
-    });
-    const perQuery = cases.map((c) => ({
-      id: c.id,
-      cls: c.cls,
-      input: c.input,
-      matches: matches[c.id],
-      hits: searched.hits[c.id],
-      p50: percentile(searched.timings[c.id], 50),
-      p95: percentile(searched.timings[c.id], 95),
-      max: Math.max(...searched.timings[c.id]),
-    }));
-    report.search = {
-      overall: { samples: all.length, p50: percentile(all, 50), p95: percentile(all, 95), max: Math.max(...all) },
-      floor: { samples: floor.length, p50: percentile(floor, 50), p95: percentile(floor, 95), max: Math.max(...floor) },
-      byClass,
-      perQuery,
-    };
+    run.search = summarizeSearch(cases, searched, matches);
+    if (!last) return run;
 
     // ---- End to end through MCP over HTTP (context: auth, MCP framing, the tool-call log, the socket)
     const e2eQueries = ["market", VOCABULARY[1200], '"supply chain"', "lith*", "battery lithium cost"];
@@ -302,8 +311,8 @@ async function main() {
         if (round > 0) e2e.push(performance.now() - started);
       }
     }
-    report.e2e = { queries: e2eQueries, samples: e2e.length, p50: percentile(e2e, 50), p95: percentile(e2e, 95), max: Math.max(...e2e) };
-    report.memoryAfterSearch = memoryOf(workerdPid);
+    run.e2e = { queries: e2eQueries, samples: e2e.length, p50: percentile(e2e, 50), p95: percentile(e2e, 95), max: Math.max(...e2e) };
+    run.memoryAfterSearch = memoryOf(workerdPid);
 
     // ---- Token size of every default response, with worst-case records added to the same org
     if (settings.sizes) {
@@ -316,94 +325,92 @@ async function main() {
       };
       const responses = await worstCaseDefaultResponses(call, (chars) => prose(random, chars, TOPICS[3]));
       const { tools } = await mcpCall(publicUrl, accessToken, "tools/list", {});
-      report.sizes = tools.map(({ name }) => {
+      run.sizes = tools.map(({ name }) => {
         const response = responses.get(name);
         if (!response) return { name, tokens: null, chars: null };
         return { name, tokens: encode(response.text).length, chars: response.text.length, args: Object.keys(response.args).join(", ") || "(none)" };
       });
     }
-    report.memoryAtEnd = memoryOf(workerdPid);
-
-    console.log(render(report));
-    if (args.json) {
-      writeFileSync(path.resolve(args.json), JSON.stringify(report, null, 2));
-      log(`wrote ${args.json}`);
-    }
+    run.memoryAtEnd = memoryOf(workerdPid);
+    return run;
   } finally {
-    await runtime?.mf.dispose();
-    if (args.keep) log(`kept ${workDir}`);
-    else rmSync(workDir, { recursive: true, force: true });
+    await runtime.mf.dispose();
+    if (kept) log(`kept ${kept}`);
   }
 }
 
-function render(report) {
-  const out = [];
-  const { ingest, search, e2e } = report;
-  out.push("", `## Cairn search benchmark — ${report.date}`, "");
-  out.push(
-    `Harness: one workerd (Miniflare ${createRequire(import.meta.url)("miniflare/package.json").version}), local D1 persisted on disk, ` +
-      `Node ${process.version}, ${os.cpus().length} CPUs. Corpus: ${ingest.count} artifacts, ~${settings.textChars} characters of text each, one org.`,
-    "",
-  );
-  out.push(
-    `### Ingest: ${ingest.rows} artifacts in ${fixed(ingest.seconds, 1)} s (${Math.round(ingest.perSecond)}/s, ` +
-      `${fixed(ingest.textChars / 1e6 / ingest.seconds, 1)} M characters of text/s; ${fixed(ingest.workerSeconds, 1)} s inside the Worker) — ` +
-      `goal ≤ ${SEARCH_GOALS.ingestS} s: ${verdict(ingest.seconds <= SEARCH_GOALS.ingestS)}` +
-      (ingest.count !== 100_000 ? ` (for 100,000 at this rate: ${fixed((ingest.seconds * 100_000) / ingest.count, 0)} s)` : ""),
-    "",
-    `Storage on disk after ingest: ${fixed(ingest.storedBytes / 1e6, 0)} MB (D1 with artifacts, versions and the FTS5 index; KV; Durable Objects).`,
-    "",
-  );
-  out.push(
-    `### search_sources inside the Worker (${search.overall.samples} calls): p50 ${fixed(search.overall.p50)} ms, p95 ${fixed(search.overall.p95)} ms, ` +
-      `max ${fixed(search.overall.max)} ms — goal p95 ≤ ${SEARCH_GOALS.p95Ms} ms: ${verdict(search.overall.p95 <= SEARCH_GOALS.p95Ms)}`,
-    "",
-    `Floor (one indexed one-row D1 read, same Worker, interleaved): p50 ${fixed(search.floor.p50)} ms, p95 ${fixed(search.floor.p95)} ms; ` +
-      `search/floor p50 ${fixed(search.overall.p50 / search.floor.p50, 1)}×, p95 ${fixed(search.overall.p95 / search.floor.p95, 1)}×.`,
-    "",
-  );
-  out.push(
-    table(
-      ["class", "queries", "calls", "p50 ms", "p95 ms", "max ms", "p95 ≤ 20 ms", "documents with every word (before filters)"],
-      search.byClass.map((c) => [c.cls, c.queries, c.samples, fixed(c.p50), fixed(c.p95), fixed(c.max), verdict(c.p95 <= SEARCH_GOALS.p95Ms), c.matches.join(", ")]),
-    ),
-    "",
-  );
-  out.push(
-    table(
-      ["query", "class", "documents with every word", "hits", "p50 ms", "p95 ms", "max ms"],
-      search.perQuery.map((q) => {
-        const { query, ...filters } = q.input;
-        const shown = query.length > 60 ? `${query.slice(0, 57)}… (${query.length} chars)` : query;
-        const extra = Object.entries(filters).map(([k, v]) => `${k}=${String(v).slice(0, 24)}`).join(" ");
-        return [`\`${shown.replace(/\|/g, "\\|")}\`${extra ? ` ${extra}` : ""}`, q.cls, q.matches, q.hits, fixed(q.p50), fixed(q.p95), fixed(q.max)];
-      }),
-    ),
-    "",
-  );
-  out.push(
-    `### search_sources end to end through MCP (OAuth token, HTTP, ${e2e.samples} calls of ${e2e.queries.length} queries): ` +
-      `p50 ${fixed(e2e.p50)} ms, p95 ${fixed(e2e.p95)} ms, max ${fixed(e2e.max)} ms`,
-    "",
-  );
-  if (report.sizes) {
-    const measured = report.sizes.filter((s) => s.tokens !== null);
-    const over = measured.filter((s) => s.tokens > SEARCH_GOALS.maxResponseTokens);
-    out.push(
-      `### Default responses, worst-case records (cl100k tokens of the text the model reads): ${measured.length - over.length} of ${measured.length} ` +
-        `within ${SEARCH_GOALS.maxResponseTokens} — goal: ${verdict(over.length === 0)}` +
-        (report.sizes.length > measured.length ? `; not measured: ${report.sizes.filter((s) => s.tokens === null).map((s) => s.name).join(", ")}` : ""),
-      "",
-      table(
-        ["operation", "arguments of the largest default call", "characters", "tokens", `≤ ${SEARCH_GOALS.maxResponseTokens}`],
-        report.sizes.map((s) => [s.name, s.args ?? "not measured", s.chars ?? "–", s.tokens ?? "–", s.tokens === null ? "–" : verdict(s.tokens <= SEARCH_GOALS.maxResponseTokens)]),
-      ),
-      "",
-    );
+const principalOf = (tenant) => ({ orgId: tenant.orgId, userId: tenant.userId, role: "admin", scopes: ["research:read", "research:write"] });
+
+/** A few plans, each linked to a skill execution with an original request: what search hits show. */
+async function createPlans(publicUrl, accessToken) {
+  const planIds = [];
+  for (let i = 0; i < 5; i++) {
+    const sessionId = `bench-search-${i}`;
+    const random = rng(500 + i);
+    await tool(publicUrl, accessToken, "log_skill_execution", {
+      skillName: "research",
+      sessionId,
+      metadata: { topic: `Bench topic ${i}`, originalQuery: prose(random, 300, TOPICS[i]) },
+    });
+    const plan = await tool(publicUrl, accessToken, "create_research_plan", {
+      name: `[Scan] Bench plan ${i}`,
+      researchQuestion: prose(random, 200, TOPICS[i]),
+      steps: [{ stepType: "search", instructions: "Search" }],
+      planDesignRationale: "Bench",
+      sessionId,
+    });
+    planIds.push(plan.planId);
   }
-  const mb = (m) => (m ? `${Math.round(m.rssMB)} MB (peak ${Math.round(m.peakMB)} MB)` : "n/a");
-  out.push(`workerd RSS after search: ${mb(report.memoryAfterSearch)}; at end: ${mb(report.memoryAtEnd)}.`);
-  return out.join("\n");
+  return planIds;
+}
+
+async function ingest({ count: total, searchUrl, principal, planIds, epochMs, db, persistDir }) {
+  log(`ingesting ${total} artifacts of ~${settings.textChars} characters (${settings.batch} per D1 batch, ${settings.chunk} per request)`);
+  const ingestStarted = performance.now();
+  let workerMs = 0;
+  let textChars = 0;
+  for (let from = 0; from < total; from += settings.chunk) {
+    const count = Math.min(settings.chunk, total - from);
+    const result = await postJson(`${searchUrl}/ingest`, { principal, from, count, batch: settings.batch, epochMs, textChars: settings.textChars, planIds, planEvery: 100 });
+    workerMs += result.ms;
+    textChars += result.textChars;
+    const elapsed = (performance.now() - ingestStarted) / 1000;
+    if ((from / settings.chunk) % 4 === 3 || from + count >= total) log(`  ${from + count} artifacts in ${fixed(elapsed, 1)} s (${Math.round((from + count) / elapsed)}/s)`);
+  }
+  const ingestS = (performance.now() - ingestStarted) / 1000;
+  const rows = await db.prepare("SELECT COUNT(*) AS n FROM artifacts WHERE org_id = ?").bind(principal.orgId).first("n");
+  const storedBytes = dirBytes(persistDir);
+  log(`ingested ${rows} rows in ${fixed(ingestS, 1)} s; storage on disk ${fixed(storedBytes / 1e6, 0)} MB`);
+  return { count: total, rows, seconds: ingestS, workerSeconds: workerMs / 1000, perSecond: total / ingestS, textChars, storedBytes };
+}
+
+function summarizeSearch(cases, searched, matches) {
+  const all = cases.flatMap((c) => searched.timings[c.id]);
+  const classes = [...new Set(cases.map((c) => c.cls))];
+  const floor = searched.timings.floor;
+  const byClass = classes.map((cls) => {
+    const ofClass = cases.filter((c) => c.cls === cls);
+    const times = ofClass.flatMap((c) => searched.timings[c.id]);
+    return { cls, queries: ofClass.length, samples: times.length, p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times), matches: ofClass.map((c) => matches[c.id]) };
+  });
+  const perQuery = cases.map((c) => ({
+    id: c.id,
+    cls: c.cls,
+    input: c.input,
+    matches: matches[c.id],
+    hits: searched.hits[c.id],
+    ranking: searched.rankings?.[c.id],
+    rowsRead: searched.rowsRead?.[c.id],
+    p50: percentile(searched.timings[c.id], 50),
+    p95: percentile(searched.timings[c.id], 95),
+    max: Math.max(...searched.timings[c.id]),
+  }));
+  return {
+    overall: { samples: all.length, p50: percentile(all, 50), p95: percentile(all, 95), max: Math.max(...all) },
+    floor: { samples: floor.length, p50: percentile(floor, 50), p95: percentile(floor, 95), max: Math.max(...floor) },
+    byClass,
+    perQuery,
+  };
 }
 
 main().catch((error) => {

@@ -160,66 +160,75 @@ export const RANKING_WINDOW = 500;
 export const PLAN_WINDOW = 2_000;
 
 /**
- * The candidates ranking looks at (a subquery; `a` is artifacts), its parameters and its size.
- * Filtered to a plan: the plan's newest artifacts, by index (a plan's share of a common word's matches
- * can be small, and walking the matches to find it is slow). Otherwise: the newest matches that pass the filters.
+ * The candidates ranking looks at (`win`, newest first, one past the window so a full window shows),
+ * its parameters and its size. Filtered to a plan: the plan's newest artifacts, by index (a plan's share
+ * of a common word's matches can be small, and walking the matches to find it is slow). Otherwise: the
+ * newest matches that pass the filters.
  */
-function candidates(orgId: string, ftsQuery: string, filters: ArtifactFilters): { sql: string; params: unknown[]; window: number } {
+function candidates(orgId: string, ftsQuery: string, filters: ArtifactFilters): { sql: string; params: unknown[]; window: number; byPlan: boolean } {
   if (filters.planId) {
     const where = filterSql(orgId, filters, false);
-    return { sql: `SELECT a.seq FROM artifacts a WHERE ${where.sql} ORDER BY a.seq DESC LIMIT ?`, params: where.params, window: PLAN_WINDOW };
+    return { sql: `SELECT a.seq AS r FROM artifacts a WHERE ${where.sql} ORDER BY a.seq DESC LIMIT ?`, params: [...where.params, PLAN_WINDOW + 1], window: PLAN_WINDOW, byPlan: true };
   }
   const where = filterSql(orgId, filters, true);
   return {
-    sql: `SELECT artifacts_fts.rowid FROM artifacts_fts JOIN artifacts a ON a.seq = artifacts_fts.rowid
+    sql: `SELECT artifacts_fts.rowid AS r FROM artifacts_fts JOIN artifacts a ON a.seq = artifacts_fts.rowid
            WHERE artifacts_fts MATCH ? AND ${where.sql} ORDER BY artifacts_fts.rowid DESC LIMIT ?`,
-    params: [ftsQuery, ...where.params],
+    params: [ftsQuery, ...where.params, RANKING_WINDOW + 1],
     window: RANKING_WINDOW,
+    byPlan: false,
   };
 }
 
-/** Whether a search had more candidates than its window (so only the newest were ranked). */
-export function artifactMatchesBeyondWindow(db: D1Queries, orgId: string, ftsQuery: string, filters: ArtifactFilters): Query<boolean> {
+/** Full-text search of the org's artifacts, best first, and whether the window was full (sent alone or in a batch with the other searches). */
+export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number): Query<{ hits: SearchHit[]; beyondWindow: boolean }> {
   const c = candidates(orgId, ftsQuery, filters);
-  const statement = db.prepare(`SELECT COUNT(*) AS n FROM (${c.sql})`).bind(...c.params, c.window + 1);
-  return { statement, read: (rows) => ((rows[0] as { n?: number } | undefined)?.n ?? 0) > c.window };
-}
-
-/** Full-text search of the org's artifacts, best first (sent alone or in a batch with the other searches). */
-export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number): Query<SearchHit[]> {
-  const c = candidates(orgId, ftsQuery, filters);
+  const where = filterSql(orgId, filters, true);
   // bm25 weights: title 4×, text 1×, tags 2×. The plan index and the skill execution supply
   // what a prior-research check shows beside each hit: the question and the original request.
-  // Only candidates are ranked (and given snippets).
-  // The unary + keeps the candidate list from being handed to FTS5 as rowid lookups: each would run the
-  // whole match again (500 ms for a common word at 30k rows, against 4 ms as one pass checking the list).
+  // Only candidates are ranked (and given snippets). Matches are bounded by rowid from below, at the
+  // window's oldest candidate: FTS5 then reads only the doclist pages of the window instead of every
+  // match of the word in the database (a common word's whole doclist: linear in the org's memory).
+  // bm25 itself still counts each term's records over the whole index to weigh it (see MAX_TERMS).
+  // Filtered to a plan, the candidates are also checked as a list (the plan's artifacts are spread among
+  // everyone else's); the unary + keeps that list from being handed to FTS5 as rowid lookups (each
+  // would run the whole match again: 500 ms at 30k rows).
+  const bound = `artifacts_fts.rowid >= (SELECT lo FROM bound)${c.byPlan ? ` AND +artifacts_fts.rowid IN (SELECT r FROM win ORDER BY r DESC LIMIT ${c.window})` : ""}`;
   const statement = db
     .prepare(
-      `SELECT ${SUMMARY_COLUMNS}, snippet(artifacts_fts, 1, '«', '»', '…', 24) AS snippet,
+      `WITH win AS MATERIALIZED (${c.sql}),
+            bound AS (SELECT COUNT(*) AS n, COALESCE((SELECT r FROM win ORDER BY r DESC LIMIT 1 OFFSET ${c.window - 1}), 0) AS lo FROM win)
+       SELECT ${SUMMARY_COLUMNS}, snippet(artifacts_fts, 1, '«', '»', '…', 24) AS snippet,
               bm25(artifacts_fts, 4.0, 1.0, 2.0) AS rank, p.research_question AS research_question,
-              CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
+              CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query,
+              (SELECT n FROM bound) AS candidates
          FROM artifacts_fts
          JOIN artifacts a ON a.seq = artifacts_fts.rowid
          LEFT JOIN plans p ON p.plan_id = a.plan_id AND p.org_id = a.org_id
          LEFT JOIN skill_executions e ON e.id = p.execution_id AND e.org_id = a.org_id
-        WHERE artifacts_fts MATCH ? AND +a.org_id = ? AND +artifacts_fts.rowid IN (${c.sql})
+        WHERE artifacts_fts MATCH ? AND ${bound} AND ${where.sql}
         ORDER BY rank LIMIT ?`,
     )
-    .bind(ftsQuery, orgId, ...c.params, c.window, limit);
-  const read = (rows: unknown[]) => (rows as (Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown })[]).map(
-    (row): SearchHit => ({
-      kind: "artifact",
-      id: row.id,
-      title: row.title,
-      type: row.artifact_type,
-      snippet: row.snippet,
-      relevance: -row.rank,
-      planId: row.plan_id,
-      sourceUrl: row.source_url,
-      createdAt: row.created_at,
-      researchQuestion: row.research_question || null,
-      originalQuery: typeof row.original_query === "string" ? row.original_query : null,
-    }),
-  );
+    .bind(...c.params, ftsQuery, ...where.params, limit);
+  type Ranked = Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown; candidates: number };
+  const read = (rows: unknown[]) => ({
+    // No row, no match: a window cannot be full.
+    beyondWindow: ((rows[0] as Ranked | undefined)?.candidates ?? 0) > c.window,
+    hits: (rows as Ranked[]).map(
+      (row): SearchHit => ({
+        kind: "artifact",
+        id: row.id,
+        title: row.title,
+        type: row.artifact_type,
+        snippet: row.snippet,
+        relevance: -row.rank,
+        planId: row.plan_id,
+        sourceUrl: row.source_url,
+        createdAt: row.created_at,
+        researchQuestion: row.research_question || null,
+        originalQuery: typeof row.original_query === "string" ? row.original_query : null,
+      }),
+    ),
+  });
   return { statement, read };
 }

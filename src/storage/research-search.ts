@@ -1,31 +1,31 @@
 import type { D1Queries } from "./database";
 import type { ResearchSearch } from "../domain/ports";
-import { artifactMatchesBeyondWindow, artifactSearch } from "./artifact-repository";
+import { artifactSearch } from "./artifact-repository";
 import { claimSearch } from "./ledger-repository";
 import { outputSearch } from "./output-repository";
 import type { Query } from "./query";
 
 /**
  * The three full-text searches of research memory sent as one D1 batch: one round
- * trip where three parallel ones were, with the count that says whether artifacts
- * were ranked among their newest matches only. A limit of 0 leaves that kind out.
+ * trip where three parallel ones were; the artifacts' search also says whether they were
+ * ranked among their newest matches only. A limit of 0 leaves that kind out.
  */
 export function d1ResearchSearch(db: D1Queries): ResearchSearch {
   return {
     async search(orgId, ftsQuery, filters, limits) {
       const scope = { ...(filters.planId ? { planId: filters.planId } : {}), ...(filters.since !== undefined ? { since: filters.since } : {}) };
       const artifacts = artifactSearch(db, orgId, ftsQuery, filters, limits.artifacts);
-      const beyond = artifactMatchesBeyondWindow(db, orgId, ftsQuery, filters);
       const outputs = limits.outputs > 0 ? outputSearch(db, orgId, ftsQuery, scope, limits.outputs) : null;
       const claims = limits.claims > 0 ? claimSearch(db, orgId, ftsQuery, scope, limits.claims) : null;
-      const sent: Query<unknown>[] = [artifacts, beyond, ...(outputs ? [outputs] : []), ...(claims ? [claims] : [])];
+      const sent: Query<unknown>[] = [artifacts, ...(outputs ? [outputs] : []), ...(claims ? [claims] : [])];
       const results = await db.batch(sent.map((query) => query.statement));
       const rowsOf = (query: Query<unknown>) => results[sent.indexOf(query)]?.results ?? [];
+      const found = artifacts.read(rowsOf(artifacts));
       return {
-        artifacts: artifacts.read(rowsOf(artifacts)),
+        artifacts: found.hits,
         outputs: outputs ? outputs.read(rowsOf(outputs)) : [],
         claims: claims ? claims.read(rowsOf(claims)) : [],
-        artifactsBeyondWindow: beyond.read(rowsOf(beyond)),
+        artifactsBeyondWindow: found.beyondWindow,
       };
     },
   };

@@ -7,6 +7,8 @@ import { ROUND_TRIP_GOALS, roundTripLines } from "../../bench/round-trips.mjs";
 import { articleGoalLines, renderKindCounts, scoreResults, sourceGoalLines } from "../../bench/sources-report.mjs";
 // @ts-expect-error: plain ESM bench modules without type declarations
 import { CHECK_GOALS, checkGoalLines } from "../../bench/checks-report.mjs";
+// @ts-expect-error: plain ESM bench modules without type declarations
+import { scaleGoalLines } from "../../bench/search-goals.mjs";
 
 /** A summary as bench/report.mjs's summarize() makes it, with only the fields the goals read. */
 const summary = (caseId: string, concurrency: number, rps: number, cpuMs: number, p50 = 1) => ({
@@ -109,5 +111,24 @@ describe("the bench's goal lines", () => {
     // A verdict that never came is a miss, and nothing measured is not a pass.
     expect(checkGoalLines({ alone: fast, noisy: [...Array(10).fill(1_000), Number.POSITIVE_INFINITY] }).lines[1]).toContain("no verdict within the run");
     expect(checkGoalLines({ alone: [], noisy: [] }).pass).toBe(false);
+  });
+
+  it("judges search at a large size against the same run's 100,000: p95, its ratio to the floor, every class, growth and the longest search", () => {
+    const size = (count: number, p95: number, floorP95: number, classes: [string, number, number][]) => ({
+      count,
+      overall: { p95, max: Math.max(...classes.map(([, , max]) => max)) },
+      floor: { p95: floorP95 },
+      byClass: classes.map(([cls, classP95, max]) => ({ cls, p95: classP95, max })),
+    });
+    const base = size(100_000, 20, 2, [["rare term", 8, 10], ["phrase", 25, 30]]);
+    const passing: string[] = scaleGoalLines(base, size(1_000_000, 30, 2, [["rare term", 9, 12], ["phrase", 45, 90]]));
+    expect(passing).toHaveLength(5);
+    for (const line of passing) expect(line).toMatch(/: PASS \(/);
+    const missing: string[] = scaleGoalLines(base, size(1_000_000, 41, 2, [["rare term", 9, 12], ["phrase", 61, 101]]));
+    expect(missing[0]).toMatch(/p95 over the whole query set at 1,000,000 ≤ 40 ms: MISS \(41\.00 ms\)/);
+    expect(missing[1]).toMatch(/≤ 20× the same Worker's one-row read: MISS \(20\.5×/);
+    expect(missing[2]).toMatch(/every class's p95 at 1,000,000 ≤ 60 ms: MISS \(worst: phrase, 61\.00 ms\)/);
+    expect(missing[3]).toMatch(/p95 growth 100,000 → 1,000,000 ≤ 1\.5×: MISS \(20\.00 → 41\.00 ms, 2\.05×\)/);
+    expect(missing[4]).toMatch(/no single search at 1,000,000 longer than 100 ms: MISS \(longest 101\.00 ms\)/);
   });
 });
