@@ -260,7 +260,7 @@ dashboardApp.get("/plans/:planId", async (c) => {
     services.plans.read(orgId, planId, true),
     services.plans.history(orgId, planId, null, 100),
     listMembers(c.env.DB, orgId),
-    ledgerView(services, orgId, planId),
+    ledgerView(services, orgId, planId, now()),
     scheduleForPage(c.env, orgId, planId),
   ]);
   const people = new Map(members.map((m) => [m.userId, m.displayName && m.displayName !== m.email ? `${m.displayName} (${m.email})` : m.email]));
