@@ -1,9 +1,10 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { Visitor } from "../support/dashboard";
-import { createPlan, ok, sourceChecksSettled, steps } from "../support/plans";
+import { createPlan, ok, REPORT, sourceChecksSettled, steps } from "../support/plans";
 import { adminOf, waitFor } from "../support/webhooks";
-import { rest } from "../support/worker";
+import { rest, seedTenant } from "../support/worker";
 
 /**
  * What the dashboard shows a person, on workerd: re-checks after delivery run on Miniflare's real source-check
@@ -76,5 +77,123 @@ describe("re-checked sources, as the dashboard shows them", () => {
     expect(ledger).toMatch(/id="source-E3"[\s\S]*?data-recheck="gone"[\s\S]*?gone since verified/);
     expect(ledger.slice(ledger.indexOf('id="source-E2"'), ledger.indexOf('id="source-E3"'))).not.toContain("data-recheck");
     expect(ledger).toMatch(/id="claim-C1"[\s\S]*?data-needs-reverification[\s\S]*?needs re-verification[\s\S]*?E1/);
+  });
+});
+
+/** A page's text as a person reads it: tags dropped, entities decoded, spaces collapsed. */
+const readText = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+
+const PRESENTATION = [
+  "## Findings so far",
+  "",
+  "- Monocrystalline modules: **24 %** in production",
+  "- Thin film: *falling*",
+  "",
+  "<script>alert(1)</script> [a link](javascript:alert(2)) <img src=x onerror=alert(3)>",
+].join("\n");
+
+/** Submits the claimed step's result. */
+async function submit(key: string, planId: string, result: unknown) {
+  const next = (await ok(key, "get_next_step", { planId })) as { step: { stepId: string }; claimId: string };
+  await ok(key, "submit_step_result", { planId, stepId: next.step.stepId, claimId: next.claimId, result, confidence: 0.8, stepExecutionReport: REPORT });
+}
+
+describe("the dashboard shows what assistants wrote as a person reads it", () => {
+  it("renders presentations, questions and notes as escaped Markdown; summaries and the interview as labelled text; the execution by its topic; the budget fields apart", async () => {
+    const { admin, apiKey } = await seedTenant();
+    const execution = (await ok(apiKey, "log_skill_execution", {
+      skillName: "research",
+      sessionId: "sess-readable",
+      metadata: { topic: "Solar module technologies", depthSignals: ["quick"], priorResearchCheck: { decision: "none_found", artifactIds: [] } },
+    })) as { executionId: string };
+    const { planId } = await createPlan(apiKey, {
+      sessionId: "sess-readable",
+      approval: "required",
+      budget: { maxSteps: 8, maxTokens: 200_000 },
+      steps: [
+        { stepType: "search", instructions: "Find production shares" },
+        { stepType: "checkpoint", instructions: "Confirm the findings" },
+        { stepType: "synthesize", instructions: "Write it up" },
+      ],
+    });
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+
+    // The approval: its presentation's steps a numbered list, each budget field its label, the limit now, and its box.
+    const approval = await (await visitor.get(`/dashboard/plans/${planId}`)).text();
+    const form = approval.slice(approval.indexOf('data-review-kind="approval"'));
+    expect(form).toMatch(/<ol>\s*<li>\[search\] Find production shares<\/li>/);
+    expect(form).toMatch(/data-budget-field="maxSteps"><label for="maxSteps-[^"]+">Steps<\/label><span class="muted">now 8<\/span><input /);
+    expect(form).toMatch(/data-budget-field="maxTokens"><label for="maxTokens-[^"]+">Tokens<\/label><span class="muted">now 200,000<\/span><input /);
+    expect(readText(form)).not.toContain("(now 8)");
+    const status = (await ok(apiKey, "get_plan_status", { planId })) as { pendingReviews: { reviewId: string }[] };
+    await ok(apiKey, "submit_review", { planId, stepId: status.pendingReviews[0]?.reviewId, decision: "approve" });
+
+    await submit(apiKey, planId, { "key findings": "mono 24%", regions: ["EU", "US"], detail: { deep: { deeper: { deepest: { gone: "too deep" } } } } });
+    const checkpoint = (await ok(apiKey, "get_next_step", { planId })) as { step: { stepId: string }; claimId: string };
+    await ok(apiKey, "request_user_review", { planId, stepId: checkpoint.step.stepId, claimId: checkpoint.claimId, presentation: PRESENTATION, questions: ["Keep **thin film** in scope?"] });
+
+    for (const path of ["/dashboard/reviews", `/dashboard/plans/${planId}`]) {
+      const html = await (await visitor.get(path)).text();
+      const review = html.slice(html.indexOf(`data-review-step="${checkpoint.step.stepId}"`));
+      expect(review, path).toContain("<h2>Findings so far</h2>");
+      expect(review, path).toMatch(/<li>Monocrystalline modules: <strong>24 %<\/strong> in production<\/li>/);
+      expect(review, path).toContain("<em>falling</em>");
+      expect(review, path).toContain("<strong>thin film</strong>");
+      // Raw HTML is text, and a javascript: link loses its URL.
+      expect(review, path).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+      expect(html, path).not.toContain("<script>alert(1)");
+      expect(html, path).not.toContain("<img src=x");
+      expect(html, path).not.toMatch(/href="javascript:/i);
+    }
+
+    const plan = await (await visitor.get(`/dashboard/plans/${planId}`)).text();
+    const summaryAt = plan.indexOf('class="result-summary">') + 'class="result-summary">'.length;
+    const summary = readText(plan.slice(summaryAt, plan.indexOf("</dd>", summaryAt)));
+    expect(summary).toContain("Key findings: mono 24%");
+    expect(summary).toContain("Regions: EU, US");
+    // Nested deeper than the view goes: a clear "…", never JSON.
+    expect(summary).toMatch(/Deeper: Deepest: …/);
+    expect(summary).not.toContain("too deep");
+    expect(summary).not.toMatch(/[{}"]/);
+    expect(plan).toMatch(new RegExp(`id="plan-execution"><a href="/dashboard/executions/${execution.executionId}">Solar module technologies</a>`));
+
+    const detail = readText(await (await visitor.get(`/dashboard/executions/${execution.executionId}`)).text());
+    expect(detail).toContain("Depth signals quick");
+    expect(detail).toContain("Prior research Decision: none_found Artifact ids: —");
+    expect(detail).not.toContain('[ "quick" ]');
+  });
+});
+
+describe("resultSummary", () => {
+  it("is an object on every face: { text } for a text result, the bounded object, and a summary stored as text before reads as { text }", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId } = await createPlan(apiKey);
+    await submit(apiKey, planId, "Mono modules hold 24% of production");
+    await submit(apiKey, planId, { "key findings": "mono 24%" });
+    // A summary as an earlier version stored it: clipped JSON text, left as it is in storage.
+    const legacy = `{"key findings":"${"m".repeat(380)}…`;
+    await runInDurableObject(env.PLAN.getByName(`${orgId}:${planId}`), (_instance, state) => {
+      state.storage.sql.exec("UPDATE steps SET data = json_set(data, '$.resultSummary', ?) WHERE json_extract(data, '$.stepOrder') = 2", legacy);
+    });
+    const expected = [{ text: "Mono modules hold 24% of production" }, { text: legacy }];
+
+    const overMcp = (await ok(apiKey, "get_plan_status", { planId })) as { completedSteps: { resultSummary: unknown }[] };
+    expect(overMcp.completedSteps.map((step) => step.resultSummary)).toEqual(expected);
+    const overRest = (await (await rest(apiKey, `/plans/${planId}`)).json()) as { completedSteps: { resultSummary: unknown }[] };
+    expect(overRest.completedSteps.map((step) => step.resultSummary)).toEqual(expected);
+    const context = (await (await rest(apiKey, `/plans/${planId}/context`)).json()) as { steps: { resultSummary: unknown }[] };
+    expect(context.steps.map((step) => step.resultSummary)).toEqual([...expected, null]);
+    const next = (await ok(apiKey, "get_next_step", { planId })) as { step: { stepId: string } };
+    const stepContext = (await ok(apiKey, "get_step_context", { planId, stepId: next.step.stepId })) as { earlierSteps: { resultSummary: unknown }[] };
+    expect(stepContext.earlierSteps.map((step) => step.resultSummary)).toEqual(expected.slice(1));
   });
 });
