@@ -8,7 +8,7 @@ import { claimOutcome } from "../domain/research/ledger";
 import { Trust } from "./artifact-views";
 import { defineOperation, type OperationContext } from "./operation";
 import { ParamSessionId } from "./params";
-import { actorOf, fillBudget, ParamPlanId, PlanStatusBrief, planStatusBrief } from "./plan-views";
+import { actorOf, fillBudget, ParamPlanId, PlanStatusBrief, planStatusBrief, ResultSummary, resultSummaryOf } from "./plan-views";
 
 /**
  * Steps whose results a full page reads from the plan at a time (a result may be 256 KiB): it reads batch after
@@ -57,7 +57,7 @@ export const getResearchContext = defineOperation({
         status: z.string(),
         instructions: z.string(),
         confidence: z.number().nullable(),
-        resultSummary: z.string().nullable(),
+        resultSummary: ResultSummary,
         result: z.unknown().optional(),
         outputFormattingNotes: z.string().nullable(),
         review: z.object({ decision: z.string().nullable(), feedback: z.string().nullable() }).nullable(),
@@ -107,7 +107,7 @@ export const getResearchContext = defineOperation({
         status: step.status,
         instructions: clip(step.instructions, SUMMARY_CLIP.instructions),
         confidence: step.confidence,
-        resultSummary: step.resultSummary ?? step.note ?? null,
+        resultSummary: resultSummaryOf(step),
         ...(full && step.result !== null ? { result: step.result } : {}),
         outputFormattingNotes: clip(step.outputFormattingNotes, SUMMARY_CLIP.stepText),
         review: step.review ? { decision: step.review.decision, feedback: clip(step.review.feedback, SUMMARY_CLIP.stepText) } : null,

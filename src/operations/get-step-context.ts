@@ -5,7 +5,7 @@ import { stepsBuiltOn } from "../domain/plans/step-inputs";
 import type { Step } from "../domain/plans/model";
 import { defineOperation } from "./operation";
 import { ParamSince } from "./params";
-import { ParamPlanId, ParamStepId, resultSummaryOf } from "./plan-views";
+import { ParamPlanId, ParamStepId, ResultSummary, resultSummaryOf } from "./plan-views";
 
 /**
  * Characters of earlier-step JSON one context holds, filled from the latest earlier step back (the nearest work
@@ -24,8 +24,8 @@ const EarlierStep = z.object({
   status: z.string(),
   confidence: z.number().nullable(),
   result: z.unknown().optional(),
-  /** The result bounded (an object, a list or text); the note of a skipped or failed step. */
-  resultSummary: z.unknown(),
+  /** The result bounded, always an object ({ text } for text); { note } for a skipped or failed step. */
+  resultSummary: ResultSummary,
   outputFormattingNotes: z.string().optional(),
   review: z.object({ decision: z.string().nullable(), feedback: z.string().nullable(), questions: z.array(z.string()) }).optional(),
   artifacts: z.array(z.object({ artifactId: z.string(), title: z.string(), artifactType: z.string() })).optional(),

@@ -180,7 +180,7 @@ function outcomeView(claim: Claim) {
 }
 
 /** Whether a claim needs verifying again, and which of its sources were found changed (present only when some were). */
-function reverification(claim: Claim, changed: ReadonlySet<string>, now: number): { needsReverification: boolean; sourcesChanged?: string[] } {
+export function reverification(claim: Claim, changed: ReadonlySet<string>, now: number): { needsReverification: boolean; sourcesChanged?: string[] } {
   const sourcesChanged = changedSourcesOf(claim, changed);
   // A copy was judged on the original's pages: one of its sources failing its check here calls for judging it again.
   const stale = claim.reusedFrom ? needsReverification(claim.reusedFrom, now) || failedSourcesOf(claim).length > 0 : false;

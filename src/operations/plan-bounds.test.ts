@@ -91,7 +91,7 @@ describe("get_step_context stays bounded", () => {
     expect(JSON.stringify(context).length).toBeLessThan(PAGE_MAX_CHARS);
     // The step before (skipped: its note stands in for a result) is shown; every other earlier step is one line.
     const earlier = context.earlierSteps as { stepOrder: number; status: string; resultSummary: unknown }[];
-    expect(earlier).toEqual([expect.objectContaining({ stepOrder: stepTwentyOne, status: "skipped", resultSummary: "covered" })]);
+    expect(earlier).toEqual([expect.objectContaining({ stepOrder: stepTwentyOne, status: "skipped", resultSummary: { note: "covered" } })]);
     expect(context.otherSteps).toEqual(Array.from({ length: 20 }, (_, i) => `${i + 1} search completed 0.8`));
     expect(context).not.toHaveProperty("earlierStepsOmitted");
     // What get_next_step just delivered is not sent again; the last step gets the plan's formatting notes.

@@ -43,6 +43,14 @@ export const workStep = (step: Step): z.infer<typeof WorkStep> => ({
   status: step.status,
 });
 
+/**
+ * A step's summary as every face returns it: always an object, so a reader finds labelled values. The bounded result
+ * when it is an object; `{ text }` when the result is text (and for a summary stored before summaries were bounded
+ * values, clipped JSON text, read as that text: stored summaries are never rewritten), `{ items }` for a list,
+ * `{ value }` for a number or a boolean; `{ note }` for a step that was skipped or failed; null for a step with neither.
+ */
+export const ResultSummary = z.record(z.string(), z.unknown()).nullable();
+
 /** seed 004 `get_plan_status`, plus in-progress and failed steps. */
 export const PlanStatusView = z.object({
   planId: z.string(),
@@ -54,7 +62,7 @@ export const PlanStatusView = z.object({
   totalSteps: z.number(),
   currentStep: StepRef.extend({ status: z.string() }).nullable(),
   completedSteps: z.array(
-    StepRef.extend({ status: z.string(), resultSummary: z.unknown(), confidence: z.number().nullable(), finishedAt: z.string().nullable() }),
+    StepRef.extend({ status: z.string(), resultSummary: ResultSummary, confidence: z.number().nullable(), finishedAt: z.string().nullable() }),
   ),
   pendingSteps: z.array(StepRef),
   inProgressSteps: z.array(StepRef.extend({ status: z.string(), claimedAt: z.string().nullable(), lastActivityAt: z.string().nullable() })),
@@ -185,18 +193,19 @@ export function summarize(value: unknown): string {
   return JSON.stringify(clipJson(value, SUMMARY).value);
 }
 
-/**
- * A step's summary as views return it: the bounded value, or the note of a step that was skipped or failed.
- * Summaries stored before they were bounded values are clipped JSON text, returned as that text.
- */
-export function resultSummaryOf(step: Pick<Step, "resultSummary" | "note">): unknown {
+export function resultSummaryOf(step: Pick<Step, "resultSummary" | "note">): z.infer<typeof ResultSummary> {
   const stored = step.resultSummary;
-  if (stored === undefined || stored === null) return step.note ?? null;
+  if (stored === undefined || stored === null) return step.note ? { note: step.note } : null;
+  let value: unknown;
   try {
-    return JSON.parse(stored) as unknown;
+    value = JSON.parse(stored);
   } catch {
-    return stored;
+    return { text: stored };
   }
+  if (typeof value === "string") return { text: value };
+  if (Array.isArray(value)) return { items: value };
+  if (value !== null && typeof value === "object") return value as Record<string, unknown>;
+  return { value };
 }
 
 /** The steps a command's modifications added, as its acknowledgement names them: left out when there are none. */

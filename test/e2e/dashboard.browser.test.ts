@@ -156,7 +156,7 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
 
     const review = await api("POST", `/plans/${planId}/steps/${checkpoint.step.stepId}/review-request`, {
       claimId: checkpoint.claimId,
-      presentation: "Shortlist: sqlite-vec, LanceDB, Chroma. Continue with the recommendation?",
+      presentation: "## Shortlist\n\n- **sqlite-vec**: embedded, offline\n- LanceDB\n- Chroma\n\nContinue with the recommendation? <b>raw markup stays text</b>",
       questions: ["Must it run fully offline?"],
     });
     expect(review.status).toBe(200);
@@ -166,7 +166,13 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
     await page.goto(`${server.url}/dashboard/reviews`);
     const form = page.locator(`form.review-form[action^="/dashboard/plans/${planId}/"]`);
     await expect.poll(() => form.count()).toBe(1);
-    expect(await form.textContent()).toContain("Shortlist: sqlite-vec, LanceDB, Chroma.");
+    // The presentation's Markdown as elements: a heading, a list, bold; its raw HTML as text.
+    const presentation = form.locator(".review-presentation");
+    expect(await presentation.locator("h2").textContent()).toBe("Shortlist");
+    expect(await presentation.locator("ul > li").allTextContents()).toEqual(["sqlite-vec: embedded, offline", "LanceDB", "Chroma"]);
+    expect(await presentation.locator("li > strong").textContent()).toBe("sqlite-vec");
+    expect(await presentation.locator("b").count()).toBe(0);
+    expect(await presentation.textContent()).toContain("Continue with the recommendation? <b>raw markup stays text</b>");
     await shoot("review-inbox");
     await form.locator("input[value=approve]").check();
     await form.locator("textarea[name=feedback]").fill("Looks right");

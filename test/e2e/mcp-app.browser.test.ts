@@ -102,7 +102,7 @@ async function planAwaitingReview(name: string) {
     planId,
     stepId: next.step.stepId,
     claimId: next.claimId,
-    presentation: "Shortlist: sqlite-vec, LanceDB, Chroma.",
+    presentation: "## Shortlist\n\n- **sqlite-vec**\n- LanceDB, Chroma\n\n<b>raw markup stays text</b>",
     questions: ["Must it run fully offline?"],
   });
   return { planId, stepId: next.step.stepId };
@@ -217,6 +217,13 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     expect(await frame.getAttribute("[role=progressbar]", "aria-valuenow")).toBe("0");
     expect(await frame.locator("li.step").count()).toBe(2);
     expect(await frame.textContent(`section.review[data-step="${stepId}"]`)).toContain("Must it run fully offline?");
+    // The presentation's Markdown as elements built from text (a heading, a list, bold); its raw HTML as text.
+    const presentation = frame.locator(`section.review[data-step="${stepId}"] > .md`);
+    expect(await presentation.locator("h4").textContent()).toBe("Shortlist");
+    expect(await presentation.locator("ul > li").allTextContents()).toEqual(["sqlite-vec", "LanceDB, Chroma"]);
+    expect(await presentation.locator("li > strong").textContent()).toBe("sqlite-vec");
+    expect(await presentation.locator("b").count()).toBe(0);
+    expect(await presentation.textContent()).toContain("<b>raw markup stays text</b>");
     // Nothing said to the model before the person acts: it has the tool result already.
     expect((await hostRecord(page)).modelContexts).toEqual([]);
     await frame.click("button:text-is('Approve')");
@@ -291,12 +298,11 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     await structured("request_user_review", { planId, stepId: second.step.stepId, claimId: second.claimId, presentation: "Take sqlite-vec?", questions: [] });
 
     const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, displayModes: ["inline", "fullscreen"] });
-    // The step result as key: value lines and lists, the cut marked, no JSON.
+    // The step result as labelled lines, a list of words on one line, the cut marked, no JSON.
     const result = frame.locator('li.step[data-status="completed"] .result');
     const text = (await result.textContent()) ?? "";
-    for (const line of ["winner: sqlite-vec", "candidates: ", "scores: recall: 0.93", "notes: Runs in-process", "… (the whole result is in the chat)"]) expect(text).toContain(line);
-    expect(await result.locator("li:has(> .k:text-is('candidates: ')) li").allTextContents()).toEqual(["sqlite-vec", "LanceDB"]);
-    expect(text).not.toMatch(/[{}"]/);
+    for (const line of ["Winner: sqlite-vec", "Candidates: sqlite-vec, LanceDB", "Scores: Recall: 0.93", "Notes: Runs in-process", "… (the whole result is in the chat)"]) expect(text).toContain(line);
+    expect(text).not.toMatch(/[{}"[\]]/);
 
     // Inline first; the view asks for full screen (ui/request-display-mode) and follows the mode the host answers with.
     expect(await frame.evaluate("document.documentElement.dataset.mode")).toBe("inline");
@@ -314,7 +320,7 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     const reloaded = await waitForFrame(page);
     await expect.poll(() => reloaded.getAttribute("[role=progressbar]", "aria-valuenow")).toBe("100");
     expect(await reloaded.locator("section.review").count()).toBe(0);
-    expect(await reloaded.locator("li.step .result").first().textContent()).toContain("winner: sqlite-vec");
+    expect(await reloaded.locator("li.step .result").first().textContent()).toContain("Winner: sqlite-vec");
     await page.close();
   });
 
@@ -334,7 +340,8 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true });
     const card = await frame.textContent(`section.review[data-kind="approval"]`);
     expect(card).toContain("Approve this plan before it starts");
-    expect(card).toContain("1. [search] Shortlist embedded vector databases");
+    // Its steps a numbered list (the presentation is Markdown).
+    expect(await frame.locator(`section.review[data-kind="approval"] .md ol > li`).allTextContents()).toEqual(["[search] Shortlist embedded vector databases", "[synthesize] Recommend one"]);
     expect(card).toContain("Design rationale: Shortlist, then recommend");
     // The README's picture of the view: a plan waiting for its approval, refreshed deliberately (UPDATE_DOCS_SCREENSHOTS=1).
     if (process.env.UPDATE_DOCS_SCREENSHOTS === "1") {

@@ -11,19 +11,21 @@ describe("a step's result summary", () => {
     expect(summary.findings[0]).toBe(`${"a".repeat(159)}…`);
   });
 
-  it("keeps small results whole, text as text", () => {
+  it("is always an object: small results whole, text as { text }, a list as { items }, a number or flag as { value }", () => {
     expect(resultSummaryOf({ resultSummary: summarize({ a: 1 }), note: null })).toEqual({ a: 1 });
-    expect(resultSummaryOf({ resultSummary: summarize("done"), note: null })).toBe("done");
-    expect(resultSummaryOf({ resultSummary: summarize(["x", "y"]), note: null })).toEqual(["x", "y"]);
+    expect(resultSummaryOf({ resultSummary: summarize("done"), note: null })).toEqual({ text: "done" });
+    expect(resultSummaryOf({ resultSummary: summarize(["x", "y"]), note: null })).toEqual({ items: ["x", "y"] });
+    expect(resultSummaryOf({ resultSummary: summarize(42), note: null })).toEqual({ value: 42 });
+    expect(resultSummaryOf({ resultSummary: summarize(null), note: null })).toEqual({ value: null });
   });
 
-  it("reads a summary stored before summaries were bounded values (clipped JSON text) as that text", () => {
+  it("reads a summary stored before summaries were bounded values (clipped JSON text) as { text }, the stored text unchanged", () => {
     const legacy = `{"summary":"${"s".repeat(390)}…`;
-    expect(resultSummaryOf({ resultSummary: legacy, note: null })).toBe(legacy);
+    expect(resultSummaryOf({ resultSummary: legacy, note: null })).toEqual({ text: legacy });
   });
 
-  it("is the note of a step that was skipped or failed, and null for a step with neither", () => {
-    expect(resultSummaryOf({ resultSummary: null, note: "covered by step 2" })).toBe("covered by step 2");
+  it("is { note } for a step that was skipped or failed, and null for a step with neither", () => {
+    expect(resultSummaryOf({ resultSummary: null, note: "covered by step 2" })).toEqual({ note: "covered by step 2" });
     expect(resultSummaryOf({ note: null })).toBeNull();
   });
 });

@@ -31,18 +31,22 @@ export const APPROVAL_PRESENTATION_MAX = 16_000;
 
 const clip = (text: string, chars: number) => (text.length <= chars ? text : `${text.slice(0, chars - 1)}…`);
 
+/** A step's instructions on its one line of the list (a line break would end the list item). */
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
+
 /** What the approval request shows: the question, the steps, the budget and why the plan is built this way. */
 export function approvalPresentation(state: PlanState, now: number): string {
   const { plan, steps } = state;
   const lines = budgetLines(plan.budget, usageOf(plan), plan.createdAt, now);
   const budget = lines.length ? lines.map(describeLine).join("; ") : "none set";
+  // Parts apart by blank lines, steps one to a line: the faces render it as Markdown (a numbered list of steps),
+  // and a line straight after a list would run on as part of its last item.
   return [
     `Research question: ${clip(plan.researchQuestion, QUESTION_CHARS)}`,
-    `Steps (${steps.length}):`,
-    ...steps.map((step) => `${step.stepOrder}. [${step.stepType}${step.parallelGroup ? `, parallel ${step.parallelGroup}` : ""}] ${clip(step.instructions, STEP_LINE_CHARS)}`),
+    [`Steps (${steps.length}):`, ...steps.map((step) => `${step.stepOrder}. [${step.stepType}${step.parallelGroup ? `, parallel ${step.parallelGroup}` : ""}] ${oneLine(clip(step.instructions, STEP_LINE_CHARS))}`)].join("\n"),
     `Budget: ${budget}`,
     `Design rationale: ${clip(plan.planDesignRationale, RATIONALE_CHARS)}`,
-  ].join("\n");
+  ].join("\n\n");
 }
 
 const APPROVAL_QUESTIONS = ["Approve the plan as it stands, revise it (edit steps or budget, with a note for the assistant), or reject it?"];

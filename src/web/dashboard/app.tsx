@@ -260,18 +260,35 @@ dashboardApp.get("/plans/:planId", async (c) => {
     services.plans.read(orgId, planId, true),
     services.plans.history(orgId, planId, null, 100),
     listMembers(c.env.DB, orgId),
-    ledgerView(services, orgId, planId),
+    ledgerView(services, orgId, planId, now()),
     scheduleForPage(c.env, orgId, planId),
   ]);
   const people = new Map(members.map((m) => [m.userId, m.displayName && m.displayName !== m.email ? `${m.displayName} (${m.email})` : m.email]));
   const workerClients = state.steps.map((step) => (step.claimedBy ? splitWorkerId(step.claimedBy)[1] : null));
   const actingClients = [...new Set([...history.versions.map((v) => v.actorClientId), ...history.audit.map((a) => a.actorClientId), ...workerClients])];
-  const clients = await clientNames(c.env, orgId, actingClients);
+  const [clients, execution] = await Promise.all([
+    clientNames(c.env, orgId, actingClients),
+    state.plan.executionId ? services.skillExecutions.get(orgId, state.plan.executionId) : null,
+  ]);
+  const topic = execution?.metadata.topic;
   return render(c, {
     title: state.plan.name,
     section: "plans",
     live: { url: `/dashboard/live?plan=${planId}`, fingerprint, intervalMs: LIVE_INTERVAL_MS },
-    children: <PlanDetail state={state} history={history} now={now()} csrf={c.get("session").csrf} people={people} clients={clients} ledger={ledger} flash={flashFor(c)} schedule={schedule} />,
+    children: (
+      <PlanDetail
+        state={state}
+        history={history}
+        now={now()}
+        csrf={c.get("session").csrf}
+        people={people}
+        clients={clients}
+        ledger={ledger}
+        executionTopic={typeof topic === "string" ? topic : null}
+        flash={flashFor(c)}
+        schedule={schedule}
+      />
+    ),
   });
 });
 

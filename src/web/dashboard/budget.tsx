@@ -45,14 +45,14 @@ export function BudgetRaiseFields(props: { budget: Budget | null | undefined; no
   const { budget, now, id } = props;
   // At an approval the fields start at the current limits: changing one is the person's choice.
   const raise = props.suggest === false ? { maxSteps: budget?.maxSteps, maxTokens: budget?.maxTokens, maxToolCalls: budget?.maxToolCalls } : suggestedRaise(budget, now);
+  // Each field on its own row: its name, the limit now, and the box, so no label runs into its box.
   const field = (name: "maxSteps" | "maxTokens" | "maxToolCalls", label: string) =>
     budget?.[name] === undefined ? null : (
-      <>
-        <label for={`${name}-${id}`}>
-          {label} (now {budget[name]})
-        </label>
+      <div class="field" data-budget-field={name}>
+        <label for={`${name}-${id}`}>{label}</label>
+        <span class="muted">now {budget[name].toLocaleString("en")}</span>
         <input id={`${name}-${id}`} name={name} type="number" min="1" value={String(raise[name] ?? "")} />
-      </>
+      </div>
     );
   return (
     <fieldset>
@@ -61,10 +61,11 @@ export function BudgetRaiseFields(props: { budget: Budget | null | undefined; no
       {field("maxTokens", "Tokens")}
       {field("maxToolCalls", "Tool calls")}
       {budget?.deadline !== undefined ? (
-        <>
-          <label for={`deadlineHours-${id}`}>New deadline, hours from now (now {new Date(budget.deadline).toISOString()})</label>
+        <div class="field" data-budget-field="deadlineHours">
+          <label for={`deadlineHours-${id}`}>New deadline, hours from now</label>
+          <span class="muted">now {new Date(budget.deadline).toISOString().replace("T", " ").slice(0, 16)} UTC</span>
           <input id={`deadlineHours-${id}`} name="deadlineHours" type="number" min="1" max="8760" value={String(raise.deadlineHours ?? "")} />
-        </>
+        </div>
       ) : null}
     </fieldset>
   );

@@ -1,5 +1,6 @@
 import type { SkillExecution, SkillExecutionSummary } from "../../domain/skill-executions";
-import { label, prettyJson, shortTime } from "./format";
+import { label, shortTime } from "./format";
+import { LabelledValue } from "./labelled";
 import { StatusBadge } from "./layout";
 import type { FeedbackRow } from "./queries";
 
@@ -77,7 +78,8 @@ const INTERVIEW_ELEMENTS: [string, string][] = [
   ["outputFormattingInstructions", "Output formatting"],
 ];
 
-const show = (value: unknown) => (value === undefined || value === null || value === "" ? "—" : typeof value === "string" ? value : prettyJson(value, 4000));
+/** An interview element as labelled text: a list of words as one line ("quick, thorough"), an object as "Label: value" lines. */
+const show = (value: unknown) => <LabelledValue value={value} />;
 
 export function ExecutionDetail(props: { execution: SkillExecution; feedback: FeedbackRow[]; planName: string | null }) {
   const { execution } = props;

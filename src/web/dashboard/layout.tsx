@@ -53,12 +53,17 @@ pre.snapshot{max-height:40rem;font-family:inherit;line-height:1.5;border:1px das
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.8rem}
 .stat{font-size:1.6rem;font-weight:700}
 dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dl.kv dt{font-weight:600}dl.kv dd{margin:0;word-break:break-word}
+fieldset .field{display:grid;grid-template-columns:minmax(9rem,max-content) minmax(9rem,max-content) 10rem;gap:.2rem .8rem;align-items:center;margin:.35rem 0}
+input[type=number]{font:inherit;padding:.35rem;border:1px solid #8888;border-radius:6px;max-width:100%;background:Field;color:FieldText}
+.markdown.note>:first-child{margin-top:0}.markdown.note>:last-child{margin-bottom:0}.markdown.note h1,.markdown.note h2,.markdown.note h3{font-size:1rem;margin:.6rem 0 .3rem}
+.markdown.note.as-text{white-space:pre-wrap}.review-presentation{margin:.4rem 0 .6rem}
+ul.labelled{margin:.1rem 0;padding-left:1.1rem}ul.labelled .label{font-weight:600}
 .signin{max-width:26rem;margin:3rem auto}.signin label{display:block;margin:.7rem 0 .2rem}.signin input{width:100%}
 @media (max-width:40rem){
   main{padding:.6rem}header.top .who{margin-left:0}
   table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
   table.stack td{display:block;border:0;padding:.15rem .2rem}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600;font-size:.85rem}
-  dl.kv{grid-template-columns:1fr}progress,meter{width:100%}
+  dl.kv{grid-template-columns:1fr}progress,meter{width:100%}fieldset .field{grid-template-columns:1fr}
 }
 `;
 

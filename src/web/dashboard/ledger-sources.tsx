@@ -1,8 +1,21 @@
 /** The sources of a plan's ledger on the plan page: what Cairn found on each, each linking to its own page. */
+import type { SourceChange } from "../../domain/sources/recheck";
 import type { SourceVerification } from "../../domain/sources/verification";
 import { QuoteEdits, scoreText, sourceHref, VerificationBadge } from "./source-status";
 
-export function LedgerSources({ planId, evidence }: { planId: string; evidence: { ref: string; url: string; title: string; verification: SourceVerification }[] }) {
+/** What a re-check after delivery found, in a reader's words. */
+const CHANGE_WORDS: Record<SourceChange, string> = {
+  changed: "changed since verified: the page no longer says the quote",
+  gone: "gone since verified: the page no longer exists",
+};
+
+export function LedgerSources({
+  planId,
+  evidence,
+}: {
+  planId: string;
+  evidence: { ref: string; url: string; title: string; verification: SourceVerification; recheck?: { change: SourceChange | null } }[];
+}) {
   if (evidence.length === 0) return <p class="muted">No sources recorded.</p>;
   return (
     <table class="stack" id="ledger-sources">
@@ -28,6 +41,11 @@ export function LedgerSources({ planId, evidence }: { planId: string; evidence: 
               <td data-label="Verification">
                 <VerificationBadge verification={verification} />
                 {verification.titleMismatch ? <div class="muted">title does not match the page</div> : null}
+                {source.recheck?.change ? (
+                  <div class="warn" data-recheck={source.recheck.change}>
+                    {CHANGE_WORDS[source.recheck.change]}
+                  </div>
+                ) : null}
               </td>
               <td data-label="Score">{scoreText(verification.score) ?? <span class="muted">–</span>}</td>
               <td data-label="Closest passage or reason">

@@ -60,11 +60,28 @@ function isDelimiterRow(line: string): boolean {
   return cells.every((cell) => /^:?-+:?$/.test(cell.trim()));
 }
 
+type MarkdownLimits = { readonly [K in keyof typeof MARKDOWN_LIMITS]: number };
+
+/**
+ * The limits for a short text a page renders at every view, not once (a review's presentation, a question, a note):
+ * a page may show several, so each stays within a few tens of milliseconds (a twentieth of the deliverable's cost).
+ * Review presentations are at most 20,000 characters; past any limit the text is shown as its text.
+ */
+export const NOTE_LIMITS: MarkdownLimits = {
+  ...MARKDOWN_LIMITS,
+  chars: 20_000,
+  lines: 500,
+  inlineMarkersPerBlock: 1_000,
+  inlineMarkupCost: 1_500_000,
+  tablePipes: 2_000,
+  renderedBytes: 200_000,
+};
+
 /** Why the text is shown as text rather than rendered, or null when it is rendered. */
-export function tooComplexToRender(markdown: string): string | null {
-  if (markdown.length > MARKDOWN_LIMITS.chars) return `it is longer than ${MARKDOWN_LIMITS.chars.toLocaleString("en")} characters`;
+export function tooComplexToRender(markdown: string, limits: MarkdownLimits = MARKDOWN_LIMITS): string | null {
+  if (markdown.length > limits.chars) return `it is longer than ${limits.chars.toLocaleString("en")} characters`;
   const lines = markdown.split("\n");
-  if (lines.length > MARKDOWN_LIMITS.lines) return `it has more than ${MARKDOWN_LIMITS.lines.toLocaleString("en")} lines`;
+  if (lines.length > limits.lines) return `it has more than ${limits.lines.toLocaleString("en")} lines`;
   let cost = 0;
   let block = 0;
   let pipesInAll = 0;
@@ -78,7 +95,7 @@ export function tooComplexToRender(markdown: string): string | null {
       previousHadPipe = false;
       continue;
     }
-    if ((CONTAINER_PREFIX.exec(line)?.[0].length ?? 0) > MARKDOWN_LIMITS.linePrefixChars) return "it nests block quotes or lists too deeply";
+    if ((CONTAINER_PREFIX.exec(line)?.[0].length ?? 0) > limits.linePrefixChars) return "it nests block quotes or lists too deeply";
     let markers = 0;
     let pipes = 0;
     for (let i = 0; i < line.length; i++) {
@@ -87,9 +104,9 @@ export function tooComplexToRender(markdown: string): string | null {
       if (code === 42 || code === 95 || code === 126 || code === 91 || code === 93 || code === 96) markers++;
       else if (code === 124) pipes++;
     }
-    if (pipes > MARKDOWN_LIMITS.pipesPerLine) return "a table row has too many columns";
+    if (pipes > limits.pipesPerLine) return "a table row has too many columns";
     pipesInAll += pipes;
-    if (pipesInAll > MARKDOWN_LIMITS.tablePipes) return "its tables have too many cells";
+    if (pipesInAll > limits.tablePipes) return "its tables have too many cells";
     // A table starts at a delimiter row under a row with pipes; from there each row is its own block, until a line without one.
     if (!inTable && previousHadPipe && pipes > 0 && isDelimiterRow(line)) {
       cost += block * block;
@@ -104,10 +121,10 @@ export function tooComplexToRender(markdown: string): string | null {
     } else {
       block += markers;
     }
-    if (markers > MARKDOWN_LIMITS.inlineMarkersPerBlock || block > MARKDOWN_LIMITS.inlineMarkersPerBlock) {
+    if (markers > limits.inlineMarkersPerBlock || block > limits.inlineMarkersPerBlock) {
       return "a paragraph has too much emphasis, link or code markup to render";
     }
-    if (cost + block * block > MARKDOWN_LIMITS.inlineMarkupCost) return "it has too much emphasis, link or code markup to render";
+    if (cost + block * block > limits.inlineMarkupCost) return "it has too much emphasis, link or code markup to render";
   }
   return null;
 }
@@ -168,6 +185,16 @@ function markdownHtml(markdown: string): string {
 /** The deliverable's Markdown as HTML, its cited refs linked; raw HTML in it comes out as text. */
 export function renderMarkdown(markdown: string, hrefOf: RefLink): string {
   return linkRefs(markdownHtml(markdown), hrefOf);
+}
+
+/**
+ * A short text an assistant wrote for a person (a review's presentation, a question, a note) as HTML, rendered like a
+ * deliverable (raw HTML escaped, unsafe link protocols dropped) within NOTE_LIMITS; null when it is shown as its text.
+ */
+export function renderNote(markdown: string): string | null {
+  if (tooComplexToRender(markdown, NOTE_LIMITS) !== null) return null;
+  const html = markdownHtml(markdown);
+  return html.length > NOTE_LIMITS.renderedBytes ? null : html;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Services } from "../../domain/ports";
 import { claimOutcome, summarizeSubtopics } from "../../domain/research/ledger";
+import type { SourceChange } from "../../domain/sources/recheck";
 import type { SourceVerification } from "../../domain/sources/verification";
+import { changedSourceRefs, reverification } from "../../operations/ledger-views";
 import { LedgerSources } from "./ledger-sources";
 import { sourceHref, VerificationBadge } from "./source-status";
 
@@ -14,7 +16,7 @@ export interface EvidenceLedgerView {
   planId: string;
   citationPolicy: string;
   subtopics: { subtopic: string; status: string; evidence: number; claims: number; groundedClaims: number }[];
-  evidence: { ref: string; url: string; title: string; verification: SourceVerification }[];
+  evidence: { ref: string; url: string; title: string; verification: SourceVerification; recheck?: { change: SourceChange | null } }[];
   claims: {
     ref: string;
     subtopic: string;
@@ -30,6 +32,12 @@ export interface EvidenceLedgerView {
     criticVerdict: string | null;
     finalConfidence: number | null;
     verdicts: { kind: string; judge: string; verdict: string; reasoning: string | null }[];
+    /** A reused claim judged too long ago, or resting on a source a re-check found changed or gone: verify it again. */
+    needsReverification?: boolean;
+    /** Its sources a re-check found changed or gone since verified. */
+    sourcesChanged?: string[];
+    /** The claim of another plan it was copied from. */
+    reusedFrom?: { ref: string } | null;
   }[];
 }
 
@@ -99,6 +107,13 @@ function ClaimsTable({ ledger, sources }: { ledger: EvidenceLedgerView; sources:
             </td>
             <td data-label="Status">
               <span class={claim.grounded ? "badge" : "badge unverified"}>{claim.status}</span>
+              {claim.reusedFrom ? <div class="muted">reused from another plan's {claim.reusedFrom.ref}</div> : null}
+              {claim.needsReverification ? (
+                <div class="warn" data-needs-reverification>
+                  needs re-verification
+                  {claim.sourcesChanged?.length ? `: ${claim.sourcesChanged.join(", ")} changed or gone since verified` : claim.reusedFrom ? ": judged too long ago, or a source failed its check here" : ""}
+                </div>
+              ) : null}
               {claim.finalConfidence !== null ? <span class="muted"> {claim.finalConfidence.toFixed(2)}</span> : null}
               {claim.grounded || claim.reviewerVerdict !== "SUPPORTED" || claim.criticVerdict === "REJECT" ? null : claim.sources === "failed" ? (
                 <div class="muted">not grounded: every cited source failed Cairn's check</div>
@@ -126,15 +141,16 @@ function ClaimsTable({ ledger, sources }: { ledger: EvidenceLedgerView; sources:
 }
 
 /** The plan's evidence ledger with each claim's final status and each subtopic's grounding, or null without one. */
-export async function ledgerView(services: Services, orgId: string, planId: string): Promise<EvidenceLedgerView | null> {
+export async function ledgerView(services: Services, orgId: string, planId: string, now: number): Promise<EvidenceLedgerView | null> {
   const header = await services.ledger.header(orgId, planId);
   if (!header) return null;
   const { evidence, claims } = await services.ledger.read(orgId, planId, false);
+  const changed = changedSourceRefs(evidence);
   return {
     planId,
     citationPolicy: header.citationPolicy,
     subtopics: summarizeSubtopics(header.subtopics, evidence, claims),
     evidence,
-    claims: claims.map((claim) => ({ ...claim, ...claimOutcome(claim) })),
+    claims: claims.map((claim) => ({ ...claim, ...claimOutcome(claim), ...reverification(claim, changed, now) })),
   };
 }

@@ -1,7 +1,10 @@
 
 import type { Step } from "../../domain/plans/model";
+import { resultSummaryOf } from "../../operations/plan-views";
 import { duration, prettyJson, shortTime } from "./format";
+import { LabelledValue } from "./labelled";
 import { StatusBadge } from "./layout";
+import { MarkdownNote } from "./markdown-note";
 import { ReviewQuestions } from "./review-form";
 
 /** An audit entry's detail with its worker ids (claims and take-overs) named as people read them. */
@@ -20,10 +23,18 @@ export function splitWorkerId(workerId: string): [string | null, string] {
   return slash > 0 ? [workerId.slice(0, slash), workerId.slice(slash + 1)] : [null, workerId];
 }
 
+/** A summary that is only a text result (`{ text }`) reads as that text, without a label. */
+function summaryText(summary: unknown): string | null {
+  if (summary === null || typeof summary !== "object" || Array.isArray(summary)) return null;
+  const entries = Object.entries(summary);
+  return entries.length === 1 && entries[0]?.[0] === "text" && typeof entries[0][1] === "string" ? entries[0][1] : null;
+}
+
 export function StepCard({ step, stalled, who, worker }: { step: Step; stalled: boolean; who: (id: string) => string; worker: (id: string) => string }) {
   const took = step.claimedAt !== null && step.finishedAt !== null ? step.finishedAt - step.claimedAt : null;
   const report = step.executionReport;
-  const summary = step.resultSummary ?? (step.result === null || step.result === undefined ? null : prettyJson(step.result, 400));
+  // The stored summary read as every face returns it (an object); a step's note is shown on its own below.
+  const summary = step.resultSummary ? resultSummaryOf(step) : (step.result ?? null);
   return (
     <div class="card" id={`step-${step.stepId}`} data-step-status={step.status}>
       <strong>
@@ -54,26 +65,31 @@ export function StepCard({ step, stalled, who, worker }: { step: Step; stalled: 
         {summary ? (
           <>
             <dt>Result summary</dt>
-            <dd>{summary}</dd>
+            <dd class="result-summary">{summaryText(summary) ?? <LabelledValue value={summary} />}</dd>
           </>
         ) : null}
         {step.note ? (
           <>
             <dt>Note</dt>
-            <dd>{step.note}</dd>
+            <dd>
+              <MarkdownNote text={step.note} />
+            </dd>
           </>
         ) : null}
         {step.review ? (
           <>
             <dt>Review</dt>
             <dd>
-              {step.review.presentation}
+              <MarkdownNote text={step.review.presentation} class="review-presentation" />
               <ReviewQuestions questions={step.review.questions} />
               {step.review.decision ? (
-                <p>
-                  <StatusBadge status={step.review.decision} /> by {who(step.review.decidedBy ?? "")} at {shortTime(step.review.decidedAt)}
-                  {step.review.feedback ? `: ${step.review.feedback}` : ""}
-                </p>
+                <>
+                  <p>
+                    <StatusBadge status={step.review.decision} /> by {who(step.review.decidedBy ?? "")} at {shortTime(step.review.decidedAt)}
+                    {step.review.feedback ? ":" : ""}
+                  </p>
+                  {step.review.feedback ? <MarkdownNote text={step.review.feedback} class="review-feedback" /> : null}
+                </>
               ) : null}
             </dd>
           </>
@@ -86,29 +102,29 @@ export function StepCard({ step, stalled, who, worker }: { step: Step; stalled: 
             {report.subagents.length} subagents)
           </summary>
           <h3>Thinking</h3>
-          <pre>{prettyJson(report.thinking, 8000)}</pre>
+          <MarkdownNote text={prettyJson(report.thinking, 8000)} />
           {report.webSearches.length ? (
             <>
               <h3>Web searches</h3>
-              <pre>{prettyJson(report.webSearches, 8000)}</pre>
+              <LabelledValue value={report.webSearches} />
             </>
           ) : null}
           {report.webFetches.length ? (
             <>
               <h3>Web fetches</h3>
-              <pre>{prettyJson(report.webFetches, 8000)}</pre>
+              <LabelledValue value={report.webFetches} />
             </>
           ) : null}
           {report.otherToolCalls.length ? (
             <>
               <h3>Other tool calls</h3>
-              <pre>{prettyJson(report.otherToolCalls, 8000)}</pre>
+              <LabelledValue value={report.otherToolCalls} />
             </>
           ) : null}
           {report.subagents.length ? (
             <>
               <h3>Subagents</h3>
-              <pre>{prettyJson(report.subagents, 8000)}</pre>
+              <LabelledValue value={report.subagents} />
             </>
           ) : null}
         </details>
@@ -116,7 +132,7 @@ export function StepCard({ step, stalled, who, worker }: { step: Step; stalled: 
       {step.result !== null && step.result !== undefined ? (
         <details>
           <summary>Full result</summary>
-          <pre>{prettyJson(step.result)}</pre>
+          <LabelledValue value={step.result} />
         </details>
       ) : null}
     </div>

@@ -163,6 +163,8 @@ export interface PlanDetailProps {
   clients?: Map<string, string>;
   /** The evidence ledger (seed 001), when the plan has one; wired by the ledger feature. */
   ledger?: EvidenceLedgerView | null;
+  /** The topic of the plan's skill execution (its interview's), to name the link by; absent or null shows the id. */
+  executionTopic?: string | null;
   flash?: string | null;
   error?: string | null;
   /** The plan's schedule (its own, or the series it is a run of); null when it has none. */
@@ -230,7 +232,9 @@ export function PlanDetail(props: PlanDetailProps) {
             </>
           ) : null}
           <dt>Skill execution</dt>
-          <dd>{plan.executionId ? <a href={`/dashboard/executions/${plan.executionId}`}>{plan.executionId}</a> : "—"}</dd>
+          <dd id="plan-execution">
+            {plan.executionId ? <a href={`/dashboard/executions/${plan.executionId}`}>{props.executionTopic || `Execution ${plan.executionId}`}</a> : "—"}
+          </dd>
           <dt>Created</dt>
           <dd>
             {shortTime(plan.createdAt)} by {who(plan.createdBy.userId)}

@@ -3,6 +3,7 @@ import type { Budget } from "../../domain/plans/budget";
 import type { PlanReview, Step } from "../../domain/plans/model";
 import { BudgetRaiseFields } from "./budget";
 import { shortTime } from "./format";
+import { MarkdownNote } from "./markdown-note";
 
 // ---------------------------------------------------------------------------
 // Review form (plan page and inbox)
@@ -26,7 +27,7 @@ export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf
       <h3>{title}</h3>
       {review ? (
         <>
-          {planReview?.kind === "approval" ? <pre class="review-presentation">{review.presentation}</pre> : <p>{review.presentation}</p>}
+          <MarkdownNote text={review.presentation} class="review-presentation" />
           <ReviewQuestions questions={review.questions} />
           <p class="muted">Requested {shortTime(review.requestedAt)}</p>
         </>
@@ -139,7 +140,9 @@ export function ReviewQuestions({ questions }: { questions: readonly string[] })
   return (
     <ul>
       {questions.map((q) => (
-        <li>{q}</li>
+        <li>
+          <MarkdownNote text={q} class="review-question" />
+        </li>
       ))}
     </ul>
   );
@@ -156,7 +159,8 @@ export function PlanReviewHistory({ reviews, who }: { reviews: readonly PlanRevi
         {decided.map((review) => (
           <li data-plan-review={review.reviewId}>
             {review.kind === "approval" ? "Approval" : "Budget review"}: <strong>{review.decision}</strong> by {who(review.decidedBy ?? "")} at {shortTime(review.decidedAt)}
-            {review.feedback ? `: ${review.feedback}` : ""}
+            {review.feedback ? ":" : ""}
+            {review.feedback ? <MarkdownNote text={review.feedback} class="review-feedback" /> : null}
           </li>
         ))}
       </ul>

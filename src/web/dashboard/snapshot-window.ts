@@ -79,3 +79,18 @@ export function snapshotExcerpt(text: string, passage: { start: number; end: num
     length: text.length,
   };
 }
+
+/**
+ * Where and when a reading was taken, as the source page names it. Snapshots are addressed by their text, so two
+ * pages with the same text share one, and its `url`, `finalUrl` and `fetchedAt` are those of whichever page stored
+ * it last: they are this source's only when the snapshot names this source's URL. Otherwise the reading is named by
+ * the source's own URL, and its time is `fallbackTime` (the verdict's, for the current reading; unknown for an
+ * earlier one), never another page's.
+ */
+export function readingOrigin(
+  snapshot: { url: string; finalUrl: string; fetchedAt: number },
+  sourceUrl: string,
+  fallbackTime: number | null,
+): { url: string; readAt: number | null } {
+  return snapshot.url === sourceUrl ? { url: snapshot.finalUrl, readAt: snapshot.fetchedAt } : { url: sourceUrl, readAt: fallbackTime };
+}

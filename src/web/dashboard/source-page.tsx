@@ -6,7 +6,7 @@
 import type { Evidence } from "../../domain/research/ledger";
 import type { Snapshot } from "../../platform/sources/snapshots";
 import { shortTime } from "./format";
-import { type SnapshotExcerpt, type SnapshotView, SNAPSHOT_VIEW } from "./snapshot-window";
+import { readingOrigin, type SnapshotExcerpt, type SnapshotView, SNAPSHOT_VIEW } from "./snapshot-window";
 import { basisInWords, QuoteEdits, scoreText, statusMeaning, VerificationBadge } from "./source-status";
 
 /** A snapshot as the page shows it: the stored reading and the excerpt chosen from its text. */
@@ -28,16 +28,18 @@ function ExternalLink({ url }: { url: string }) {
 }
 
 /** The stored reading's text, the passage marked; what lies outside the excerpt is counted, never silently dropped. */
-function SnapshotText(props: { shown: SnapshotShown; basis: string | null; view: SnapshotView; selfHref: string | null; id: string }) {
+function SnapshotText(props: { shown: SnapshotShown; basis: string | null; view: SnapshotView; selfHref: string | null; id: string; sourceUrl: string; readAt: number | null }) {
   const { shown, view, selfHref, id } = props;
   const { excerpt, snapshot } = shown;
   const hiddenBefore = excerpt.start;
   const hiddenAfter = excerpt.length - excerpt.end;
+  const reading = readingOrigin(snapshot, props.sourceUrl, props.readAt);
+  const when = reading.readAt === null ? "" : ` on ${shortTime(reading.readAt)}`;
   // Text Cairn did not fetch itself (the assistant sent what it read) is never presented as Cairn's reading.
   const provenance =
     props.basis === null || props.basis === "fetched"
-      ? `the text of ${snapshot.finalUrl} as Cairn read it on ${shortTime(snapshot.fetchedAt)}`
-      : `the text of ${snapshot.finalUrl} as ${basisInWords(props.basis)}, kept on ${shortTime(snapshot.fetchedAt)}`;
+      ? `the text of ${reading.url} as Cairn read it${when}`
+      : `the text of ${reading.url} as ${basisInWords(props.basis)}, kept${when}`;
   return (
     <>
       <p class="warn untrusted" role="note">
@@ -89,11 +91,12 @@ function NoSnapshot({ evidence, stored }: { evidence: Evidence; stored: boolean 
  * A reading of the page before the current one (re-checks keep it so a person can compare): the window around
  * where the quote stood. Rendered when the route finds one; until re-checks keep a previous reading, there is none.
  */
-export function PreviousReading({ shown, basis }: { shown: SnapshotShown; basis: string | null }) {
+export function PreviousReading({ shown, basis, sourceUrl }: { shown: SnapshotShown; basis: string | null; sourceUrl: string }) {
+  // When it was read is not kept apart from the snapshot, which another page with the same text may have stored since.
   return (
     <section id="previous-reading" aria-labelledby="previous-heading">
       <h2 id="previous-heading">The previous reading</h2>
-      <SnapshotText shown={shown} basis={basis} view="window" selfHref={null} id="previous-snapshot" />
+      <SnapshotText shown={shown} basis={basis} view="window" selfHref={null} id="previous-snapshot" sourceUrl={sourceUrl} readAt={null} />
     </section>
   );
 }
@@ -111,6 +114,7 @@ export function SourcePage(props: {
   const { evidence, current } = props;
   const { verification } = evidence;
   const basis = basisInWords(verification.basis);
+  const readFrom = current ? readingOrigin(current.snapshot, evidence.url, verification.checkedAt).url : null;
   return (
     <>
       <p class="muted">
@@ -166,18 +170,18 @@ export function SourcePage(props: {
         </dd>
         <dt>Checked</dt>
         <dd>{verification.checkedAt ? shortTime(verification.checkedAt) : <span class="muted">not yet</span>}</dd>
-        {current ? (
+        {current && readFrom ? (
           <>
             <dt>Read from</dt>
             <dd>
-              <ExternalLink url={current.snapshot.finalUrl} /> <span class="muted">(HTTP {current.snapshot.status}, {current.snapshot.contentType ?? "no content type"})</span>
+              <ExternalLink url={readFrom} /> <span class="muted">(HTTP {current.snapshot.status}, {current.snapshot.contentType ?? "no content type"})</span>
             </dd>
           </>
         ) : null}
       </dl>
       <h2>What the page says</h2>
-      {current ? <SnapshotText shown={current} basis={verification.basis} view={props.view} selfHref={props.selfHref} id="snapshot" /> : <NoSnapshot evidence={evidence} stored={verification.snapshot !== null} />}
-      {props.previous ? <PreviousReading shown={props.previous} basis="fetched" /> : null}
+      {current ? <SnapshotText shown={current} basis={verification.basis} view={props.view} selfHref={props.selfHref} id="snapshot" sourceUrl={evidence.url} readAt={verification.checkedAt} /> : <NoSnapshot evidence={evidence} stored={verification.snapshot !== null} />}
+      {props.previous ? <PreviousReading shown={props.previous} basis="fetched" sourceUrl={evidence.url} /> : null}
     </>
   );
 }
