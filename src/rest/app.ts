@@ -16,6 +16,7 @@ import { webhooksRoute } from "./webhooks";
 import { orgSettingsRoute } from "./org-settings";
 import { sourceRecheckRoute } from "./source-recheck";
 import { promptsRoute } from "./prompts";
+import { sharesRoute } from "./shares";
 
 export const REST_BASE = "/api/v1";
 
@@ -97,6 +98,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   if (settings) return settings;
   const recheck = await sourceRecheckRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (recheck) return recheck;
+  const shares = await sharesRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (shares) return shares;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {

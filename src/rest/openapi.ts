@@ -10,6 +10,7 @@ import { webhooksOpenApiPaths } from "./webhooks";
 import { orgSettingsOpenApiPaths } from "./org-settings";
 import { sourceRecheckOpenApiPaths } from "./source-recheck";
 import { promptsOpenApiPaths } from "./prompts";
+import { sharesOpenApiPaths } from "./shares";
 
 const PROBLEM = {
   type: "object",
@@ -108,7 +109,7 @@ export function openApiDocument(origin: string) {
     const path = `${REST_BASE}${operation.rest.path}`;
     paths[path] = { ...paths[path], [operation.rest.method]: pathItem(operation) };
   }
-  Object.assign(paths, promptsOpenApiPaths(REST_BASE, problem), orgDataOpenApiPaths(REST_BASE, problem), webhooksOpenApiPaths(REST_BASE, problem), orgSettingsOpenApiPaths(REST_BASE, problem), sourceRecheckOpenApiPaths(REST_BASE, problem));
+  Object.assign(paths, promptsOpenApiPaths(REST_BASE, problem), orgDataOpenApiPaths(REST_BASE, problem), webhooksOpenApiPaths(REST_BASE, problem), orgSettingsOpenApiPaths(REST_BASE, problem), sourceRecheckOpenApiPaths(REST_BASE, problem), sharesOpenApiPaths(REST_BASE, problem));
   return {
     openapi: "3.1.0",
     info: {

@@ -12,6 +12,8 @@ export interface CitedSource {
   title: string;
   url: string;
   href: string;
+  /** The quote the assistant recorded from it. */
+  quote: string | null;
   verification: SourceVerification;
 }
 
@@ -45,7 +47,7 @@ function TextWithRefs({ text, hrefOf }: { text: string; hrefOf: RefLink }) {
  * version rendered to, kept from the first view), anything else as the text it is. Never rendered as HTML as sent:
  * it came from an assistant.
  */
-function DeliverableContent({ output, rendered, hrefOf }: { output: ResearchOutput; rendered: RenderedMarkdown | null; hrefOf: RefLink }) {
+export function DeliverableContent({ output, rendered, hrefOf }: { output: ResearchOutput; rendered: RenderedMarkdown | null; hrefOf: RefLink }) {
   if (rendered?.kind === "html") {
     return <div class="deliverable markdown" id="deliverable-content" dangerouslySetInnerHTML={{ __html: linkRefs(rendered.html, hrefOf) }} />;
   }

@@ -123,6 +123,8 @@ export interface LayoutProps {
   section?: Section;
   /** JSON endpoint whose fingerprint says when the live regions changed. */
   live?: { url: string; fingerprint: string; intervalMs?: number };
+  /** A public page (a share link's): no referrer at all, and not indexed. Dashboard pages keep same-origin for their forms. */
+  publicPage?: boolean;
   children: Child;
 }
 
@@ -140,7 +142,8 @@ export function Layout(props: LayoutProps) {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="same-origin" />
+        <meta name="referrer" content={props.publicPage ? "no-referrer" : "same-origin"} />
+        {props.publicPage ? <meta name="robots" content="noindex, nofollow" /> : null}
         <title>{props.title} · Cairn</title>
         <style nonce={props.nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
       </head>
