@@ -1,6 +1,8 @@
 import type { ResearchOutput } from "../../domain/research/outputs";
 import type { SourceVerification } from "../../domain/sources/verification";
+import type { Child } from "hono/jsx";
 import { shortTime } from "./format";
+import { Flash } from "./layout";
 import type { RenderedMarkdown } from "../../storage/rendered-outputs";
 import { linkRefs, type RefLink } from "./markdown";
 import type { SourceCounts } from "../../domain/sources/recheck";
@@ -113,12 +115,16 @@ export function DeliverablePage(props: {
   sources: CitedSource[];
   /** The stored summary of its sources, kept by re-checks; null for a deliverable without one. */
   sourceCounts: SourceCounts | null;
+  flash?: string | undefined;
+  /** What follows the deliverable on its page (its share links). */
+  children?: Child;
 }) {
   const { output, hrefOf } = props;
   return (
     <>
       <p class="muted">{output.planId ? <a href={`/dashboard/plans/${output.planId}`}>← {props.planName ?? "The plan"}</a> : <a href="/dashboard/plans">← Plans</a>}</p>
       <h1>{output.title}</h1>
+      <Flash message={props.flash} />
       <p class="muted">
         {output.mediaType}, version {output.version}, updated {shortTime(output.updatedAt)} by {props.author}
       </p>
@@ -154,6 +160,7 @@ export function DeliverablePage(props: {
           </ol>
         </>
       ) : null}
+      {props.children}
     </>
   );
 }

@@ -58,6 +58,7 @@ const flashes: Record<string, string> = {
   deleted: "Webhook subscription deleted, with its delivery log.",
   redelivered: "Delivery queued again, with the same webhook-id.",
   settings: "Settings saved.",
+  share_revoked: "Share link revoked: it answers “not found” from now on.",
 };
 
 /** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */
