@@ -41,7 +41,9 @@ export function shareExpiryOf(body: unknown, now: number): number {
   if (unknown.length) {
     throw validationError(`Unknown fields: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`, unknown.map((k) => ({ path: k.slice(0, 40), message: "Not a field" })));
   }
-  const days = (body as { expiresInDays?: unknown }).expiresInDays ?? SHARE_LIMITS.defaultDays;
+  // Absent is the default; null is a value, and refused like any other that is not a number of days.
+  const given = (body as { expiresInDays?: unknown }).expiresInDays;
+  const days = given === undefined ? SHARE_LIMITS.defaultDays : given;
   if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > SHARE_LIMITS.maxDays) {
     throw validationError(`expiresInDays is a whole number of days from 1 to ${SHARE_LIMITS.maxDays} (default ${SHARE_LIMITS.defaultDays}).`, [
       { path: "expiresInDays", message: `A whole number from 1 to ${SHARE_LIMITS.maxDays}` },
