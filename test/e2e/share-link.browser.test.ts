@@ -96,7 +96,7 @@ describe("a share link in Chromium, signed out", { timeout: 240_000 }, () => {
     expect(links.filter((href) => href.startsWith("/") || href.includes("/dashboard"))).toEqual([]);
     expect(await page.content()).not.toContain("Internal battery review");
     // The stylesheet applied under the page's CSP: the source card has its border.
-    expect(await page.$eval("#source-E1", (el) => getComputedStyle(el).borderTopStyle)).toBe("solid");
+    expect(await page.evaluate('getComputedStyle(document.getElementById("source-E1")).borderTopStyle')).toBe("solid");
     await page.screenshot({ path: join(screenshotDir, "share-page.png"), fullPage: true, caret: "initial" });
 
     const listed = await call("GET", `/outputs/${outputId}/shares`);
