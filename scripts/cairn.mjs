@@ -33,6 +33,7 @@ const { orgDataCommands } = await import("./lib/org-data-commands.mjs");
 const { sourceCommands } = await import("./lib/source-commands.mjs");
 const { scheduleCommands } = await import("./lib/schedule-commands.mjs");
 const { outputCommands } = await import("./lib/output-commands.mjs");
+const { shareCommands } = await import("./lib/share-commands.mjs");
 
 const GLOBAL_OPTIONS = {
   remote: { type: "boolean" },
@@ -66,6 +67,8 @@ const OPTIONS = {
   events: { type: "string" },
   description: { type: "string" },
   "plan-approval": { type: "string" },
+  sharing: { type: "string" },
+  days: { type: "string" },
   "block-domain": { type: "string", multiple: true },
   "unblock-domain": { type: "string", multiple: true },
   "prefer-domain": { type: "string", multiple: true },
@@ -86,7 +89,7 @@ const GLOBAL_HELP = `Global flags:
   --json              machine-readable output
   -h, --help          help (also per command: cairn org create --help)`;
 
-/** @type {Record<string, { usage: string, summary: string, flags: string[], required: string[], details?: string, run: (o: Record<string, any>, t: object) => Promise<void> }>} */
+/** @type {Record<string, { usage: string, summary: string, flags: string[], required: string[], positionals?: string[], details?: string, run: (o: Record<string, any>, t: object) => Promise<void> }>} */
 const COMMANDS = {
   "org create": {
     usage: "org create --slug SLUG --name NAME [--database BINDING]",
@@ -187,23 +190,26 @@ The key is printed once; only its SHA-256 is stored.`,
     },
   },
   "org settings": {
-    usage: "org settings --org SLUG [--plan-approval required|optional] [--block-domain D] [--unblock-domain D] [--prefer-domain D] [--unprefer-domain D]",
+    usage: "org settings --org SLUG [--plan-approval required|optional] [--sharing members|admins|off] [--block-domain D] [--unblock-domain D] [--prefer-domain D] [--unprefer-domain D]",
     summary: "show an org's settings, or change them",
-    flags: ["org", "plan-approval", "block-domain", "unblock-domain", "prefer-domain", "unprefer-domain"],
+    flags: ["org", "plan-approval", "sharing", "block-domain", "unblock-domain", "prefer-domain", "unprefer-domain"],
     required: ["org"],
     details: `--plan-approval required: every new plan of the org waits for a person's approval before its first step
 (create_research_plan can still say approval "optional"); optional (the default): plans start at once unless they ask.
+--sharing: who may make share links of deliverables: members (the default), admins, or off (no one, and existing
+links stop answering until sharing is on again).
 --block-domain D: record_evidence refuses sources from D and its subdomains (example.com covers www.example.com,
 not badexample.com); --unblock-domain D removes the rule. --prefer-domain D: the evidence ledger counts the sources
 from D; --unprefer-domain D removes it. Each may be given more than once. A domain is written lower case and in
 punycode; an IP address is refused; at most 500 of each; a domain is never both blocked and preferred.
-Also PATCH /api/v1/org/settings {"planApproval": …, "sourcePolicy": {"blockedDomains": […], "preferredDomains": […]}}
+Also PATCH /api/v1/org/settings {"planApproval": …, "sharing": …, "sourcePolicy": {"blockedDomains": […], "preferredDomains": […]}}
 as an org admin, or the dashboard's Org admin → Settings.`,
     run: async (o, t) => {
       const r = await lib.orgSettings(
         {
           org: o.org,
           ...(o["plan-approval"] !== undefined ? { planApproval: o["plan-approval"] } : {}),
+          ...(o.sharing !== undefined ? { sharing: o.sharing } : {}),
           block: o["block-domain"] ?? [],
           unblock: o["unblock-domain"] ?? [],
           prefer: o["prefer-domain"] ?? [],
@@ -214,7 +220,7 @@ as an org admin, or the dashboard's Org admin → Settings.`,
       const list = (domains) => (domains.length ? domains.join(", ") : "none");
       emit(o, r, () =>
         [
-          `${r.changed ? "Set. " : ""}"${r.org}": plan approval ${r.planApproval}.`,
+          `${r.changed ? "Set. " : ""}"${r.org}": plan approval ${r.planApproval}; sharing ${r.sharing}.`,
           `Blocked domains: ${list(r.sourcePolicy.blockedDomains)}.`,
           `Preferred domains: ${list(r.sourcePolicy.preferredDomains)}.`,
         ].join("\n"),
@@ -267,6 +273,7 @@ as an org admin, or the dashboard's Org admin → Settings.`,
   ...sourceCommands(emit),
   ...scheduleCommands(emit, lib.UsageError),
   ...outputCommands(emit),
+  ...shareCommands(emit, table, when),
   migrate: {
     usage: "migrate",
     summary: "apply pending D1 migrations (migrations/) to every database of the configuration",
@@ -391,10 +398,14 @@ async function main(argv) {
     return 0;
   }
   const hint = `Usage: npm run cairn -- ${command.usage}\nRun \`npm run cairn -- ${name} --help\` for details.`;
-  if (command.positional && extra.length === 1) values[command.positional] = extra[0];
-  else if (extra.length > 0) usageFail(`unexpected argument "${extra[0]}" for "${name}".`, hint);
+  // A command's positional arguments, in order (`shares revoke <outputId> <shareId>`); the command says which it needs.
+  const positionalNames = command.positionals ?? [];
+  if (extra.length > positionalNames.length) usageFail(`unexpected argument "${extra[positionalNames.length]}" for "${name}".`, hint);
+  extra.forEach((value, i) => {
+    values[positionalNames[i]] = value;
+  });
   for (const flag of Object.keys(values)) {
-    if (!(flag in GLOBAL_OPTIONS) && !command.flags.includes(flag) && flag !== command.positional) usageFail(`"${name}" does not take --${flag}.`, hint);
+    if (!(flag in GLOBAL_OPTIONS) && !command.flags.includes(flag) && !positionalNames.includes(flag)) usageFail(`"${name}" does not take --${flag}.`, hint);
   }
   const missing = command.required.filter((flag) => values[flag] === undefined || values[flag] === "");
   if (missing.length > 0) usageFail(`"${name}" needs ${missing.map((f) => `--${f}`).join(", ")}.`, hint);

@@ -20,6 +20,9 @@ export interface Env {
   SIGNIN_THROTTLE: DurableObjectNamespace<SignInThrottleObject>;
   /** Cloudflare Rate Limiting: requests per credential on /mcp and /api/v1 (absent: no per-credential limit). */
   API_RATE_LIMITER?: RateLimit;
+  /** Cloudflare Rate Limiting: views of share links' public pages, per link and per client address. */
+  SHARE_LINK_RATE_LIMITER: RateLimit;
+  SHARE_ADDRESS_RATE_LIMITER: RateLimit;
   /** Cloudflare Rate Limiting: Dynamic Client Registrations per client address. */
   REGISTRATION_RATE_LIMITER: RateLimit;
   /** Minutes without a step before a search session expires (default 240). */

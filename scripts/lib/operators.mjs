@@ -400,6 +400,8 @@ export async function revokeApiKey(input, options = {}) {
 }
 
 export const PLAN_APPROVAL_MODES = Object.freeze(["required", "optional"]);
+/** Who may share deliverables by link (src/domain/shares.ts SHARING_MODES). */
+export const SHARING_MODES = Object.freeze(["members", "admins", "off"]);
 
 /** A stored list of domains (a JSON array); what does not parse reads as empty, as the Worker reads it. */
 function storedDomains(text) {
@@ -412,22 +414,25 @@ function storedDomains(text) {
 }
 
 /**
- * An org's settings; with planApproval or a source-policy edit, changes them first. planApproval "required" makes
+ * An org's settings; with planApproval, sharing (who may share deliverables by link) or a source-policy edit, changes them first. planApproval "required" makes
  * every new plan of the org wait for a person's approval unless create_research_plan says approval "optional".
  * The edit (block, unblock, prefer, unprefer: lists of domains) is checked by the same rules as the REST API and
  * the dashboard (src/domain/sources/source-policy.ts): normalized, bounded, never both blocked and preferred.
  */
 export async function orgSettings(input, options = {}) {
-  const { org, planApproval } = input ?? {};
+  const { org, planApproval, sharing } = input ?? {};
   const edit = { block: input?.block ?? [], unblock: input?.unblock ?? [], prefer: input?.prefer ?? [], unprefer: input?.unprefer ?? [] };
   const target = targetOf(input, options);
   const slug = normalizeSlug(org);
   if (planApproval !== undefined && !PLAN_APPROVAL_MODES.includes(planApproval)) {
     throw new UsageError(`--plan-approval is ${PLAN_APPROVAL_MODES.join(" or ")} (got "${String(planApproval).slice(0, 40)}").`);
   }
+  if (sharing !== undefined && !SHARING_MODES.includes(sharing)) {
+    throw new UsageError(`--sharing is ${SHARING_MODES.join(", ")} (got "${String(sharing).slice(0, 40)}").`);
+  }
   const editsPolicy = Object.values(edit).some((list) => list.length > 0);
   const where = `WHERE slug = ${sqlString(slug)}`;
-  const select = `SELECT slug, plan_approval, source_blocked_domains, source_preferred_domains FROM orgs ${where}`;
+  const select = `SELECT slug, plan_approval, source_blocked_domains, source_preferred_domains, sharing FROM orgs ${where}`;
   let updates = "";
   if (editsPolicy) {
     const [current] = await runSql(select, target);
@@ -444,6 +449,7 @@ export async function orgSettings(input, options = {}) {
     updates += `UPDATE orgs SET source_blocked_domains = ${sqlString(JSON.stringify(edited.policy.blockedDomains))}, source_preferred_domains = ${sqlString(JSON.stringify(edited.policy.preferredDomains))} ${where};\n`;
   }
   if (planApproval !== undefined) updates += `UPDATE orgs SET plan_approval = ${sqlString(planApproval)} ${where};\n`;
+  if (sharing !== undefined) updates += `UPDATE orgs SET sharing = ${sqlString(sharing)} ${where};\n`;
   const results = await runSqlAll(`${updates}${select}`, target);
   const row = results[results.length - 1]?.[0];
   if (!row) throw notFoundOrg(slug);
@@ -451,6 +457,7 @@ export async function orgSettings(input, options = {}) {
     org: String(row.slug),
     planApproval: String(row.plan_approval),
     sourcePolicy: { blockedDomains: storedDomains(row.source_blocked_domains), preferredDomains: storedDomains(row.source_preferred_domains) },
-    changed: planApproval !== undefined || editsPolicy,
+    sharing: String(row.sharing),
+    changed: planApproval !== undefined || sharing !== undefined || editsPolicy,
   };
 }

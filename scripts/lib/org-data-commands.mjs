@@ -48,7 +48,7 @@ export function orgDataCommands(emit) {
       summary: "erase an org and everything of it, for good",
       flags: ["yes", "url"],
       required: [],
-      positional: "slug",
+      positionals: ["slug"],
       details: `Erases every row of the org, every plan's and search session's storage, its page snapshots, its members' OAuth grants
   and dashboard sessions for it, its API keys and the org; people in no other org are removed.
   Export it first if you may need it. --yes is required.`,

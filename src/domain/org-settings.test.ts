@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isCairnError } from "./errors";
 import { applySettingsChange, type OrgSettingsValues, parseExportedSettings, settingsChangeDetail } from "./org-settings";
 
-const current: OrgSettingsValues = { planApproval: "optional", sourcePolicy: { blockedDomains: ["spam.net"], preferredDomains: ["nature.com"] } };
+const current: OrgSettingsValues = { planApproval: "optional", sourcePolicy: { blockedDomains: ["spam.net"], preferredDomains: ["nature.com"] }, sharing: "members" };
 
 function refusal(run: () => unknown) {
   try {
@@ -20,13 +20,16 @@ describe("applySettingsChange", () => {
     expect(applySettingsChange({ sourcePolicy: { blockedDomains: ["HTTPS://Example.com/x", "spam.net"] } }, current)).toEqual({
       planApproval: "optional",
       sourcePolicy: { blockedDomains: ["example.com", "spam.net"], preferredDomains: ["nature.com"] },
+      sharing: "members",
     });
+    expect(applySettingsChange({ sharing: "off" }, current)).toEqual({ ...current, sharing: "off" });
     expect(applySettingsChange({ sourcePolicy: { preferredDomains: [] } }, current).sourcePolicy).toEqual({ blockedDomains: ["spam.net"], preferredDomains: [] });
   });
 
   it("refuses unknown fields, nothing to change, bad values and a domain both blocked and preferred, naming each", () => {
     expect(refusal(() => applySettingsChange({ planApproval: "required", other: 1 }, current)).issues).toEqual([{ path: "other", message: "Not a field" }]);
-    expect(refusal(() => applySettingsChange({}, current)).issues).toEqual([{ path: "planApproval", message: "Give planApproval, sourcePolicy or both" }]);
+    expect(refusal(() => applySettingsChange({}, current)).issues).toEqual([{ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing or several" }]);
+    expect(refusal(() => applySettingsChange({ sharing: "everyone" }, current)).issues).toEqual([{ path: "sharing", message: "One of members, admins, off" }]);
     expect(refusal(() => applySettingsChange({ planApproval: "always" }, current)).issues).toEqual([{ path: "planApproval", message: "One of required, optional" }]);
     expect(refusal(() => applySettingsChange({ sourcePolicy: { blocked: [] } }, current)).issues).toEqual([{ path: "sourcePolicy.blocked", message: "Not a field" }]);
     expect(refusal(() => applySettingsChange({ sourcePolicy: ["x.com"] }, current)).issues?.[0]?.path).toBe("sourcePolicy");
@@ -40,6 +43,9 @@ describe("applySettingsChange", () => {
 describe("parseExportedSettings", () => {
   it("reads what an export wrote and refuses what an admin could not have set", () => {
     expect(parseExportedSettings(current, "Line 1")).toEqual(current);
+    // An export from before sharing was a setting: the default.
+    expect(parseExportedSettings({ planApproval: "optional", sourcePolicy: current.sourcePolicy }, "Line 1").sharing).toBe("members");
+    expect(refusal(() => parseExportedSettings({ ...current, sharing: "all" }, "Line 1")).issues).toEqual([{ path: "settings.sharing", message: "One of members, admins, off" }]);
     expect(refusal(() => parseExportedSettings({ planApproval: "required", sourcePolicy: { blockedDomains: ["10.0.0.1"], preferredDomains: [] } }, "Line 1")).message).toMatch(
       /^Line 1: the org settings are not valid \(settings\.sourcePolicy\.blockedDomains\.0: "10\.0\.0\.1" is an IP address/,
     );
@@ -56,9 +62,10 @@ describe("parseExportedSettings", () => {
 
 describe("settingsChangeDetail", () => {
   it("names what changed", () => {
-    const after: OrgSettingsValues = { planApproval: "required", sourcePolicy: { blockedDomains: ["spam.net", "x.com"], preferredDomains: [] } };
+    const after: OrgSettingsValues = { planApproval: "required", sourcePolicy: { blockedDomains: ["spam.net", "x.com"], preferredDomains: [] }, sharing: "admins" };
     expect(settingsChangeDetail(current, after)).toEqual({
       planApproval: { from: "optional", to: "required" },
+      sharing: { from: "members", to: "admins" },
       blockedDomains: { added: ["x.com"], removed: [], total: 2 },
       preferredDomains: { added: [], removed: ["nature.com"], total: 0 },
     });

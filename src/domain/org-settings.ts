@@ -1,15 +1,23 @@
 import { type ValidationIssue, validationError } from "./errors";
 import type { OrgSettings } from "./ports";
 import { APPROVAL_MODES, type ApprovalMode } from "./plans/approval";
+import { isSharingMode, SHARING_MODES, type SharingMode } from "./shares";
 import { checkSourcePolicy, SOURCE_POLICY_LISTS, type SourcePolicy } from "./sources/source-policy";
 
 /**
  * The org's settings as its admins see and change them (REST, dashboard, CLI) and as an org export carries them:
- * the default approval of new plans, and the source policy.
+ * the default approval of new plans, the source policy, and who may share deliverables by link.
  */
 export interface OrgSettingsValues {
   planApproval: ApprovalMode;
   sourcePolicy: SourcePolicy;
+  sharing: SharingMode;
+}
+
+const FIELDS = ["planApproval", "sourcePolicy", "sharing"];
+
+function sharingOf(value: unknown, path: string): SharingMode | ValidationIssue {
+  return isSharingMode(value) ? value : { path, message: `One of ${SHARING_MODES.join(", ")}` };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -30,15 +38,21 @@ const refuse = (issues: ValidationIssue[]): never => {
 };
 
 /**
- * The settings after a change an admin sent: `planApproval`, and `sourcePolicy` with either list or both (a list
+ * The settings after a change an admin sent: `planApproval`, `sharing`, and `sourcePolicy` with either list or both (a list
  * given replaces the stored one whole). Unknown fields, a change of nothing, and any bad domain are refused, naming
  * each; nothing is changed then.
  */
 export function applySettingsChange(body: unknown, current: OrgSettingsValues): OrgSettingsValues {
   if (!isObject(body)) throw validationError("The body must be a JSON object.");
-  const issues = unknownFields(body, ["planApproval", "sourcePolicy"], "");
-  if (body.planApproval === undefined && body.sourcePolicy === undefined) {
-    issues.push({ path: "planApproval", message: "Give planApproval, sourcePolicy or both" });
+  const issues = unknownFields(body, FIELDS, "");
+  if (body.planApproval === undefined && body.sourcePolicy === undefined && body.sharing === undefined) {
+    issues.push({ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing or several" });
+  }
+  let sharing = current.sharing;
+  if (body.sharing !== undefined) {
+    const mode = sharingOf(body.sharing, "sharing");
+    if (typeof mode === "string") sharing = mode;
+    else issues.push(mode);
   }
   let planApproval = current.planApproval;
   if (body.planApproval !== undefined) {
@@ -61,28 +75,34 @@ export function applySettingsChange(body: unknown, current: OrgSettingsValues): 
     }
   }
   if (issues.length) refuse(issues);
-  return { planApproval, sourcePolicy };
+  return { planApproval, sourcePolicy, sharing };
 }
 
-/** The settings an org export's header carries, checked like an admin's change (an import file is caller input). */
+/**
+ * The settings an org export's header carries, checked like an admin's change (an import file is caller input). An
+ * export made before sharing was a setting has none: the default, members.
+ */
 export function parseExportedSettings(value: unknown, where: string): OrgSettingsValues {
   const fail = (issues: ValidationIssue[]): never => {
     throw validationError(`${where}: the org settings are not valid (${issues.map((i) => `${i.path}: ${i.message}`).slice(0, 3).join("; ")}).`, issues);
   };
   if (!isObject(value) || !isObject(value.sourcePolicy)) return fail([{ path: "settings", message: "An object with planApproval and sourcePolicy" }]);
-  const issues = [...unknownFields(value, ["planApproval", "sourcePolicy"], "settings."), ...unknownFields(value.sourcePolicy, SOURCE_POLICY_LISTS, "settings.sourcePolicy.")];
+  const issues = [...unknownFields(value, FIELDS, "settings."), ...unknownFields(value.sourcePolicy, SOURCE_POLICY_LISTS, "settings.sourcePolicy.")];
   const mode = approvalOf(value.planApproval, "settings.planApproval");
   if (typeof mode !== "string") issues.push(mode);
+  const sharing = value.sharing === undefined ? "members" : sharingOf(value.sharing, "settings.sharing");
+  if (typeof sharing !== "string") issues.push(sharing);
   const checked = checkSourcePolicy({ blockedDomains: value.sourcePolicy.blockedDomains, preferredDomains: value.sourcePolicy.preferredDomains }, "settings.sourcePolicy");
   if (!checked.ok) issues.push(...checked.issues);
-  if (issues.length || typeof mode !== "string" || !checked.ok) return fail(issues);
-  return { planApproval: mode, sourcePolicy: checked.policy };
+  if (issues.length || typeof mode !== "string" || typeof sharing !== "string" || !checked.ok) return fail(issues);
+  return { planApproval: mode, sourcePolicy: checked.policy, sharing };
 }
 
 /** What changed, for the audit log: the approval's from/to, and each list's added and removed domains (at most 20 named each). */
 export function settingsChangeDetail(before: OrgSettingsValues, after: OrgSettingsValues): Record<string, unknown> {
   const detail: Record<string, unknown> = {};
   if (before.planApproval !== after.planApproval) detail.planApproval = { from: before.planApproval, to: after.planApproval };
+  if (before.sharing !== after.sharing) detail.sharing = { from: before.sharing, to: after.sharing };
   for (const list of SOURCE_POLICY_LISTS) {
     const was = new Set(before.sourcePolicy[list]);
     const now = new Set(after.sourcePolicy[list]);
@@ -95,14 +115,15 @@ export function settingsChangeDetail(before: OrgSettingsValues, after: OrgSettin
   return detail;
 }
 
-/** The org's settings, both read at once. */
+/** The org's settings, all read at once. */
 export async function readSettings(port: OrgSettings, orgId: string): Promise<OrgSettingsValues> {
-  const [planApproval, sourcePolicy] = await Promise.all([port.planApproval(orgId), port.sourcePolicy(orgId)]);
-  return { planApproval, sourcePolicy };
+  const [planApproval, sourcePolicy, sharing] = await Promise.all([port.planApproval(orgId), port.sourcePolicy(orgId), port.sharing(orgId)]);
+  return { planApproval, sourcePolicy, sharing };
 }
 
 /** Stores what differs between `before` and `after`. */
 export async function writeSettings(port: OrgSettings, orgId: string, before: OrgSettingsValues, after: OrgSettingsValues): Promise<void> {
   if (before.planApproval !== after.planApproval) await port.setPlanApproval(orgId, after.planApproval);
+  if (before.sharing !== after.sharing) await port.setSharing(orgId, after.sharing);
   if (JSON.stringify(before.sourcePolicy) !== JSON.stringify(after.sourcePolicy)) await port.setSourcePolicy(orgId, after.sourcePolicy);
 }

@@ -1,3 +1,4 @@
+import type { SharingMode } from "./shares";
 import type { ApprovalMode } from "./plans/approval";
 import type { WebhookEvent } from "./webhooks/events";
 import type { CompletionPort } from "./completion";
@@ -167,6 +168,9 @@ export interface OrgSettings {
   sourcePolicy(orgId: string): Promise<SourcePolicy>;
   /** Stores a policy checkSourcePolicy accepted. */
   setSourcePolicy(orgId: string, policy: SourcePolicy): Promise<void>;
+  /** Who may share the org's deliverables by link (src/domain/shares.ts). */
+  sharing(orgId: string): Promise<SharingMode>;
+  setSharing(orgId: string, mode: SharingMode): Promise<void>;
 }
 
 export interface Services {

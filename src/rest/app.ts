@@ -19,6 +19,7 @@ import { sourceRecheckRoute } from "./source-recheck";
 import { promptsRoute } from "./prompts";
 import { schedulesRoute } from "./schedules";
 import { outputDownloadRoute } from "./output-download";
+import { sharesRoute } from "./shares";
 
 export const REST_BASE = "/api/v1";
 
@@ -106,6 +107,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   if (schedule) return schedule;
   const download = await outputDownloadRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (download) return download;
+  const shares = await sharesRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (shares) return shares;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {

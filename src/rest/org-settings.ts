@@ -4,6 +4,7 @@ import { writeRefusal } from "../domain/org-data/write-gate";
 import { applySettingsChange, readSettings, settingsChangeDetail, writeSettings } from "../domain/org-settings";
 import { APPROVAL_MODES } from "../domain/plans/approval";
 import { SOURCE_POLICY_LIMITS } from "../domain/sources/source-policy";
+import { SHARING_MODES } from "../domain/shares";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
 import { webServices } from "../platform/runtime";
@@ -13,7 +14,7 @@ import { problemResponse } from "./problem";
 
 /**
  * The org's settings, for its admins (org:admin scope and the admin role):
- *   GET   /org/settings    {planApproval, sourcePolicy: {blockedDomains, preferredDomains}}
+ *   GET   /org/settings    {planApproval, sourcePolicy: {blockedDomains, preferredDomains}, sharing}
  *   PATCH /org/settings    any of those fields; a list given replaces the stored one whole
  * planApproval is what create_research_plan does when the caller names no approval; the source policy is what
  * record_evidence refuses (blocked domains) and what the ledger counts (preferred domains).
@@ -101,6 +102,11 @@ export function orgSettingsOpenApiPaths(base: string, problem: (description: str
     properties: {
       planApproval: { type: "string", enum: [...APPROVAL_MODES], description: "required: new plans wait for a person's approval unless create_research_plan says otherwise" },
       sourcePolicy,
+      sharing: {
+        type: "string",
+        enum: [...SHARING_MODES],
+        description: "Who may make share links of deliverables: members (any member), admins, or off (no one, and existing links stop answering)",
+      },
     },
   };
   const json = { description: "The org's settings", content: { "application/json": { schema: settings } } };

@@ -1,6 +1,7 @@
 import { APPROVAL_MODES, type ApprovalMode } from "../domain/plans/approval";
 import type { OrgSettingsValues } from "../domain/org-settings";
 import type { OrgSettings } from "../domain/ports";
+import { isSharingMode } from "../domain/shares";
 import { normalizeDomain, type SourcePolicy } from "../domain/sources/source-policy";
 
 /** A stored list, read defensively: what does not parse, or no longer normalizes, is left out rather than failing the read. */
@@ -44,6 +45,15 @@ export function d1OrgSettings(directory: D1Database): OrgSettings {
         .bind(JSON.stringify(policy.blockedDomains), JSON.stringify(policy.preferredDomains), orgId)
         .run();
     },
+    async sharing(orgId) {
+      const row = await directory.prepare("SELECT sharing FROM orgs WHERE id = ?").bind(orgId).first<{ sharing: string }>();
+      // A value this version does not know (written by a newer one) reads as the safe choice: no sharing.
+      const value = row?.sharing ?? "members";
+      return isSharingMode(value) ? value : "off";
+    },
+    async setSharing(orgId, mode) {
+      await directory.prepare("UPDATE orgs SET sharing = ? WHERE id = ?").bind(mode, orgId).run();
+    },
   };
 }
 
@@ -54,6 +64,6 @@ export function d1OrgSettings(directory: D1Database): OrgSettings {
  */
 export function importedSettingsStatement(directory: D1Database, orgId: string, lock: number, settings: OrgSettingsValues): D1PreparedStatement {
   return directory
-    .prepare("UPDATE orgs SET plan_approval = ?1, source_blocked_domains = ?2, source_preferred_domains = ?3 WHERE id = ?4 AND importing_since = ?5")
-    .bind(settings.planApproval, JSON.stringify(settings.sourcePolicy.blockedDomains), JSON.stringify(settings.sourcePolicy.preferredDomains), orgId, lock);
+    .prepare("UPDATE orgs SET plan_approval = ?1, source_blocked_domains = ?2, source_preferred_domains = ?3, sharing = ?6 WHERE id = ?4 AND importing_since = ?5")
+    .bind(settings.planApproval, JSON.stringify(settings.sourcePolicy.blockedDomains), JSON.stringify(settings.sourcePolicy.preferredDomains), orgId, lock, settings.sharing);
 }

@@ -24,6 +24,8 @@ export const orgs = sqliteTable("orgs", {
   /** The source policy's lists, JSON arrays of normalized domains (src/domain/sources/source-policy.ts). */
   sourceBlockedDomains: text("source_blocked_domains").notNull().default("[]"),
   sourcePreferredDomains: text("source_preferred_domains").notNull().default("[]"),
+  /** Who may share a deliverable by link: "members", "admins" or "off" (src/domain/shares.ts). */
+  sharing: text("sharing").notNull().default("members"),
   /** Bytes of page snapshots the org keeps (counted in its home's copy of this row; src/storage/snapshot-bytes.ts). */
   snapshotBytes: integer("snapshot_bytes").notNull().default(0),
 });
@@ -344,6 +346,27 @@ export const planSeriesRuns = sqliteTable(
     uniqueIndex("plan_series_runs_org_plan").on(t.orgId, t.planId),
     index("plan_series_runs_unfinished").on(t.planCreated).where(sql`${t.planCreated} = 0`),
   ],
+);
+
+/**
+ * Share links (migration 0029): a read-only link to one deliverable for people outside the org, in the directory; only
+ * the SHA-256 of its token is kept (src/storage/output-shares.ts). Not exported, erased with the org's research.
+ */
+export const outputShares = sqliteTable(
+  "output_shares",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    outputId: text("output_id").notNull(),
+    tokenSha256: text("token_sha256").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    views: integer("views").notNull().default(0),
+    lastViewedAt: integer("last_viewed_at"),
+  },
+  (t) => [uniqueIndex("output_shares_token").on(t.tokenSha256), index("output_shares_output").on(t.orgId, t.outputId, t.createdAt)],
 );
 
 /** seed 000: the two feedback moments, initial (right after delivery) and closing. */

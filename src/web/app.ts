@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { canonicalOrigin } from "../auth/resource";
 import { showAuthorize, submitAuthorize } from "./authorize";
 import { dashboardApp } from "./dashboard/app";
+import { shareApp } from "./shares/share-app";
 
 /**
  * Everything that is not a protected resource or served by the OAuth provider:
@@ -28,5 +29,7 @@ webApp.get("/authorize", showAuthorize);
 webApp.post("/authorize", submitAuthorize);
 
 webApp.route("/dashboard", dashboardApp);
+// Share links' public pages: no sign-in (src/web/shares).
+webApp.route("/s", shareApp);
 
 webApp.notFound((c) => c.json({ error: "not_found", message: `No route ${new URL(c.req.url).pathname}` }, 404));

@@ -65,11 +65,18 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
     expect(Number(rows[0]?.created_at)).toBeGreaterThan(Date.now() - 5 * 60_000);
   });
 
-  it("shows and sets an org's plan approval and source policy, refusing a value it does not know", async () => {
+  it("shows and sets an org's plan approval, sharing and source policy, refusing a value it does not know", async () => {
     expect((await cli("org", "create", "--slug", "steered", "--name", "Steered")).code).toBe(0);
     const shown = await cli("org", "settings", "--org", "steered", "--json");
     expect(shown.code, shown.stderr).toBe(0);
-    expect(JSON.parse(shown.stdout)).toEqual({ org: "steered", planApproval: "optional", sourcePolicy: { blockedDomains: [], preferredDomains: [] }, changed: false });
+    expect(JSON.parse(shown.stdout)).toEqual({ org: "steered", planApproval: "optional", sourcePolicy: { blockedDomains: [], preferredDomains: [] }, sharing: "members", changed: false });
+    const badSharing = await cli("org", "settings", "--org", "steered", "--sharing", "everyone");
+    expect(badSharing.code).toBe(2);
+    expect(badSharing.stderr).toContain("--sharing is members, admins, off");
+    const sharingOff = await cli("org", "settings", "--org", "steered", "--sharing", "off");
+    expect(sharingOff.code, sharingOff.stderr).toBe(0);
+    expect(sharingOff.stdout).toContain("sharing off");
+    expect(await runSql("SELECT sharing FROM orgs WHERE slug = 'steered'", db)).toEqual([{ sharing: "off" }]);
     const bad = await cli("org", "settings", "--org", "steered", "--plan-approval", "always");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--plan-approval is required or optional");

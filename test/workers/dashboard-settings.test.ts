@@ -34,6 +34,7 @@ describe("the dashboard's org settings", () => {
     expect(await (await rest(adminKey, "/org/settings")).json()).toEqual({
       planApproval: "required",
       sourcePolicy: { blockedDomains: ["example.com", "spam.net"], preferredDomains: ["nature.com", "who.int"] },
+      sharing: "members",
     });
     const shown = await (await visitor.get("/dashboard/admin/settings?done=settings")).text();
     expect(shown).toContain("Settings saved.");

@@ -36,7 +36,8 @@ export async function eraseResearch(env: Env, orgId: string): Promise<{ plans: n
   // The deliverables' cited sources are not exported (an import rebuilds them), nor their kept renders (a cache), so
   // neither is among the row tables; nor are plans' schedules and their runs' links (the runs are plans, exported).
   await home.batch([...HOME_RESEARCH_TABLES, "research_output_sources", "rendered_outputs", "plan_schedules", "plan_series_runs"].map((table) => home.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
-  await env.DB.batch(DIRECTORY_RESEARCH_TABLES.map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
+  // The deliverables' share links live in the directory and are not exported (a link is a credential): they go with them.
+  await env.DB.batch([...DIRECTORY_RESEARCH_TABLES, "output_shares"].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
   // Snapshots of the org's cited pages, after the rows naming them: a source check still running then finds its row
   // gone or its org erasing, and deletes what it wrote itself (platform/sources/consumer.ts).
   await snapshotStore(env.SOURCE_SNAPSHOTS).eraseOrg(orgId);

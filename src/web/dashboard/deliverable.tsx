@@ -2,7 +2,9 @@ import type { ResearchOutput } from "../../domain/research/outputs";
 import type { DeliverableChanges } from "../../domain/research/changes";
 import { DeliverableChangesCard } from "./deliverable-changes";
 import type { SourceVerification } from "../../domain/sources/verification";
+import type { Child } from "hono/jsx";
 import { shortTime } from "./format";
+import { Flash } from "./layout";
 import type { RenderedMarkdown } from "../../storage/rendered-outputs";
 import { linkRefs, type RefLink } from "./markdown";
 import type { SourceCounts } from "../../domain/sources/recheck";
@@ -14,6 +16,8 @@ export interface CitedSource {
   title: string;
   url: string;
   href: string;
+  /** The quote the assistant recorded from it. */
+  quote: string | null;
   verification: SourceVerification;
 }
 
@@ -47,7 +51,7 @@ function TextWithRefs({ text, hrefOf }: { text: string; hrefOf: RefLink }) {
  * version rendered to, kept from the first view), anything else as the text it is. Never rendered as HTML as sent:
  * it came from an assistant.
  */
-function DeliverableContent({ output, rendered, hrefOf }: { output: ResearchOutput; rendered: RenderedMarkdown | null; hrefOf: RefLink }) {
+export function DeliverableContent({ output, rendered, hrefOf }: { output: ResearchOutput; rendered: RenderedMarkdown | null; hrefOf: RefLink }) {
   if (rendered?.kind === "html") {
     return <div class="deliverable markdown" id="deliverable-content" dangerouslySetInnerHTML={{ __html: linkRefs(rendered.html, hrefOf) }} />;
   }
@@ -115,12 +119,16 @@ export function DeliverablePage(props: {
   sourceCounts: SourceCounts | null;
   /** For a scheduled run's deliverable: what changed since the previous run's (deliverable-changes.tsx). */
   changes?: { previousOutputId: string; changes: DeliverableChanges } | null;
+  flash?: string | undefined;
+  /** What follows the deliverable on its page (its share links). */
+  children?: Child;
 }) {
   const { output, hrefOf } = props;
   return (
     <>
       <p class="muted">{output.planId ? <a href={`/dashboard/plans/${output.planId}`}>← {props.planName ?? "The plan"}</a> : <a href="/dashboard/plans">← Plans</a>}</p>
       <h1>{output.title}</h1>
+      <Flash message={props.flash} />
       <p class="muted">
         {output.mediaType}, version {output.version}, updated {shortTime(output.updatedAt)} by {props.author}
       </p>
@@ -171,6 +179,7 @@ export function DeliverablePage(props: {
           </ol>
         </>
       ) : null}
+      {props.children}
     </>
   );
 }

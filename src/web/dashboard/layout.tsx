@@ -8,7 +8,7 @@ import type { DashboardSession } from "./session";
  * plan runs (see LIVE_SCRIPT).
  */
 
-const STYLE = `
+export const STYLE = `
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,Segoe UI,sans-serif;--line:#8884;--muted:#8889;--accent:#2d5bd7;--warn:#f5a623;--bad:#d7382d;--good:#2e9d58}
 *{box-sizing:border-box}body{margin:0;background:Canvas;color:CanvasText;line-height:1.45}
 header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.6rem 1rem;border-bottom:1px solid var(--line)}
@@ -128,6 +128,8 @@ export interface LayoutProps {
   section?: Section;
   /** JSON endpoint whose fingerprint says when the live regions changed. */
   live?: { url: string; fingerprint: string; intervalMs?: number };
+  /** A public page (a share link's): no referrer at all, and not indexed. Dashboard pages keep same-origin for their forms. */
+  publicPage?: boolean;
   children: Child;
 }
 
@@ -146,9 +148,10 @@ export function Layout(props: LayoutProps) {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="same-origin" />
+        <meta name="referrer" content={props.publicPage ? "no-referrer" : "same-origin"} />
+        {props.publicPage ? <meta name="robots" content="noindex, nofollow" /> : null}
         <title>{props.title} · Cairn</title>
-        <style nonce={props.nonce} dangerouslySetInnerHTML={{ __html: STYLE }} />
+        <style nonce={props.nonce || undefined} dangerouslySetInnerHTML={{ __html: STYLE }} />
       </head>
       <body
         data-live-url={props.live?.url}

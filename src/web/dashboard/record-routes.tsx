@@ -10,13 +10,21 @@ import { Analytics, WINDOWS, type WindowKey } from "./analytics";
 import { budgetStats, callsPerDay, plansPerDay } from "./analytics-series";
 import { fillDays } from "./chart-geometry";
 import { DeliverablePage } from "./deliverable";
-import { type App, notFoundPage, render } from "./page";
+import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, notFoundPage, render } from "./page";
 import { ExecutionDetail, ExecutionsList } from "./executions";
 import { feedbackFor, listMembers, planNameOf, routingAccuracy, stallStats, toolCallStats } from "./queries";
 import { renderedMarkdownOf } from "./rendered-deliverable";
 import { citedSourcesOf } from "./source-routes";
 import { DOWNLOAD_FORMATS, type DownloadFormat } from "../../domain/research/downloads";
 import { downloadOf, downloadResponse } from "../downloads";
+import { createShare, listShares, revokeShare, type ShareActor } from "../../platform/shares";
+import { ShareCreated, ShareLinks } from "./share-links";
+
+/** The person signed in, as the share rules see them. */
+const actorOf = (c: DashContext): ShareActor => {
+  const { orgId, userId, role } = c.get("session");
+  return { orgId, userId, role, clientId: DASHBOARD_CLIENT };
+};
 
 export function registerRecordRoutes(app: Hono<App>): void {
   // ---------------------------------------------------------------------------
@@ -71,14 +79,17 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const { services, home } = await webServices(c.env, orgId);
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
-    const [rendered, planName, members, cited, sourceCounts, changes] = await Promise.all([
+    const [rendered, planName, members, cited, sourceCounts, changes, shares, sharing] = await Promise.all([
       output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null,
       planNameOf(home, orgId, output.planId),
       listMembers(c.env.DB, orgId),
       citedSourcesOf(services, orgId, output),
       services.outputs.sourceCounts(orgId, output.outputId, output.version),
       changesSincePreviousRun({ principal: { orgId }, services }, output),
+      listShares(c.env, orgId, output.outputId),
+      services.orgSettings.sharing(orgId),
     ]);
+    const session = c.get("session");
     const author = members.find((m) => m.userId === output.createdBy);
     return render(c, {
       title: output.title,
@@ -93,7 +104,10 @@ export function registerRecordRoutes(app: Hono<App>): void {
           sources={cited.sources}
           sourceCounts={sourceCounts}
           changes={changes}
-        />
+          flash={flashFor(c)}
+        >
+          <ShareLinks outputId={output.outputId} shares={shares.shares} sharing={sharing} role={session.role} csrf={session.csrf} />
+        </DeliverablePage>
       ),
     });
   });
@@ -108,6 +122,26 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
     return downloadResponse(await downloadOf(services, home, output, format as DownloadFormat, now()));
+  });
+
+  app.post("/outputs/:outputId/shares", async (c) => {
+    const outputId = c.req.param("outputId");
+    if (!ID_PATTERN.test(outputId)) return notFoundPage(c);
+    const raw = String(c.get("form").get("days") ?? "").trim();
+    // The form's number as the API's field: anything but digits reaches the same rule as a bad expiresInDays.
+    const days = /^\d{1,4}$/.test(raw) ? Number(raw) : raw;
+    const created = await createShare(c.env, actorOf(c), outputId, raw === "" ? {} : { expiresInDays: days });
+    const { services } = await webServices(c.env, c.get("session").orgId);
+    const output = await services.outputs.get(c.get("session").orgId, outputId);
+    return render(c, { title: "Share link created", section: "plans", children: <ShareCreated outputId={outputId} title={output?.title ?? "The deliverable"} {...created} /> }, 201);
+  });
+
+  app.post("/outputs/:outputId/shares/:shareId/revoke", async (c) => {
+    const outputId = c.req.param("outputId");
+    const shareId = c.req.param("shareId");
+    if (!ID_PATTERN.test(outputId) || !ID_PATTERN.test(shareId)) return notFoundPage(c);
+    await revokeShare(c.env, actorOf(c), outputId, shareId);
+    return c.redirect(`/dashboard/outputs/${outputId}?done=share_revoked#share-links`, 303);
   });
 
   // ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@ const asForm = (settings: OrgSettingsValues): SettingsFormValues => ({
   planApproval: settings.planApproval,
   blockedDomains: settings.sourcePolicy.blockedDomains.join("\n"),
   preferredDomains: settings.sourcePolicy.preferredDomains.join("\n"),
+  sharing: settings.sharing,
 });
 
 /** A textarea's domains: one a line (commas and spaces separate too, as a domain holds none). */
@@ -37,17 +38,19 @@ export function registerSettingsRoutes(dashboardApp: Hono<App>): void {
   dashboardApp.post("/admin/settings", async (c) => {
     const { orgId } = c.get("session");
     const form = c.get("form");
+    const { services } = await webServices(c.env, orgId);
+    const before = await readSettings(services.orgSettings, orgId);
     const typed: SettingsFormValues = {
       planApproval: String(form.get("planApproval") ?? "") as SettingsFormValues["planApproval"],
       blockedDomains: String(form.get("blockedDomains") ?? ""),
       preferredDomains: String(form.get("preferredDomains") ?? ""),
+      // A form without the field (one saved before sharing was a setting) leaves it as it is.
+      sharing: String(form.get("sharing") ?? before.sharing) as SettingsFormValues["sharing"],
     };
-    const { services } = await webServices(c.env, orgId);
-    const before = await readSettings(services.orgSettings, orgId);
     let after: OrgSettingsValues;
     try {
       after = applySettingsChange(
-        { planApproval: typed.planApproval, sourcePolicy: { blockedDomains: domainsOf(typed.blockedDomains), preferredDomains: domainsOf(typed.preferredDomains) } },
+        { planApproval: typed.planApproval, sharing: typed.sharing, sourcePolicy: { blockedDomains: domainsOf(typed.blockedDomains), preferredDomains: domainsOf(typed.preferredDomains) } },
         before,
       );
     } catch (error) {

@@ -1,17 +1,25 @@
 import type { ValidationIssue } from "../../domain/errors";
 import { APPROVAL_MODES, type ApprovalMode } from "../../domain/plans/approval";
+import { SHARE_LIMITS, SHARING_MODES, type SharingMode } from "../../domain/shares";
 import { SOURCE_POLICY_LIMITS } from "../../domain/sources/source-policy";
 import { Flash } from "./layout";
 
 // ---------------------------------------------------------------------------
-// Org admin → Settings: new plans' approval, and the source policy (blocked and preferred domains).
+// Org admin → Settings: new plans' approval, who may share deliverables by link, and the source policy (blocked and preferred domains).
 
 /** What the form shows: the stored settings, or after a refusal what the admin typed (so nothing typed is lost). */
 export interface SettingsFormValues {
   planApproval: ApprovalMode;
   blockedDomains: string;
   preferredDomains: string;
+  sharing: SharingMode;
 }
+
+const SHARING_LABELS: Record<SharingMode, string> = {
+  members: "Members: any member may share a deliverable by link",
+  admins: "Admins: only admins may share",
+  off: "Off: no one may share, and existing links stop answering",
+};
 
 const APPROVAL_LABELS: Record<ApprovalMode, string> = {
   optional: "Optional: plans start at once unless the assistant asks for approval",
@@ -46,6 +54,20 @@ export function SettingsPage(props: { values: SettingsFormValues; csrf: string; 
           {APPROVAL_MODES.map((mode) => (
             <option value={mode} selected={mode === values.planApproval}>
               {APPROVAL_LABELS[mode]}
+            </option>
+          ))}
+        </select>
+        <h2>Share links</h2>
+        <p class="muted">
+          A share link lets anyone who has it read one deliverable with its sources, without signing in, for {SHARE_LIMITS.defaultDays} days unless its maker
+          chose another span (at most {SHARE_LIMITS.maxDays}). Any member may revoke a link.
+        </p>
+        <label for="s-sharing">Who may share</label>
+        <br />
+        <select id="s-sharing" name="sharing">
+          {SHARING_MODES.map((mode) => (
+            <option value={mode} selected={mode === values.sharing}>
+              {SHARING_LABELS[mode]}
             </option>
           ))}
         </select>

@@ -38,21 +38,29 @@ function shown(snapshot: Snapshot | null, evidence: Evidence, verdict: { status:
   return { snapshot, excerpt: snapshotExcerpt(snapshot.text, span, view) };
 }
 
+/** Where a deliverable's cited refs lead: in the dashboard, each source's page and each claim on its plan's page. */
+export interface RefLinks {
+  source(planId: string, ref: string): string;
+  claim(planId: string, ref: string): string | null;
+}
+
+const DASHBOARD_LINKS: RefLinks = { source: sourceHref, claim: claimHref };
+
 /**
  * The links of a deliverable's page: each ref its plan's ledger holds leads to its source (E#) or claim (C#); the
  * ledger's sources it cites (in its text or its citations), first cited first. None without a plan or ledger.
  */
-export async function citedSourcesOf(services: Services, orgId: string, output: ResearchOutput): Promise<{ hrefOf: RefLink; sources: CitedSource[] }> {
+export async function citedSourcesOf(services: Services, orgId: string, output: ResearchOutput, links: RefLinks = DASHBOARD_LINKS): Promise<{ hrefOf: RefLink; sources: CitedSource[] }> {
   const planId = output.planId;
   const ledger = planId ? await services.ledger.read(orgId, planId, false) : null;
   if (!planId || !ledger) return { hrefOf: () => null, sources: [] };
   const evidence = new Map(ledger.evidence.map((e) => [e.ref, e]));
   const claims = new Set(ledger.claims.map((c) => c.ref));
-  const hrefOf: RefLink = (ref) => (evidence.has(ref) ? sourceHref(planId, ref) : claims.has(ref) ? claimHref(planId, ref) : null);
+  const hrefOf: RefLink = (ref) => (evidence.has(ref) ? links.source(planId, ref) : claims.has(ref) ? links.claim(planId, ref) : null);
   const refs = new Set([...citedRefsIn(output.content).evidence, ...output.citations.flatMap((c) => (c.ref && /^E\d+$/.test(c.ref) ? [c.ref] : []))]);
   const sources = [...refs].flatMap((ref) => {
     const source = evidence.get(ref);
-    return source ? [{ ref, title: source.title, url: source.url, href: sourceHref(planId, ref), verification: source.verification }] : [];
+    return source ? [{ ref, title: source.title, url: source.url, href: links.source(planId, ref), quote: source.quote, verification: source.verification }] : [];
   });
   return { hrefOf, sources };
 }
