@@ -1,7 +1,7 @@
 import type { OAuthResourceContext, ResolveExternalTokenResult } from "@cloudflare/workers-oauth-provider";
 import type { OrgMarks } from "../domain/org-data/write-gate";
 import type { Principal } from "../domain/principal";
-import { isScope, type Role, type Scope, scopesAllowedForRole } from "../domain/scopes";
+import { isOAuthScope, isScope, type Role, type Scope, scopesAllowedForRole } from "../domain/scopes";
 import { hashApiKey, looksLikeApiKey } from "./api-keys";
 
 /** What an OAuth grant carries (set at consent, refreshed on every token refresh). */
@@ -45,7 +45,7 @@ export function principalFrom(ctx: OAuthResourceContext<unknown>): Principal | n
     orgId: props.orgId,
     userId: props.userId,
     role,
-    scopes: ctx.auth.scope.filter(isScope).filter((scope) => allowed.includes(scope)),
+    scopes: ctx.auth.scope.filter(isOAuthScope).filter((scope) => allowed.includes(scope)),
     clientId: ctx.auth.clientId,
   };
 }

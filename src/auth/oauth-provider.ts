@@ -1,5 +1,5 @@
 import { OAuthError, OAuthProvider, type OAuthProviderOptions } from "@cloudflare/workers-oauth-provider";
-import { SCOPES, scopesAllowedForRole } from "../domain/scopes";
+import { OAUTH_SCOPES, scopesAllowedForRole } from "../domain/scopes";
 import type { Env } from "../env";
 import { roleIn } from "../storage/accounts";
 import { type GrantProps, resolveApiKey } from "./credentials";
@@ -50,7 +50,7 @@ function oauthProviderOptions(origin: string, handlers: Handlers): OAuthProvider
       bearer_methods_supported: ["header"],
       resource_name: "Cairn",
     },
-    scopesSupported: [...SCOPES],
+    scopesSupported: [...OAUTH_SCOPES],
     requiredScopes: [...BASELINE_SCOPES],
     clientIdMetadataDocumentEnabled: true,
     accessTokenTTL: 3600,

@@ -35,6 +35,8 @@ export interface ErrorDetails {
   retryAfterSeconds?: number;
   /** method_not_allowed: the methods the resource answers (sent as `Allow`). */
   allow?: string[];
+  /** forbidden: where a person does what this caller may not (the dashboard's approval page of a plan). */
+  url?: string;
 }
 
 export class CairnError extends Error {
@@ -60,7 +62,7 @@ export const conflict = (message: string) => new CairnError("conflict", message)
 
 export const invalidTransition = (message: string) => new CairnError("invalid_transition", message);
 
-export const forbidden = (message: string) => new CairnError("forbidden", message);
+export const forbidden = (message: string, details: ErrorDetails = {}) => new CairnError("forbidden", message, details);
 
 export const insufficientScope = (
   requiredScopes: string[],

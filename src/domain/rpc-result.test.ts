@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CairnError, validationError } from "./errors";
+import { CairnError, forbidden, validationError } from "./errors";
 import { fromRpcError, rpcFailure } from "./rpc-result";
 
 describe("RpcResult", () => {
@@ -14,5 +14,11 @@ describe("RpcResult", () => {
     const plain = rpcFailure(new CairnError("not_found", "No plan here."));
     expect(plain).toEqual({ ok: false, error: { code: "not_found", message: "No plan here." } });
     if (!plain.ok) expect(fromRpcError(plain.error).details).toEqual({});
+  });
+
+  it("keeps a refusal's page (a plan's approval page) across RPC", () => {
+    const refused = rpcFailure(forbidden("A person approves this plan.", { url: "https://cairn.example/dashboard/plans/plan_1" }));
+    if (refused.ok) throw new Error("a failure");
+    expect(fromRpcError(JSON.parse(JSON.stringify(refused.error))).details).toEqual({ url: "https://cairn.example/dashboard/plans/plan_1" });
   });
 });

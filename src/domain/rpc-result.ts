@@ -10,13 +10,15 @@ export interface RpcError {
   code: ErrorCode;
   message: string;
   issues?: ValidationIssue[];
+  /** forbidden: the page where a person does it (a plan's approval page). */
+  url?: string;
 }
 
 /** A `CairnError` as an answer across RPC. */
 export const rpcFailure = (error: CairnError): RpcResult<never> => ({
   ok: false,
-  error: { code: error.code, message: error.message, ...(error.details.issues ? { issues: error.details.issues } : {}) },
+  error: { code: error.code, message: error.message, ...(error.details.issues ? { issues: error.details.issues } : {}), ...(error.details.url ? { url: error.details.url } : {}) },
 });
 
 /** The `CairnError` an RPC failure carried. */
-export const fromRpcError = ({ code, message, issues }: RpcError): CairnError => new CairnError(code, message, issues ? { issues } : {});
+export const fromRpcError = ({ code, message, issues, url }: RpcError): CairnError => new CairnError(code, message, { ...(issues ? { issues } : {}), ...(url ? { url } : {}) });

@@ -6,6 +6,7 @@ import { PAGING_GUIDE } from "../operations/operation";
 import { findOperation } from "../operations/registry";
 import { newCorrelationId, type RequestRuntime, type RequestSession } from "../platform/runtime";
 import { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION_ID } from "./app/plan-view";
+import { approvalElicitation } from "./approval-elicitation";
 import { registerCompletions } from "./completions";
 import { inProfile, type McpProfile } from "./profiles";
 import { refuseCursor } from "./paging";
@@ -58,6 +59,7 @@ export function toolError(error: CairnError, correlationId: string): CallToolRes
       correlationId,
       ...(error.details.issues ? { issues: error.details.issues } : {}),
       ...(error.details.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.details.retryAfterSeconds } : {}),
+      ...(error.details.url ? { url: error.details.url } : {}),
     },
   };
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
@@ -98,7 +100,7 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
     refuseCursor(request.params);
     return { tools: mayHostApps(server, request.params?._meta) ? listTools(profile) : listTools(profile).filter((tool) => !appOnlyTool(tool)) };
   });
-  server.setRequestHandler("tools/call", async (request) => {
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const operation = findOperation(name);
     if (!operation || !inProfile(profile, name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -120,6 +122,8 @@ export function createMcpServer(runtime: RequestRuntime, profile: McpProfile = "
           structuredContent: result.value as Record<string, unknown>,
         }
       : toolError(result.error, correlationId);
+    const asked = approvalElicitation(callResult, ctx);
+    if (asked) return asked;
     return server.projectCallToolResult(withReadPosition(callResult, position()), undefined);
   });
   registerResources(server, runtime, profile);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { newId } from "../domain/ids";
 import { APPROVAL_MODES } from "../domain/plans/approval";
+import { effectiveApproval } from "../domain/plans/approval-authority";
 import { validationError } from "../domain/errors";
 import { LIMITS, STEP_TYPES } from "../domain/plans/model";
 import { derivePlanStatusWithReviews } from "../domain/plans/status";
@@ -86,10 +87,11 @@ export const createResearchPlan = defineOperation({
     const input = withTemplate(given);
     const { orgId } = ctx.principal;
     const planId = newId("plan");
-    const [execution, approval] = await Promise.all([
+    const [execution, orgApproval] = await Promise.all([
       input.sessionId ? ctx.services.skillExecutions.findLatestStarted(orgId, input.sessionId) : null,
-      input.approval ?? ctx.services.orgSettings.planApproval(orgId),
+      ctx.services.orgSettings.planApproval(orgId),
     ]);
+    const approval = effectiveApproval(orgApproval, input.approval);
     const { state } = await ctx.services.plans.run(
       orgId,
       planId,

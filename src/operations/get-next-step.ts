@@ -4,6 +4,7 @@ import { PLAN_REVIEW_KINDS, type PlanReview } from "../domain/plans/model";
 import { progressOf } from "../domain/plans/status";
 import { defineOperation } from "./operation";
 import { budgetWarningOf } from "./budget-views";
+import { approvalUrlOf } from "./submit-review";
 import { actorOf, ParamPlanId, StepRef, stepRef, WorkStep, workerIdOf, workStep } from "./plan-views";
 
 const reviewRef = (review: PlanReview) => ({ reviewId: review.reviewId, kind: review.kind });
@@ -27,6 +28,8 @@ export const getNextStep = defineOperation({
     reviewSteps: z.array(StepRef).optional(),
     pendingReviews: z.array(z.object({ reviewId: z.string(), kind: z.enum(PLAN_REVIEW_KINDS) })).optional(),
     reviewNotes: z.array(z.string()).optional(),
+    /** A plan waiting for a person's approval: the dashboard page where they give it. */
+    approvalUrl: z.string().optional(),
     inProgressSteps: z.array(StepRef).optional(),
     reason: z.string().optional(),
     progress: z.number(),
@@ -69,7 +72,13 @@ export const getNextStep = defineOperation({
         return {
           status: "awaiting_review" as const,
           reviewSteps: outcome.steps.map(stepRef),
-          ...(outcome.reviews.length ? { pendingReviews: outcome.reviews.map(reviewRef), reason: "The plan waits for a person's approval (submit_review): show them get_plan_status's pendingReviews." } : {}),
+          ...(outcome.reviews.length
+            ? {
+                pendingReviews: outcome.reviews.map(reviewRef),
+                approvalUrl: approvalUrlOf(ctx, input.planId),
+                reason: "The plan waits for a person's approval: give them approvalUrl (they approve it there, signed in), then call get_next_step again.",
+              }
+            : {}),
           ...common,
         };
       case "plan_failed":

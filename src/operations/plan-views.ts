@@ -82,6 +82,8 @@ export const PlanStatusView = z.object({
       presentation: z.string(),
       questions: z.array(z.string()),
       requestedAt: z.string(),
+      /** An approval: the plan version it approves (submit_review's planVersion). */
+      planVersion: z.number().optional(),
     }),
   ),
   /** Limits and what has been spent; null when the plan has no budget. */
@@ -134,6 +136,7 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
           presentation: clipNullable(review.presentation, review.kind === "approval" ? APPROVAL_PRESENTATION_MAX : REVIEW_PRESENTATION_CHARS) ?? "",
           questions: review.questions,
           requestedAt: new Date(review.requestedAt).toISOString(),
+          ...(review.kind === "approval" ? { planVersion: plan.version } : {}),
         })),
       ...steps
         .filter((step) => step.status === "awaiting_input" && step.review && step.review.decision === null)

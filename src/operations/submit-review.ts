@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { StepEdit } from "../domain/plans/approval";
+import { APPROVAL_SCOPE, type Approver } from "../domain/plans/approval-authority";
 import { LIMITS } from "../domain/plans/model";
 import { defineOperation, type OperationContext } from "./operation";
 import { BudgetLimits, budgetOf } from "./budget-views";
@@ -16,6 +17,7 @@ const SubmitReviewInput = z.strictObject({
     .array(z.strictObject({ stepId: ParamStepId, instructions: z.string().min(1).max(LIMITS.instructionsChars).optional(), remove: z.boolean().optional() }))
     .max(LIMITS.stepsPerPlan)
     .optional(),
+  planVersion: z.number().int().min(1).optional(),
 });
 
 const SubmitReviewOutput = z.object({ stepId: z.string(), decision: z.string(), planStatus: z.string(), insertedSteps: z.array(StepRef).optional() });
@@ -29,8 +31,11 @@ export async function answerReview(
   input: z.infer<typeof SubmitReviewInput>,
   ctx: OperationContext,
   formEdits: StepEdit[] = [],
+  signedIn = false,
 ): Promise<z.infer<typeof SubmitReviewOutput>> {
   const stepEdits: StepEdit[] = [...(input.edits ?? []), ...formEdits];
+  // A person: signed in to the dashboard's form (session and CSRF checked there), or an integration an admin granted plans:approve.
+  const approver: Approver = signedIn || ctx.principal.scopes.includes(APPROVAL_SCOPE) ? "person" : "assistant";
   const { state, modifications } = await ctx.services.plans.run(
     ctx.principal.orgId,
     input.planId,
@@ -43,6 +48,8 @@ export async function answerReview(
         followUpSteps: (input.followUpSteps ?? []).map((instructions) => ({ stepType: "custom" as const, instructions })),
         ...(input.budget ? { budget: budgetOf(input.budget) } : {}),
         ...(stepEdits.length ? { stepEdits } : {}),
+        ...(input.planVersion !== undefined ? { planVersion: input.planVersion } : {}),
+        authority: { approver, approvalUrl: approvalUrlOf(ctx, input.planId) },
       },
     },
     actorOf(ctx),
@@ -56,17 +63,24 @@ export async function answerReview(
   };
 }
 
+/** The dashboard page where a person answers a plan's approval (the plan page carries the approval form). */
+export const approvalUrlOf = (ctx: Pick<OperationContext, "origin">, planId: string): string => `${ctx.origin}/dashboard/plans/${encodeURIComponent(planId)}`;
+
+// A plan's approval is a person's; a plans:approve caller also gives planVersion (its error says so): no words spent here.
+const DESCRIPTION =
+  "Answer a pendingReviews entry (stepId or reviewId): approve; revise with feedback (adds followUpSteps or a step " +
+  "with it); reject with feedback fails the plan. Approval is a person's (approvalUrl). Budget: approve raises; reject ends the plan.";
+
 export const submitReview = defineOperation({
   name: "submit_review",
   title: "Submit review",
-  description:
-    "Answer a pendingReviews entry (stepId = its stepId or reviewId): approve; revise with feedback (adds followUpSteps or " +
-    "a step carrying it; an approval takes edits, budget); reject with feedback fails the plan. Budget review: approve " +
-    "raises it; reject ends the plan with what it has.",
+  description: DESCRIPTION,
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: SubmitReviewInput,
   output: SubmitReviewOutput,
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/review" },
+  // The core profile lists this tool for the plan view only, which sends planVersion from get_plan_status unprompted.
+  core: { description: DESCRIPTION, hide: ["planVersion"] },
   handler: (input, ctx) => answerReview(input, ctx),
 });

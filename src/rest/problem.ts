@@ -13,6 +13,7 @@ export function problemResponse(error: CairnError, correlationId: string, header
     correlationId,
     ...(error.details.issues ? { issues: error.details.issues } : {}),
     ...(error.details.requiredScopes ? { requiredScopes: error.details.requiredScopes } : {}),
+    ...(error.details.url ? { url: error.details.url } : {}),
   };
   const response = new Response(JSON.stringify(body), {
     status,

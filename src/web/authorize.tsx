@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { canonicalOrigin, normalizeResourceParams } from "../auth/resource";
 import { checkPassword, waitInWords } from "../auth/sign-in";
 import type { GrantProps } from "../auth/credentials";
-import { DEFAULT_SCOPES, isScope, type Role, type Scope, scopesAllowedForRole } from "../domain/scopes";
+import { DEFAULT_SCOPES, isOAuthScope, type Role, type Scope, scopesAllowedForRole } from "../domain/scopes";
 import type { Env } from "../env";
 import { defaultOrg } from "../domain/auth/org-choice";
 import { markOrgUsed, membershipsOf } from "../storage/accounts";
@@ -160,7 +160,7 @@ async function submitSignIn(c: WebContext, form: FormData): Promise<Response> {
   await c.env.OAUTH_KV.put(signinKey(consent.handle), JSON.stringify(signIn), { expirationTtl: SIGNIN_TTL_SECONDS });
 
   const isAdminSomewhere = orgs.some((org) => org.role === "admin");
-  const requested = details.scope.filter(isScope);
+  const requested = details.scope.filter(isOAuthScope);
   const offered = (requested.length ? requested : [...DEFAULT_SCOPES]).filter((scope) => scope !== "org:admin" || isAdminSomewhere);
   const url = authorizeUrl(c);
   const page = (
@@ -197,14 +197,14 @@ async function submitConsent(c: WebContext, form: FormData): Promise<Response> {
     const org = signIn.orgs.find((candidate) => candidate.orgId === String(form.get("orgId") ?? ""));
     if (!org) return messagePage("Choose an organization", "Pick one of your organizations to connect.", 400);
     const allowed = scopesAllowedForRole(org.role);
-    const ticked = form.getAll("scope").map(String).filter(isScope);
+    const ticked = form.getAll("scope").map(String).filter(isOAuthScope);
     if (ticked.length === 0) return messagePage("No permissions chosen", "Tick at least one permission, or choose Deny.", 400);
     const refused = ticked.filter((scope) => !allowed.includes(scope));
     if (refused.length) {
       return messagePage("Permission not available", `You are not an admin of ${org.orgName}, so ${refused.join(", ")} cannot be granted.`, 403);
     }
     const approved = await provider.approveConsent(c.req.raw, handle, { scope: ticked });
-    const scope = approved.request.scope.filter((s): s is Scope => isScope(s) && allowed.includes(s));
+    const scope = approved.request.scope.filter((s): s is Scope => isOAuthScope(s) && allowed.includes(s));
     const props: GrantProps = { kind: "grant", userId: signIn.userId, orgId: org.orgId, role: org.role };
     const { redirectTo } = await provider.completeAuthorization({
       request: approved.request,

@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { completeNextStep, createPlan, ok, steps } from "../support/plans";
-import { callTool, rest, seedTenant } from "../support/worker";
+import { callTool, rest, seedApiKey, seedTenant } from "../support/worker";
 
 /**
  * submit_review's `edits`: a person revising a plan at approval changes a pending step's instructions or removes
- * it, through the tool (the plan view, an assistant relaying the person) or REST, as the dashboard's form does.
+ * it, through the tool or REST under a credential an admin granted plans:approve (an integration acting for
+ * people), as the dashboard's form does. The assistant's own key creates the plans and cannot answer them.
  */
+
+/** The seeded tenant with the key of an integration acting for people (plans:approve), the admin's. */
+async function tenantWithApprover() {
+  const tenant = await seedTenant();
+  const approver = (await seedApiKey(tenant.orgId, tenant.admin.userId, ["research:read", "research:write", "plans:approve"])).key;
+  return { ...tenant, approver };
+}
 
 interface Status {
   status: string;
@@ -31,12 +39,13 @@ const errorOf = (body: Record<string, unknown>) => (body as { error?: { code?: s
 
 describe("submit_review's step edits at approval", () => {
   it("edit one step's instructions and remove another: the plan starts as edited, with a version and the note", async () => {
-    const { apiKey } = await seedTenant();
+    const { apiKey, approver } = await tenantWithApprover();
     const { planId, reviewId, steps: created } = await approvalPlan(apiKey);
     const [first, second] = created;
-    const revised = await ok(apiKey, "submit_review", {
+    const revised = await ok(approver, "submit_review", {
       planId,
       stepId: reviewId,
+      planVersion: 1,
       decision: "revise",
       feedback: "Open-source only; no separate analysis.",
       edits: [
@@ -61,24 +70,30 @@ describe("submit_review's step edits at approval", () => {
   });
 
   it("refuses, and changes nothing, edits that do not fit the plan's approval", async () => {
-    const { apiKey } = await seedTenant();
+    const { apiKey, approver } = await tenantWithApprover();
     const { planId, reviewId, steps: created } = await approvalPlan(apiKey);
     const [first, second, third] = created;
     const other = await approvalPlan(apiKey);
-    // A step done while the approval waits: skipped by a modification, so no longer pending.
-    await ok(apiKey, "modify_plan", { planId, action: "skip", stepId: third?.stepId, reason: "Out of scope", modificationRationale: "Narrowed" });
+    // A waiting plan changes only through its approval, so no step stops being pending before it is answered
+    // (a step no longer pending is refused by the domain: approval.test.ts).
+    const skip = await callTool(apiKey, "modify_plan", { planId, action: "skip", stepId: third?.stepId, reason: "Out of scope", modificationRationale: "Narrowed" });
+    expect(errorOf(skip.body)).toMatchObject({ code: "conflict", message: expect.stringContaining(reviewId) });
     const before = await footprint(apiKey, planId);
     const revise = (edits: unknown[], extra: Record<string, unknown> = {}) =>
-      callTool(apiKey, "submit_review", { planId, stepId: reviewId, decision: "revise", feedback: "Narrower.", edits, ...extra });
+      callTool(approver, "submit_review", { planId, stepId: reviewId, planVersion: 1, decision: "revise", feedback: "Narrower.", edits, ...extra });
 
     const cases: [string, Awaited<ReturnType<typeof revise>>, string, string][] = [
       ["another plan's step", await revise([{ stepId: other.steps[0]?.stepId, instructions: "Elsewhere" }]), "not_found", other.steps[0]?.stepId ?? ""],
-      ["a step no longer pending", await revise([{ stepId: third?.stepId, instructions: "Again" }]), "invalid_transition", "only pending steps are edited"],
       ["neither instructions nor remove", await revise([{ stepId: first?.stepId }]), "validation", "instructions or remove"],
       ["both instructions and remove", await revise([{ stepId: first?.stepId, instructions: "x", remove: true }]), "validation", "not both"],
       ["the same step twice", await revise([{ stepId: first?.stepId, instructions: "a" }, { stepId: first?.stepId, remove: true }]), "validation", "edited twice"],
-      ["every remaining step removed", await revise([{ stepId: first?.stepId, remove: true }, { stepId: second?.stepId, remove: true }]), "validation", "reject it instead"],
-      ["edits with approve", await callTool(apiKey, "submit_review", { planId, stepId: reviewId, decision: "approve", edits: [{ stepId: first?.stepId, remove: true }] }), "validation", "decision revise"],
+      [
+        "every remaining step removed",
+        await revise([{ stepId: first?.stepId, remove: true }, { stepId: second?.stepId, remove: true }, { stepId: third?.stepId, remove: true }]),
+        "validation",
+        "reject it instead",
+      ],
+      ["edits with approve", await callTool(approver, "submit_review", { planId, stepId: reviewId, planVersion: 1, decision: "approve", edits: [{ stepId: first?.stepId, remove: true }] }), "validation", "decision revise"],
       ["more edits than a plan has steps", await revise(Array.from({ length: 61 }, (_, i) => ({ stepId: `step_${i}`, remove: true }))), "validation", "edits"],
       ["instructions past the bound", await revise([{ stepId: first?.stepId, instructions: "x".repeat(8_001) }]), "validation", "instructions"],
     ];
@@ -128,18 +143,18 @@ describe("submit_review's step edits at approval", () => {
   });
 
   it("REST takes the same edits on the review route", async () => {
-    const { apiKey } = await seedTenant();
+    const { apiKey, approver } = await tenantWithApprover();
     const { planId, reviewId, steps: created } = await approvalPlan(apiKey);
     const [, second, third] = created;
-    const bad = await rest(apiKey, `/plans/${planId}/steps/${reviewId}/review`, {
+    const bad = await rest(approver, `/plans/${planId}/steps/${reviewId}/review`, {
       method: "POST",
-      body: JSON.stringify({ decision: "revise", feedback: "Shorter.", edits: [{ stepId: "step_nope", remove: true }] }),
+      body: JSON.stringify({ decision: "revise", planVersion: 1, feedback: "Shorter.", edits: [{ stepId: "step_nope", remove: true }] }),
     });
     expect(bad.status).toBe(404);
     expect(bad.headers.get("content-type")).toContain("application/problem+json");
-    const response = await rest(apiKey, `/plans/${planId}/steps/${reviewId}/review`, {
+    const response = await rest(approver, `/plans/${planId}/steps/${reviewId}/review`, {
       method: "POST",
-      body: JSON.stringify({ decision: "revise", feedback: "Shorter.", edits: [{ stepId: second?.stepId, remove: true }, { stepId: third?.stepId, instructions: "Write a one-page brief" }] }),
+      body: JSON.stringify({ decision: "revise", planVersion: 1, feedback: "Shorter.", edits: [{ stepId: second?.stepId, remove: true }, { stepId: third?.stepId, instructions: "Write a one-page brief" }] }),
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ decision: "revise", planStatus: "active" });

@@ -30,7 +30,9 @@ async function approvalPlan(key: string, extra: Record<string, unknown> = {}) {
 
 describe("a plan that waits for approval", () => {
   it("asks before any step starts, shows the question, the steps, the budget and the rationale, and a revision's note reaches the assistant", async () => {
-    const { apiKey } = await seedTenant();
+    const { apiKey, orgId, admin } = await seedTenant();
+    // The person revises through an integration an admin granted plans:approve (the assistant's key cannot).
+    const approver = (await seedApiKey(orgId, admin.userId, ["research:read", "research:write", "plans:approve"])).key;
     const created = await approvalPlan(apiKey);
     expect(created).toMatchObject({ status: "awaiting_review", totalSteps: 3 });
 
@@ -47,10 +49,10 @@ describe("a plan that waits for approval", () => {
     const reviewId = approval?.reviewId as string;
 
     // Revise: a note and a larger budget; the plan starts, and the note comes with the first step, once.
-    const refused = await callTool(apiKey, "submit_review", { planId: created.planId, stepId: reviewId, decision: "revise" });
+    const refused = await callTool(approver, "submit_review", { planId: created.planId, stepId: reviewId, planVersion: 1, decision: "revise" });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.body)).toContain("feedback is required to revise");
-    const revised = await ok(apiKey, "submit_review", { planId: created.planId, stepId: reviewId, decision: "revise", feedback: "Only open-source databases.", budget: { maxSteps: 9 } });
+    const revised = await ok(approver, "submit_review", { planId: created.planId, stepId: reviewId, planVersion: 1, decision: "revise", feedback: "Only open-source databases.", budget: { maxSteps: 9 } });
     expect(revised.planStatus).toBe("active");
     const first = await ok(apiKey, "get_next_step", { planId: created.planId });
     expect(first).toMatchObject({ status: "step", step: { stepOrder: 1 }, reviewNotes: ["approval review (revise): Only open-source databases."] });
@@ -66,7 +68,7 @@ describe("a plan that waits for approval", () => {
     expect(((await statusOf(apiKey, created.planId)) as unknown as { budget: { limits: unknown } }).budget.limits).toEqual({ maxSteps: 9 });
 
     // Answered once: a second answer is refused.
-    const twice = await callTool(apiKey, "submit_review", { planId: created.planId, stepId: reviewId, decision: "approve" });
+    const twice = await callTool(approver, "submit_review", { planId: created.planId, stepId: reviewId, planVersion: 2, decision: "approve" });
     expect(twice.isError).toBe(true);
     expect(JSON.stringify(twice.body)).toContain("already answered");
   });
@@ -190,8 +192,8 @@ describe("the org's approval setting", () => {
     expect(audit.results).toHaveLength(1);
 
     expect((await createPlan(apiKey)) as unknown as { status: string }).toMatchObject({ status: "awaiting_review" });
-    // A plan that waits for nobody says nothing of its status (it is active): only a waiting plan says so.
-    expect((await createPlan(apiKey, { approval: "optional" })) as unknown as { status?: string }).not.toHaveProperty("status");
+    // The plan's own "optional" does not lift the org's requirement.
+    expect((await createPlan(apiKey, { approval: "optional" })) as unknown as { status?: string }).toMatchObject({ status: "awaiting_review" });
     // Another org keeps its own default.
     const other = await seedTenant();
     expect((await createPlan(other.apiKey)) as unknown as { status?: string }).not.toHaveProperty("status");
@@ -222,6 +224,7 @@ describe("the dashboard's approval form", () => {
       [`remove:${second?.stepId}`]: "1",
       [`instructions:${third?.stepId}`]: "Do step 3 (synthesize)",
       followUpSteps: "Compare licences",
+      planVersion: "1",
       maxSteps: "8",
       back: "/dashboard/reviews",
     });

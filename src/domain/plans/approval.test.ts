@@ -39,6 +39,9 @@ const create = (list: NewStep[], overrides: Partial<CreatePlanInput> = {}) =>
     newId,
   );
 
+/** A person answering at the dashboard, naming the version they saw. */
+const person = { authority: { approver: "person" as const, approvalUrl: "https://cairn.test/dashboard/plans/pln_1" }, planVersion: 1 };
+
 const approvalOf = (state: PlanState) => state.plan.reviews?.find((r) => r.kind === "approval");
 const idOf = (state: PlanState) => approvalOf(state)?.reviewId ?? "none";
 
@@ -122,12 +125,12 @@ describe("a plan created with approval required", () => {
 
   it("approve starts the plan; the review is answered once", () => {
     const { state } = create(steps(2));
-    const approved = submitReview(state, { stepId: idOf(state), decision: "approve", feedback: null, followUpSteps: [] }, actor, T0, newId);
+    const approved = submitReview(state, { stepId: idOf(state), decision: "approve", feedback: null, followUpSteps: [], ...person }, actor, T0, newId);
     expect(approved.state.plan.status).toBe("active");
     expect(approved.events.map((e) => e.action)).toEqual(["review.approve"]);
     expect(approvalOf(approved.state)).toMatchObject({ decision: "approve", decidedBy: "usr_1" });
     expect(approved.state.plan.version).toBe(1);
-    expect(codeOf(() => submitReview(approved.state, { stepId: idOf(state), decision: "approve", feedback: null, followUpSteps: [] }, actor, T0, newId))).toBe("invalid_transition");
+    expect(codeOf(() => submitReview(approved.state, { stepId: idOf(state), decision: "approve", feedback: null, followUpSteps: [], ...person }, actor, T0, newId))).toBe("invalid_transition");
     const done = finish(approved.state, 2);
     expect(done.plan.status).toBe("completed");
     expect(progressOf(done.steps)).toBe(100);
@@ -137,9 +140,9 @@ describe("a plan created with approval required", () => {
     const { state } = create(steps(3), { budget: { maxSteps: 5 } });
     const [first, second] = state.steps as [Step, Step, Step];
     const revise = (extra: object) =>
-      submitReview(state, { stepId: idOf(state), decision: "revise", feedback: "Focus on air-source pumps.", followUpSteps: [], ...extra }, actor, T0, newId);
-    expect(codeOf(() => submitReview(state, { stepId: idOf(state), decision: "revise", feedback: null, followUpSteps: [] }, actor, T0, newId))).toBe("validation");
-    expect(codeOf(() => submitReview(state, { stepId: idOf(state), decision: "approve", feedback: null, followUpSteps: [], budget: { maxSteps: 9 } }, actor, T0, newId))).toBe("validation");
+      submitReview(state, { stepId: idOf(state), decision: "revise", feedback: "Focus on air-source pumps.", followUpSteps: [], ...person, ...extra }, actor, T0, newId);
+    expect(codeOf(() => submitReview(state, { stepId: idOf(state), decision: "revise", feedback: null, followUpSteps: [], ...person }, actor, T0, newId))).toBe("validation");
+    expect(codeOf(() => submitReview(state, { stepId: idOf(state), decision: "approve", feedback: null, followUpSteps: [], budget: { maxSteps: 9 }, ...person }, actor, T0, newId))).toBe("validation");
     expect(codeOf(() => revise({ stepEdits: [{ stepId: first.stepId }] }))).toBe("validation");
     expect(codeOf(() => revise({ stepEdits: [{ stepId: "step_nope", remove: true }] }))).toBe("not_found");
     expect(codeOf(() => revise({ stepEdits: state.steps.map((s) => ({ stepId: s.stepId, remove: true })) }))).toBe("validation");
@@ -172,16 +175,18 @@ describe("a plan created with approval required", () => {
     const { state } = create(steps(1));
     const stepId = state.steps[0]?.stepId ?? "";
     const long = "x".repeat(8_001);
-    const revise = () => submitReview(state, { stepId: idOf(state), decision: "revise", feedback: "shorter", followUpSteps: [], stepEdits: [{ stepId, instructions: long }] }, actor, T0, newId);
+    const revise = () => submitReview(state, { stepId: idOf(state), decision: "revise", feedback: "shorter", followUpSteps: [], stepEdits: [{ stepId, instructions: long }], ...person }, actor, T0, newId);
     expect(codeOf(revise)).toBe("validation");
   });
 
   it("edits only pending steps, one way each, and keeps a step to do", () => {
     const { state } = create(steps(3));
     const [first, second, third] = state.steps as [Step, Step, Step];
-    const skipped = modifyPlan(state, { action: "skip", stepId: third.stepId, reason: "out of scope" }, "narrowed", T0, newId).state;
+    // A waiting plan takes no modification; a step no longer pending is one a plan stored before that rule may hold.
+    expect(codeOf(() => modifyPlan(state, { action: "skip", stepId: third.stepId, reason: "out of scope" }, "narrowed", T0, newId))).toBe("conflict");
+    const skipped: PlanState = { ...state, steps: state.steps.map((s) => (s.stepId === third.stepId ? { ...s, status: "skipped" as const, finishedAt: T0 } : s)) };
     const revise = (stepEdits: { stepId: string; instructions?: string; remove?: boolean }[]) =>
-      submitReview(skipped, { stepId: idOf(state), decision: "revise", feedback: "narrower", followUpSteps: [], stepEdits }, actor, T0, newId);
+      submitReview(skipped, { stepId: idOf(state), decision: "revise", feedback: "narrower", followUpSteps: [], stepEdits, ...person }, actor, T0, newId);
     expect(codeOf(() => revise([{ stepId: third.stepId, instructions: "again" }]))).toBe("invalid_transition");
     expect(codeOf(() => revise([{ stepId: first.stepId, instructions: "x", remove: true }]))).toBe("validation");
     // Only the skipped step would be left: nothing to do.
@@ -198,11 +203,18 @@ describe("a plan created with approval required", () => {
     expect(nextStep(rejected.state, "w", T0, newId).outcome.status).toBe("plan_failed");
   });
 
-  it("a modification while approval waits shows the plan as it now is", () => {
-    const { state } = create(steps(2));
-    const changed = modifyPlan(state, { action: "add", steps: [{ stepType: "analyze", instructions: "weigh the costs" }] }, "cost matters", T0, newId).state;
-    expect(changed.plan.status).toBe("awaiting_review");
-    expect(approvalOf(changed)?.presentation).toContain("3. [analyze] weigh the costs");
+  it("a plan waiting for approval changes only through the approval: every modification is refused", () => {
+    const { state } = create(steps(2), { budget: { maxSteps: 5 } });
+    const [first] = state.steps as [Step, Step];
+    const modifications = [
+      { action: "add" as const, steps: [{ stepType: "analyze" as const, instructions: "weigh the costs" }] },
+      { action: "remove" as const, stepId: first.stepId },
+      { action: "skip" as const, stepId: first.stepId, reason: "no" },
+      { action: "update" as const, stepId: first.stepId, instructions: "other" },
+      { action: "budget" as const, budget: { maxSteps: 1000 } },
+    ];
+    for (const modification of modifications) expect(codeOf(() => modifyPlan(state, modification, "changing it", T0, newId)), modification.action).toBe("conflict");
+    expect(approvalOf(state)?.presentation).toContain("Steps (2):");
   });
 });
 

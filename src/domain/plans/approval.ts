@@ -72,11 +72,13 @@ export function openApproval(state: PlanState, now: number, newId: NewId): Trans
   };
 }
 
-/** A plan changed while its approval waits: the request shows the plan as it now is. */
-export function refreshApproval(state: PlanState, now: number): PlanState {
-  const pending = state.plan.reviews?.find((review) => review.kind === "approval" && review.decision === null);
-  if (!pending) return state;
-  return withDecidedReview(state, { ...pending, presentation: approvalPresentation(state, now) });
+/**
+ * A plan already approved asks again after a change that goes beyond what the person approved (added
+ * steps, a raised budget): nothing new starts until a person answers. `reason` goes to the audit log.
+ */
+export function reopenApproval(state: PlanState, now: number, newId: NewId, reason: string): Transition {
+  const reopened = openApproval(state, now, newId);
+  return { ...reopened, events: reopened.events.map((event) => (event.action === "review.requested" ? { ...event, detail: { ...event.detail, reason } } : event)) };
 }
 
 export interface ApprovalDecision {

@@ -104,6 +104,8 @@ const commandArb = fc.oneof(
       decision: fc.constantFrom("approve" as const, "revise" as const, "reject" as const),
       withFeedback: fc.boolean(),
       raise: fc.boolean(),
+      /** A person (the dashboard, or plans:approve) or the assistant. */
+      asPerson: fc.boolean(),
       dt: dtArb,
     }),
   },
@@ -200,6 +202,8 @@ function submitExpectation(state: PlanState, sub: Submission): Expected {
 function modifyExpectation(state: PlanState, modification: Modification, rationale: string): Expected {
   if (isDead(state)) return "invalid_transition";
   if (rationale.trim() === "") return "validation";
+  // A plan waiting for its approval changes only through that approval.
+  if (state.plan.reviews?.some((r) => r.kind === "approval" && r.decision === null)) return "conflict";
   const groups = state.steps.map((s) => s.parallelGroup);
   switch (modification.action) {
     case "add": {
@@ -299,11 +303,17 @@ function resolve(world: World, command: Command): Call {
         feedback: command.withFeedback ? "feedback" : null,
         followUpSteps: [],
         ...(command.raise ? { budget: { maxSteps: used + 5 } } : {}),
+        authority: { approver: command.asPerson ? ("person" as const) : ("assistant" as const), approvalUrl: "https://cairn.test/dashboard/plans/p" },
+        planVersion: state.plan.version,
       };
+      const approvalRequired = reviews.some((r) => r.kind === "approval");
       let expected: Expected = "ok";
       if (isTerminalPlan(state)) expected = "invalid_transition";
       else if (!review) expected = "not_found";
       else if (review.decision !== null) expected = "invalid_transition";
+      // Starting a plan that needs approval, or raising its budget, is a person's decision.
+      else if (!command.asPerson && review.kind === "approval" && command.decision !== "reject") expected = "forbidden";
+      else if (!command.asPerson && review.kind === "budget" && command.decision === "approve" && approvalRequired) expected = "forbidden";
       else if (review.kind === "budget") {
         if (command.decision === "revise" || (command.decision === "approve" && !command.raise)) expected = "validation";
       } else if (command.decision !== "revise" && command.raise) expected = "validation";

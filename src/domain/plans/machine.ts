@@ -1,6 +1,7 @@
 import { conflict, invalidTransition, validationError } from "../errors";
 import { isTerminalPlan, isTerminalStep, LIMITS, type Actor, type BranchingCondition, type NewStep, type PlanReview, type PlanState, pendingPlanReview, type Step, type StepStatus } from "./model";
-import { type ApprovalMode, openApproval, refreshApproval, takeReviewNotes } from "./approval";
+import { type ApprovalMode, openApproval, reopenApproval, takeReviewNotes } from "./approval";
+import { approvalRequired, assertNotAwaitingApproval, raisesBudget } from "./approval-authority";
 import { addUsage, type Budget, type BudgetLine, exhaustedLines, normalizeBudget, type StepUsage, toolCallsOf } from "./budget";
 import { assertBudget, budgetLinesOf, pauseForBudget, pendingBudgetReview, usageOf } from "./budget-review";
 import { settle } from "./settle";
@@ -284,6 +285,7 @@ export function modifyPlan(state: PlanState, modification: Modification, rationa
     throw invalidTransition(`The plan is ${state.plan.status}; it can no longer be modified.`);
   }
   if (rationale.trim() === "") throw validationError("modificationRationale is required.", [{ path: "modificationRationale", message: "Required" }]);
+  assertNotAwaitingApproval(state);
   const version = state.plan.version + 1;
   const requireStatus = (step: Step, allowed: StepStatus[], verb: string) => {
     if (!allowed.includes(step.status)) throw invalidTransition(`Step ${step.stepOrder} is ${step.status}; only ${allowed.join(" or ")} steps can be ${verb}.`);
@@ -353,10 +355,11 @@ export function modifyPlan(state: PlanState, modification: Modification, rationa
     }
   }
   const reopened = state.plan.status === "completed" ? { ...next.plan, status: "active" as const, finishedAt: null } : next.plan;
-  const settled = settle(refreshApproval({ ...next, plan: { ...reopened, version } }, now), now);
+  const settled = settle({ ...next, plan: { ...reopened, version } }, now);
+  const asked = modification.action === "add" && approvalRequired(state) ? reopenApproval(settled.state, now, newId, "steps added after approval") : { state: settled.state, events: [] };
   return {
-    state: settled.state,
-    events: [{ action: `plan.modified.${modification.action}`, stepId: "stepId" in modification ? modification.stepId : null, detail: { version, rationale } }, ...settled.events],
+    state: asked.state,
+    events: [{ action: `plan.modified.${modification.action}`, stepId: "stepId" in modification ? modification.stepId : null, detail: { version, rationale } }, ...settled.events, ...asked.events],
     modifications: [{ version, kind: modification.action, rationale, before: before.map(snapshot), after: after.map(snapshot) }],
   };
 }
@@ -366,11 +369,12 @@ function setBudget(state: PlanState, change: Budget, rationale: string, version:
   if (pendingBudgetReview(state)) throw invalidTransition("The plan waits at its budget review; a person answers it with submit_review.");
   assertBudget(change, now);
   const budget = normalizeBudget({ ...(state.plan.budget ?? {}), ...change });
-  const changed: PlanState = refreshApproval({ ...state, plan: { ...state.plan, budget, version, updatedAt: now } }, now);
-  const paused = pauseForBudget(changed, now, newId);
+  const changed: PlanState = { ...state, plan: { ...state.plan, budget, version, updatedAt: now } };
+  const asked = approvalRequired(state) && raisesBudget(state.plan.budget, budget) ? reopenApproval(changed, now, newId, "budget raised after approval") : { state: changed, events: [] };
+  const paused = pauseForBudget(asked.state, now, newId);
   return {
     state: paused.state,
-    events: [{ action: "plan.modified.budget", stepId: null, detail: { version, rationale, budget } }, ...paused.events],
+    events: [{ action: "plan.modified.budget", stepId: null, detail: { version, rationale, budget } }, ...asked.events, ...paused.events],
     modifications: [{ version, kind: "budget", rationale, before: [], after: [] }, ...paused.modifications],
   };
 }

@@ -3,6 +3,7 @@ import { type Actor, isTerminalPlan, type NewStep, type PlanState, type Step } f
 import type { Budget } from "./budget";
 import { answerBudgetReview } from "./budget-review";
 import { answerApproval, type StepEdit } from "./approval";
+import { approvalRequired, assertApprovedVersion, assertPersonDecides, type ReviewAuthority } from "./approval-authority";
 import { settle } from "./settle";
 import { findStep, insertAfter, replaceStep, snapshot } from "./step-list";
 import type { NewId, PlanModification, Transition } from "./transition";
@@ -39,6 +40,10 @@ export interface ReviewDecision {
   budget?: Budget;
   /** Revising an approval: steps to change or remove. */
   stepEdits?: StepEdit[];
+  /** Who answers: without it, the assistant (which never starts a plan that needs a person's approval). */
+  authority?: ReviewAuthority;
+  /** Approving or revising an approval: the plan version the person saw. */
+  planVersion?: number;
 }
 
 /** Step edits revise a plan's approval; any other review (a step's, a budget's) refuses them rather than drop them. */
@@ -52,6 +57,12 @@ export function submitReview(state: PlanState, decision: ReviewDecision, actor: 
   if (planReview) {
     if (planReview.decision !== null) throw invalidTransition(`The ${planReview.kind} review was already answered (${planReview.decision}).`);
     if (planReview.kind !== "approval") assertNoStepEdits(decision);
+    if (planReview.kind === "approval" && decision.decision !== "reject") {
+      assertPersonDecides(decision.authority, "Approving this plan");
+      assertApprovedVersion(state, decision.planVersion);
+    }
+    // A raised budget is a change beyond what the person approved: on such a plan, a person raises it.
+    if (planReview.kind === "budget" && decision.decision === "approve" && approvalRequired(state)) assertPersonDecides(decision.authority, "Raising the budget of a plan that needs approval");
     return planReview.kind === "budget" ? answerBudgetReview(state, planReview, decision, actor, now) : answerApproval(state, planReview, decision, actor, now, newId);
   }
   const step = findStep(state, decision.stepId);

@@ -106,7 +106,7 @@ export function Admin(props: {
           <legend>Scopes</legend>
           {SCOPES.map((scope: Scope) => (
             <label class="check" title={SCOPE_DESCRIPTIONS[scope]}>
-              <input type="checkbox" name="scope" value={scope} checked={scope !== "org:admin"} /> {scope}{" "}
+              <input type="checkbox" name="scope" value={scope} checked={scope !== "org:admin" && scope !== "plans:approve"} /> {scope}{" "}
             </label>
           ))}
         </fieldset>

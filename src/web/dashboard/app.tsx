@@ -341,11 +341,12 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
     decision,
     ...(feedback ? { feedback } : {}),
     ...(followUps.length && decision === "revise" ? { followUpSteps: followUps } : {}),
+    ...(approval && form.get("planVersion") ? { planVersion: Number(form.get("planVersion")) } : {}),
   };
   const review = validInput(submitReview, input, "The review is not valid.");
   const ctx: OperationContext = { principal: principalOf(session), services, correlationId: crypto.randomUUID(), origin, now };
   // The very operation the submit_review tool runs: same command, same audit, with this person as the actor.
-  await answerReview(review, ctx, revision.stepEdits ?? []);
+  await answerReview(review, ctx, revision.stepEdits ?? [], true);
   const back = safeReturn(form.get("back"), `/dashboard/plans/${review.planId}`);
   const done = form.get("budgetReview") === "1" ? (review.decision === "approve" ? "budget_raised" : "budget_ended") : approval ? `plan_${review.decision}` : review.decision;
   return c.redirect(`${back}${back.includes("?") ? "&" : "?"}done=${done}`, 303);
@@ -390,7 +391,7 @@ dashboardApp.get("/reviews", async (c) => {
     const state = states[i];
     if (!state) return;
     const budget = state.plan.budget ?? null;
-    for (const review of state.plan.reviews ?? []) if (review.decision === null) items.push({ plan, subject: { planReview: review, steps: state.steps }, budget });
+    for (const review of state.plan.reviews ?? []) if (review.decision === null) items.push({ plan, subject: { planReview: review, steps: state.steps, planVersion: state.plan.version }, budget });
     for (const step of state.steps) if (step.status === "awaiting_input" && step.review) items.push({ plan, subject: { step }, budget });
   });
   return render(c, {

@@ -257,7 +257,7 @@ export function PlanDetail(props: PlanDetailProps) {
         {(["completed", "failed", "cancelled"].includes(plan.status) ? [] : (plan.reviews ?? []))
           .filter((review) => review.decision === null)
           .map((review) => (
-            <ReviewForm planId={plan.planId} subject={{ planReview: review, steps }} csrf={props.csrf} back={`/dashboard/plans/${plan.planId}`} budget={plan.budget ?? null} now={props.now} />
+            <ReviewForm planId={plan.planId} subject={{ planReview: review, steps, planVersion: plan.version }} csrf={props.csrf} back={`/dashboard/plans/${plan.planId}`} budget={plan.budget ?? null} now={props.now} />
           ))}
         {steps
           .filter((s) => s.status === "awaiting_input" && s.review)

@@ -9,7 +9,7 @@ import { MarkdownNote } from "./markdown-note";
 // Review form (plan page and inbox)
 
 /** What a review form answers: a checkpoint step, or one of the plan's own reviews (approval, budget). */
-export type ReviewSubject = { step: Step } | { planReview: PlanReview; steps: readonly Step[] };
+export type ReviewSubject = { step: Step } | { planReview: PlanReview; steps: readonly Step[]; planVersion: number };
 
 export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf: string; back: string; budget?: Budget | null; now?: number }) {
   const { subject } = props;
@@ -33,7 +33,7 @@ export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf
         </>
       ) : null}
       {planReview?.kind === "approval" && "steps" in subject ? (
-        <ApprovalFields id={id} steps={subject.steps} budget={props.budget} now={props.now ?? Date.now()} />
+        <ApprovalFields id={id} steps={subject.steps} planVersion={subject.planVersion} budget={props.budget} now={props.now ?? Date.now()} />
       ) : budgetReview ? (
         <>
           <input type="hidden" name="budgetReview" value="1" />
@@ -64,10 +64,12 @@ export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf
 }
 
 /** Approve, revise (edit the steps' instructions, remove or add steps, change the budget; the note reaches the assistant) or reject. */
-function ApprovalFields({ id, steps, budget, now }: { id: string; steps: readonly Step[]; budget: Budget | null | undefined; now: number }) {
+function ApprovalFields({ id, steps, planVersion, budget, now }: { id: string; steps: readonly Step[]; planVersion: number; budget: Budget | null | undefined; now: number }) {
   return (
     <>
       <input type="hidden" name="approvalReview" value="1" />
+      {/* The version shown here is the one approved: a plan changed since is refused, not approved unseen. */}
+      <input type="hidden" name="planVersion" value={String(planVersion)} />
       <fieldset>
         <legend>Decision</legend>
         <label class="check">

@@ -1,0 +1,75 @@
+import { conflict, forbidden, validationError } from "../errors";
+import type { Budget } from "./budget";
+import type { PlanState } from "./model";
+
+/**
+ * Who may give a plan's approval. Where approval is required (by the org, or by the plan where the org
+ * leaves it to the plan), a person gives it: in the dashboard (a signed-in session), or through a
+ * credential an admin granted the `plans:approve` scope for an integration acting for people. Every
+ * other credential is the assistant's: it can reject a plan (as it can cancel one) but never start it.
+ */
+export type Approver = "person" | "assistant";
+
+export interface ReviewAuthority {
+  approver: Approver;
+  /** The dashboard page where a person approves the plan; named in every refusal. */
+  approvalUrl: string;
+}
+
+export const APPROVAL_SCOPE = "plans:approve";
+
+/** The approval a new plan gets: an org that requires approval is not overridden by the plan's own "optional". */
+export function effectiveApproval(org: "required" | "optional", plan: "required" | "optional" | undefined): "required" | "optional" {
+  return org === "required" ? "required" : (plan ?? org);
+}
+
+/** A plan created with approval required carries its approval review from creation, answered or not. */
+export const approvalRequired = (state: PlanState): boolean => (state.plan.reviews ?? []).some((review) => review.kind === "approval");
+
+/** Refuses a decision that starts or continues the plan when the caller is not a person. */
+export function assertPersonDecides(authority: ReviewAuthority | undefined, what: string): void {
+  if (authority?.approver === "person") return;
+  const url = authority?.approvalUrl;
+  throw forbidden(
+    `${what} is a person's decision: open ${url ?? "the plan's page in the dashboard"} in a browser to approve it (an assistant's credential cannot; an admin can grant the ${APPROVAL_SCOPE} scope to an integration acting for people).`,
+    url ? { url } : {},
+  );
+}
+
+/** An approval names the plan version it approves: the plan must not have changed since the person saw it. */
+export function assertApprovedVersion(state: PlanState, planVersion: number | undefined): void {
+  if (planVersion === undefined) {
+    throw validationError(`planVersion is required to approve a plan: the version the person approves (now ${state.plan.version}).`, [
+      { path: "planVersion", message: "The plan version approved" },
+    ]);
+  }
+  if (planVersion !== state.plan.version) {
+    throw conflict(`The plan changed since version ${planVersion} (it is at version ${state.plan.version}): look at it again and approve the version it is now.`);
+  }
+}
+
+/** While an approval waits, the plan changes only through that approval. */
+export function assertNotAwaitingApproval(state: PlanState): void {
+  const waiting = state.plan.reviews?.find((review) => review.kind === "approval" && review.decision === null);
+  if (waiting) {
+    throw conflict(
+      `The plan waits for a person's approval (review ${waiting.reviewId}): it changes only through that approval (revise it there) until it is answered; cancel_plan ends it.`,
+    );
+  }
+}
+
+/**
+ * What needs a new approval once a plan with required approval was approved: added steps, or a budget
+ * raised above the limits in force (each set by a person: at approval or at a budget review). A limit
+ * lowered, a deadline brought forward, steps updated, reordered, skipped, removed or failed do not.
+ */
+export function raisesBudget(before: Budget | null | undefined, after: Budget | null | undefined): boolean {
+  const was = before ?? {};
+  const now = after ?? {};
+  // A deadline is epoch milliseconds: a later one is a raise like any larger limit.
+  return (Object.keys(now) as (keyof Budget)[]).some((key) => {
+    const limit = now[key];
+    const previous = was[key];
+    return limit !== undefined && (previous === undefined || limit > previous);
+  });
+}
