@@ -11,6 +11,8 @@ export interface E2EServer {
   password: string;
   apiKey: string;
   readOnlyKey: string;
+  /** An integration acting for people: the admin's key with `plans:approve`, which no assistant's credential carries. */
+  approverKey: string;
   persistTo: string;
 }
 
@@ -34,9 +36,10 @@ export default async function setup(project: TestProject) {
   await addUser({ org: orgSlug, email, name: "E2E Admin", role: "admin", password }, { persistTo });
   const { key: apiKey } = await createApiKey({ org: orgSlug, userEmail: email, name: "e2e", scopes: ["research:read", "research:write"] }, { persistTo });
   const { key: readOnlyKey } = await createApiKey({ org: orgSlug, userEmail: email, name: "e2e-read", scopes: ["research:read"] }, { persistTo });
+  const { key: approverKey } = await createApiKey({ org: orgSlug, userEmail: email, name: "e2e-approver", scopes: ["research:read", "research:write", "plans:approve"] }, { persistTo });
   const port = await findFreePort();
   const server = await startDevServer({ port, persistTo, inspectorPort: await findFreePort(), logFile: join(persistTo, "wrangler.log") });
-  project.provide("server", { url: server.url, orgSlug, email, password, apiKey, readOnlyKey, persistTo });
+  project.provide("server", { url: server.url, orgSlug, email, password, apiKey, readOnlyKey, approverKey, persistTo });
   return async () => {
     await server.stop();
     rmSync(persistTo, { recursive: true, force: true });

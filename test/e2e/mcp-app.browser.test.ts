@@ -33,6 +33,7 @@ interface HostWindow {
     calls: { name: string; arguments?: Record<string, unknown> }[];
     modelContexts: { content?: { type: string; text: string }[] }[];
     displayModeRequests: string[];
+    openedLinks: string[];
   };
 }
 
@@ -67,11 +68,11 @@ interface RpcResult {
 /** The full catalog, or the core profile (the lifecycle tools only: no ledger, no deliverables to read). */
 type Endpoint = "/mcp" | "/mcp/core";
 
-async function mcp(method: string, params: Record<string, unknown>, endpoint: Endpoint = "/mcp"): Promise<Record<string, unknown>> {
+async function mcp(method: string, params: Record<string, unknown>, endpoint: Endpoint = "/mcp", key = server.apiKey): Promise<Record<string, unknown>> {
   const response = await fetch(`${server.url}${endpoint}`, {
     method: "POST",
     headers: {
-      authorization: `Bearer ${server.apiKey}`,
+      authorization: `Bearer ${key}`,
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": "2025-11-25",
@@ -82,7 +83,7 @@ async function mcp(method: string, params: Record<string, unknown>, endpoint: En
   if (message.error) throw new Error(`${method}: ${message.error.message}`);
   return message.result ?? {};
 }
-const callTool = (name: string, args: Record<string, unknown>, endpoint?: Endpoint) => mcp("tools/call", { name, arguments: args }, endpoint);
+const callTool = (name: string, args: Record<string, unknown>, endpoint?: Endpoint, key?: string) => mcp("tools/call", { name, arguments: args }, endpoint, key);
 const structured = async (name: string, args: Record<string, unknown>) => (await callTool(name, args)).structuredContent as Record<string, unknown>;
 
 /** A plan whose first step (a checkpoint) waits for a person's review. */
@@ -119,6 +120,8 @@ interface HostOptions {
   endpoint?: Endpoint;
   partialArguments?: Record<string, unknown>[];
   cancelledWith?: string;
+  /** The credential the host forwards the view's calls with (the person's own; by default the assistant's key). */
+  key?: string;
 }
 
 /** The app's tools/call as the server answered them, in the order the answers came. */
@@ -137,7 +140,7 @@ async function hostApp(options: HostOptions) {
   const answered: Answered[] = [];
   await page.exposeFunction("forwardToolCall", async (call: { name: string; arguments?: Record<string, unknown> }) => {
     try {
-      const result = await callTool(call.name, call.arguments ?? {}, options.endpoint);
+      const result = await callTool(call.name, call.arguments ?? {}, options.endpoint, options.key);
       answered.push({ name: call.name });
       return result;
     } catch (error) {
@@ -348,18 +351,27 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
       await page.setViewportSize({ width: 720, height: 720 });
       await page.locator("iframe#app").screenshot({ path: join(projectRoot, "docs", "images", "mcp-app-plan.png") });
     }
+    // The assistant's credential cannot approve: the view opens Cairn's approval page for the person instead.
     await frame.click("button:text-is('Approve')");
-    await frame.waitForSelector("text=Review sent: approve.");
-    const calls = await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls);
-    // On load the view read the plan as it is now; then exactly the answer, then a refresh.
+    await frame.waitForSelector("text=Approve it on Cairn's page that just opened");
+    expect(await page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.openedLinks)).toEqual([`${server.url}/dashboard/plans/${planId}`]);
+    expect((await structured("get_plan_status", { planId })).pendingReviews).toHaveLength(1);
+    await page.close();
+
+    // Where the host calls with a credential acting for the person (plans:approve), the approval goes through in place.
+    const approver = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, key: server.approverKey });
+    await approver.frame.click("button:text-is('Approve')");
+    await approver.frame.waitForSelector("text=Review sent: approve.");
+    const calls = await approver.page.evaluate(() => (globalThis as unknown as HostWindow).cairnHost.calls);
+    // On load the view read the plan as it is now; then exactly the answer (naming the version it showed), then a refresh.
     expect(planCalls(calls)).toEqual([
       { name: "get_plan_status", arguments: { planId } },
-      { name: "submit_review", arguments: { planId, stepId: reviewId, decision: "approve" } },
+      { name: "submit_review", arguments: { planId, stepId: reviewId, decision: "approve", planVersion: expect.any(Number) } },
       { name: "get_plan_status", arguments: { planId } },
     ]);
-    expect(await frame.locator("section.review").count()).toBe(0);
+    expect(await approver.frame.locator("section.review").count()).toBe(0);
     expect((await structured("get_next_step", { planId })).status).toBe("step");
-    await page.close();
+    await approver.page.close();
   });
 
   it("revises an approval with a step edited, one removed and the budget set, and tells the model what changed", async () => {
@@ -378,7 +390,8 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
     const planId = String(created.planId);
     const [first, second] = created.steps as { stepId: string }[];
     const reviewId = String(((await structured("get_plan_status", { planId })).pendingReviews as { reviewId: string }[])[0]?.reviewId);
-    const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, modelContext: true });
+    // Revising changes what the person approves: it takes a credential acting for them (plans:approve).
+    const { page, frame } = await hostApp({ toolName: "get_plan_status", toolArguments: { planId }, serverTools: true, modelContext: true, key: server.approverKey });
 
     // The editor reads the steps whole when opened (the presentation clips long instructions).
     await frame.click("details.edit > summary");
@@ -409,6 +422,7 @@ describe("the plan view as an MCP App in Chromium", { timeout: 180_000 }, () => 
           { stepId: second?.stepId, remove: true },
         ],
         budget: { maxSteps: 4 },
+        planVersion: expect.any(Number),
       },
     });
     // The view shows the plan as revised, and the model hears what the person changed and where the plan now stands.

@@ -47,6 +47,8 @@ interface PageGlobals {
     /** Every ui/update-model-context the app sent, in order (a host keeps the last). */
     modelContexts: unknown[];
     displayModeRequests: string[];
+    /** Every link the app asked the host to open (ui/open-link), in order. */
+    openedLinks: string[];
   };
   /** Exposed by the test: forwards a tools/call to the real Cairn with the user's own credential. */
   forwardToolCall(call: CallRecord): Promise<unknown>;
@@ -66,11 +68,13 @@ let started: StartOptions | undefined;
 const calls: CallRecord[] = [];
 const modelContexts: unknown[] = [];
 const displayModeRequests: string[] = [];
+const openedLinks: string[] = [];
 
 page.cairnHost = {
   calls,
   modelContexts,
   displayModeRequests,
+  openedLinks,
   async start(options) {
     started = options;
     const { html, toolName, toolArguments, toolResult, serverTools, theme, displayModes = ["inline"], modelContext = false } = options;
@@ -97,6 +101,11 @@ page.cairnHost = {
       };
     }
     // As a host does: switch only to a mode both sides offer, answer with the mode now in force, and say so in the context.
+    // As a host does: open the link in the person's browser (recorded here), and answer that it did.
+    host.onopenlink = async ({ url }) => {
+      openedLinks.push(url);
+      return {};
+    };
     host.onrequestdisplaymode = async ({ mode }) => {
       displayModeRequests.push(mode);
       const appModes = host.getAppCapabilities()?.availableDisplayModes ?? [];

@@ -211,7 +211,10 @@ function modifyExpectation(state: PlanState, modification: Modification, rationa
       if (index === 0) return "not_found";
       if (state.steps.length + modification.steps.length > LIMITS.stepsPerPlan) return "validation";
       const added = modification.steps.map((s) => s.parallelGroup ?? null);
-      return contiguous([...groups.slice(0, index), ...added, ...groups.slice(index)]) ? "ok" : "validation";
+      if (!contiguous([...groups.slice(0, index), ...added, ...groups.slice(index)])) return "validation";
+      // Steps added to a plan that needed an approval need a new one, and a waiting budget review is answered first.
+      const reviews = state.plan.reviews ?? [];
+      return reviews.some((r) => r.kind === "approval") && reviews.some((r) => r.kind === "budget" && r.decision === null) ? "invalid_transition" : "ok";
     }
     case "reorder": {
       const pending = state.steps.filter((s) => s.status === "pending").map((s) => s.stepId);

@@ -356,6 +356,10 @@ export function modifyPlan(state: PlanState, modification: Modification, rationa
   }
   const reopened = state.plan.status === "completed" ? { ...next.plan, status: "active" as const, finishedAt: null } : next.plan;
   const settled = settle({ ...next, plan: { ...reopened, version } }, now);
+  // Added steps need a new approval, and one plan review waits at a time: a budget review waiting is answered first.
+  if (modification.action === "add" && approvalRequired(state) && pendingBudgetReview(state)) {
+    throw invalidTransition("The plan waits at its budget review; a person answers it before steps are added (added steps need a new approval).");
+  }
   const asked = modification.action === "add" && approvalRequired(state) ? reopenApproval(settled.state, now, newId, "steps added after approval") : { state: settled.state, events: [] };
   return {
     state: asked.state,
