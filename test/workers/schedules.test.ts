@@ -5,7 +5,7 @@ import worker from "../../src/index";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok } from "../support/plans";
 import { adminOf, at, subscribe, useStandInReceivers, waitFor } from "../support/webhooks";
-import { rest, seedTenant } from "../support/worker";
+import { fetchWorker, rest, seedTenant } from "../support/worker";
 
 /**
  * Scheduled re-runs on workerd: the five-minute cron (the Worker's own scheduled handler, fired here at chosen times)
@@ -206,6 +206,13 @@ describe("scheduled re-runs", () => {
     // Above the report.
     expect(html.indexOf('id="what-changed"')).toBeLessThan(html.indexOf('id="deliverable-content"'));
     expect(html).toContain(`href="/dashboard/outputs/${firstOutput}"`);
+
+    // Shared outside the org, the deliverable says what changed too, naming the previous run's without a way in.
+    const shared = (await (await rest(apiKey, `/outputs/${secondOutput}/shares`, { method: "POST", body: JSON.stringify({}) })).json()) as { url: string };
+    const publicHtml = await (await fetchWorker(new Request(shared.url, { headers: { "cf-connecting-ip": "203.0.113.9" } }))).text();
+    expect(publicHtml).toContain("What changed since the previous run");
+    expect(publicHtml).toContain(read.changes.summary);
+    expect(publicHtml).not.toContain("/dashboard/");
 
     // The plan page sets and stops the schedule through its forms.
     const page = await (await visitor.get(`/dashboard/plans/${planId}`)).text();

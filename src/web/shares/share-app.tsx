@@ -17,6 +17,7 @@ import { Layout, STYLE } from "../dashboard/layout";
 import { renderedMarkdownOf } from "../dashboard/rendered-deliverable";
 import { citedSourcesOf, type RefLinks } from "../dashboard/source-routes";
 import { type SharedReading, type SharedSource, SharePage, ShareNotFound, sourceAnchor } from "./share-page";
+import { changesSincePreviousRun } from "../../operations/get-research-output";
 
 type ShareApp = { Bindings: Env };
 type ShareContext = Context<ShareApp>;
@@ -105,13 +106,14 @@ shareApp.get("/:token", async (c) => {
   const { services, home } = await webServices(c.env, share.orgId);
   const output = await services.outputs.get(share.orgId, share.outputId);
   if (!output) return notFound(c);
-  const [rendered, cited] = await Promise.all([
+  const [rendered, cited, changes] = await Promise.all([
     output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null,
     citedSourcesOf(services, share.orgId, output, ON_PAGE),
+    changesSincePreviousRun({ principal: { orgId: share.orgId }, services }, output),
   ]);
   const sources = await withReadings(c.env, share.orgId, cited.sources);
   await countShareView(c.env, share.shareId, now);
-  return page(c, output.title, <SharePage output={output} rendered={rendered} hrefOf={cited.hrefOf} sources={sources} />, 200);
+  return page(c, output.title, <SharePage output={output} rendered={rendered} hrefOf={cited.hrefOf} sources={sources} changes={changes} />, 200);
 });
 
 shareApp.all("*", (c) => notFound(c));

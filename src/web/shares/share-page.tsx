@@ -10,6 +10,8 @@ import { type CitedSource, DeliverableContent } from "../dashboard/deliverable";
 import { shortTime } from "../dashboard/format";
 import type { RefLink } from "../dashboard/markdown";
 import { basisInWords, statusMeaning, VerificationBadge } from "../dashboard/source-status";
+import type { DeliverableChanges } from "../../domain/research/changes";
+import { DeliverableChangesCard } from "../dashboard/deliverable-changes";
 
 /** The part of Cairn's reading of a source that the deliverable cites. */
 export interface SharedReading {
@@ -80,7 +82,14 @@ function SharedSourceEntry({ source }: { source: SharedSource }) {
   );
 }
 
-export function SharePage(props: { output: ResearchOutput; rendered: RenderedMarkdown | null; hrefOf: RefLink; sources: SharedSource[] }) {
+export function SharePage(props: {
+  output: ResearchOutput;
+  rendered: RenderedMarkdown | null;
+  hrefOf: RefLink;
+  sources: SharedSource[];
+  /** For a scheduled run's deliverable: what changed since the previous run's (named, not linked). */
+  changes?: { previousOutputId: string; changes: DeliverableChanges } | null;
+}) {
   const { output } = props;
   return (
     <>
@@ -89,6 +98,7 @@ export function SharePage(props: { output: ResearchOutput; rendered: RenderedMar
         Version {output.version}, updated {shortTime(output.updatedAt)}. A read-only copy shared from Cairn, with the sources it rests on and what Cairn found on
         each.
       </p>
+      {props.changes ? <DeliverableChangesCard previousOutputId={props.changes.previousOutputId} changes={props.changes.changes} linked={false} /> : null}
       <DeliverableContent output={output} rendered={props.rendered} hrefOf={props.hrefOf} />
       {props.sources.length ? (
         <section id="shared-sources">
