@@ -36,13 +36,10 @@ export const listActivePlans = defineOperation({
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const after = input.cursor ? decodeCursor(input.cursor) : undefined;
     const { orgId } = ctx.principal;
-    const [rows, due] = await Promise.all([
-      ctx.services.planIndex.listActive(orgId, { ...(after ? { after: { updatedAt: after.createdAt, planId: after.id } } : {}), limit: limit + 1 }),
-      ctx.services.series.dueRunPlanIds(orgId),
-    ]);
+    const rows = await ctx.services.planIndex.listActive(orgId, { ...(after ? { after: { updatedAt: after.createdAt, planId: after.id } } : {}), limit: limit + 1 });
     const page = toPage(rows, limit, (row) => ({ createdAt: row.updatedAt, id: row.planId }));
     // Due runs lead the page they are on (the order across pages stays the cursor's, so paging never skips a plan).
-    const items = [...page.items.filter((row) => due.has(row.planId)), ...page.items.filter((row) => !due.has(row.planId))];
+    const items = [...page.items.filter((row) => row.seriesRunDue), ...page.items.filter((row) => !row.seriesRunDue)];
     return {
       plans: items.map((row) => ({
         planId: row.planId,
@@ -54,7 +51,7 @@ export const listActivePlans = defineOperation({
         totalSteps: row.totalSteps,
         currentStepOrder: row.currentStepOrder,
         updatedAt: new Date(row.updatedAt).toISOString(),
-        ...(due.has(row.planId) ? { due: true as const } : {}),
+        ...(row.seriesRunDue ? { due: true as const } : {}),
       })),
       nextCursor: page.nextCursor,
     };

@@ -62,19 +62,23 @@ export interface PlanIndexRow {
   budget_exhausted: number;
 }
 
+/** A run a schedule made that nobody has started yet (no step claimed, finished or failed): the list shows it `due`. */
+const SERIES_RUN_DUE = `(completed_steps = 0 AND failed_steps = 0 AND current_step_order IS NULL AND EXISTS (
+  SELECT 1 FROM plan_series_runs r WHERE r.org_id = plans.org_id AND r.plan_id = plans.plan_id AND r.status = 'due' AND r.plan_created = 1))`;
+
 export function d1PlanIndex(db: D1Queries): PlanIndex {
   return {
     async listActive(orgId, page) {
       const after = page.after;
       const { results } = await db
         .prepare(
-          `SELECT * FROM plans WHERE org_id = ? AND status IN (${ACTIVE_STATUSES.map(() => "?").join(", ")})
+          `SELECT *, ${SERIES_RUN_DUE} AS series_run_due FROM plans WHERE org_id = ? AND status IN (${ACTIVE_STATUSES.map(() => "?").join(", ")})
              ${after ? "AND (updated_at < ? OR (updated_at = ? AND plan_id < ?))" : ""}
             ORDER BY updated_at DESC, plan_id DESC LIMIT ?`,
         )
         .bind(orgId, ...ACTIVE_STATUSES, ...(after ? [after.updatedAt, after.updatedAt, after.planId] : []), page.limit)
-        .all<PlanIndexRow>();
-      return results.map(toPlanIndexEntry);
+        .all<PlanIndexRow & { series_run_due: number }>();
+      return results.map((row) => ({ ...toPlanIndexEntry(row), seriesRunDue: row.series_run_due === 1 }));
     },
   };
 }

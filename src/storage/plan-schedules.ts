@@ -174,16 +174,6 @@ export function d1PlanSeries(db: D1Queries): PlanSeriesReader {
         .first<ScheduleRow & { r_number: number; r_status: string; r_due_at: number }>();
       return row ? { schedule: toSchedule(row), runNumber: row.r_number, run: { status: row.r_status as RunStatus, dueAt: row.r_due_at } } : null;
     },
-    async dueRunPlanIds(orgId) {
-      const { results } = await db
-        .prepare(
-          `SELECT r.plan_id FROM plan_series_runs r JOIN plans p ON p.plan_id = r.plan_id AND p.org_id = r.org_id
-            WHERE r.org_id = ? AND r.status = 'due' AND r.plan_created = 1 AND NOT ${STARTED} LIMIT 200`,
-        )
-        .bind(orgId)
-        .all<{ plan_id: string }>();
-      return new Set(results.map((row) => row.plan_id));
-    },
     async previousDeliverable(orgId, planId) {
       const run = await db.prepare("SELECT series_id, run_number FROM plan_series_runs WHERE org_id = ? AND plan_id = ?").bind(orgId, planId).first<{ series_id: string; run_number: number }>();
       if (!run) return null;

@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, REPORT, sourceChecksSettled, steps } from "../support/plans";
 import { adminOf, waitFor } from "../support/webhooks";
-import { rest, seedTenant } from "../support/worker";
+import { rest, seedApiKey, seedTenant } from "../support/worker";
 
 /**
  * What the dashboard shows a person, on workerd: re-checks after delivery run on Miniflare's real source-check
@@ -108,7 +108,7 @@ async function submit(key: string, planId: string, result: unknown) {
 
 describe("the dashboard shows what assistants wrote as a person reads it", () => {
   it("renders presentations, questions and notes as escaped Markdown; summaries and the interview as labelled text; the execution by its topic; the budget fields apart", async () => {
-    const { admin, apiKey } = await seedTenant();
+    const { admin, apiKey, orgId } = await seedTenant();
     const execution = (await ok(apiKey, "log_skill_execution", {
       skillName: "research",
       sessionId: "sess-readable",
@@ -134,8 +134,10 @@ describe("the dashboard shows what assistants wrote as a person reads it", () =>
     expect(form).toMatch(/data-budget-field="maxSteps"><label for="maxSteps-[^"]+">Steps<\/label><span class="muted">now 8<\/span><input /);
     expect(form).toMatch(/data-budget-field="maxTokens"><label for="maxTokens-[^"]+">Tokens<\/label><span class="muted">now 200,000<\/span><input /);
     expect(readText(form)).not.toContain("(now 8)");
-    const status = (await ok(apiKey, "get_plan_status", { planId })) as { pendingReviews: { reviewId: string }[] };
-    await ok(apiKey, "submit_review", { planId, stepId: status.pendingReviews[0]?.reviewId, decision: "approve" });
+    // Approved by a person's credential (plans:approve), naming the version the person saw.
+    const status = (await ok(apiKey, "get_plan_status", { planId })) as { pendingReviews: { reviewId: string; planVersion: number }[] };
+    const approver = (await seedApiKey(orgId, admin.userId, ["research:read", "research:write", "plans:approve"])).key;
+    await ok(approver, "submit_review", { planId, stepId: status.pendingReviews[0]?.reviewId, decision: "approve", planVersion: status.pendingReviews[0]?.planVersion });
 
     await submit(apiKey, planId, { "key findings": "mono 24%", regions: ["EU", "US"], detail: { deep: { deeper: { deepest: { gone: "too deep" } } } } });
     const checkpoint = (await ok(apiKey, "get_next_step", { planId })) as { step: { stepId: string }; claimId: string };

@@ -44,5 +44,6 @@ export interface PlanEngine {
 
 export interface PlanIndex {
   /** Non-terminal plans of the org, most recently updated first. */
-  listActive(orgId: string, page: { after?: { updatedAt: number; planId: string }; limit: number }): Promise<PlanIndexEntry[]>;
+  /** `seriesRunDue`: a run a schedule made that nobody has started (read in the same query: a list is one D1 query). */
+  listActive(orgId: string, page: { after?: { updatedAt: number; planId: string }; limit: number }): Promise<(PlanIndexEntry & { seriesRunDue: boolean })[]>;
 }

@@ -1,5 +1,5 @@
 import { conflict, invalidTransition, validationError } from "../errors";
-import { isTerminalPlan, isTerminalStep, LIMITS, type Actor, type BranchingCondition, type NewStep, type PlanReview, type PlanState, pendingPlanReview, type Step, type StepStatus } from "./model";
+import { isTerminalPlan, isTerminalStep, LIMITS, type Actor, type BranchingCondition, type NewStep, type PlanReview, type PlanState, pendingPlanReview, type SeriesRunMark, type Step, type StepStatus } from "./model";
 import { type ApprovalMode, openApproval, reopenApproval, takeReviewNotes } from "./approval";
 import { approvalRequired, assertNotAwaitingApproval, raisesBudget } from "./approval-authority";
 import { addUsage, type Budget, type BudgetLine, exhaustedLines, normalizeBudget, type StepUsage, toolCallsOf } from "./budget";
@@ -38,6 +38,8 @@ export interface CreatePlanInput {
   budget?: Budget | null;
   /** required: the plan waits for a person's approval before its first step. */
   approval?: ApprovalMode;
+  /** Set by the scheduler on the runs it makes: the plan's status then says where it stands in its series. */
+  seriesRun?: SeriesRunMark;
 }
 
 export function createPlan(input: CreatePlanInput, actor: Actor, now: number, newId: NewId): Transition {
@@ -79,6 +81,7 @@ export function createPlan(input: CreatePlanInput, actor: Actor, now: number, ne
       failureReason: null,
       budget,
       usage: { steps: 0, inputTokens: 0, outputTokens: 0, toolCalls: 0 },
+      ...(input.seriesRun ? { seriesRun: { seriesId: input.seriesRun.seriesId, runNumber: input.seriesRun.runNumber } } : {}),
     },
     steps,
   };

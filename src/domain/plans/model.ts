@@ -147,6 +147,13 @@ export interface Plan {
   usage?: Usage;
   /** Plan-level reviews (approval, budget), oldest first; absent on plans made before them. */
   reviews?: PlanReview[];
+  /** A run a schedule made: its series and number (schedule.ts). Absent on every other plan, the series' own included. */
+  seriesRun?: SeriesRunMark;
+}
+
+export interface SeriesRunMark {
+  seriesId: string;
+  runNumber: number;
 }
 
 export interface PlanState {

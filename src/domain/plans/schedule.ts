@@ -195,8 +195,6 @@ export interface SeriesLink {
 /** What operations read of series (the D1 adapter: src/storage/plan-schedules.ts). */
 export interface PlanSeriesReader {
   ofPlan(orgId: string, planId: string): Promise<SeriesLink | null>;
-  /** The org's runs created and not started by anybody yet (at most one a series). */
-  dueRunPlanIds(orgId: string): Promise<Set<string>>;
   /** The latest deliverable of an earlier run of the plan's series (the series' own plan counting as run 0). */
   previousDeliverable(orgId: string, planId: string): Promise<{ outputId: string; planId: string } | null>;
   /** A run's ledger: its claims and its sources' URLs, bounded (CHANGE_LIMITS). */

@@ -146,5 +146,6 @@ function copyOf(source: PlanState, run: ClaimedRun, approval: Awaited<ReturnType
     executionId: null,
     stallThresholdMinutes: plan.stallThresholdMinutes ?? null,
     approval,
+    seriesRun: { seriesId: run.seriesId, runNumber: run.runNumber },
   };
 }
