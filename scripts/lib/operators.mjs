@@ -14,7 +14,7 @@ import { editSourcePolicy } from "../../src/domain/sources/source-policy.ts";
 import { configuredDatabases, OperatorError, runSql, runSqlAll, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
 
 /** Must match `SCOPES` in src/domain/scopes.ts (the e2e test checks that they agree). */
-export const SCOPES = Object.freeze(["research:read", "research:write", "org:admin"]);
+export const SCOPES = Object.freeze(["research:read", "research:write", "org:admin", "plans:approve"]);
 /** Scopes a key gets when none are asked for (src/domain/scopes.ts `DEFAULT_SCOPES`). */
 export const DEFAULT_SCOPES = Object.freeze(["research:read", "research:write"]);
 export const ROLES = Object.freeze(["member", "admin"]);
@@ -318,8 +318,10 @@ export async function createApiKey(input, options = {}) {
   const user = userRows?.[0];
   if (!user) throw new OperatorError(`No user with e-mail ${mail}. Add one with \`npm run cairn -- user add\`.`, { code: "not_found" });
   if (!user.role) throw new OperatorError(`${mail} is not a member of "${slug}".`, { code: "forbidden" });
-  if (wanted.includes("org:admin") && user.role !== "admin") {
-    throw new OperatorError(`Refused: the org:admin scope needs an admin of "${slug}", and ${mail} is a ${user.role}.`, { code: "forbidden" });
+  for (const adminOnly of ["org:admin", "plans:approve"]) {
+    if (wanted.includes(adminOnly) && user.role !== "admin") {
+      throw new OperatorError(`Refused: the ${adminOnly} scope needs an admin of "${slug}", and ${mail} is a ${user.role}.`, { code: "forbidden" });
+    }
   }
   if (sameName?.[0]) {
     throw new OperatorError(`"${slug}" already has an active key named "${keyName}" (${sameName[0].id}). Revoke it first or choose another name.`, {
