@@ -14,7 +14,7 @@ export function outputCommands(emit) {
       summary: "download a deliverable as Markdown, standalone HTML or Word (DOCX)",
       flags: ["org", "format", "out", "url"],
       required: ["org"],
-      positional: "outputId",
+      positionals: ["outputId"],
       details: `Writes the deliverable OUTPUT_ID of the org to FILE (default: its title as the file name, in the current
 directory). --format md (the default): its Markdown with a Sources list; html: one standalone file with a print
 stylesheet (open it and print, or Save as PDF); docx: a Word document. Each lists the sources it cites with

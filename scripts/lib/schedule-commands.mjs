@@ -15,7 +15,7 @@ export function scheduleCommands(emit, UsageError) {
     "plans schedule": {
       usage: "plans schedule PLAN_ID --every day|week|month [--start ISO_TIME] [--until ISO_TIME] [--org SLUG] [--url URL]",
       summary: "re-run a plan on a schedule (each run a new plan, made by the cron when due)",
-      positional: "plan",
+      positionals: ["plan"],
       flags: ["every", "start", "until", "org", "url"],
       required: ["every"],
       details: `At each due time the Worker's five-minute cron creates the next run: a new plan with the plan's question
@@ -35,7 +35,7 @@ Runs through the Worker, like export: locally a wrangler dev on the same state (
     "plans unschedule": {
       usage: "plans unschedule PLAN_ID [--org SLUG] [--url URL]",
       summary: "stop a plan's schedule (the runs made stay)",
-      positional: "plan",
+      positionals: ["plan"],
       flags: ["org", "url"],
       required: [],
       run: async (o, t) => {

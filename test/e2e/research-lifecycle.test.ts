@@ -13,6 +13,7 @@ import { HeadlessOAuthProvider } from "../support/headless-oauth-provider";
 import { authorizeInBrowser } from "../support/oauth-flow";
 import { ScriptedAssistant, type WorkStep } from "../support/scripted-assistant";
 import { runCli as cli } from "../support/cli";
+import { restCaller, settledVerdicts } from "../support/e2e-rest";
 import { startReceiver } from "../support/webhook-receiver";
 
 const server = inject("server");
@@ -288,6 +289,8 @@ describe("the research lifecycle through real MCP clients", () => {
     await Promise.all([deep.submit(planId, r1.step, r1.claimId, { reviewed: 2 }), deep.submit(planId, r2.step, r2.claimId, { reviewed: 1 })]);
 
     // Critic on the high-stakes claim; then the plan changes after critique: a checkpoint for the board.
+    // Grounded counts a source once Cairn has checked it (on a loaded machine its three checks may still be pending).
+    await settledVerdicts(restCaller(server), planId, 3);
     current = await take(/^Critic/);
     const critic = await deep.call<{ claims: { ref: string; status: string; finalConfidence: number }[] }>("record_verdicts", {
       planId,
