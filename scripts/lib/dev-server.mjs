@@ -178,7 +178,7 @@ function trackGroup(pid) {
 }
 
 /**
- * Starts `wrangler dev` on 127.0.0.1:`port` with `PUBLIC_URL=http://localhost:PORT`,
+ * Starts `wrangler dev` on localhost:`port` with `PUBLIC_URL=http://localhost:PORT`,
  * waits until `GET /health` answers 200, and returns a handle.
  *
  * Background mode (default): own process group, output collected (and
@@ -195,7 +195,9 @@ export async function startDevServer({ port, persistTo, vars = {}, inspectorPort
   const listenPort = port ?? (await findFreePort());
   const devtoolsPort = inspectorPort ?? (await findFreePort());
   const url = `http://localhost:${listenPort}`;
-  const args = [wranglerJs, "dev", "--port", String(listenPort), "--ip", "127.0.0.1", "--inspector-port", String(devtoolsPort)];
+  // Listening on "localhost", wrangler's own "Ready on" line names the same host as PUBLIC_URL, Cairn's banner and the
+  // docs (OAuth tokens are bound to the host they were issued on: one name keeps a newcomer on it).
+  const args = [wranglerJs, "dev", "--port", String(listenPort), "--ip", "localhost", "--inspector-port", String(devtoolsPort)];
   // --test-scheduled: local dev never fires the cron, so wrangler would warn about it on every start;
   // with this flag it doesn't, and GET /__scheduled runs the scheduled handler (the daily clean-up) by hand.
   args.push("--show-interactive-dev-session=false", "--test-scheduled");

@@ -2,7 +2,9 @@
  * The operator CLI's `notifications …` (a member's choice) and `org channels …` (the org's channels) commands:
  * their usage, help and output. The calls are in notifications.mjs, through the Worker's REST routes.
  */
+import { addressArgument } from "./address-argument.mjs";
 import * as notifications from "./notifications.mjs";
+import { UsageError } from "./wrangler.mjs";
 
 const EVENTS = `Events: plan.review_requested, plan.approval_requested, plan.stalled, plan.completed,
 research_output.sources_changed, plan.scheduled_run_due. A member hears of plans they own, by e-mail (default: reviews
@@ -50,13 +52,17 @@ export function notificationCommands(emit) {
       },
     },
     "org channels add": {
-      usage: "org channels add --org SLUG --kind slack|email (--endpoint HTTPS-URL | --address EMAIL) --events TYPE[,TYPE…] [--url URL]",
-      summary: "add a Slack-compatible webhook or an e-mail address as a channel",
+      usage: "org channels add [HTTPS-URL] --org SLUG --kind slack|email [--address EMAIL] --events TYPE[,TYPE…] [--url URL]",
+      summary: "add a Slack-compatible webhook (its URL first) or an e-mail address (--address) as a channel",
+      // --endpoint: the older spelling of the Slack channel's URL, still read (with a pointer to the first argument).
       flags: ["org", "kind", "endpoint", "address", "events", "url"],
+      positionals: ["channelUrl"],
       required: ["org", "kind", "events"],
-      details: EVENTS,
+      details: `${EVENTS}\nA Slack channel's url (as REST and the dashboard name it) is the first argument; --url names the Cairn server.`,
       run: async (o, t) => {
-        const r = await notifications.addChannel({ org: o.org, kind: o.kind, endpoint: o.endpoint, address: o.address, events: o.events, url: o.url, ...t });
+        const channelUrl = o.kind === "slack" ? addressArgument(o, "the channel's incoming-webhook URL, as the first argument: org channels add HTTPS-URL --kind slack …", "channelUrl") : o.channelUrl;
+        if (o.kind === "email" && channelUrl !== undefined) throw new UsageError("An email channel takes --address EMAIL, not a URL.");
+        const r = await notifications.addChannel({ org: o.org, kind: o.kind, endpoint: channelUrl, address: o.address, events: o.events, url: o.url, ...t });
         emit(o, r, () => `Added channel ${r.channelId}. Send a test: npm run cairn -- org channels test --org ${o.org} --id ${r.channelId}`);
       },
     },

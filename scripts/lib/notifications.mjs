@@ -74,7 +74,7 @@ export const setPreferences = ({ member, events, ...options }) => call(options, 
 export const listChannels = (options) => call(options, withAdminKey, "GET", "/org/notification-channels");
 export function addChannel({ kind, endpoint, address, events, ...options }) {
   if (kind !== "slack" && kind !== "email") throw new UsageError("--kind is slack or email.");
-  if (kind === "slack" && !endpoint) throw new UsageError("A slack channel needs --endpoint, its incoming-webhook URL.");
+  if (kind === "slack" && !endpoint) throw new UsageError("A slack channel needs its incoming-webhook URL, as the first argument.");
   if (kind === "email" && !address) throw new UsageError("An email channel needs --address.");
   return call(options, withAdminKey, "POST", "/org/notification-channels", { kind, ...(kind === "slack" ? { url: endpoint } : { address }), events: eventList(events) });
 }

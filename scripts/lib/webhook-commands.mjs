@@ -2,13 +2,15 @@
  * The operator CLI's `webhook …` commands: their usage, help and output. The calls themselves are
  * in webhooks.mjs (through the Worker's /api/v1/webhooks, as an admin of the org).
  */
+import { addressArgument } from "./address-argument.mjs";
 import * as webhooks from "./webhooks.mjs";
 
 const WEBHOOK_DETAILS = `Events: plan.stalled, plan.review_requested, plan.completed, plan.failed, plan.budget_exhausted,
 research_output.created, research_output.sources_changed. Deliveries are signed per Standard Webhooks (webhook-id, webhook-timestamp,
-webhook-signature); verify them with the secret \`webhook add\` prints. --endpoint is the address events go to
-(the REST field url; this CLI's --url names the Cairn server). Runs through the Worker, like
-export: locally a wrangler dev on the same state (or --url a running one); with --remote, the deployment.`;
+webhook-signature); verify them with the secret \`webhook add\` prints. A subscription's url (as REST and the
+dashboard name it) is \`webhook add\`'s first argument; --url names the Cairn server, as in every command. Runs
+through the Worker, like export: locally a wrangler dev on the same state (or --url a running one); with --remote,
+the deployment.`;
 
 /**
  * @param {(o: Record<string, any>, value: unknown, text: () => string) => void} emit how a command prints (text, or --json)
@@ -33,13 +35,16 @@ export function webhookCommands(emit) {
       },
     },
     "webhook add": {
-      usage: "webhook add --org SLUG --endpoint HTTPS-URL --events TYPE[,TYPE…] [--description TEXT] [--url URL]",
+      usage: "webhook add HTTPS-URL --org SLUG --events TYPE[,TYPE…] [--description TEXT] [--url URL]",
       summary: "subscribe a URL to events (prints the signing secret once)",
+      // --endpoint: this command's older spelling of its first argument, still read (with a pointer to the new one).
       flags: ["org", "endpoint", "events", "description", "url"],
-      required: ["org", "endpoint", "events"],
+      positionals: ["webhookUrl"],
+      required: ["org", "events"],
       details: WEBHOOK_DETAILS,
       run: async (o, t) => {
-        const r = await webhooks.addWebhook({ org: o.org, endpoint: o.endpoint, events: o.events, description: o.description, url: o.url, ...t });
+        const webhookUrl = addressArgument(o, "the webhook's URL, as the first argument: webhook add HTTPS-URL …");
+        const r = await webhooks.addWebhook({ org: o.org, endpoint: webhookUrl, events: o.events, description: o.description, url: o.url, ...t });
         emit(o, r, () => `Subscribed ${r.subscription.url} to ${r.subscription.events.join(", ")} (${r.subscription.id}).\nSigning secret (shown once): ${r.secret}`);
       },
     },

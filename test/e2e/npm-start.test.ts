@@ -58,6 +58,9 @@ describe("npm start", { timeout: 150_000 }, () => {
     expect(output.match(/has access to the following bindings/g), output).toHaveLength(1);
     expect(output).not.toMatch(/WARNING|Connection status updated/);
     expect(output.match(/Cairn is running/g)).toHaveLength(1);
+    // One host everywhere: wrangler's own Ready line, the banner and the docs say localhost (OAuth binds to it).
+    expect(output).toMatch(new RegExp(`Ready on http://localhost:${port}`));
+    expect(output).not.toContain("127.0.0.1");
     expect(output).toMatch(/Demo API key {5}cairn_/);
     // The cron trigger the banner names runs the Worker's scheduled handler.
     expect(output).toContain(`Daily clean-up   http://localhost:${port}/__scheduled`);

@@ -380,7 +380,7 @@ describe("the research lifecycle through real MCP clients", () => {
     const receiver = await startReceiver();
     try {
       const added = await cli(
-        "--persist-to", server.persistTo, "webhook", "add", "--org", server.orgSlug, "--endpoint", `${receiver.url}/hook`,
+        "--persist-to", server.persistTo, "webhook", "add", `${receiver.url}/hook`, "--org", server.orgSlug,
         "--events", "plan.budget_exhausted,plan.review_requested,plan.completed,research_output.created", "--url", server.url, "--json",
       );
       expect(added.code, added.stderr).toBe(0);

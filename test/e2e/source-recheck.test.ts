@@ -55,6 +55,8 @@ describe("re-checking cited sources after delivery", () => {
       "--events", "research_output.sources_changed", "--url", server.url, "--json",
     );
     expect(added.code, added.stderr).toBe(0);
+    // --endpoint, the older spelling of the first argument, still works and points to the one name.
+    expect(added.stderr).toMatch(/--endpoint is read as the URL; give it as the first argument/);
     const { secret } = JSON.parse(added.stdout) as { secret: string };
 
     const name = `e2e-${crypto.randomUUID().slice(0, 8)}`;
