@@ -1,15 +1,10 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { CairnError, isCairnError, validationError } from "../domain/errors";
 import { NOTIFICATION_EVENT_TYPES } from "../domain/notifications/policy";
-import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
 import type { Principal } from "../domain/principal";
-import { hasScope } from "../domain/scopes";
 import type { Env } from "../env";
 import { channelsOf, createChannel, getPreferences, putPreferences, removeChannel, testChannel } from "../platform/notifications/admin";
-import { readBoundedText } from "../platform/request-body";
 import { publicOrigin } from "../platform/runtime";
-import { adminGate } from "./admin-gate";
-import { insufficientScopeResponse, problemResponse } from "./problem";
+import { adminGate, answering, jsonBody, memberGate } from "./route-gates";
 
 /**
  * Notifications to people:
@@ -26,24 +21,7 @@ const ME = "/me/notifications";
 const CHANNELS = /^\/org\/notification-channels(?:\/([A-Za-z0-9_-]{1,64})(\/test)?)?$/;
 const BODY_LIMIT = 16 * 1024;
 
-async function bodyOf(request: Request): Promise<unknown> {
-  const text = await readBoundedText(request, BODY_LIMIT);
-  try {
-    return JSON.parse(text || "{}");
-  } catch {
-    throw validationError("The body is not JSON.");
-  }
-}
-
-async function run(correlationId: string, action: () => Promise<Response>): Promise<Response> {
-  try {
-    return await action();
-  } catch (error) {
-    const refused = isCairnError(error) ? error : refusedByDatabaseGate(error);
-    if (refused) return problemResponse(refused, correlationId);
-    throw error;
-  }
-}
+const bodyOf = (request: Request) => jsonBody(request, BODY_LIMIT);
 
 export async function notificationsRoute(
   request: Request,
@@ -57,14 +35,9 @@ export async function notificationsRoute(
   const now = Date.now();
   const { orgId, userId } = principal;
   if (path === ME) {
-    if (request.method !== "GET" && request.method !== "PUT") {
-      return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use GET, PUT.`, { allow: ["GET", "PUT"] }), correlationId);
-    }
-    const scope = request.method === "GET" ? "research:read" : "research:write";
-    if (!hasScope(principal.scopes, scope)) return insufficientScopeResponse(ctx.auth, [scope], `Your notification settings need the ${scope} scope`, correlationId);
-    const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, now);
-    if (closed) return problemResponse(closed, correlationId);
-    return run(correlationId, async () => Response.json(request.method === "GET" ? await getPreferences(env, orgId, userId) : await putPreferences(env, orgId, userId, await bodyOf(request), now)));
+    const refused = memberGate(request, ["GET", "PUT"], ctx, principal, correlationId, (scope) => `Your notification settings need the ${scope} scope`);
+    if (refused) return refused;
+    return answering(correlationId, async () => Response.json(request.method === "GET" ? await getPreferences(env, orgId, userId) : await putPreferences(env, orgId, userId, await bodyOf(request), now)));
   }
   const match = CHANNELS.exec(path);
   if (!match) return null;
@@ -75,9 +48,7 @@ export async function notificationsRoute(
     role: "Only the organization's admins manage its notification channels.",
   });
   if (refused) return refused;
-  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, now);
-  if (closed) return problemResponse(closed, correlationId);
-  return run(correlationId, async () => {
+  return answering(correlationId, async () => {
     if (!id) {
       if (request.method === "GET") return Response.json({ channels: await channelsOf(env, orgId), eventTypes: NOTIFICATION_EVENT_TYPES });
       const created = await createChannel(env, orgId, userId, publicOrigin(env), await bodyOf(request), now);

@@ -3,7 +3,7 @@ import { isCairnError, validationError } from "../domain/errors";
 import { MAX_LINE_BYTES } from "../domain/org-data/format";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
-import { adminGate } from "./admin-gate";
+import { adminGate } from "./route-gates";
 import { eraseOrg } from "../platform/org-data/erase";
 import { exportOrg, exportStream } from "../platform/org-data/export";
 import { importOrg } from "../platform/org-data/import";
@@ -33,6 +33,8 @@ export async function orgDataRoute(
   const refused = adminGate(request, [expected], ctx, principal, correlationId, {
     scope: "Moving or erasing an organization's data needs the org:admin scope",
     role: "Only the organization's admins can export, import or erase its data.",
+    // Import and erasure are what the write gate waits on: each checks the org's state itself.
+    writeGate: false,
   });
   if (refused) return refused;
   try {

@@ -1,6 +1,4 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { isCairnError, validationError } from "../domain/errors";
-import { writeRefusal } from "../domain/org-data/write-gate";
 import { applySettingsChange, readSettings, settingsChangeDetail, writeSettings } from "../domain/org-settings";
 import { APPROVAL_MODES } from "../domain/plans/approval";
 import { SOURCE_POLICY_LIMITS } from "../domain/sources/source-policy";
@@ -8,9 +6,7 @@ import { SHARING_MODES } from "../domain/shares";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
 import { webServices } from "../platform/runtime";
-import { readBoundedText } from "../platform/request-body";
-import { adminGate } from "./admin-gate";
-import { problemResponse } from "./problem";
+import { adminGate, answering, jsonBody } from "./route-gates";
 
 /**
  * The org's settings, for its admins (org:admin scope and the admin role):
@@ -24,15 +20,6 @@ import { problemResponse } from "./problem";
 const PATH = "/org/settings";
 /** Two lists of 500 domains of up to 253 characters, quoted, fit. */
 const BODY_LIMIT = 300 * 1024;
-
-async function bodyOf(request: Request): Promise<unknown> {
-  try {
-    return JSON.parse((await readBoundedText(request, BODY_LIMIT)) || "{}");
-  } catch (error) {
-    if (isCairnError(error)) throw error;
-    throw validationError("The body is not JSON.");
-  }
-}
 
 export async function orgSettingsRoute(
   request: Request,
@@ -49,14 +36,12 @@ export async function orgSettingsRoute(
   });
   if (refused) return refused;
   const { orgId } = principal;
-  // The org's write gate, as for every operation: an import restores the settings, so a change waits for it to end.
-  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, Date.now());
-  if (closed) return problemResponse(closed, correlationId);
-  try {
+  // (The gate holds a change while an import runs: an import restores the settings.)
+  return answering(correlationId, async () => {
     const { services } = await webServices(env, orgId);
     const before = await readSettings(services.orgSettings, orgId);
     if (request.method !== "PATCH") return Response.json(before);
-    const after = applySettingsChange(await bodyOf(request), before);
+    const after = applySettingsChange(await jsonBody(request, BODY_LIMIT), before);
     await writeSettings(services.orgSettings, orgId, before, after);
     const detail = settingsChangeDetail(before, after);
     if (Object.keys(detail).length > 0) {
@@ -71,10 +56,7 @@ export async function orgSettingsRoute(
       });
     }
     return Response.json(after);
-  } catch (error) {
-    if (isCairnError(error)) return problemResponse(error, correlationId);
-    throw error;
-  }
+  });
 }
 
 /** The settings route in the OpenAPI document. */

@@ -1,13 +1,13 @@
+import { answering, memberGate } from "./route-gates";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { CairnError, isCairnError, notFound } from "../domain/errors";
+import { notFound } from "../domain/errors";
 import { ID_PATTERN } from "../domain/ids";
 import type { Principal } from "../domain/principal";
 import { DOWNLOAD_CONTENT_TYPES, DOWNLOAD_FORMATS, parseDownloadFormat } from "../domain/research/downloads";
-import { hasScope, type Scope } from "../domain/scopes";
+import type { Scope } from "../domain/scopes";
 import type { Env } from "../env";
 import { webServices } from "../platform/runtime";
 import { downloadOf, downloadResponse } from "../web/downloads";
-import { insufficientScopeResponse, problemResponse } from "./problem";
 
 /**
  * A deliverable as a file: `GET /outputs/{outputId}/download?format=md|html|docx` → the file as an attachment.
@@ -28,9 +28,9 @@ export async function outputDownloadRoute(
 ): Promise<Response | null> {
   const match = ROUTE.exec(relativePath);
   if (!match) return null;
-  if (request.method !== "GET") return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use GET.`, { allow: ["GET"] }), correlationId);
-  if (!hasScope(principal.scopes, SCOPE)) return insufficientScopeResponse(ctx.auth, [SCOPE], `Downloads need the ${SCOPE} scope`, correlationId);
-  try {
+  const refused = memberGate(request, ["GET"], ctx, principal, correlationId, (scope) => `Downloads need the ${scope} scope`);
+  if (refused) return refused;
+  return answering(correlationId, async () => {
     const format = parseDownloadFormat(new URL(request.url).searchParams.get("format"));
     const outputId = match[1] as string;
     if (!ID_PATTERN.test(outputId)) throw notFound("research output", outputId.slice(0, 64));
@@ -38,10 +38,7 @@ export async function outputDownloadRoute(
     const output = await services.outputs.get(principal.orgId, outputId);
     if (!output) throw notFound("research output", outputId);
     return downloadResponse(await downloadOf(services, home, output, format, now()));
-  } catch (error) {
-    if (isCairnError(error)) return problemResponse(error, correlationId);
-    throw error;
-  }
+  });
 }
 
 /** The download route in the OpenAPI document. */

@@ -1,12 +1,9 @@
+import { answering, jsonBody, memberGate } from "./route-gates";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { CairnError, isCairnError, validationError } from "../domain/errors";
-import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
+import { validationError } from "../domain/errors";
 import type { Principal } from "../domain/principal";
-import { hasScope } from "../domain/scopes";
 import type { Env } from "../env";
-import { readBoundedText } from "../platform/request-body";
 import { deleteSchedule, getSchedule, putSchedule } from "../platform/schedules/schedules";
-import { insufficientScopeResponse, problemResponse } from "./problem";
 
 /**
  * A plan's schedule (scheduled re-runs; docs/schedules.md):
@@ -20,14 +17,7 @@ const PATTERN = /^\/plans\/([^/]{1,128})\/schedule$/;
 const METHODS = ["GET", "PUT", "DELETE"];
 const BODY_LIMIT = 2 * 1024;
 
-async function jsonBody(request: Request): Promise<unknown> {
-  const text = await readBoundedText(request, BODY_LIMIT);
-  try {
-    return JSON.parse(text || "null");
-  } catch {
-    throw validationError("The body is not JSON: send { every, startAt?, until? }.");
-  }
-}
+const bodyOf = (request: Request) => jsonBody(request, BODY_LIMIT, { notJson: "The body is not JSON: send { every, startAt?, until? }.", empty: null });
 
 export async function schedulesRoute(
   request: Request,
@@ -39,14 +29,9 @@ export async function schedulesRoute(
 ): Promise<Response | null> {
   const match = PATTERN.exec(relativePath.replace(/\/$/, ""));
   if (!match) return null;
-  if (!METHODS.includes(request.method)) {
-    return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use ${METHODS.join(", ")}.`, { allow: METHODS }), correlationId);
-  }
-  const scope = request.method === "GET" ? "research:read" : "research:write";
-  if (!hasScope(principal.scopes, scope)) return insufficientScopeResponse(ctx.auth, [scope], `A plan's schedule needs the ${scope} scope`, correlationId);
-  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, Date.now());
-  if (closed) return problemResponse(closed, correlationId);
-  try {
+  const refused = memberGate(request, METHODS, ctx, principal, correlationId, (scope) => `A plan's schedule needs the ${scope} scope`);
+  if (refused) return refused;
+  return answering(correlationId, async () => {
     let planId: string;
     try {
       planId = decodeURIComponent(match[1] ?? "");
@@ -58,13 +43,9 @@ export async function schedulesRoute(
       await deleteSchedule(env, principal, planId);
       return new Response(null, { status: 204 });
     }
-    const { created, schedule } = await putSchedule(env, principal, planId, await jsonBody(request));
+    const { created, schedule } = await putSchedule(env, principal, planId, await bodyOf(request));
     return Response.json({ schedule }, { status: created ? 201 : 200 });
-  } catch (error) {
-    const refused = isCairnError(error) ? error : refusedByDatabaseGate(error);
-    if (refused) return problemResponse(refused, correlationId);
-    throw error;
-  }
+  });
 }
 
 /** The schedule route in the OpenAPI document. */

@@ -1,14 +1,12 @@
+import { answering, jsonBody, memberGate } from "./route-gates";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { CairnError, isCairnError, validationError } from "../domain/errors";
+import { CairnError, } from "../domain/errors";
 import { ID_PATTERN } from "../domain/ids";
-import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
 import type { Principal } from "../domain/principal";
-import { hasScope, type Scope } from "../domain/scopes";
+import type { Scope } from "../domain/scopes";
 import { SHARE_LIMITS, SHARING_MODES } from "../domain/shares";
 import type { Env } from "../env";
-import { readBoundedText } from "../platform/request-body";
 import { createShare, listShares, revokeShare } from "../platform/shares";
-import { insufficientScopeResponse, problemResponse } from "./problem";
 
 /**
  * Share links of a deliverable, for the org's members (the org's sharing setting says who may make one):
@@ -21,15 +19,7 @@ import { insufficientScopeResponse, problemResponse } from "./problem";
 const ROUTE = /^\/outputs\/([^/]+)\/shares(?:\/([^/]+))?$/;
 const BODY_LIMIT = 1024;
 
-async function bodyOf(request: Request): Promise<unknown> {
-  const text = (await readBoundedText(request, BODY_LIMIT)).trim();
-  if (text === "") return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw validationError("The body is not JSON.");
-  }
-}
+const bodyOf = (request: Request) => jsonBody(request, BODY_LIMIT);
 
 export async function sharesRoute(
   request: Request,
@@ -43,15 +33,10 @@ export async function sharesRoute(
   if (!match) return null;
   const [, rawOutputId = "", rawShareId] = match;
   const allow = rawShareId === undefined ? ["GET", "POST"] : ["DELETE"];
-  if (!allow.includes(request.method)) {
-    return problemResponse(new CairnError("method_not_allowed", `${request.method} is not allowed here; use ${allow.join(", ")}.`, { allow }), correlationId);
-  }
-  const scope: Scope = request.method === "GET" ? "research:read" : "research:write";
-  if (!hasScope(principal.scopes, scope)) return insufficientScopeResponse(ctx.auth, [scope], `${request.method === "GET" ? "Listing" : "Managing"} share links needs the ${scope} scope`, correlationId);
-  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, Date.now());
-  if (closed) return problemResponse(closed, correlationId);
+  const refused = memberGate(request, allow, ctx, principal, correlationId, (scope) => `${request.method === "GET" ? "Listing" : "Managing"} share links needs the ${scope} scope`);
+  if (refused) return refused;
   const actor = { orgId: principal.orgId, userId: principal.userId, role: principal.role, clientId: principal.clientId ?? principal.apiKeyId ?? null };
-  try {
+  return answering(correlationId, async () => {
     // Ids are plain ([a-z0-9_]); anything else names nothing here, as an id of another org does.
     const outputId = decodeURIComponent(rawOutputId);
     if (!ID_PATTERN.test(outputId)) throw new CairnError("not_found", `No research output with id "${outputId.slice(0, 80)}" exists.`);
@@ -63,12 +48,7 @@ export async function sharesRoute(
     if (request.method === "GET") return Response.json(await listShares(env, principal.orgId, outputId));
     const created = await createShare(env, actor, outputId, await bodyOf(request));
     return Response.json(created, { status: 201 });
-  } catch (error) {
-    if (error instanceof URIError) return problemResponse(validationError("The path is not valid percent-encoding."), correlationId);
-    const refused = isCairnError(error) ? error : refusedByDatabaseGate(error);
-    if (refused) return problemResponse(refused, correlationId);
-    throw error;
-  }
+  });
 }
 
 /** The share routes in the OpenAPI document. */

@@ -1,13 +1,10 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { isCairnError, validationError } from "../domain/errors";
 import type { Principal } from "../domain/principal";
 import { RECHECK_LIMITS } from "../domain/sources/recheck";
 import type { Env } from "../env";
 import { queueRechecks } from "../platform/sources/recheck";
 import { webServices } from "../platform/runtime";
-import { readBoundedText } from "../platform/request-body";
-import { adminGate } from "./admin-gate";
-import { problemResponse } from "./problem";
+import { adminGate, answering, jsonBody, onlyFields } from "./route-gates";
 
 /**
  * Re-checks of the sources the org's stored deliverables cite, for its admins (org:admin scope and the admin role):
@@ -21,19 +18,7 @@ const PATH = "/sources/recheck";
 const BODY_LIMIT = 1024;
 
 /** The body is empty or `{}`: the route takes no options (a field is refused, not ignored). */
-async function checkEmptyBody(request: Request): Promise<void> {
-  const text = (await readBoundedText(request, BODY_LIMIT)).trim();
-  if (text === "") return;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw validationError("The body is not JSON.");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw validationError("The body must be empty or a JSON object.");
-  const unknown = Object.keys(value);
-  if (unknown.length) throw validationError(`Unknown fields: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`, unknown.map((k) => ({ path: k.slice(0, 40), message: "Not a field" })));
-}
+const checkEmptyBody = async (request: Request) => onlyFields(await jsonBody(request, BODY_LIMIT), [], "The body must be empty or a JSON object.");
 
 export async function sourceRecheckRoute(
   request: Request,
@@ -50,7 +35,7 @@ export async function sourceRecheckRoute(
   });
   if (refused) return refused;
   const { orgId } = principal;
-  try {
+  return answering(correlationId, async () => {
     await checkEmptyBody(request);
     const { now } = await webServices(env, orgId);
     // The audit row lands with the re-checks' mark: a request that fails after queuing is not left out of the log.
@@ -64,10 +49,7 @@ export async function sourceRecheckRoute(
       detail: { queued: count },
     }));
     return Response.json(queued, { status: 202 });
-  } catch (error) {
-    if (isCairnError(error)) return problemResponse(error, correlationId);
-    throw error;
-  }
+  });
 }
 
 /** The re-check route in the OpenAPI document. */

@@ -1,11 +1,9 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { isCairnError, validationError } from "../domain/errors";
-import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
+import { CairnError, validationError } from "../domain/errors";
 import { WEBHOOK_EVENT_TYPES } from "../domain/webhooks/events";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
-import { adminGate } from "./admin-gate";
-import { readBoundedText } from "../platform/request-body";
+import { adminGate, answering, jsonBody, onlyFields } from "./route-gates";
 import {
   createWebhook,
   deleteWebhook,
@@ -17,7 +15,6 @@ import {
   updateWebhook,
   webhookDeliveries,
 } from "../platform/webhooks/admin";
-import { problemResponse } from "./problem";
 
 /**
  * Webhook subscriptions, for the org's admins (org:admin scope and the admin role):
@@ -44,16 +41,7 @@ const ROUTES: { pattern: RegExp; methods: string[] }[] = [
 const BODY_LIMIT = 16 * 1024;
 
 async function jsonObject(request: Request): Promise<SubscriptionChange> {
-  const text = await readBoundedText(request, BODY_LIMIT);
-  let value: unknown;
-  try {
-    value = JSON.parse(text || "{}");
-  } catch {
-    throw validationError("The body is not JSON.");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw validationError("The body must be a JSON object.");
-  const unknown = Object.keys(value).filter((key) => !["url", "events", "description", "enabled", ENDPOINT].includes(key));
-  if (unknown.length) throw validationError(`Unknown fields: ${unknown.map((k) => k.slice(0, 40)).join(", ")}.`, unknown.map((k) => ({ path: k.slice(0, 40), message: "Not a field" })));
+  const value = onlyFields(await jsonBody(request, BODY_LIMIT), ["url", "events", "description", "enabled", ENDPOINT]);
   return withUrl(value as SubscriptionChange & { [ENDPOINT]?: unknown });
 }
 
@@ -87,17 +75,14 @@ export async function webhooksRoute(
   const [, id, deliveryId] = route.pattern.exec(path) ?? [];
   const { orgId } = principal;
   const now = Date.now();
-  // The org's write gate, as for every operation: subscriptions wait while an import runs, and end with the org.
-  const closed = request.method === "GET" ? null : writeRefusal(principal.orgMarks, now);
-  if (closed) return problemResponse(closed, correlationId);
-  try {
+  return answering(correlationId, async () => {
     if (path === "/webhooks") {
       if (request.method === "GET") return Response.json({ subscriptions: await listWebhooks(env, orgId), eventTypes: WEBHOOK_EVENT_TYPES });
       const created = await createWebhook(env, orgId, principal.userId, env.PUBLIC_URL, await jsonObject(request), now);
       const location = `${new URL(request.url).pathname.replace(/\/$/, "")}/${encodeURIComponent(created.subscription.id)}`;
       return Response.json(created, { status: 201, headers: { location, "access-control-expose-headers": "Location" } });
     }
-    if (!id) return null;
+    if (!id) throw new CairnError("not_found", "No such webhook route.");
     if (path.endsWith("/rotate-secret")) return Response.json(await rotateWebhookSecret(env, orgId, id, now));
     if (path.endsWith("/deliveries")) {
       const params = new URL(request.url).searchParams;
@@ -110,11 +95,7 @@ export async function webhooksRoute(
     if (request.method === "PATCH") return Response.json({ subscription: await updateWebhook(env, orgId, id, await jsonObject(request), now) });
     await deleteWebhook(env, orgId, id);
     return new Response(null, { status: 204 });
-  } catch (error) {
-    const refused = isCairnError(error) ? error : refusedByDatabaseGate(error);
-    if (refused) return problemResponse(refused, correlationId);
-    throw error;
-  }
+  });
 }
 
 /** The webhook routes in the OpenAPI document. */

@@ -131,6 +131,10 @@ describe("writes while an import runs", () => {
     const webhook = await post(target.adminKey, "/webhooks", { url: "https://hooks.example.com/cairn", events: ["plan.completed"] });
     expect(webhook.status).toBe(409);
     expect(webhook.headers.get("retry-after")).toBe("30");
+    // And an admin's re-check of the org's sources (it writes verdicts and the audit log): one gate for every REST route.
+    const recheck = await post(target.adminKey, "/sources/recheck", {});
+    expect(recheck.status).toBe(409);
+    expect(recheck.headers.get("retry-after")).toBe("30");
     // Reads go on.
     expect((await api(target.memberKey, "/plans")).status).toBe(200);
     expect((await api(target.adminKey, "/webhooks")).status).toBe(200);
