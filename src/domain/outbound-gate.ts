@@ -7,11 +7,12 @@
  * exactly "development". Anything else (production, unset, misspelled, another case, "dev", "staging") is treated as
  * a deployment on the Internet, where loopback would reach the Worker's own host.
  */
+import { isDevelopment } from "./deployment-mode";
 import type { OutboundPolicy } from "./outbound-address";
 
 /** Who sends the request. Client metadata documents must be reachable from the Internet to mean anything: never loopback. */
 export type OutboundUse = "source_check" | "search_provider" | "webhook" | "notification" | "client_metadata";
 
 export function outboundPolicyFor(cairnEnv: string | undefined, use: OutboundUse): OutboundPolicy {
-  return { allowLoopback: cairnEnv === "development" && use !== "client_metadata" };
+  return { allowLoopback: isDevelopment(cairnEnv) && use !== "client_metadata" };
 }

@@ -1,36 +1,37 @@
-import { d1ResearchSearch } from "../storage/research-search";
-import { outboxPublisher } from "./webhooks/producer";
-import { sourceCheckQueue } from "./sources/producer";
-import { clientTextStore } from "./sources/client-texts";
-import { snapshotBytesCap } from "../domain/sources/snapshot-quota";
-import { d1SnapshotBytes } from "../storage/snapshot-bytes";
-import { snapshotTexts } from "./sources/snapshot-texts";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { touchApiKey } from "../auth/credentials";
 import { canonicalOrigin } from "../auth/resource";
-import type { Principal } from "../domain/principal";
+import { isDevelopment } from "../domain/deployment-mode";
 import type { Services } from "../domain/ports";
+import type { Principal } from "../domain/principal";
 import { newerBookmark, type ReadPosition } from "../domain/read-position";
 import { sessionConfig } from "../domain/sessions/config";
-import type { Env } from "../env";
+import { snapshotBytesCap } from "../domain/sources/snapshot-quota";
 import type { CallRecord } from "../domain/tool-calls";
+import type { Env } from "../env";
 import type { OperationContext } from "../operations/operation";
 import { d1ArtifactRepository } from "../storage/artifact-repository";
 import { d1AuditLog } from "../storage/audit-log";
 import { d1Completions } from "../storage/completion-repository";
-import { d1EvidenceLedger } from "../storage/ledger-repository";
-import { d1FeedbackRepository, d1OutputRepository } from "../storage/output-repository";
 import { type D1Queries, openDatabase } from "../storage/database";
+import { d1EvidenceLedger } from "../storage/ledger-repository";
+import { d1OrgSettings } from "../storage/org-settings";
+import { d1FeedbackRepository, d1OutputRepository } from "../storage/output-repository";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
 import { d1PlanSeries } from "../storage/plan-schedules";
+import { d1ResearchSearch } from "../storage/research-search";
 import { durableSearchSessions } from "../storage/search-sessions";
 import { d1SkillExecutionRepository } from "../storage/skill-execution-repository";
-import { d1OrgSettings } from "../storage/org-settings";
+import { d1SnapshotBytes } from "../storage/snapshot-bytes";
 import { ToolCallLog } from "../storage/tool-call-log";
-import { platformExtraction } from "./extraction";
 import { learnPosition, sessionFrom } from "./database-positions";
+import { platformExtraction } from "./extraction";
 import { bindingOf, homeDatabase, homeName } from "./org-homes";
 import { configuredSearchProviders } from "./search-providers";
+import { clientTextStore } from "./sources/client-texts";
+import { sourceCheckQueue } from "./sources/producer";
+import { snapshotTexts } from "./sources/snapshot-texts";
+import { outboxPublisher } from "./webhooks/producer";
 
 const now = () => Date.now();
 
@@ -38,7 +39,7 @@ const now = () => Date.now();
 interface Place {
   origin: string;
   hostname: string;
-  /** Development only: /mcp also accepts localhost as Host and Origin (a local client on another port). */
+  /** Development only (CAIRN_ENV exactly "development"): /mcp also accepts localhost as Host and Origin (a local client on another port). */
   localHosts: boolean;
 }
 
@@ -50,7 +51,7 @@ function placeOf(env: Env): Place {
   let place = places.get(key);
   if (!place) {
     if (places.size >= 16) places.clear();
-    place = { origin: canonicalOrigin(env.PUBLIC_URL), hostname: new URL(env.PUBLIC_URL).hostname, localHosts: env.CAIRN_ENV !== "production" };
+    place = { origin: canonicalOrigin(env.PUBLIC_URL), hostname: new URL(env.PUBLIC_URL).hostname, localHosts: isDevelopment(env.CAIRN_ENV) };
     places.set(key, place);
   }
   return place;

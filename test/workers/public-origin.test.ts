@@ -116,5 +116,10 @@ describe("production", () => {
     expect((await production(listTools(origin, tokens.access_token, { origin }))).status).toBe(200);
     expect((await production(listTools(origin, tokens.access_token, { origin: "http://localhost:5173" }))).status).toBe(403);
     expect((await development(listTools(origin, tokens.access_token, { origin: "http://localhost:5173" }))).status).toBe(200);
+    // Only exactly "development" opens localhost: unset, misspelt or another environment is a deployment (fails closed).
+    for (const CAIRN_ENV of [undefined, "", "Development", "dev", "staging", "prod"]) {
+      const other = workerWith({ PUBLIC_URL: origin, CAIRN_ENV });
+      expect((await other(listTools(origin, tokens.access_token, { origin: "http://localhost:5173" }))).status, String(CAIRN_ENV)).toBe(403);
+    }
   });
 });
