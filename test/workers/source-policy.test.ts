@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { createPlan, ok, steps } from "../support/plans";
+import { waitFor } from "../support/webhooks";
 import { callTool, fetchWorker, ORIGIN, rest, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
 
 const ADMIN_SCOPES = ["research:read", "research:write", "org:admin"] as const;
@@ -146,6 +147,33 @@ describe("record_evidence under the source policy", () => {
     expect(await evidenceRows(orgId)).toBe(before);
     const claims = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_claims WHERE org_id = ? AND plan_id = ?").bind(orgId, second.planId).first<{ n: number }>();
     expect(claims?.n).toBe(0);
+  });
+});
+
+describe("a page read before its host was blocked", () => {
+  const origin = inject("sourcePagesOrigin");
+  const QUOTE = "solid-state cells reached 500 Wh/kg in the lab";
+  it("is not reused once the rule holds: the check reads again, and the redirect to the blocked host ends it unreachable", async () => {
+    const { orgId, apiKey, adminKey } = await adminTenant();
+    // An address on an allowed host that redirects to localhost (the same fixtures under that name).
+    const target = `${origin.replace("127.0.0.1", "localhost")}/article.html?kept-${crypto.randomUUID().slice(0, 8)}`;
+    const cited = { url: `${origin}/redirect?to=${encodeURIComponent(target)}`, title: "Solid-state batteries", facts: "Cells reached 500 Wh/kg", subtopic: "Density", quote: QUOTE };
+    const statusOf = async (planId: string) =>
+      waitFor("the source check", async () => {
+        const row = await env.DB.prepare("SELECT verification_status AS status, verification_reason AS reason FROM ledger_evidence WHERE org_id = ? AND plan_id = ?")
+          .bind(orgId, planId)
+          .first<{ status: string; reason: string | null }>();
+        return row && row.status !== "pending" ? row : null;
+      });
+    const first = await deepPlan(apiKey);
+    await ok(apiKey, "record_evidence", { planId: first.planId, evidence: [cited] });
+    expect((await statusOf(String(first.planId))).status).toBe("verified");
+
+    await setPolicy(adminKey, { blockedDomains: ["localhost"] });
+    // The same address cited again within the snapshot reuse window: its kept page came from localhost.
+    const second = await deepPlan(apiKey);
+    await ok(apiKey, "record_evidence", { planId: second.planId, evidence: [cited] });
+    expect(await statusOf(String(second.planId))).toEqual({ status: "unreachable", reason: "refused: a redirect was refused (blocked by your organization's source policy: localhost)" });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { unreachableKind } from "./verification";
-import { checkFetchHop, type SourceFetchRules } from "./fetch-rules";
+import { checkFetchHop, mayReuseKeptPage, type SourceFetchRules } from "./fetch-rules";
 
 const rules = (over: Partial<SourceFetchRules> = {}): SourceFetchRules => ({ outbound: { allowLoopback: false }, allowedHosts: null, blockedDomains: [], ...over });
 const reason = (verdict: ReturnType<typeof checkFetchHop>) => (verdict.allowed ? `allowed ${verdict.url.href}` : verdict.reason);
@@ -27,5 +27,25 @@ describe("checkFetchHop", () => {
     expect(reason(checkFetchHop("https://docs.example.org./a", 2, listed))).toBe("allowed https://docs.example.org./a");
     expect(reason(checkFetchHop("https://other.example.org/a", 2, listed))).toBe("refused: a redirect was refused (this deployment fetches only from the hosts SOURCE_CHECK_HOSTS lists)");
     for (const refused of ["https://10.0.0.1/internal", "https://other.example.org/a"]) expect(unreachableKind(reason(checkFetchHop(refused, 1, listed)))).toBe("refused");
+  });
+});
+
+describe("mayReuseKeptPage", () => {
+  const direct = { url: "https://news.example.org/a", finalUrl: "https://news.example.org/a" };
+  const redirected = { url: "https://short.example.org/x", finalUrl: "https://news.example.org/a" };
+
+  it("reuses a kept page only while its addresses pass today's rules", () => {
+    expect(mayReuseKeptPage(direct, rules())).toBe(true);
+    expect(mayReuseKeptPage(redirected, rules())).toBe(true);
+    // The host it was read from is blocked since, or outside the hosts the deployment fetches from.
+    expect(mayReuseKeptPage(direct, rules({ blockedDomains: ["example.org"] }))).toBe(false);
+    expect(mayReuseKeptPage({ ...redirected, url: "https://fine.example.com/x" }, rules({ blockedDomains: ["news.example.org"] }))).toBe(false);
+    expect(mayReuseKeptPage(direct, rules({ allowedHosts: new Set(["docs.example.org"]) }))).toBe(false);
+  });
+
+  it("reads again a redirected page in an org that blocks anything (the hops between are not kept), and a page whose final address is unknown", () => {
+    expect(mayReuseKeptPage(redirected, rules({ blockedDomains: ["spam.net"] }))).toBe(false);
+    expect(mayReuseKeptPage(direct, rules({ blockedDomains: ["spam.net"] }))).toBe(true);
+    expect(mayReuseKeptPage({ url: direct.url, finalUrl: null }, rules())).toBe(false);
   });
 });

@@ -32,3 +32,16 @@ export function checkFetchHop(target: string, hop: number, rules: SourceFetchRul
   }
   return verdict;
 }
+
+/**
+ * Whether a page kept from an earlier fetch (the snapshot reuse window) may answer a check under today's rules: the
+ * cited address and the one the text was read from each pass them, so a domain blocked since, or a host the deployment
+ * no longer fetches from, sends the check to read again (where the rule then refuses it, naming itself). The hops
+ * between are not kept: a page reached through a redirect is reused only while the org blocks nothing; a kept page
+ * whose final address is unknown (kept before it was recorded) is read again.
+ */
+export function mayReuseKeptPage(kept: { url: string; finalUrl: string | null }, rules: SourceFetchRules): boolean {
+  if (kept.finalUrl === null) return false;
+  if (kept.finalUrl !== kept.url && rules.blockedDomains.length > 0) return false;
+  return checkFetchHop(kept.url, 0, rules).allowed && checkFetchHop(kept.finalUrl, 1, rules).allowed;
+}

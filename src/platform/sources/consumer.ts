@@ -1,8 +1,9 @@
 import type { OutboundPolicy } from "../../domain/outbound-address";
 import { outboundPolicyFor } from "../../domain/outbound-gate";
 import type { SourceCheckMessage } from "../../domain/ports";
-import { snapshotBytesCap } from "../../domain/sources/snapshot-quota";
 import { CHECK_FAILURE_REASONS, eachBounded, groupBy, SOURCE_CHECK_CONCURRENCY } from "../../domain/sources/check-scheduling";
+import { mayReuseKeptPage } from "../../domain/sources/fetch-rules";
+import { snapshotBytesCap } from "../../domain/sources/snapshot-quota";
 import { judgeSource, type ReadableKind, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
 import type { Env } from "../../env";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
@@ -62,11 +63,14 @@ async function verdictFor(
   quota: SnapshotQuota,
   reuseSince = now - SOURCE_CHECK_LIMITS.reuseWindowMs,
 ): Promise<SourceVerification> {
-  const recent = await checker.store.recent(orgId, source.url, reuseSince);
-  if (recent && "snapshot" in recent) return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
-  if (recent) return unchecked(recent.unchecked, now);
-
   const rules = { outbound: checker.policy, allowedHosts: checker.allowedHosts, blockedDomains: await checker.blockedDomains(orgId) };
+  const recent = await checker.store.recent(orgId, source.url, reuseSince);
+  // A kept page answers only while its addresses pass today's rules (a domain blocked since sends the check to read again).
+  if (recent && "snapshot" in recent && mayReuseKeptPage({ url: source.url, finalUrl: recent.finalUrl }, rules)) {
+    return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
+  }
+  if (recent && "unchecked" in recent) return unchecked(recent.unchecked, now);
+
   const page = await fetchPage(source.url, rules, checker.userAgent, SOURCE_CHECK_LIMITS);
   if (!page.ok) return unreachable(page.reason, now);
   const declared = readableKind(page.contentType, page.body);

@@ -22,6 +22,8 @@ export interface Snapshot {
 interface UrlEntry {
   fetchedAt: number;
   sha256?: string;
+  /** Where this URL's text was read from (after redirects): a kept page is reused only while it passes the rules. */
+  finalUrl?: string;
   unchecked?: string;
   title?: string | null;
 }
@@ -69,7 +71,7 @@ export function snapshotStore(bucket: R2Bucket) {
           await bucket.put(key, body, options);
         }
       }
-      await bucket.put(await urlKey(orgId, snapshot.url), JSON.stringify({ fetchedAt: snapshot.fetchedAt, sha256 } satisfies UrlEntry));
+      await bucket.put(await urlKey(orgId, snapshot.url), JSON.stringify({ fetchedAt: snapshot.fetchedAt, sha256, finalUrl: snapshot.finalUrl } satisfies UrlEntry));
       return stored;
     },
 
@@ -79,7 +81,7 @@ export function snapshotStore(bucket: R2Bucket) {
     },
 
     /** The org's fetch of `url` since `since`, if any: its snapshot, or why it was not read. */
-    async recent(orgId: string, url: string, since: number): Promise<{ snapshot: Snapshot } | { unchecked: string; fetchedAt: number } | null> {
+    async recent(orgId: string, url: string, since: number): Promise<{ snapshot: Snapshot; finalUrl: string | null } | { unchecked: string; fetchedAt: number } | null> {
       const entry = await bucket.get(await urlKey(orgId, url));
       if (!entry) return null;
       const pointer = (await entry.json()) as UrlEntry;
@@ -87,7 +89,8 @@ export function snapshotStore(bucket: R2Bucket) {
       if (pointer.unchecked) return { unchecked: pointer.unchecked, fetchedAt: pointer.fetchedAt };
       if (!pointer.sha256) return null;
       const object = await bucket.get(snapshotKey(orgId, pointer.sha256));
-      return object ? { snapshot: (await object.json()) as Snapshot } : null;
+      // The snapshot object is shared by every URL whose text is the same: this URL's own final address is in its pointer.
+      return object ? { snapshot: (await object.json()) as Snapshot, finalUrl: pointer.finalUrl ?? null } : null;
     },
 
     async get(orgId: string, sha256: string): Promise<Snapshot | null> {
