@@ -10,8 +10,9 @@ import { seedTenant } from "../support/worker";
 
 /**
  * Every recorded source ends in a verdict, on workerd with Miniflare's real source-check queue (and its dead-letter
- * queue), the real D1 and R2: a check that fails on every attempt ends unchecked on its last one; one the queue gives
- * up is marked unchecked by the dead-letter queue's consumer; one left pending (its message lost) is sent again by
+ * queue), each org's real checker (a Durable Object), the real D1 and R2: a check that fails on every attempt (the
+ * checker retries it) ends unchecked on its last one; one whose unchecked verdict cannot be written either is
+ * dead-lettered and marked unchecked by the dead-letter queue's consumer; one left pending (its message lost) is sent again by
  * the five-minute sweep once, then marked unchecked. D1 fails for real here: a trigger refuses the writes a test names.
  */
 const origin = inject("sourcePagesOrigin");
@@ -68,9 +69,9 @@ describe("every source check ends in a verdict", () => {
     }
   });
 
-  it("a check the queue gives up (dead-lettered) is marked unchecked by the dead-letter queue's consumer", async () => {
+  it("a check whose last attempt cannot write its unchecked verdict either is dead-lettered, and the dead-letter queue's consumer marks it", async () => {
     const t = await recorded();
-    // Even the last attempt's unchecked verdict fails: only the dead-letter queue's consumer gets through.
+    // Even the last attempt's unchecked verdict fails: the org's checker sends the check to the dead-letter queue, whose consumer gets through.
     const restore = await refuseVerdicts(t.planId, `NEW.verification_reason IS '${CHECK_FAILURE_REASONS.deadLettered}'`);
     try {
       await t.record();
