@@ -4,6 +4,8 @@ import { describe, expect, inject, it } from "vitest";
 import worker from "../../src/index";
 import { CHECK_FAILURE_REASONS, SOURCE_CHECK_CONCURRENCY } from "../../src/domain/sources/check-scheduling";
 import { SOURCE_CHECK_LIMITS } from "../../src/domain/sources/verification";
+import type { Env } from "../../src/env";
+import { sourceCheckerOf } from "../../src/platform/sources/consumer";
 import { createPlan, ok, steps } from "../support/plans";
 import { pause, waitFor } from "../support/webhooks";
 import { seedTenant } from "../support/worker";
@@ -64,6 +66,8 @@ describe("every source check ends in a verdict", () => {
       await t.record();
       const r = await settledRow(t.orgId, t.planId);
       expect(r).toMatchObject({ verification_status: "unchecked", verification_reason: CHECK_FAILURE_REASONS.attemptsSpent(SOURCE_CHECK_CONCURRENCY.maxAttempts) });
+      // The org's checker, which retried it, keeps nothing of the check once it ended.
+      await waitFor("the checker to let the check go", async () => (await sourceCheckerOf(env as unknown as Env, t.orgId).pending()) === 0, 5_000);
     } finally {
       await restore();
     }
