@@ -20,6 +20,8 @@ export default defineConfig(async () => ({
           NOTIFICATION_DIGEST_SECONDS: "1",
           // Source checks fetch only the loopback fixtures (test/support/source-pages.global.ts): a test never reaches the Internet.
           SOURCE_CHECK_HOSTS: "127.0.0.1,localhost",
+          // A failed source check is retried at once here (the doubling is tested on its own): a test waits seconds.
+          SOURCE_CHECK_RETRY_BASE_SECONDS: "0",
         },
         // A second home database for orgs (ORG_DATABASES): test/workers/org-homes.test.ts places orgs in it.
         d1Databases: { RESEARCH_DB_2: "cairn-research-2" },

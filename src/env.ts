@@ -3,6 +3,7 @@ import type { GrantGuardObject } from "./durable-objects/grant-guard-object";
 import type { PlanObject } from "./durable-objects/plan-object";
 import type { SearchSessionObject } from "./durable-objects/search-session-object";
 import type { SignInThrottleObject } from "./durable-objects/sign-in-throttle-object";
+import type { SourceCheckerObject } from "./durable-objects/source-checker-object";
 import type { SourceCheckMessage } from "./domain/ports";
 import type { WebhookMessage } from "./domain/webhooks/model";
 
@@ -18,6 +19,8 @@ export interface Env {
   GRANT_GUARD: DurableObjectNamespace<GrantGuardObject>;
   /** One Durable Object per sign-in counter ("account:<hash>", "address:<ip>"): failures and lockouts. */
   SIGNIN_THROTTLE: DurableObjectNamespace<SignInThrottleObject>;
+  /** One Durable Object per org, named by the org's id: stores and runs the org's source checks. */
+  SOURCE_CHECKER: DurableObjectNamespace<SourceCheckerObject>;
   /** Cloudflare Rate Limiting: requests per credential on /mcp and /api/v1 (absent: no per-credential limit). */
   API_RATE_LIMITER?: RateLimit;
   /** Cloudflare Rate Limiting: views of share links' public pages, per link and per client address. */
@@ -45,8 +48,12 @@ export interface Env {
   PUBLIC_URL: string;
   /** Webhook events and deliveries (src/platform/webhooks). */
   WEBHOOK_QUEUE: Queue<WebhookMessage>;
-  /** Recorded sources to check: its consumer (this Worker) fetches each page and matches the quote (src/platform/sources). */
+  /** Recorded sources to check: its consumer (this Worker) hands each org's checks to that org's SOURCE_CHECKER (src/platform/sources). */
   SOURCE_CHECK_QUEUE: Queue<SourceCheckMessage>;
+  /** The source-check queue's dead-letter queue: a checker sends here a check whose unchecked verdict it could not write. */
+  SOURCE_CHECK_DLQ: Queue<SourceCheckMessage>;
+  /** Seconds before a failed source check's second attempt, doubling after (default 5; 0 retries at once). */
+  SOURCE_CHECK_RETRY_BASE_SECONDS?: string;
   /** Snapshots of fetched sources, under "orgs/<orgId>/", content-addressed by the SHA-256 of their text. */
   SOURCE_SNAPSHOTS: R2Bucket;
   /** Source checks one org may request a minute (default 300) and a day (default 5000). */

@@ -29,6 +29,7 @@ export { GrantGuardObject } from "./durable-objects/grant-guard-object";
 export { PlanObject } from "./durable-objects/plan-object";
 export { SearchSessionObject } from "./durable-objects/search-session-object";
 export { SignInThrottleObject } from "./durable-objects/sign-in-throttle-object";
+export { SourceCheckerObject } from "./durable-objects/source-checker-object";
 
 /** The frequent cron of wrangler.toml [triggers]: it sweeps webhooks and sources left pending. */
 const WEBHOOK_SWEEP_CRON = "*/5 * * * *";

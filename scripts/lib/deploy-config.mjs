@@ -217,11 +217,11 @@ export function renderProductionConfig(baseToml, settings) {
     if (toml.split(`"${name}"`).length !== 3) throw new Error(`wrangler.toml no longer names queue "${name}" exactly twice; update scripts/lib/deploy-config.mjs to its new shape.`);
   }
   toml = toml.replaceAll('"cairn-webhooks-dlq"', tomlString(queues.deadLetter)).replaceAll('"cairn-webhooks"', tomlString(queues.main));
-  // The source-check queue (producer and consumer), its dead-letter queue (target and consumer) and the bucket of
-  // page snapshots, named after the Worker too.
+  // The source-check queue (producer and consumer), its dead-letter queue (target, consumer, and the producer orgs'
+  // checkers send spent checks with) and the bucket of page snapshots, named after the Worker too.
   const sources = sourceCheckResourceNames(settings.workerName);
-  for (const name of ["cairn-source-checks", "cairn-source-checks-dlq"]) {
-    if (toml.split(`"${name}"`).length !== 3) throw new Error(`wrangler.toml no longer names queue "${name}" exactly twice; update scripts/lib/deploy-config.mjs to its new shape.`);
+  for (const [name, times] of [["cairn-source-checks", 2], ["cairn-source-checks-dlq", 3]]) {
+    if (toml.split(`"${name}"`).length !== times + 1) throw new Error(`wrangler.toml no longer names queue "${name}" exactly ${times} times; update scripts/lib/deploy-config.mjs to its new shape.`);
   }
   if (toml.split('"cairn-source-snapshots"').length !== 2) throw new Error('wrangler.toml no longer names bucket "cairn-source-snapshots" once; update scripts/lib/deploy-config.mjs to its new shape.');
   toml = toml

@@ -3,30 +3,10 @@ import type { SourceVerification } from "../domain/sources/verification";
 import { settleDeliveryVerdicts } from "./delivered-sources";
 
 /**
- * The consumer's bookkeeping of source checks on the evidence rows (migration 0027): when a check started (an org's
- * checks in flight are counted from it), a verdict written only while the source is still pending (a failure's
- * verdict never overwrites one a check reached meanwhile), and the sources the pending sweep finds.
+ * The bookkeeping of source checks on the evidence rows (migration 0027): a verdict written only while the source is
+ * still pending (a failure's verdict never overwrites one a check reached meanwhile), and the sources the pending
+ * sweep finds. (Each org's checks in flight are counted by its checker, durable-objects/source-checker-object.ts.)
  */
-
-/**
- * Marks the check of source `n` started, unless the org already has `cap` checks in flight (started within the lease
- * and not answered since). One statement: two batches claiming at once never both pass the cap.
- */
-export async function claimCheckSlot(db: D1Queries, orgId: string, planId: string, n: number, now: number, limits: { cap: number; leaseMs: number }): Promise<boolean> {
-  const row = await db
-    .prepare(
-      `UPDATE ledger_evidence SET verification_started_at = ?4
-        WHERE org_id = ?1 AND plan_id = ?2 AND n = ?3
-          AND (SELECT COUNT(*) FROM ledger_evidence f
-                WHERE f.org_id = ?1 AND f.verification_started_at > ?5
-                  AND COALESCE(f.verification_checked_at, 0) < f.verification_started_at
-                  AND NOT (f.plan_id = ?2 AND f.n = ?3)) < ?6
-        RETURNING n`,
-    )
-    .bind(orgId, planId, n, now, now - limits.leaseMs, limits.cap)
-    .first<{ n: number }>();
-  return row !== null;
-}
 
 /**
  * Writes a verdict reached without the page (the check failed, or never came) on a source still pending, and settles

@@ -61,8 +61,8 @@ export class FaultPlan {
   queue: Queued<WebhookMessage>[] = [];
   /** Messages sent to the source-check queue, not yet consumed (only a scenario that checks sources drains them). */
   sourceChecks: Queued<SourceCheckMessage>[] = [];
-  /** Durable Object names the Worker called (plan and session objects), by namespace. */
-  readonly objects = { PLAN: new Set<string>(), SEARCH_SESSION: new Set<string>() };
+  /** Durable Object names the Worker called (plan and session objects, orgs' source checkers), by namespace. */
+  readonly objects = { PLAN: new Set<string>(), SEARCH_SESSION: new Set<string>(), SOURCE_CHECKER: new Set<string>() };
 
   /** Counts calls from now on, failing the `failAt`-th (1-based) with `kind`; null counts only. */
   arm(failAt: number | null, kind: FaultKind = "throw", race: { write: () => Promise<void>; thenThrow: boolean } | null = null): void {
@@ -205,7 +205,7 @@ function faultyR2(bucket: R2Bucket, plan: FaultPlan): R2Bucket {
 
 function faultyNamespace<T extends Rpc.DurableObjectBranded | undefined>(
   ns: DurableObjectNamespace<T>,
-  binding: "PLAN" | "SEARCH_SESSION",
+  binding: "PLAN" | "SEARCH_SESSION" | "SOURCE_CHECKER",
   plan: FaultPlan,
   objectEnv: () => Env,
 ): DurableObjectNamespace<T> {
@@ -267,6 +267,7 @@ export function faultyEnv(plan: FaultPlan): Env {
     SOURCE_SNAPSHOTS: faultyR2(base.SOURCE_SNAPSHOTS, plan),
     PLAN: faultyNamespace(base.PLAN, "PLAN", plan, () => wrapped),
     SEARCH_SESSION: faultyNamespace(base.SEARCH_SESSION, "SEARCH_SESSION", plan, () => wrapped),
+    SOURCE_CHECKER: faultyNamespace(base.SOURCE_CHECKER, "SOURCE_CHECKER", plan, () => wrapped),
   };
   return wrapped;
 }
@@ -282,7 +283,7 @@ export function faultHarness() {
  * Runs the alarm of every object named, as the platform would (each with the faulty env): a plan's
  * outbox retry, a session's index retry. An object with no alarm set is left alone.
  */
-export async function runAlarms(faulty: Env, binding: "PLAN" | "SEARCH_SESSION", names: Iterable<string>): Promise<void> {
+export async function runAlarms(faulty: Env, binding: "PLAN" | "SEARCH_SESSION" | "SOURCE_CHECKER", names: Iterable<string>): Promise<void> {
   const namespace = (env as unknown as Env)[binding] as DurableObjectNamespace;
   for (const name of names) {
     const stub = namespace.getByName(name);
@@ -331,5 +332,25 @@ async function drain<Body>(queued: Queued<Body>[], queueName: string, faulty: En
  */
 export const drainQueue = (plan: FaultPlan, faulty: Env, maxRounds = 20) => drain(plan.queue, WEBHOOK_QUEUE_NAME, faulty, maxRounds);
 
-/** The same for the source-check queue: each batch goes to the source-check consumer (a batch of that queue). */
-export const drainSourceChecks = (plan: FaultPlan, faulty: Env, maxRounds = 20) => drain(plan.sourceChecks, SOURCE_CHECK_QUEUE_NAME, faulty, maxRounds);
+/**
+ * The same for the source-check queue: each batch goes to the source-check consumer (a batch of that queue), which
+ * hands the checks to each org's checker; then every checker called runs its alarm (over the faulty env; one already
+ * running is joined) until it has nothing left to run, as the platform would. A check's retries are not waited out
+ * (the workers config retries at once).
+ */
+export async function drainSourceChecks(plan: FaultPlan, faulty: Env, maxRounds = 20): Promise<number> {
+  const rounds = await drain(plan.sourceChecks, SOURCE_CHECK_QUEUE_NAME, faulty, maxRounds);
+  const namespace = (env as unknown as Env).SOURCE_CHECKER;
+  for (const name of plan.objects.SOURCE_CHECKER) {
+    // Named by the org's id (a hex id where the runtime gave the Worker no name).
+    const stub = namespace.get(/^[0-9a-f]{64}$/.test(name) ? namespace.idFromString(name) : namespace.idFromName(name));
+    await adoptEnv(stub, faulty);
+    for (let run = 0; run < maxRounds; run++) {
+      const ran = await runDurableObjectAlarm(stub).catch(() => true);
+      if (!ran) break;
+    }
+    const left = await stub.pending();
+    if (left > 0) throw new Error(`the source checker of ${name} still holds ${left} check(s) after ${maxRounds} runs`);
+  }
+  return rounds;
+}

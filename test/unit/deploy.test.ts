@@ -451,6 +451,7 @@ describe("production configuration", () => {
     expect(rendered.match(/^queue = "acme-research-source-checks"$/gm)).toHaveLength(2);
     expect(rendered).toMatch(/^dead_letter_queue = "acme-research-source-checks-dlq"$/m);
     expect(rendered).toMatch(/^queue = "acme-research-source-checks-dlq"$/m);
+    expect(rendered).toMatch(/^binding = "SOURCE_CHECK_DLQ"\nqueue = "acme-research-source-checks-dlq"$/m);
     expect(rendered).toMatch(/^bucket_name = "acme-research-source-snapshots"$/m);
     expect(rendered).not.toContain('"cairn-source');
   });

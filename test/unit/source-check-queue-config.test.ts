@@ -16,10 +16,15 @@ const consumerOf = (queue: string) => {
 const setting = (block: string, name: string) => Number(new RegExp(`^${name} = (\\d+)$`, "m").exec(block)?.[1]);
 
 describe("the source-check queue's configuration", () => {
-  it("gives the attempts the consumer's last-attempt verdict counts on, and a batch no larger than it fetches at once", () => {
+  it("gives a hand-off to an org's checker the attempts a check has there", () => {
     const main = consumerOf("cairn-source-checks");
     expect(setting(main, "max_retries") + 1).toBe(SOURCE_CHECK_CONCURRENCY.maxAttempts);
-    expect(setting(main, "max_batch_size")).toBeLessThanOrEqual(SOURCE_CHECK_CONCURRENCY.fetchesPerBatch);
+  });
+
+  it("binds each org's checker (a SQLite Durable Object class of its own) and the dead-letter queue it sends spent checks to", () => {
+    expect(toml).toMatch(/\[\[durable_objects\.bindings\]\]\nname = "SOURCE_CHECKER"\nclass_name = "SourceCheckerObject"\n/);
+    expect(toml).toMatch(/\[\[migrations\]\]\ntag = "v\d+"\nnew_sqlite_classes = \["SourceCheckerObject"\]\n/);
+    expect(toml).toMatch(/\[\[queues\.producers\]\]\nbinding = "SOURCE_CHECK_DLQ"\nqueue = "cairn-source-checks-dlq"\n/);
   });
 
   it("dead-letters to a queue this Worker consumes", () => {

@@ -8,8 +8,9 @@ import { seedTenant } from "../support/worker";
 /**
  * One org's slow pages never hold another's verdicts, on workerd with Miniflare's real source-check queue, D1 and
  * R2, the pages served by the loopback fixtures (test/support/source-pages.global.ts; `/slow` never finishes, so its
- * check runs the fetch's whole 15 s): a batch's pages are fetched at once, an org's checks in flight are capped (the
- * rest wait their turn, never dropped), and the checks of one page of one org share one fetch.
+ * check runs the fetch's whole 15 s): the queue's consumer hands each org's checks to that org's checker (a Durable
+ * Object), so no batch waits on a page; an org's checks in flight are capped (the rest wait their turn, never
+ * dropped), and the checks of one page of one org share one fetch.
  */
 const origin = inject("sourcePagesOrigin");
 const QUOTE = "solid-state cells reached 500 Wh/kg in the lab";
@@ -46,23 +47,38 @@ describe("source checks are fair between orgs", () => {
     expect(bDone.map((row) => row.status)).toEqual(Array(6).fill("unreachable"));
   }, 60_000);
 
-  it("an org past its checks in flight waits its turn (sent again later, never dropped)", async () => {
+  it("an org's slow pages in earlier batches do not hold another org's page", async () => {
+    const b = await tenantWithPlan();
+    const a = await tenantWithPlan();
+    const tag = crypto.randomUUID().slice(0, 8);
+    // Thirty slow pages: three batches of B's, each holding fetches that run their whole 15 s, ahead of A's.
+    await ok(b.apiKey, "record_evidence", { planId: b.planId, evidence: Array.from({ length: 30 }, (_, i) => source(`${origin}/slow?${tag}-early-${i}`, QUOTE, `Slow page ${i}`)) });
+    await waitFor("B's first slow fetches", async () => Object.keys(await hits()).filter((path) => path.includes(`${tag}-early-`)).length >= 10, 10_000);
+    const recordedAt = Date.now();
+    await ok(a.apiKey, "record_evidence", { planId: a.planId, evidence: [source(`${origin}/article.html?${tag}-early`)] });
+    // Checked inside the queue's batches, A's verdict waited for B's batches before it (15 s each).
+    await waitFor("org A's verdict", async () => (await statuses(a.orgId, a.planId))[0]?.status === "verified", 12_000);
+    expect(Date.now() - recordedAt).toBeLessThan(10_000);
+  }, 60_000);
+
+  it("an org's checks run at most its cap at once; the rest wait their turn in its checker, never dropped", async () => {
     const c = await tenantWithPlan();
     const cap = SOURCE_CHECK_CONCURRENCY.perOrgInFlight;
     const tag = crypto.randomUUID().slice(0, 8);
-    await ok(c.apiKey, "record_evidence", { planId: c.planId, evidence: Array.from({ length: cap }, (_, i) => source(`${origin}/article.html?${tag}-${i}`, QUOTE, `Fact ${i}`)) });
-    await waitFor("the first checks", async () => (await statuses(c.orgId, c.planId)).every((row) => row.status !== "pending"), 20_000);
-    // The org's cap taken: its checks started just now and not answered yet (as while their pages are fetched).
-    await env.DB.prepare("UPDATE ledger_evidence SET verification_started_at = ?, verification_checked_at = NULL WHERE org_id = ? AND plan_id = ?").bind(Date.now(), c.orgId, c.planId).run();
-    const waiting = `${origin}/article.html?${tag}-waiting`;
-    await ok(c.apiKey, "record_evidence", { planId: c.planId, evidence: [source(waiting, QUOTE, "The one over the cap")] });
+    const slowOnes = async () => Object.keys(await hits()).filter((path) => path.includes(`${tag}-cap-`));
+    await ok(c.apiKey, "record_evidence", { planId: c.planId, evidence: Array.from({ length: cap + 2 }, (_, i) => source(`${origin}/slow?${tag}-cap-${i}`, QUOTE, `Slow page ${i}`)) });
+    await waitFor("the org's cap of fetches", async () => (await slowOnes()).length >= cap, 10_000);
+    // Its slots all held by pages that take 15 s: the two over the cap are not fetched meanwhile.
     await pause(3_000);
-    const [last] = (await statuses(c.orgId, c.planId)).slice(-1);
-    expect(last?.status).toBe("pending");
-    expect((await hits())[waiting.slice(origin.length)]).toBeUndefined();
-    // Its slots free again: the check it was sent again as runs.
-    await env.DB.prepare("UPDATE ledger_evidence SET verification_started_at = NULL WHERE org_id = ? AND plan_id = ?").bind(c.orgId, c.planId).run();
-    await waitFor("the waiting check", async () => (await statuses(c.orgId, c.planId)).slice(-1)[0]?.status === "verified", SOURCE_CHECK_CONCURRENCY.deferSeconds * 1000 + 15_000);
+    expect((await slowOnes()).length).toBe(cap);
+    expect((await statuses(c.orgId, c.planId)).filter((row) => row.status === "pending")).toHaveLength(cap + 2);
+    // As slots free, the two waiting are fetched, and every page ends in a verdict of its own (the fetch's deadline).
+    const done = await waitFor("every verdict", async () => {
+      const rows = await statuses(c.orgId, c.planId);
+      return rows.every((row) => row.status !== "pending") ? rows : null;
+    }, 40_000);
+    expect(done.map((row) => row.status)).toEqual(Array(cap + 2).fill("unreachable"));
+    expect((await slowOnes()).length).toBe(cap + 2);
   }, 60_000);
 
   it("quotes on one page of one org share one fetch", async () => {

@@ -4,14 +4,17 @@ import { describe, expect, inject, it } from "vitest";
 import worker from "../../src/index";
 import { CHECK_FAILURE_REASONS, SOURCE_CHECK_CONCURRENCY } from "../../src/domain/sources/check-scheduling";
 import { SOURCE_CHECK_LIMITS } from "../../src/domain/sources/verification";
+import type { Env } from "../../src/env";
+import { sourceCheckerOf } from "../../src/platform/sources/consumer";
 import { createPlan, ok, steps } from "../support/plans";
 import { pause, waitFor } from "../support/webhooks";
 import { seedTenant } from "../support/worker";
 
 /**
  * Every recorded source ends in a verdict, on workerd with Miniflare's real source-check queue (and its dead-letter
- * queue), the real D1 and R2: a check that fails on every attempt ends unchecked on its last one; one the queue gives
- * up is marked unchecked by the dead-letter queue's consumer; one left pending (its message lost) is sent again by
+ * queue), each org's real checker (a Durable Object), the real D1 and R2: a check that fails on every attempt (the
+ * checker retries it) ends unchecked on its last one; one whose unchecked verdict cannot be written either is
+ * dead-lettered and marked unchecked by the dead-letter queue's consumer; one left pending (its message lost) is sent again by
  * the five-minute sweep once, then marked unchecked. D1 fails for real here: a trigger refuses the writes a test names.
  */
 const origin = inject("sourcePagesOrigin");
@@ -63,14 +66,16 @@ describe("every source check ends in a verdict", () => {
       await t.record();
       const r = await settledRow(t.orgId, t.planId);
       expect(r).toMatchObject({ verification_status: "unchecked", verification_reason: CHECK_FAILURE_REASONS.attemptsSpent(SOURCE_CHECK_CONCURRENCY.maxAttempts) });
+      // The org's checker, which retried it, keeps nothing of the check once it ended.
+      await waitFor("the checker to let the check go", async () => (await sourceCheckerOf(env as unknown as Env, t.orgId).pending()) === 0, 5_000);
     } finally {
       await restore();
     }
   });
 
-  it("a check the queue gives up (dead-lettered) is marked unchecked by the dead-letter queue's consumer", async () => {
+  it("a check whose last attempt cannot write its unchecked verdict either is dead-lettered, and the dead-letter queue's consumer marks it", async () => {
     const t = await recorded();
-    // Even the last attempt's unchecked verdict fails: only the dead-letter queue's consumer gets through.
+    // Even the last attempt's unchecked verdict fails: the org's checker sends the check to the dead-letter queue, whose consumer gets through.
     const restore = await refuseVerdicts(t.planId, `NEW.verification_reason IS '${CHECK_FAILURE_REASONS.deadLettered}'`);
     try {
       await t.record();

@@ -1,11 +1,10 @@
-import { createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import type { SourceCheckMessage } from "../../src/domain/ports";
 import type { SourceFetchRules } from "../../src/domain/sources/fetch-rules";
 import { isDeadSource, unreachableKind } from "../../src/domain/sources/verification";
 import type { Env } from "../../src/env";
-import { handleSourceChecks } from "../../src/platform/sources/consumer";
+import { checkerOf, checkSource, sourceToCheck } from "../../src/platform/sources/check-source";
 import { fetchPage } from "../../src/platform/sources/fetch-page";
 import { createPlan, ok, steps } from "../support/plans";
 import { waitFor } from "../support/webhooks";
@@ -125,13 +124,19 @@ describe("source checks and the deployment's environment", () => {
     // This Worker runs with CAIRN_ENV = "development": the loopback page is read.
     expect(await waitFor("the first check", async () => ((await verdictNow())?.status === "verified" ? true : null))).toBe(true);
     // The same source checked again (fetched fresh) by a Worker whose CAIRN_ENV is anything else.
+    // The check itself (what each org's checker runs), over that Worker's environment.
+    const checkWith = async (CAIRN_ENV: string | undefined) => {
+      const over = { ...env, CAIRN_ENV } as unknown as Env;
+      const body: SourceCheckMessage = { orgId: tenant.orgId, planId, n: 1, recheck: true };
+      const ready = await sourceToCheck(over, body);
+      if (!ready) throw new Error("the source is gone");
+      await checkSource(over, checkerOf(over), body, ready, Date.now());
+    };
     for (const CAIRN_ENV of [undefined, "", "Development", "dev", "staging", "production"]) {
-      const batch = createMessageBatch<SourceCheckMessage>("cairn-source-checks", [{ id: `gate-${String(CAIRN_ENV)}`, timestamp: new Date(), attempts: 1, body: { orgId: tenant.orgId, planId, n: 1, recheck: true } }]);
-      await handleSourceChecks(batch, { ...env, CAIRN_ENV } as unknown as Env);
+      await checkWith(CAIRN_ENV);
       expect(await verdictNow(), String(CAIRN_ENV)).toEqual({ status: "unreachable", reason: "refused: the address was refused (loopback addresses are not allowed)" });
     }
-    const again = createMessageBatch<SourceCheckMessage>("cairn-source-checks", [{ id: "gate-development", timestamp: new Date(), attempts: 1, body: { orgId: tenant.orgId, planId, n: 1, recheck: true } }]);
-    await handleSourceChecks(again, { ...env, CAIRN_ENV: "development" } as unknown as Env);
+    await checkWith("development");
     expect((await verdictNow())?.status).toBe("verified");
   });
 });

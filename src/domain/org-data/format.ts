@@ -74,7 +74,7 @@ export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly 
   // and judged again on its snapshot when imported (imported-verdicts.ts). (client_text_sha256 is exported: it
   // names a client_text line of the same file, and the import sets it only to a text that file carried.)
   // What a re-check after delivery found (the snapshot it replaced, the changed/gone mark) is rebuilt, not imported.
-  // When a check started and when the pending sweep sent it again: the consumer's own bookkeeping.
+  // When a check started (earlier versions wrote it) and when the pending sweep sent it again: the checks' own bookkeeping.
   ledger_evidence: ["verification_requested_at", "verification_previous_snapshot", "verification_changed", "verification_started_at", "verification_requeued_at"],
 };
 

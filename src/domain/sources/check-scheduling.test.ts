@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHECK_FAILURE_REASONS, eachBounded, groupBy, isLastAttempt, PENDING_SWEEP, SOURCE_CHECK_CONCURRENCY, sweepAction, sweepAfterMs } from "./check-scheduling";
+import { CHECK_FAILURE_REASONS, eachBounded, groupBy, isLastAttempt, PENDING_SWEEP, retryDelayMs, SOURCE_CHECK_CONCURRENCY, sweepAction, sweepAfterMs } from "./check-scheduling";
 import { SOURCE_CHECK_LIMITS } from "./verification";
 
 describe("source-check scheduling", () => {
@@ -39,7 +39,16 @@ describe("source-check scheduling", () => {
     expect(CHECK_FAILURE_REASONS.noVerdict()).toBe("not checked: no verdict within 15 minutes");
   });
 
-  it("a check counts in flight longer than its fetch may take", () => {
-    expect(SOURCE_CHECK_CONCURRENCY.inFlightLeaseMs).toBeGreaterThan(SOURCE_CHECK_LIMITS.timeoutMs * 2);
+  it("a failed check waits twice as long before each next attempt, all of them well within the pending bound", () => {
+    expect([1, 2, 3].map((attempt) => retryDelayMs(attempt, 5_000))).toEqual([5_000, 10_000, 20_000]);
+    expect(retryDelayMs(1, 0)).toBe(0);
+    const waits = [1, 2, 3].reduce((sum, attempt) => sum + retryDelayMs(attempt), 0);
+    expect(waits + SOURCE_CHECK_CONCURRENCY.maxAttempts * SOURCE_CHECK_LIMITS.timeoutMs).toBeLessThan(sweepAfterMs());
+  });
+
+  it("a run of an org's checker starts checks for a while, then hands over well within an alarm's 15 minutes", () => {
+    // The last checks started finish within the fetch's deadline (and their writes) after the budget.
+    expect(SOURCE_CHECK_CONCURRENCY.runBudgetMs + 4 * SOURCE_CHECK_LIMITS.timeoutMs).toBeLessThan(SOURCE_CHECK_CONCURRENCY.runBackstopMs);
+    expect(SOURCE_CHECK_CONCURRENCY.runBackstopMs).toBeLessThan(15 * 60_000);
   });
 });

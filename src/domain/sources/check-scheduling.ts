@@ -1,27 +1,34 @@
 /**
- * How the source-check queue's consumer shares its work out, and how every check ends in a verdict. Pure: the
- * consumer (platform/sources/consumer.ts) and the pending sweep (platform/sources/pending-sweep.ts) apply it.
+ * How an org's source checks share the work out, and how every check ends in a verdict. Pure: the org's checker
+ * (durable-objects/source-checker-object.ts) and the pending sweep (platform/sources/pending-sweep.ts) apply it.
  */
 import { SOURCE_CHECK_LIMITS } from "./verification";
 
 export const SOURCE_CHECK_CONCURRENCY = {
-  /** Pages one batch fetches at once (a batch holds at most 10 messages: wrangler.toml max_batch_size). */
-  fetchesPerBatch: 10,
   /**
-   * Checks of one org in flight at once, across every batch the platform runs in parallel: an org recording many
-   * slow pages takes at most this many of the consumer's slots; its other checks wait their turn.
+   * Checks of one org running at once, in the org's own checker (one Durable Object per org): an org recording many
+   * slow pages holds at most this many fetches; its other checks wait their turn there, behind nobody else's.
    */
   perOrgInFlight: 20,
-  /** A check counts as in flight this long after it started (the fetch's 15 s deadline, reading and writes, with room). */
-  inFlightLeaseMs: 60_000,
   /**
-   * An org over its in-flight cap has its check sent again this much later (not a retry: it spends no attempt): one
-   * fetch's deadline, by when a slot has usually freed, so a long backlog turns over at most once per 15 s.
+   * Attempts of one check: the org's checker retries a check that failed on Cairn's side, and its last attempt always
+   * ends in a verdict. The same count is the queue's attempts of a hand-off to the checker (wrangler.toml
+   * max_retries 3 + 1).
    */
-  deferSeconds: 15,
-  /** Attempts the queue gives a message: wrangler.toml max_retries (3) + 1. The last one always ends in a verdict. */
   maxAttempts: 4,
+  /** The wait before a failed check's next attempt, doubled at each (SOURCE_CHECK_RETRY_BASE_SECONDS overrides it). */
+  retryBaseMs: 5_000,
+  /**
+   * How long one run of an org's checker starts new checks: then it lets the checks under way finish (each within the
+   * fetch's 15 s and its writes) and schedules the next run at once, so a run stays far below an alarm's 15 minutes.
+   */
+  runBudgetMs: 5 * 60_000,
+  /** A run cut short (its object restarted) resumes this long after it began, at the latest. */
+  runBackstopMs: 10 * 60_000,
 } as const;
+
+/** The wait before attempt `attempt + 1` of a check after `attempt` failed ones: base, 2 × base, 4 × base… */
+export const retryDelayMs = (attempt: number, baseMs: number = SOURCE_CHECK_CONCURRENCY.retryBaseMs): number => baseMs * 2 ** Math.max(0, attempt - 1);
 
 /** The pending sweep: the five-minute cron of wrangler.toml. */
 export const PENDING_SWEEP = {
@@ -59,7 +66,7 @@ export const CHECK_FAILURE_REASONS = {
   noVerdict: () => `not checked: no verdict within ${minutes(SOURCE_CHECK_LIMITS.pendingMaxMs)} minutes`,
 } as const;
 
-/** Whether this delivery of a message is the queue's last: a failure now must still record a verdict. */
+/** Whether this attempt (a check's in the org's checker, or a hand-off's in the queue) is the last: a failure now must still record a verdict. */
 export const isLastAttempt = (attempts: number): boolean => attempts >= SOURCE_CHECK_CONCURRENCY.maxAttempts;
 
 /**

@@ -39,7 +39,7 @@ export async function eraseResearch(env: Env, orgId: string): Promise<{ plans: n
   // The deliverables' share links live in the directory and are not exported (a link is a credential): they go with them.
   await env.DB.batch([...DIRECTORY_RESEARCH_TABLES, "output_shares"].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
   // Snapshots of the org's cited pages, after the rows naming them: a source check still running then finds its row
-  // gone or its org erasing, and deletes what it wrote itself (platform/sources/consumer.ts).
+  // gone or its org erasing, and deletes what it wrote itself (platform/sources/check-source.ts).
   await snapshotStore(env.SOURCE_SNAPSHOTS).eraseOrg(orgId);
   return { plans, sessions };
 }

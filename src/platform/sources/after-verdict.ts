@@ -5,7 +5,7 @@ import type { d1EvidenceLedger } from "../../storage/ledger-repository";
 import { outboxPublisher } from "../webhooks/producer";
 
 /**
- * Where a source check's verdict goes, once the consumer has it (platform/sources/consumer.ts).
+ * Where a source check's verdict goes, once the check has it (platform/sources/check-source.ts).
  *
  * A first check: onto the evidence row; a deliverable stored while the source was still pending takes it as
  * its verdict at delivery. A re-check of a source a stored deliverable cites (`recheck` on the message): onto

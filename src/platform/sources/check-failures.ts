@@ -1,15 +1,16 @@
 import { CairnError } from "../../domain/errors";
 import type { SourceCheckMessage } from "../../domain/ports";
-import { CHECK_FAILURE_REASONS, isLastAttempt, SOURCE_CHECK_CONCURRENCY } from "../../domain/sources/check-scheduling";
+import { CHECK_FAILURE_REASONS } from "../../domain/sources/check-scheduling";
 import { unchecked } from "../../domain/sources/verification";
 import type { Env } from "../../env";
 import { recordVerdictIfPending } from "../../storage/source-check-runs";
 import { homeDatabase } from "../org-homes";
 
 /**
- * How a source check that fails still ends in a verdict. A failure is retried by the queue; on the queue's last
- * attempt (or when the queue gives the message up, to the dead-letter queue) the source, still pending, is marked
- * unchecked with why. A re-check that fails leaves the source its previous verdict (it never was pending).
+ * How a source check that fails still ends in a verdict. A check that fails is retried by the org's checker; on its
+ * last attempt (durable-objects/source-checker-object.ts), or when the queue gives a hand-off up (to the dead-letter
+ * queue), the source, still pending, is marked unchecked with why. A re-check that fails leaves the source its
+ * previous verdict (it never was pending).
  */
 
 /** The source-check queue's dead-letter queue (wrangler.toml; a deployment names it "<worker>-source-checks-dlq"). */
@@ -19,36 +20,10 @@ export const isSourceCheckDeadLetterQueue = (name: string) => name === SOURCE_CH
 const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 /** Marks the message's source unchecked (`reason`) if it is still pending; throws when that write fails. */
-async function giveUp(env: Env, body: SourceCheckMessage, reason: string): Promise<void> {
+export async function giveUp(env: Env, body: SourceCheckMessage, reason: string): Promise<void> {
   if (body.recheck) return;
   const home = await homeDatabase(env, body.orgId);
   await recordVerdictIfPending(home, body.orgId, body.planId, body.n, unchecked(reason, Date.now()));
-}
-
-/**
- * A check that threw: a source gone meanwhile is acked; otherwise the message is retried, unless this is its last
- * attempt, when the source is marked unchecked (and the message retried only if even that write fails: the
- * dead-letter queue's consumer then tries again, and the pending sweep after it).
- */
-export async function checkFailed(env: Env, message: Message<SourceCheckMessage>, error: unknown): Promise<void> {
-  const { orgId, planId, n } = message.body;
-  if (error instanceof CairnError && error.code === "not_found") {
-    message.ack();
-    return;
-  }
-  if (!isLastAttempt(message.attempts)) {
-    log("error", "source check failed; retried", { orgId, planId, n, attempt: message.attempts, error: String(error) });
-    message.retry();
-    return;
-  }
-  log("error", "source check failed on its last attempt; the source is marked unchecked", { orgId, planId, n, attempt: message.attempts, error: String(error) });
-  try {
-    await giveUp(env, message.body, CHECK_FAILURE_REASONS.attemptsSpent(SOURCE_CHECK_CONCURRENCY.maxAttempts));
-    message.ack();
-  } catch (again) {
-    log("error", "an unchecked verdict was not recorded; the message goes to the dead-letter queue", { orgId, planId, n, error: String(again) });
-    message.retry();
-  }
 }
 
 /** The consumer of the source-check dead-letter queue: each source given up by the queue is marked unchecked. */

@@ -1,22 +1,6 @@
-import type { OutboundPolicy } from "../../domain/outbound-address";
-import { outboundPolicyFor } from "../../domain/outbound-gate";
 import type { SourceCheckMessage } from "../../domain/ports";
-import { CHECK_FAILURE_REASONS, eachBounded, groupBy, SOURCE_CHECK_CONCURRENCY } from "../../domain/sources/check-scheduling";
-import { mayReuseKeptPage } from "../../domain/sources/fetch-rules";
-import { snapshotBytesCap } from "../../domain/sources/snapshot-quota";
-import { judgeSource, type ReadableKind, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
+import { groupBy } from "../../domain/sources/check-scheduling";
 import type { Env } from "../../env";
-import { d1EvidenceLedger } from "../../storage/ledger-repository";
-import { d1OrgSettings } from "../../storage/org-settings";
-import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
-import { claimCheckSlot } from "../../storage/source-check-runs";
-import { homeDatabase } from "../org-homes";
-import { recordVerdict } from "./after-verdict";
-import { checkFailed } from "./check-failures";
-import { clientTextStore, withClientText } from "./client-texts";
-import { fetchPage } from "./fetch-page";
-import { type SnapshotQuota, type SnapshotStore, snapshotStore } from "./snapshots";
-import { readPage } from "./visible-text";
 
 /** The source-check queue as wrangler.toml names it (a deployment names it after its Worker: "<worker>-source-checks"). */
 export const SOURCE_CHECK_QUEUE_NAME = "cairn-source-checks";
@@ -24,175 +8,27 @@ export const isSourceCheckQueue = (name: string) => name === SOURCE_CHECK_QUEUE_
 
 const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
-interface Checker {
-  store: SnapshotStore;
-  policy: OutboundPolicy;
-  userAgent: string;
-  allowedHosts: ReadonlySet<string> | null;
-  /** The org's blocked domains, read when a page is fetched (its source policy holds for every hop of the fetch). */
-  blockedDomains: (orgId: string) => Promise<readonly string[]>;
-  /** SOURCE_SNAPSHOT_BYTES_PER_ORG. */
-  snapshotCap: number;
-}
-
-/** SOURCE_CHECK_HOSTS: a comma-separated list of hosts source checks may fetch from (unset: any public host). */
-function allowedHostsOf(setting: string | undefined): ReadonlySet<string> | null {
-  const hosts = (setting ?? "").split(",").map((host) => host.trim().toLowerCase()).filter(Boolean);
-  return hosts.length ? new Set(hosts) : null;
-}
+/** An org's checker: one Durable Object per org, named by the org's id. */
+export const sourceCheckerOf = (env: Env, orgId: string) => env.SOURCE_CHECKER.get(env.SOURCE_CHECKER.idFromName(orgId));
 
 /**
- * The page's text, or why it cannot be read: a reader that fails on a page (hostile or broken content) gives the
- * same answer on every try, so the source ends unchecked at once instead of spending the queue's retries.
- */
-async function readOrExplain(kind: ReadableKind, page: { body: Uint8Array; contentType: string | null; truncated: boolean }) {
-  try {
-    return await readPage(kind, page.body, page.contentType, page.truncated);
-  } catch (error) {
-    log("warn", "a fetched page could not be read", { error: String(error).slice(0, 300) });
-    return { unchecked: CHECK_FAILURE_REASONS.unreadable };
-  }
-}
-
-/** What the page at `url` says about the source: a snapshot of the org reused within the window, else a fresh fetch. */
-async function verdictFor(
-  checker: Checker,
-  orgId: string,
-  source: { url: string; title: string; quote: string | null },
-  now: number,
-  quota: SnapshotQuota,
-  reuseSince = now - SOURCE_CHECK_LIMITS.reuseWindowMs,
-): Promise<SourceVerification> {
-  const rules = { outbound: checker.policy, allowedHosts: checker.allowedHosts, blockedDomains: await checker.blockedDomains(orgId) };
-  const recent = await checker.store.recent(orgId, source.url, reuseSince);
-  // A kept page answers only while its addresses pass today's rules (a domain blocked since sends the check to read again).
-  if (recent && "snapshot" in recent && mayReuseKeptPage({ url: source.url, finalUrl: recent.finalUrl }, rules)) {
-    return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
-  }
-  if (recent && "unchecked" in recent) return unchecked(recent.unchecked, now);
-
-  const page = await fetchPage(source.url, rules, checker.userAgent, SOURCE_CHECK_LIMITS);
-  if (!page.ok) return unreachable(page.reason, now);
-  const declared = readableKind(page.contentType, page.body);
-  // No content type and a NUL byte early on: an image or archive, not text to search.
-  const kind = declared === "text" && !page.contentType && page.body.subarray(0, 1024).includes(0) ? { unchecked: "binary content without a content type" } : declared;
-  const read = typeof kind === "string" ? await readOrExplain(kind, page) : kind;
-  if ("unchecked" in read) {
-    await checker.store.saveUnchecked(orgId, source.url, read.unchecked, null, now);
-    return unchecked(read.unchecked, now);
-  }
-  const { text, title } = read;
-  const snapshot = await checker.store.save(orgId, {
-    url: source.url,
-    finalUrl: page.finalUrl,
-    status: page.status,
-    contentType: page.contentType,
-    title,
-    fetchedAt: now,
-    truncated: page.truncated,
-    text,
-  }, quota);
-  if ("full" in snapshot) return unchecked(snapshot.full, now);
-  const verdict = judgeSource(source, { text, title, snapshot: snapshot.sha256 }, now);
-  if (page.truncated && verdict.status !== "verified") {
-    verdict.reason = `${verdict.reason ?? "not found"} (only the first ${SOURCE_CHECK_LIMITS.maxBytes / 1024 / 1024} MiB of the page were read)`;
-  }
-  return verdict;
-}
-
-async function orgErasing(home: D1Database, orgId: string): Promise<boolean> {
-  const row = await home.prepare("SELECT erasing_since FROM orgs WHERE id = ?").bind(orgId).first<{ erasing_since: number | null }>();
-  return !row || row.erasing_since !== null;
-}
-
-function checkerOf(env: Env): Checker {
-  return {
-    store: snapshotStore(env.SOURCE_SNAPSHOTS),
-    // The one outbound gate: loopback (local fixtures) only where CAIRN_ENV is exactly "development".
-    policy: outboundPolicyFor(env.CAIRN_ENV, "source_check"),
-    allowedHosts: allowedHostsOf(env.SOURCE_CHECK_HOSTS),
-    blockedDomains: async (orgId) => (await d1OrgSettings(env.DB).sourcePolicy(orgId)).blockedDomains,
-    snapshotCap: snapshotBytesCap(env.SOURCE_SNAPSHOT_BYTES_PER_ORG),
-    userAgent: `Cairn-SourceCheck/1 (+${env.PUBLIC_URL || "https://github.com/cairn"}; checks that cited pages contain the quoted words)`,
-  };
-}
-
-type Source = NonNullable<Awaited<ReturnType<ReturnType<typeof d1EvidenceLedger>["sourceToCheck"]>>>;
-
-interface Ready {
-  message: Message<SourceCheckMessage>;
-  home: D1Database;
-  ledger: ReturnType<typeof d1EvidenceLedger>;
-  source: Source;
-}
-
-/** The message's source, read before any page is fetched (so checks of one page are grouped); null when it is handled already. */
-async function ready(env: Env, message: Message<SourceCheckMessage>): Promise<Ready | null> {
-  const { orgId, planId, n } = message.body;
-  try {
-    const home = await homeDatabase(env, orgId);
-    const ledger = d1EvidenceLedger(home);
-    const source = await ledger.sourceToCheck(orgId, planId, n);
-    if (source) return { message, home, ledger, source };
-    // Gone meanwhile (its plan deleted, its org erased): nothing to check.
-    message.ack();
-  } catch (error) {
-    await checkFailed(env, message, error);
-  }
-  return null;
-}
-
-/**
- * An org past its checks in flight waits its turn: the message is sent again a little later (spending no attempt of
- * the queue's), or retried with the same delay when that send fails. Never dropped.
- */
-async function deferred(env: Env, message: Message<SourceCheckMessage>): Promise<void> {
-  const delaySeconds = SOURCE_CHECK_CONCURRENCY.deferSeconds;
-  try {
-    await env.SOURCE_CHECK_QUEUE.send(message.body, { delaySeconds });
-    message.ack();
-  } catch {
-    message.retry({ delaySeconds });
-  }
-}
-
-async function checkOne(env: Env, checker: Checker, item: Ready, batchStarted: number): Promise<void> {
-  const { message, home, ledger, source } = item;
-  const { orgId, planId, n } = message.body;
-  try {
-    const now = Date.now();
-    const claimed = await claimCheckSlot(home, orgId, planId, n, now, { cap: SOURCE_CHECK_CONCURRENCY.perOrgInFlight, leaseMs: SOURCE_CHECK_CONCURRENCY.inFlightLeaseMs });
-    if (!claimed) return await deferred(env, message);
-    const quota = { bytes: d1SnapshotBytes(home), cap: checker.snapshotCap };
-    // A re-check reads the page again (the point is what it says now): only a fetch of this very batch is reused.
-    const cairns = await verdictFor(checker, orgId, source, now, quota, message.body.recheck ? batchStarted : undefined);
-    await recordVerdict(env, home, ledger, message.body, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS, quota), orgId, now));
-    // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
-    if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
-    message.ack();
-  } catch (error) {
-    await checkFailed(env, message, error);
-  }
-}
-
-/**
- * The consumer of the source-check queue: for each recorded source, fetch (or reuse) the page, match the quote, and
- * write the verdict on the evidence row. The batch's pages are fetched at once (SOURCE_CHECK_CONCURRENCY), so one
- * slow page holds no other; checks of one page of one org run one after another, the later ones reusing the snapshot
- * the first stored; an org past its checks in flight waits its turn. A source gone meanwhile is skipped; a check that
- * fails is retried by the queue, and its last attempt ends the source unchecked, with why (check-failures.ts).
+ * The consumer of the source-check queue: it checks nothing itself. Each org's messages of the batch are handed to
+ * that org's checker (durable-objects/source-checker-object.ts), which stores them and runs the checks, so a batch
+ * never waits on a page and one org's slow pages delay only that org's checks. A hand-off that fails is retried by
+ * the queue; past its attempts the message goes to the dead-letter queue, whose consumer marks the source unchecked.
  */
 export async function handleSourceChecks(batch: MessageBatch<SourceCheckMessage>, env: Env): Promise<void> {
-  const checker = checkerOf(env);
-  const batchStarted = Date.now();
-  // Read one after another (two small reads each): the storage calls of a batch keep one order.
-  const items: Ready[] = [];
-  for (const message of batch.messages) {
-    const item = await ready(env, message);
-    if (item) items.push(item);
-  }
-  const samePage = groupBy(items, (item) => `${item.message.body.orgId} ${item.source.url}`);
-  await eachBounded(samePage, SOURCE_CHECK_CONCURRENCY.fetchesPerBatch, async (group) => {
-    for (const item of group) await checkOne(env, checker, item, batchStarted);
-  });
+  const byOrg = groupBy(batch.messages, (message) => message.body.orgId);
+  await Promise.all(
+    byOrg.map(async (messages) => {
+      const orgId = messages[0]?.body.orgId ?? "";
+      try {
+        await sourceCheckerOf(env, orgId).accept(messages.map((message) => message.body));
+        for (const message of messages) message.ack();
+      } catch (error) {
+        log("error", "source checks not handed to the org's checker; retried", { orgId, count: messages.length, error: String(error) });
+        for (const message of messages) message.retry();
+      }
+    }),
+  );
 }
