@@ -199,7 +199,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
       `WITH win AS MATERIALIZED (${c.sql}),
             bound AS (SELECT COUNT(*) AS n, COALESCE((SELECT r FROM win ORDER BY r DESC LIMIT 1 OFFSET ${c.window - 1}), 0) AS lo FROM win)
        SELECT ${SUMMARY_COLUMNS}, snippet(artifacts_fts, 1, '«', '»', '…', 24) AS snippet,
-              -(4.0 * ((length(highlight(artifacts_fts, 0, char(1), '')) - length(a.title)) * 2.2 / ((length(highlight(artifacts_fts, 0, char(1), '')) - length(a.title)) + 1.2 * (0.25 + 0.75 * length(a.title) / 60.0))) + 1.0 * ((length(highlight(artifacts_fts, 1, char(1), '')) - length(a.content_text)) * 2.2 / ((length(highlight(artifacts_fts, 1, char(1), '')) - length(a.content_text)) + 1.2 * (0.25 + 0.75 * length(a.content_text) / 2000.0))) + 2.0 * ((length(highlight(artifacts_fts, 2, char(1), '')) - length(a.tag_index)) * 2.2 / ((length(highlight(artifacts_fts, 2, char(1), '')) - length(a.tag_index)) + 1.2 * (0.25 + 0.75 * length(a.tag_index) / 30.0)))) AS rank, p.research_question AS research_question,
+              bm25(artifacts_fts, 4.0, 1.0, 2.0) AS rank, p.research_question AS research_question,
               CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query,
               (SELECT n FROM bound) AS candidates
          FROM artifacts_fts
