@@ -81,6 +81,20 @@ describe("source checks are fair between orgs", () => {
     expect((await slowOnes()).length).toBe(cap + 2);
   }, 60_000);
 
+  it("a check handed over twice (the queue delivers at least once) is stored and fetched once", async () => {
+    const e = await tenantWithPlan();
+    const url = `${origin}/slow?${crypto.randomUUID().slice(0, 8)}-twice`;
+    await ok(e.apiKey, "record_evidence", { planId: e.planId, evidence: [source(url)] });
+    await waitFor("the page's fetch", async () => (await hits())[url.slice(origin.length)] === 1, 10_000);
+    // The same message again, while the first is being checked: the checker keeps one.
+    const checker = env.SOURCE_CHECKER.get(env.SOURCE_CHECKER.idFromName(e.orgId));
+    await checker.accept([{ orgId: e.orgId, planId: e.planId, n: 1 }]);
+    expect(await checker.pending()).toBe(1);
+    await waitFor("the verdict", async () => (await statuses(e.orgId, e.planId))[0]?.status === "unreachable", 25_000);
+    await waitFor("the checker emptied", async () => (await checker.pending()) === 0, 5_000);
+    expect((await hits())[url.slice(origin.length)]).toBe(1);
+  }, 60_000);
+
   it("quotes on one page of one org share one fetch", async () => {
     const d = await tenantWithPlan();
     const url = `${origin}/counted.html?${crypto.randomUUID().slice(0, 8)}`;
