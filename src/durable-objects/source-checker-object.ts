@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { CairnError } from "../domain/errors";
 import type { SourceCheckMessage } from "../domain/ports";
-import { CHECK_FAILURE_REASONS, retryDelayMs, SOURCE_CHECK_CONCURRENCY } from "../domain/sources/check-scheduling";
+import { CHECK_FAILURE_REASONS, isLastAttempt, retryDelayMs, SOURCE_CHECK_CONCURRENCY } from "../domain/sources/check-scheduling";
 import type { Env } from "../env";
 import { giveUp } from "../platform/sources/check-failures";
-import { type CheckReady, type Checker, checkerOf, checkSource, sourceToCheck } from "../platform/sources/check-source";
+import { type Checker, type CheckReady, checkerOf, checkSource, sourceToCheck } from "../platform/sources/check-source";
 
 const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
@@ -150,7 +150,7 @@ export class SourceCheckerObject extends DurableObject<Env> {
   }
 
   async #handle(row: Row): Promise<void> {
-    if (row.attempts >= SOURCE_CHECK_CONCURRENCY.maxAttempts) return this.#giveUp(row);
+    if (isLastAttempt(row.attempts)) return this.#giveUp(row);
     let ready: CheckReady | null;
     try {
       ready = await sourceToCheck(this.env, bodyOf(row));
@@ -189,7 +189,7 @@ export class SourceCheckerObject extends DurableObject<Env> {
     if (error instanceof CairnError && error.code === "not_found") return this.#ended(row);
     const attempts = row.attempts + 1;
     const fields = { orgId: row.org_id, planId: row.plan_id, n: row.n, attempt: attempts, error: String(error) };
-    if (attempts < SOURCE_CHECK_CONCURRENCY.maxAttempts) {
+    if (!isLastAttempt(attempts)) {
       log("error", "source check failed; retried", fields);
       return this.#later(row, attempts, retryDelayMs(attempts, retryBaseMs(this.env.SOURCE_CHECK_RETRY_BASE_SECONDS)));
     }

@@ -3,13 +3,13 @@ import { isCairnError, validationError } from "../domain/errors";
 import { MAX_LINE_BYTES } from "../domain/org-data/format";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
-import { adminGate } from "./route-gates";
 import { eraseOrg } from "../platform/org-data/erase";
 import { exportOrg, exportStream } from "../platform/org-data/export";
 import { importOrg } from "../platform/org-data/import";
 import { streamLines } from "../platform/org-data/lines";
 import { readBoundedText } from "../platform/request-body";
 import { problemResponse } from "./problem";
+import { adminGate } from "./route-gates";
 
 /**
  * The org's data as a whole, for its admins (org:admin, and the admin role):

@@ -1,9 +1,9 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { applySettingsChange, readSettings, settingsChangeDetail, writeSettings } from "../domain/org-settings";
 import { APPROVAL_MODES } from "../domain/plans/approval";
-import { SOURCE_POLICY_LIMITS } from "../domain/sources/source-policy";
-import { SHARING_MODES } from "../domain/shares";
 import type { Principal } from "../domain/principal";
+import { SHARING_MODES } from "../domain/shares";
+import { SOURCE_POLICY_LIMITS } from "../domain/sources/source-policy";
 import type { Env } from "../env";
 import { webServices } from "../platform/runtime";
 import { adminGate, answering, jsonBody } from "./route-gates";

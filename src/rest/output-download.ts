@@ -1,4 +1,3 @@
-import { answering, memberGate } from "./route-gates";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { notFound } from "../domain/errors";
 import { ID_PATTERN } from "../domain/ids";
@@ -8,6 +7,7 @@ import type { Scope } from "../domain/scopes";
 import type { Env } from "../env";
 import { webServices } from "../platform/runtime";
 import { downloadOf, downloadResponse } from "../web/downloads";
+import { answering, memberGate } from "./route-gates";
 
 /**
  * A deliverable as a file: `GET /outputs/{outputId}/download?format=md|html|docx` → the file as an attachment.

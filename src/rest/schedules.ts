@@ -1,9 +1,9 @@
-import { answering, jsonBody, memberGate } from "./route-gates";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { validationError } from "../domain/errors";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
 import { deleteSchedule, getSchedule, putSchedule } from "../platform/schedules/schedules";
+import { answering, jsonBody, memberGate } from "./route-gates";
 
 /**
  * A plan's schedule (scheduled re-runs; docs/schedules.md):

@@ -1,12 +1,12 @@
-import { answering, jsonBody, memberGate } from "./route-gates";
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { CairnError, } from "../domain/errors";
+import { CairnError } from "../domain/errors";
 import { ID_PATTERN } from "../domain/ids";
 import type { Principal } from "../domain/principal";
 import type { Scope } from "../domain/scopes";
 import { SHARE_LIMITS, SHARING_MODES } from "../domain/shares";
 import type { Env } from "../env";
 import { createShare, listShares, revokeShare } from "../platform/shares";
+import { answering, jsonBody, memberGate } from "./route-gates";
 
 /**
  * Share links of a deliverable, for the org's members (the org's sharing setting says who may make one):

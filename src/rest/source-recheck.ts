@@ -2,8 +2,8 @@ import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import type { Principal } from "../domain/principal";
 import { RECHECK_LIMITS } from "../domain/sources/recheck";
 import type { Env } from "../env";
-import { queueRechecks } from "../platform/sources/recheck";
 import { webServices } from "../platform/runtime";
+import { queueRechecks } from "../platform/sources/recheck";
 import { adminGate, answering, jsonBody, onlyFields } from "./route-gates";
 
 /**

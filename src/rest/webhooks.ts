@@ -1,9 +1,8 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { CairnError, validationError } from "../domain/errors";
-import { WEBHOOK_EVENT_TYPES } from "../domain/webhooks/events";
 import type { Principal } from "../domain/principal";
+import { WEBHOOK_EVENT_TYPES } from "../domain/webhooks/events";
 import type { Env } from "../env";
-import { adminGate, answering, jsonBody, onlyFields } from "./route-gates";
 import {
   createWebhook,
   deleteWebhook,
@@ -15,6 +14,7 @@ import {
   updateWebhook,
   webhookDeliveries,
 } from "../platform/webhooks/admin";
+import { adminGate, answering, jsonBody, onlyFields } from "./route-gates";
 
 /**
  * Webhook subscriptions, for the org's admins (org:admin scope and the admin role):

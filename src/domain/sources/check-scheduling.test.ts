@@ -1,25 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CHECK_FAILURE_REASONS, eachBounded, groupBy, isLastAttempt, PENDING_SWEEP, retryDelayMs, SOURCE_CHECK_CONCURRENCY, sweepAction, sweepAfterMs } from "./check-scheduling";
+import { CHECK_FAILURE_REASONS, groupBy, isLastAttempt, PENDING_SWEEP, retryDelayMs, SOURCE_CHECK_CONCURRENCY, sweepAction, sweepAfterMs } from "./check-scheduling";
 import { SOURCE_CHECK_LIMITS } from "./verification";
 
 describe("source-check scheduling", () => {
-  it("runs at most `limit` at once, every item once, and keeps each outcome", async () => {
-    let running = 0;
-    let most = 0;
-    const seen: number[] = [];
-    const results = await eachBounded([1, 2, 3, 4, 5, 6, 7], 3, async (item) => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 5 * (8 - item)));
-      running--;
-      seen.push(item);
-      if (item === 4) throw new Error("four");
-    });
-    expect(most).toBe(3);
-    expect(seen.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
-  });
-
   it("groups by key in order of first appearance", () => {
     expect(groupBy(["a1", "b1", "a2", "c1", "b2"], (s) => s[0] ?? "")).toEqual([["a1", "a2"], ["b1", "b2"], ["c1"]]);
   });

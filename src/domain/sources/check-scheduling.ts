@@ -69,28 +69,6 @@ export const CHECK_FAILURE_REASONS = {
 /** Whether this attempt (a check's in the org's checker, or a hand-off's in the queue) is the last: a failure now must still record a verdict. */
 export const isLastAttempt = (attempts: number): boolean => attempts >= SOURCE_CHECK_CONCURRENCY.maxAttempts;
 
-/**
- * Runs `work` on each item with at most `limit` running at once, in order of start; every item's outcome is kept
- * (one failing never stops the others).
- */
-export async function eachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<PromiseSettledResult<void>[]> {
-  const results: PromiseSettledResult<void>[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      try {
-        await work(items[i] as T);
-        results[i] = { status: "fulfilled", value: undefined };
-      } catch (reason) {
-        results[i] = { status: "rejected", reason };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-  return results;
-}
-
 /** Items grouped by a key, groups in order of first appearance, items in order within each. */
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
   const groups = new Map<string, T[]>();

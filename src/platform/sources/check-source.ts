@@ -43,7 +43,7 @@ function allowedHostsOf(setting: string | undefined): ReadonlySet<string> | null
 
 /**
  * The page's text, or why it cannot be read: a reader that fails on a page (hostile or broken content) gives the
- * same answer on every try, so the source ends unchecked at once instead of spending the queue's retries.
+ * same answer on every try, so the source ends unchecked at once instead of spending the checker's retries.
  */
 async function readOrExplain(kind: ReadableKind, page: { body: Uint8Array; contentType: string | null; truncated: boolean }) {
   try {
@@ -63,13 +63,13 @@ async function verdictFor(
   quota: SnapshotQuota,
   reuseSince = now - SOURCE_CHECK_LIMITS.reuseWindowMs,
 ): Promise<SourceVerification> {
-  const rules = { outbound: checker.policy, allowedHosts: checker.allowedHosts, blockedDomains: await checker.blockedDomains(orgId) };
   const recent = await checker.store.recent(orgId, source.url, reuseSince);
+  if (recent && "unchecked" in recent) return unchecked(recent.unchecked, now);
+  const rules = { outbound: checker.policy, allowedHosts: checker.allowedHosts, blockedDomains: await checker.blockedDomains(orgId) };
   // A kept page answers only while its addresses pass today's rules (a domain blocked since sends the check to read again).
-  if (recent && "snapshot" in recent && mayReuseKeptPage({ url: source.url, finalUrl: recent.finalUrl }, rules)) {
+  if (recent && mayReuseKeptPage({ url: source.url, finalUrl: recent.finalUrl }, rules)) {
     return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
   }
-  if (recent && "unchecked" in recent) return unchecked(recent.unchecked, now);
 
   const page = await fetchPage(source.url, rules, checker.userAgent, SOURCE_CHECK_LIMITS);
   if (!page.ok) return unreachable(page.reason, now);
