@@ -19,8 +19,9 @@ export async function searchResearch(ctx: OperationContext, query: string, filte
 }
 
 /**
- * The search with how it was ranked: "relevance" over every match, or "recent-window" when a word
- * so common matched more artifacts than can be ranked in time and the newest of them were ranked.
+ * The search with how it was ranked: "relevance" over every match, or "recent-window" when the newest
+ * matches only were ranked: more matched than can be ranked in time, or the query's words are so common
+ * that matching them through the whole memory would cost more than a search may (FULL_INDEX_BUDGET).
  */
 export async function rankedSearch(ctx: OperationContext, query: string, filters: ArtifactFilters, limit: number): Promise<{ hits: SearchHit[]; ranking: "relevance" | "recent-window" }> {
   const fts = toFtsQuery(query);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toFtsQuery } from "./search-query";
+import { indexLists, toFtsQuery } from "./search-query";
 
 describe("toFtsQuery", () => {
   it("quotes every word and keeps phrases and trailing prefixes", () => {
@@ -39,5 +39,18 @@ describe("toFtsQuery", () => {
   it("searches a prefix shorter than three characters as the word itself", () => {
     expect(toFtsQuery("th* pump")?.all).toBe('"th" "pump"');
     expect(toFtsQuery("lit*")?.all).toBe('"lit"*');
+  });
+});
+
+describe("indexLists", () => {
+  it("names each word of a query once, a phrase's words one by one, and prefixes as prefixes", () => {
+    const query = toFtsQuery('"the cost of" heat pump* cost');
+    expect(query?.all).toBe('"the cost of" "heat" "pump"* "cost"');
+    expect(indexLists(query?.all ?? "")).toEqual(['"the"', '"cost"', '"of"', '"heat"', '"pump"*']);
+    expect(indexLists(query?.any ?? "")).toEqual(indexLists(query?.all ?? ""));
+  });
+
+  it("reads back a quote inside a word as FTS5 does", () => {
+    expect(indexLists('"o""brien" "x"*')).toEqual(['"o""brien"', '"x"*']);
   });
 });

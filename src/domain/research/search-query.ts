@@ -59,3 +59,18 @@ export function toFtsQuery(input: string): FtsQuery | null {
   if (kept.length === 0) return null;
   return { all: kept.join(" "), any: kept.join(" OR "), terms: kept.length };
 }
+
+/**
+ * The index lists a query built by toFtsQuery reads: each word (a phrase's words one by one) and
+ * each prefix, once. FTS5 walks each of them whole to match and to weigh the query, so their
+ * lengths are what a search of the full index costs.
+ */
+export function indexLists(ftsQuery: string): string[] {
+  const lists = new Set<string>();
+  for (const match of ftsQuery.matchAll(/"((?:[^"]|"")*)"(\*?)/g)) {
+    const text = (match[1] ?? "").replace(/""/g, '"');
+    if (match[2]) lists.add(`${quote(text)}*`);
+    else for (const word of text.split(" ").filter(Boolean)) lists.add(quote(word));
+  }
+  return [...lists];
+}

@@ -1,0 +1,183 @@
+import type { D1Queries } from "./database";
+import type { Query } from "./query";
+import type { ArtifactFilters } from "../domain/ports";
+import type { SearchHit } from "../domain/research/artifacts";
+import { indexLists } from "../domain/research/search-query";
+import { filterSql, type Row, SUMMARY_COLUMNS } from "./artifact-rows";
+
+/**
+ * How many of the newest matching artifacts are ranked. Below it (rare and topic words, phrases:
+ * almost every query) every match is ranked; a word in nearly every record has more matches than
+ * can be ranked in time, so its newest ones are, and the answer says so (`ranking: "recent-window"`).
+ */
+export const RANKING_WINDOW = 500;
+/** With a plan filter the candidates are the plan's own newest artifacts, found by index: this many. */
+export const PLAN_WINDOW = 2_000;
+
+/**
+ * How much of the full index a search may read: the records holding its words, summed over its words
+ * (a phrase: each of its words), estimated from the recent index. FTS5 walks each word's whole list in
+ * the full index, to match and again to weigh the word, so that sum is the search's cost there: about
+ * 1 ms per 1,000 records on a quiet machine. A search over it is answered from the recent index alone,
+ * ranked among the newest matches, and says so (`ranking: "recent-window"`): a rare word is found however
+ * old its record; a phrase of common words among the newest 25,000 artifacts.
+ */
+export const FULL_INDEX_BUDGET = 25_000;
+/** A query reading more lists than this is over the budget without measuring (each list costs a count). */
+const MEASURED_LISTS = 8;
+
+/**
+ * Which full-text index a search reads. "recent" holds the database's newest 25,000 artifacts
+ * (migration 0032): its cost does not grow with the org's memory. "all" holds every artifact.
+ */
+export type ArtifactIndex = "recent" | "all";
+
+export interface ArtifactSearchResult {
+  hits: SearchHit[];
+  /** More matches than the window: the newest ones were ranked. */
+  beyondWindow: boolean;
+  /**
+   * Whether this is the answer. From the recent index it is when the window was full there (the newest
+   * matches are all recent), when the org has nothing older, or, filtered to a plan, when the plan's
+   * candidates are all recent: then it is the full index's answer. It is also the answer, the window
+   * said to be full, when reading the full index would cost more than FULL_INDEX_BUDGET (filtered to a
+   * plan: when some of its candidates are recent; an older plan's are ranked in the full index). Otherwise search "all".
+   */
+  answered: boolean;
+}
+
+/**
+ * The candidates ranking looks at (`win`, newest first, one past the window so a full window shows),
+ * its parameters and its size. Filtered to a plan: the plan's newest artifacts, by index (a plan's share
+ * of a common word's matches can be small, and walking the matches to find it is slow). Otherwise: the
+ * newest matches that pass the filters.
+ */
+function candidates(fts: string, orgId: string, ftsQuery: string, filters: ArtifactFilters): { sql: string; params: unknown[]; window: number; byPlan: boolean } {
+  if (filters.planId) {
+    const where = filterSql(orgId, filters, false);
+    return { sql: `SELECT a.seq AS r FROM artifacts a WHERE ${where.sql} ORDER BY a.seq DESC LIMIT ?`, params: [...where.params, PLAN_WINDOW + 1], window: PLAN_WINDOW, byPlan: true };
+  }
+  const where = filterSql(orgId, filters, true);
+  return {
+    sql: `SELECT ${fts}.rowid AS r FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
+           WHERE ${fts} MATCH ? AND ${where.sql} ORDER BY ${fts}.rowid DESC LIMIT ?`,
+    params: [ftsQuery, ...where.params, RANKING_WINDOW + 1],
+    window: RANKING_WINDOW,
+    byPlan: false,
+  };
+}
+
+/**
+ * Full-text search of the org's artifacts in one index, best first, and whether the window was full
+ * (sent alone or in a batch with the other searches). One row always comes back: with no hit, a row of
+ * the window's figures alone, so the caller learns whether the recent index answered.
+ */
+export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number, index: ArtifactIndex): Query<ArtifactSearchResult> {
+  const fts = index === "recent" ? "artifacts_recent_fts" : "artifacts_fts";
+  const c = candidates(fts, orgId, ftsQuery, filters);
+  const where = filterSql(orgId, filters, true);
+  // Filters read their columns from artifacts_search_filters, not the rows (a few KB each: 33 → 13 ms
+  // for a tag filter over the recent index's matches of a common word, with D1's small page cache).
+  // bm25 weights: title 4×, text 1×, tags 2×. The plan index and the skill execution supply
+  // what a prior-research check shows beside each hit: the question and the original request.
+  // Only candidates are ranked (and given snippets). Matches are bounded by rowid from below, at the
+  // window's oldest candidate: FTS5 then reads only the doclist pages of the window instead of every
+  // match of the word in the index. bm25 itself still counts each term's records over the whole index
+  // it reads to weigh it: the reason the recent index is read first (see MAX_TERMS too).
+  // Filtered to a plan, the candidates are also checked as a list (the plan's artifacts are spread among
+  // everyone else's); the unary + keeps that list from being handed to FTS5 as rowid lookups (each
+  // would run the whole match again: 500 ms at 30k rows).
+  const bound = `${fts}.rowid >= (SELECT lo FROM bound)${c.byPlan ? ` AND +${fts}.rowid IN (SELECT r FROM win ORDER BY r DESC LIMIT ${c.window})` : ""}`;
+  const oldest = `(SELECT r FROM win ORDER BY r DESC LIMIT 1 OFFSET ${c.window - 1})`;
+  // Recent index only: where it begins, and whether the org has an artifact older than that (by index).
+  const reach =
+    index === "recent"
+      ? { sql: "floor, EXISTS (SELECT 1 FROM artifacts INDEXED BY artifacts_org_seq WHERE org_id = ? AND seq < floor) AS older FROM bound, (SELECT (SELECT MIN(seq) FROM artifacts_recent_seq) AS floor)", params: [orgId] }
+      : { sql: "NULL AS floor, 0 AS older FROM bound", params: [] };
+  // Recent index: should the full index be needed, what it would cost. Each of the query's lists is
+  // counted in the recent index (only then, and only up to what shows it is over the budget: the budget
+  // scaled from the whole database to the recent index's share of it).
+  const lists = index === "recent" ? indexLists(ftsQuery) : [];
+  const measured = lists.length <= MEASURED_LISTS ? lists : [];
+  // When: the org has older artifacts and the window is not full here; filtered to a plan, when its
+  // candidates reach past the recent index and some are in it (with none in it, the full index ranks them).
+  const needed = c.byPlan ? "reach.lowest < reach.floor AND reach.highest >= reach.floor" : `reach.older = 1 AND reach.n <= ${c.window}`;
+  const counts = measured.map(
+    (_, i) =>
+      `CASE WHEN ${needed} THEN (SELECT COUNT(*) FROM (SELECT 1 FROM artifacts_recent_fts WHERE artifacts_recent_fts MATCH ? LIMIT (SELECT k FROM cap))) END AS list${i}`,
+  );
+  // Ranked first, then given snippets: a snippet tokenizes its record's whole text, so only the hits
+  // returned get one (500 snippets were most of a search's time), each by a rowid lookup in the index.
+  const statement = db
+    .prepare(
+      `WITH win AS MATERIALIZED (${c.sql}),
+            bound AS (SELECT COUNT(*) AS n, COALESCE(${oldest}, 0) AS lo, COALESCE(${oldest}, (SELECT MIN(r) FROM win)) AS lowest, (SELECT MAX(r) FROM win) AS highest FROM win),
+            reach AS (SELECT n, lowest, highest, ${reach.sql}),
+            span AS (SELECT (SELECT MAX(seq) FROM artifacts) AS newest),
+            cap AS (SELECT CAST(? * (span.newest - reach.floor + 1) / span.newest AS INTEGER) + 1 AS k FROM span, reach),
+            top AS MATERIALIZED (
+              SELECT ${fts}.rowid AS r, bm25(${fts}, 4.0, 1.0, 2.0) AS rank
+                FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
+               WHERE ${fts} MATCH ? AND ${bound} AND ${where.sql}
+               ORDER BY rank LIMIT ?)
+       SELECT reach.n AS candidates, reach.lowest AS lowest, reach.highest AS highest, reach.floor AS floor, reach.older AS older, span.newest AS newest,
+              ${[...counts, "hit.*"].join(", ")}
+         FROM reach CROSS JOIN span LEFT JOIN (
+           SELECT ${SUMMARY_COLUMNS}, top.rank AS rank,
+                  (SELECT snippet(${fts}, 1, '«', '»', '…', 24) FROM ${fts} WHERE ${fts} MATCH ? AND ${fts}.rowid = top.r) AS snippet,
+                  p.research_question AS research_question,
+                  CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
+             FROM top
+             JOIN artifacts a ON a.seq = top.r
+             LEFT JOIN plans p ON p.plan_id = a.plan_id AND p.org_id = a.org_id
+             LEFT JOIN skill_executions e ON e.id = p.execution_id AND e.org_id = a.org_id) hit ON 1
+        ORDER BY hit.rank`,
+    )
+    .bind(...c.params, ...reach.params, FULL_INDEX_BUDGET, ftsQuery, ...where.params, limit, ...measured, ftsQuery);
+  type Ranked = Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown };
+  type Reach = { candidates: number; lowest: number | null; highest: number | null; floor: number | null; older: number; newest: number | null } & Record<`list${number}`, number | null>;
+  const read = (rows: unknown[]): ArtifactSearchResult => {
+    const figures = rows[0] as Reach | undefined;
+    const candidatesFound = figures?.candidates ?? 0;
+    const full = candidatesFound > c.window;
+    const alone =
+      index === "all" || !figures || figures.floor === null
+        ? true
+        : c.byPlan
+          ? figures.lowest === null || figures.lowest >= figures.floor
+          : full || figures.older === 0;
+    // Records the full index holds of the query's lists, from their share of the recent index.
+    const overBudget = (() => {
+      if (alone || !figures || figures.floor === null || !figures.newest) return false;
+      if (c.byPlan && (figures.highest === null || figures.highest < figures.floor)) return false;
+      if (lists.length > MEASURED_LISTS) return true;
+      const inRecent = measured.reduce((sum, _, i) => sum + (figures[`list${i}`] ?? 0), 0);
+      return (inRecent * figures.newest) / (figures.newest - figures.floor + 1) > FULL_INDEX_BUDGET;
+    })();
+    const beyondWindow = full || overBudget;
+    const answered = alone || overBudget;
+    return {
+      beyondWindow,
+      answered,
+      hits: (rows as (Ranked | Reach)[]).flatMap((row): SearchHit[] => {
+        if (!("id" in row) || row.id === null) return [];
+        return [
+          {
+            kind: "artifact",
+            id: row.id,
+            title: row.title,
+            type: row.artifact_type,
+            snippet: row.snippet,
+            relevance: -row.rank,
+            planId: row.plan_id,
+            sourceUrl: row.source_url,
+            createdAt: row.created_at,
+            researchQuestion: row.research_question || null,
+            originalQuery: typeof row.original_query === "string" ? row.original_query : null,
+          },
+        ];
+      }),
+    };
+  };
+  return { statement, read };
+}
