@@ -3,7 +3,8 @@
 -- and phrases and prefixes walk each word's whole list, so in the full index (0003) every search of a
 -- common word costs time in step with everything ever stored. Here it costs at most the newest 25,000.
 -- The full index still holds every artifact: a search goes there when this one cannot answer alone
--- (fewer matches than the ranking window, and the org has older artifacts).
+-- (fewer matches than the ranking window, and the org has older artifacts) and the query's words are rare
+-- enough for the full index to be cheap (FULL_INDEX_BUDGET in src/storage/artifact-search.ts).
 -- Never run FTS5's 'rebuild' on artifacts_recent_fts: it would index every artifact (its content table is all of
 -- them); 'integrity-check' with rank 0 checks its structure without comparing it to that table.
 CREATE VIRTUAL TABLE `artifacts_recent_fts` USING fts5(
