@@ -80,14 +80,14 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
   // for a tag filter over the recent index's matches of a common word, with D1's small page cache).
   // bm25 weights: title 4×, text 1×, tags 2×. The plan index and the skill execution supply
   // what a prior-research check shows beside each hit: the question and the original request.
-  // Only candidates are ranked (and given snippets). Matches are bounded by rowid from below, at the
+  // Only candidates are ranked. Matches are bounded by rowid from below, at the
   // window's oldest candidate: FTS5 then reads only the doclist pages of the window instead of every
   // match of the word in the index. bm25 itself still counts each term's records over the whole index
   // it reads to weigh it: the reason the recent index is read first (see MAX_TERMS too).
   // Filtered to a plan, the candidates are also checked as a list (the plan's artifacts are spread among
   // everyone else's); the unary + keeps that list from being handed to FTS5 as rowid lookups (each
   // would run the whole match again: 500 ms at 30k rows).
-  const bound = `${fts}.rowid >= (SELECT lo FROM bound)${c.byPlan ? ` AND +${fts}.rowid IN (SELECT r FROM win ORDER BY r DESC LIMIT ${c.window})` : ""}`;
+  const bound = `${fts}.rowid >= (SELECT lowest FROM bound)${c.byPlan ? ` AND +${fts}.rowid IN (SELECT r FROM win ORDER BY r DESC LIMIT ${c.window})` : ""}`;
   const oldest = `(SELECT r FROM win ORDER BY r DESC LIMIT 1 OFFSET ${c.window - 1})`;
   // Recent index only: where it begins, and whether the org has an artifact older than that (by index).
   const reach =
@@ -111,7 +111,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
   const statement = db
     .prepare(
       `WITH win AS MATERIALIZED (${c.sql}),
-            bound AS (SELECT COUNT(*) AS n, COALESCE(${oldest}, 0) AS lo, COALESCE(${oldest}, (SELECT MIN(r) FROM win)) AS lowest, (SELECT MAX(r) FROM win) AS highest FROM win),
+            bound AS (SELECT COUNT(*) AS n, COALESCE(${oldest}, (SELECT MIN(r) FROM win)) AS lowest, (SELECT MAX(r) FROM win) AS highest FROM win),
             reach AS (SELECT n, lowest, highest, ${reach.sql}),
             span AS (SELECT (SELECT MAX(seq) FROM artifacts) AS newest),
             cap AS (SELECT CAST(? * (span.newest - reach.floor + 1) / span.newest AS INTEGER) + 1 AS k FROM span, reach),
