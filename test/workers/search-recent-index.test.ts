@@ -24,6 +24,15 @@ const idOf = new Map<string, string>();
 const search = async (apiKey: string, query: string, filters: Record<string, unknown> = {}) => (await ok(apiKey, "search_sources", { query, limit: 5, ...filters })) as Found;
 const recentHolds = async (term: string) =>
   Number(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts_recent_fts WHERE artifacts_recent_fts MATCH ?").bind(`"${term}"`).first("n"));
+/** `count` notes of an org in one statement; id, title and text are printf patterns of the note's number (1…count). */
+const insertNotes = (count: number, orgId: string, note: { id: string; title: string; text: string }) =>
+  env.DB.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
+     INSERT INTO artifacts (id, org_id, artifact_type, title, content, content_text, tags, tag_index, version, created_by, created_at, updated_at)
+     SELECT printf(?3, i), ?2, 'note', printf(?4, i), '{}', printf(?5, i), '[]', ' ', 1, 'usr_x', ?6 + i, ?6 + i FROM n`,
+  )
+    .bind(count, orgId, note.id, note.title, note.text, Date.now())
+    .run();
 
 describe("search with a recent index and a full one", () => {
   beforeAll(async () => {
@@ -41,13 +50,7 @@ describe("search with a recent index and a full one", () => {
     await store("quarry", "Quarry noise limits", "The quarry noise survey measured 55 dB at the nearest house.");
     await store("pit", "Pit depth", "The quarry pit reaches 40 m below the water table.", { planId: olderPlanId });
     // The neighbour's notes, in one statement: they fill the recent index and push A's artifacts out of it.
-    await env.DB.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
-       INSERT INTO artifacts (id, org_id, artifact_type, title, content, content_text, tags, tag_index, version, created_by, created_at, updated_at)
-       SELECT printf('art_neighbour%019d', i), ?2, 'note', printf('Neighbour note %d', i), '{}', printf('the neighbour reviewed the quarry schedule, note %d', i), '[]', ' ', 1, 'usr_x', ?3 + i, ?3 + i FROM n`,
-    )
-      .bind(NEIGHBOUR_NOTES, b.orgId, Date.now())
-      .run();
+    await insertNotes(NEIGHBOUR_NOTES, b.orgId, { id: "art_neighbour%019d", title: "Neighbour note %d", text: "the neighbour reviewed the quarry schedule, note %d" });
     // A's newest artifact, in the recent index.
     await store("recent", "Quarry noise at night", "Night work at the quarry raised complaints; the council set a 45 dB limit.", { planId: oldPlanId });
   }, 120_000);
@@ -65,12 +68,7 @@ describe("search with a recent index and a full one", () => {
     // The artifact that leaves is found from the recent index's own list, not by walking every older artifact
     // (SQLite's first plan for the eviction walked all 5,000 older notes per insert: a 1,000,000-artifact
     // database slowed to a crawl).
-    const inserted = await env.DB.prepare(
-      `INSERT INTO artifacts (id, org_id, artifact_type, title, content, content_text, tags, tag_index, version, created_by, created_at, updated_at)
-       VALUES ('art_neighbourextra0000000000', ?1, 'note', 'Neighbour extra', '{}', 'an extra neighbour note', '[]', ' ', 1, 'usr_x', ?2, ?2)`,
-    )
-      .bind(b.orgId, Date.now())
-      .run();
+    const inserted = await insertNotes(1, b.orgId, { id: "art_neighbourextra0000000000", title: "Neighbour extra", text: "an extra neighbour note" });
     expect(inserted.meta.rows_read).toBeLessThan(500);
     expect(Number(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts_recent_seq").first("n"))).toBe(RECENT);
   });
@@ -139,13 +137,7 @@ describe("search with a recent index and a full one", () => {
     // it (75,000 in and out made a search 20 times slower). The step is the only write an insert makes beyond
     // its own rows.
     const insert = (n: number) =>
-      env.DB.prepare(
-        `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?1)
-         INSERT INTO artifacts (id, org_id, artifact_type, title, content, content_text, tags, tag_index, version, created_by, created_at, updated_at)
-         SELECT printf('art_merge%s%05d', ?2, i), ?3, 'note', 'Merge step', '{}', printf('merge step note %d of the quarry', i), '[]', ' ', 1, 'usr_x', ?4, ?4 FROM k`,
-      )
-        .bind(n, crypto.randomUUID().replaceAll("-", "").slice(0, 12), b.orgId, Date.now())
-        .run();
+      insertNotes(n, b.orgId, { id: `art_merge${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}%05d`, title: "Merge step", text: "merge step note %d of the quarry" });
     const last = Number(await env.DB.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'artifacts'").first("seq"));
     // Up to 20 before a multiple of 1,000 (the inserts in between do their own steps), then one by one: each
     // insert of its own adds a small segment to the index, which the step merges with the rest.
