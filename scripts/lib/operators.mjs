@@ -204,11 +204,12 @@ export async function addUser(input, options = {}) {
   const displayName = name === undefined || name === null ? undefined : requireText(name, "Name", 100);
   if (password !== undefined && password !== null) checkPassword(password);
 
-  const [orgRows, userRows, roleRows] = await runSqlAll(
+  const [orgRows, userRows, roleRows, ssoRows] = await runSqlAll(
     `SELECT id FROM orgs WHERE slug = ${sqlString(slug)};
      SELECT id, email, display_name, password_hash FROM users WHERE email = ${sqlString(mail)};
      SELECT m.role FROM memberships m JOIN orgs o ON o.id = m.org_id JOIN users u ON u.id = m.user_id
-      WHERE o.slug = ${sqlString(slug)} AND u.email = ${sqlString(mail)}`,
+      WHERE o.slug = ${sqlString(slug)} AND u.email = ${sqlString(mail)};
+     SELECT s.required FROM org_sso s JOIN orgs o ON o.id = s.org_id WHERE o.slug = ${sqlString(slug)}`,
     target,
   );
   const orgRow = orgRows?.[0];
@@ -241,10 +242,21 @@ export async function addUser(input, options = {}) {
   } else if (newPassword !== null) {
     statements.push(`UPDATE users SET password_hash = ${sqlString(await hashPassword(newPassword))} WHERE id = ${sqlString(userId)}`);
   }
+  // The org requires single sign-on: a password the operator gives here is a break-glass way in, kept open for this
+  // member alone (password sign-in stays refused for the others) and written to the org's audit log.
+  const breakGlass = Number(ssoRows?.[0]?.required ?? 0) === 1 && password !== undefined && password !== null && !passwordIgnored;
   statements.push(
-    `INSERT INTO memberships (org_id, user_id, role, created_at)
-     VALUES (${sqlString(orgRow.id)}, ${sqlString(userId)}, ${sqlString(r)}, ${sqlInt(now)})
-     ON CONFLICT(org_id, user_id) DO UPDATE SET role = excluded.role`,
+    `INSERT INTO memberships (org_id, user_id, role, created_at${breakGlass ? ", password_break_glass_at" : ""})
+     VALUES (${sqlString(orgRow.id)}, ${sqlString(userId)}, ${sqlString(r)}, ${sqlInt(now)}${breakGlass ? `, ${sqlInt(now)}` : ""})
+     ON CONFLICT(org_id, user_id) DO UPDATE SET role = excluded.role${breakGlass ? ", password_break_glass_at = excluded.password_break_glass_at" : ""}`,
+  );
+  if (breakGlass) {
+    statements.push(
+      `INSERT INTO audit_log (id, org_id, actor_user_id, actor_client_id, action, target_type, target_id, detail, created_at)
+       VALUES (${sqlString(newId("aud"))}, ${sqlString(orgRow.id)}, 'operator', 'cairn CLI', 'member.break_glass_password', 'user', ${sqlString(userId)}, ${sqlString(JSON.stringify({ email: mail, role: r }))}, ${sqlInt(now)})`,
+    );
+  }
+  statements.push(
     `SELECT u.id, u.email, u.display_name, m.role FROM users u JOIN memberships m ON m.user_id = u.id
       WHERE u.id = ${sqlString(userId)} AND m.org_id = ${sqlString(orgRow.id)}`,
   );
@@ -263,6 +275,7 @@ export async function addUser(input, options = {}) {
     passwordGenerated,
     passwordChanged: Boolean(existing) && newPassword !== null,
     passwordIgnored,
+    breakGlass,
   };
 }
 

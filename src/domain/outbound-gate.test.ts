@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkOutboundUrl } from "./outbound-address";
 import { type OutboundUse, outboundPolicyFor } from "./outbound-gate";
 
-const USES: OutboundUse[] = ["source_check", "search_provider", "webhook", "notification"];
+const USES: OutboundUse[] = ["source_check", "search_provider", "webhook", "notification", "sso_provider"];
 
 describe("outboundPolicyFor", () => {
   it("allows loopback only when CAIRN_ENV is exactly development", () => {

@@ -15,6 +15,7 @@ import { orgDataRoute } from "./org-data";
 import { notificationsRoute } from "./notifications";
 import { webhooksRoute } from "./webhooks";
 import { orgSettingsRoute } from "./org-settings";
+import { orgSsoRoute } from "./org-sso";
 import { sourceRecheckRoute } from "./source-recheck";
 import { promptsRoute } from "./prompts";
 import { schedulesRoute } from "./schedules";
@@ -101,6 +102,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   if (notifications) return notifications;
   const settings = await orgSettingsRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (settings) return settings;
+  const sso = await orgSsoRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (sso) return sso;
   const recheck = await sourceRecheckRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (recheck) return recheck;
   const schedule = await schedulesRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);

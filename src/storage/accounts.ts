@@ -19,6 +19,8 @@ export interface MembershipRecord {
   lastUsedAt: number | null;
   /** The org's import and erasure marks, read in the same statement (the dashboard's write gate). */
   marks: OrgMarks;
+  /** False when the org requires single sign-on and this member is not its break-glass admin: no password sign-in into it. */
+  passwordAllowed: boolean;
 }
 
 interface MarkColumns {
@@ -44,12 +46,22 @@ export async function findUserByEmail(db: D1Database, email: string): Promise<Us
 export async function membershipsOf(db: D1Database, userId: string): Promise<MembershipRecord[]> {
   const { results } = await db
     .prepare(
-      `SELECT m.org_id, o.name, o.slug, m.role, m.last_used_at, COALESCE(o.import_heartbeat_at, o.importing_since) AS importing_since, o.erasing_since FROM memberships m JOIN orgs o ON o.id = m.org_id
+      `SELECT m.org_id, o.name, o.slug, m.role, m.last_used_at, COALESCE(o.import_heartbeat_at, o.importing_since) AS importing_since, o.erasing_since,
+          (s.required IS NULL OR s.required = 0 OR m.password_break_glass_at IS NOT NULL) AS password_allowed
+        FROM memberships m JOIN orgs o ON o.id = m.org_id LEFT JOIN org_sso s ON s.org_id = m.org_id
         WHERE m.user_id = ? AND o.erasing_since IS NULL ORDER BY o.name`,
     )
     .bind(userId)
-    .all<{ org_id: string; name: string; slug: string; role: Role; last_used_at: number | null } & MarkColumns>();
-  return results.map((row) => ({ orgId: row.org_id, orgName: row.name, orgSlug: row.slug, role: row.role, lastUsedAt: row.last_used_at, marks: marksOf(row) }));
+    .all<{ org_id: string; name: string; slug: string; role: Role; last_used_at: number | null; password_allowed: number } & MarkColumns>();
+  return results.map((row) => ({
+    orgId: row.org_id,
+    orgName: row.name,
+    orgSlug: row.slug,
+    role: row.role,
+    lastUsedAt: row.last_used_at,
+    marks: marksOf(row),
+    passwordAllowed: row.password_allowed === 1,
+  }));
 }
 
 /**

@@ -53,9 +53,29 @@ export const memberships = sqliteTable(
     createdAt: integer("created_at").notNull(),
     /** When the person last chose this org (consent, dashboard), or null: where their next sign-in opens (src/domain/auth/org-choice.ts). */
     lastUsedAt: integer("last_used_at"),
+    /** When the operator gave this member a password while the org requires single sign-on (a break-glass admin), or null. */
+    passwordBreakGlassAt: integer("password_break_glass_at"),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.userId] }), index("memberships_user").on(t.userId)],
 );
+
+/** An org's OpenID Connect single sign-on (src/domain/auth/sso/config.ts); migration 0033, hand-written. */
+export const orgSso = sqliteTable("org_sso", {
+  orgId: text("org_id").primaryKey(),
+  issuer: text("issuer").notNull(),
+  clientId: text("client_id").notNull(),
+  /** Sealed with WEBHOOK_SECRET_KEYS (the org id is the additional data); never returned. */
+  clientSecretSealed: text("client_secret_sealed").notNull(),
+  /** The provider's discovery document as read when the configuration was saved (JSON). */
+  providerMetadata: text("provider_metadata").notNull(),
+  defaultRole: text("default_role", { enum: ["member", "admin"] }).notNull(),
+  required: integer("required", { mode: "boolean" }).notNull(),
+  updatedBy: text("updated_by").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** One org per e-mail domain: an address leads to exactly one provider. */
+export const orgSsoDomains = sqliteTable("org_sso_domains", { domain: text("domain").primaryKey(), orgId: text("org_id").notNull() }, (t) => [index("org_sso_domains_org").on(t.orgId)]);
 
 export const apiKeys = sqliteTable(
   "api_keys",

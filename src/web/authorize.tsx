@@ -6,8 +6,10 @@ import type { GrantProps } from "../auth/credentials";
 import { DEFAULT_SCOPES, isOAuthScope, type Role, type Scope, scopesAllowedForRole } from "../domain/scopes";
 import type { Env } from "../env";
 import { defaultOrg } from "../domain/auth/org-choice";
-import { markOrgUsed, membershipsOf } from "../storage/accounts";
-import { ConsentPage, MessagePage, SignInPage } from "./pages";
+import { orgsOpenedBy } from "../domain/auth/sso/sign-in-orgs";
+import { markOrgUsed, type MembershipRecord, membershipsOf } from "../storage/accounts";
+import { ConsentPage, MessagePage, SignInPage, type SsoOffer } from "./pages";
+import { ssoOfferFor } from "./dashboard/sso-routes";
 
 type WebContext = Context<{ Bindings: Env }>;
 
@@ -59,7 +61,7 @@ function mergePolicies(own: string, added: string): string {
 
 const render = (element: unknown) => `<!doctype html>${String(element)}`;
 
-const messagePage = (title: string, message: string, status: number) =>
+export const messagePage = (title: string, message: string, status: number) =>
   html(render(<MessagePage title={title} message={message} status="error" />), status);
 
 function readCookie(request: Request, name: string): string | undefined {
@@ -89,6 +91,11 @@ async function parseAuthRequest(c: WebContext): Promise<AuthRequest> {
   return c.env.OAUTH_PROVIDER.parseAuthRequest(new Request(authorizeUrl(c), { method: "GET" }));
 }
 
+/** The authorization request a sign-in through the org's provider returns to (its query, kept while the person was away). */
+export async function authRequestFromSearch(env: Env, search: string): Promise<AuthRequest> {
+  return env.OAUTH_PROVIDER.parseAuthRequest(new Request(new URL(`/authorize${search}`, canonicalOrigin(env.PUBLIC_URL)), { method: "GET" }));
+}
+
 /** Errors while validating the request: redirect only where the provider says it is safe. */
 function authorizationFailure(error: unknown): Response {
   if (error instanceof AuthorizationError && error.redirectTo) return Response.redirect(error.redirectTo, 302);
@@ -97,14 +104,14 @@ function authorizationFailure(error: unknown): Response {
   throw error;
 }
 
-async function signInPage(c: WebContext, clientName: string, options: { email?: string; error?: string; status?: number; retryAfterSeconds?: number } = {}) {
+async function signInPage(c: WebContext, clientName: string, options: { email?: string; error?: string; status?: number; retryAfterSeconds?: number; sso?: SsoOffer } = {}) {
   const csrf = crypto.randomUUID();
   const url = authorizeUrl(c);
   const headers = new Headers({
     "set-cookie": `${CSRF_COOKIE}=${csrf}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=${SIGNIN_TTL_SECONDS}`,
   });
   if (options.retryAfterSeconds !== undefined) headers.set("retry-after", String(options.retryAfterSeconds));
-  const page = <SignInPage action={`${url.pathname}${url.search}`} csrf={csrf} clientName={clientName} email={options.email} error={options.error} />;
+  const page = <SignInPage action={`${url.pathname}${url.search}`} authorizeSearch={url.search} csrf={csrf} clientName={clientName} email={options.email} error={options.error} sso={options.sso} />;
   return html(render(page), options.status ?? 200, headers);
 }
 
@@ -149,23 +156,35 @@ async function submitSignIn(c: WebContext, form: FormData): Promise<Response> {
     const error = `Too many sign-in attempts. Try again in ${waitInWords(check.retryAfterSeconds)}.`;
     return signInPage(c, clientName, { email, error, status: 429, retryAfterSeconds: check.retryAfterSeconds });
   }
-  if (check.outcome !== "signed_in") return signInPage(c, clientName, { email, error: "Wrong e-mail or password.", status: 401 });
+  const sso = await ssoOfferFor(c.env, email, { authorize: authorizeUrl(c).search });
+  if (check.outcome !== "signed_in") return signInPage(c, clientName, { email, error: "Wrong e-mail or password.", status: 401, sso });
   const { user } = check;
-  const orgs = await membershipsOf(c.env.DB, user.id);
-  if (orgs.length === 0) return messagePage("No organization", "Your account is not a member of any organization yet. Ask an admin to add you.", 403);
+  const memberships = await membershipsOf(c.env.DB, user.id);
+  const orgs = orgsOpenedBy(memberships, { kind: "password" });
+  if (orgs.length === 0 && memberships.length > 0) {
+    return signInPage(c, clientName, { email, error: "Your organization signs in through its own provider, not with a password.", status: 403, sso });
+  }
+  const url = authorizeUrl(c);
+  return consentPage(c.env, request, `${url.pathname}${url.search}`, { id: user.id, email: user.email }, orgs);
+}
 
-  const details = await c.env.OAUTH_PROVIDER.describeConsent(request);
-  const consent = await c.env.OAUTH_PROVIDER.beginConsent(request);
+/**
+ * The consent page for a person who just signed in (with a password here, or through their org's provider: then
+ * `orgs` is that org alone). `action` is the authorization request's own URL, where the form posts.
+ */
+export async function consentPage(env: Env, request: AuthRequest, action: string, user: { id: string; email: string }, orgs: MembershipRecord[]): Promise<Response> {
+  if (orgs.length === 0) return messagePage("No organization", "Your account is not a member of any organization yet. Ask an admin to add you.", 403);
+  const details = await env.OAUTH_PROVIDER.describeConsent(request);
+  const consent = await env.OAUTH_PROVIDER.beginConsent(request);
   const signIn: SignIn = { userId: user.id, email: user.email, orgs: orgs.map(({ orgId, orgName, role }) => ({ orgId, orgName, role })) };
-  await c.env.OAUTH_KV.put(signinKey(consent.handle), JSON.stringify(signIn), { expirationTtl: SIGNIN_TTL_SECONDS });
+  await env.OAUTH_KV.put(signinKey(consent.handle), JSON.stringify(signIn), { expirationTtl: SIGNIN_TTL_SECONDS });
 
   const isAdminSomewhere = orgs.some((org) => org.role === "admin");
   const requested = details.scope.filter(isOAuthScope);
   const offered = (requested.length ? requested : [...DEFAULT_SCOPES]).filter((scope) => scope !== "org:admin" || isAdminSomewhere);
-  const url = authorizeUrl(c);
   const page = (
     <ConsentPage
-      action={`${url.pathname}${url.search}`}
+      action={action}
       handle={consent.handle}
       clientName={details.clientName}
       clientDomain={details.clientDomain}

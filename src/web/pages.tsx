@@ -8,7 +8,9 @@ main{width:min(28rem,100% - 2rem);padding:1.5rem;border:1px solid #8884;border-r
 h1{font-size:1.3rem;margin:0 0 1rem}fieldset{border:0;padding:0;margin:.8rem 0}legend{font-weight:600}label{display:block;margin:.6rem 0 .2rem;font-weight:600}
 input[type=email],input[type=password],select{width:100%;box-sizing:border-box;padding:.55rem;font:inherit;border:1px solid #8888;border-radius:6px}
 button{font:inherit;padding:.55rem 1rem;border-radius:6px;border:1px solid #8888;cursor:pointer;margin-top:1rem}
-button.primary{background:#2d5bd7;color:#fff;border-color:#2d5bd7}
+button.primary,a.button.primary{background:#2d5bd7;color:#fff;border-color:#2d5bd7}
+a.button{display:inline-block;font:inherit;padding:.55rem 1rem;border-radius:6px;border:1px solid #8888;text-decoration:none}
+form.sso{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #8884}
 .scope{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}.scope small{display:block;opacity:.75}
 .warn{background:#f5a62322;border:1px solid #f5a623;padding:.6rem;border-radius:6px}
 .error{background:#d7382d22;border:1px solid #d7382d;padding:.6rem;border-radius:6px}.muted{opacity:.75;font-size:.9rem}
@@ -31,7 +33,13 @@ export function Page({ title, children }: { title: string; children: Child }) {
   );
 }
 
-export function SignInPage(props: { action: string; csrf: string; clientName: string; email?: string; error?: string }) {
+/** "Continue with <provider>": a link (not a form, so no form-action policy stands between it and the provider). */
+export interface SsoOffer {
+  providerName: string;
+  href: string;
+}
+
+export function SignInPage(props: { action: string; authorizeSearch: string; csrf: string; clientName: string; email?: string; error?: string; sso?: SsoOffer }) {
   return (
     <Page title="Sign in">
       <h1>Sign in to Cairn</h1>
@@ -41,6 +49,13 @@ export function SignInPage(props: { action: string; csrf: string; clientName: st
       {props.error ? (
         <p class="error" role="alert">
           {props.error}
+        </p>
+      ) : null}
+      {props.sso ? (
+        <p>
+          <a class="button primary" id="sso-continue" href={props.sso.href}>
+            Continue with {props.sso.providerName}
+          </a>
         </p>
       ) : null}
       <form method="post" action={props.action}>
@@ -54,7 +69,24 @@ export function SignInPage(props: { action: string; csrf: string; clientName: st
           Sign in
         </button>
       </form>
+      <SsoForm authorizeSearch={props.authorizeSearch} email={props.email} />
     </Page>
+  );
+}
+
+/** Sign-in through the org's own provider: the e-mail says which org (its domain), nothing else is asked here. */
+export function SsoForm(props: { authorizeSearch?: string; next?: string; email?: string }) {
+  return (
+    <form method="get" action="/dashboard/sign-in/sso" class="sso">
+      {props.authorizeSearch ? <input type="hidden" name="authorize" value={props.authorizeSearch} /> : null}
+      {props.next ? <input type="hidden" name="next" value={props.next} /> : null}
+      <input type="hidden" name="via" value="form" />
+      <label for="sso-email">Or sign in through your organization's provider</label>
+      <input id="sso-email" name="email" type="email" autocomplete="username" required value={props.email ?? ""} />
+      <button type="submit" id="sso-submit">
+        Continue with single sign-on
+      </button>
+    </form>
   );
 }
 

@@ -118,6 +118,8 @@ export async function eraseOrg(env: Env, orgId: string): Promise<{ plans: number
     env.DB.prepare("DELETE FROM notification_channels WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM notification_preferences WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM notification_daily_usage WHERE org_id = ?").bind(orgId),
+    env.DB.prepare("DELETE FROM org_sso_domains WHERE org_id = ?").bind(orgId),
+    env.DB.prepare("DELETE FROM org_sso WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM memberships WHERE org_id = ?").bind(orgId),
     env.DB.prepare("DELETE FROM api_keys WHERE org_id = ?").bind(orgId),
     ...onlyHere.map(({ user_id }) => env.DB.prepare("DELETE FROM users WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE user_id = ?)").bind(user_id, user_id)),

@@ -18,6 +18,8 @@ import { newCorrelationId, webServices } from "../../platform/runtime";
 import { defaultOrg } from "../../domain/auth/org-choice";
 import { markOrgUsed, membershipsOf } from "../../storage/accounts";
 import { chooseOrgPage, openDashboard, registerOrgChoiceRoutes } from "./org-choice";
+import { registerSsoRoutes, ssoOfferFor } from "./sso-routes";
+import { orgsOpenedBy } from "../../domain/auth/sso/sign-in-orgs";
 import { type InboxItem, ReviewInbox, SignIn } from "./pages";
 import { ledgerView } from "./plan-ledger";
 import { splitWorkerId } from "./plan-steps";
@@ -123,27 +125,37 @@ dashboardApp.post("/sign-in", async (c) => {
   const email = String(form.get("email") ?? "").slice(0, 320);
   const password = String(form.get("password") ?? "").slice(0, 1024);
   const check = await checkPassword(c.env, c.req.raw, email, password);
+  const next = safeReturn(form.get("next"), "");
+  const sso = await ssoOfferFor(c.env, email, next ? { next } : {});
   if (check.outcome !== "signed_in") {
     const csrf = randomToken(24);
     c.header("set-cookie", loginCsrfCookie(c.env, csrf), { append: true });
-    const next = safeReturn(form.get("next"), "");
     const throttled = check.outcome === "throttled";
     if (throttled) c.header("retry-after", String(check.retryAfterSeconds));
     const error = throttled ? `Too many sign-in attempts. Try again in ${waitInWords(check.retryAfterSeconds)}.` : "Wrong e-mail or password.";
-    return render(c, { title: "Sign in", children: <SignIn csrf={csrf} email={email} error={error} next={next || undefined} /> }, throttled ? 429 : 401);
+    return render(c, { title: "Sign in", children: <SignIn csrf={csrf} email={email} error={error} next={next || undefined} sso={sso} /> }, throttled ? 429 : 401);
   }
   const { user } = check;
-  const memberships = await membershipsOf(c.env.DB, user.id);
-  if (memberships.length === 0) return message(c, "No organization", "Your account is not a member of any organization yet. Ask an admin to add you.", 403);
+  const everyMembership = await membershipsOf(c.env.DB, user.id);
+  if (everyMembership.length === 0) return message(c, "No organization", "Your account is not a member of any organization yet. Ask an admin to add you.", 403);
+  // An org that requires single sign-on is not opened by a password (its break-glass admin's excepted).
+  const memberships = orgsOpenedBy(everyMembership, { kind: "password" });
+  if (memberships.length === 0) {
+    const csrf = randomToken(24);
+    c.header("set-cookie", loginCsrfCookie(c.env, csrf), { append: true });
+    const error = "Your organization signs in through its own provider, not with a password.";
+    return render(c, { title: "Sign in", children: <SignIn csrf={csrf} email={email} error={error} next={next || undefined} sso={sso} /> }, 403);
+  }
   // The org last used, never the first by name; none yet among several: the person chooses.
   const orgId = defaultOrg(memberships);
   const person = { userId: user.id, email: user.email, displayName: user.displayName };
-  const next = safeReturn(form.get("next"), "/dashboard/plans");
-  if (!orgId) return chooseOrgPage(c, { ...person, next }, memberships, field);
-  return openDashboard(c, c.env, person, orgId, next);
+  const destination = next || "/dashboard/plans";
+  if (!orgId) return chooseOrgPage(c, { ...person, next: destination }, memberships, field);
+  return openDashboard(c, c.env, person, orgId, destination);
 });
 
 registerOrgChoiceRoutes(dashboardApp, sameOrigin, safeReturn);
+registerSsoRoutes(dashboardApp, safeReturn);
 
 // ---------------------------------------------------------------------------
 // Everything else needs a session; every POST needs its CSRF token.

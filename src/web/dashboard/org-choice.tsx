@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { orgsOpenedBy } from "../../domain/auth/sso/sign-in-orgs";
 import type { Env } from "../../env";
 import { markOrgUsed, type MembershipRecord, membershipsOf } from "../../storage/accounts";
 import { type App, type DashContext, message, notFoundPage, render } from "./page";
@@ -61,17 +62,18 @@ export function registerOrgChoiceRoutes(dashboardApp: Hono<App>, sameOrigin: (c:
     const person = JSON.parse(raw) as PendingChoice;
     const orgId = String(form.get("orgId") ?? "");
     // Memberships are read again: one removed since the sign-in is not offered.
-    if (!(await membershipsOf(c.env.DB, person.userId)).some((m) => m.orgId === orgId)) return notFoundPage(c);
+    if (!orgsOpenedBy(await membershipsOf(c.env.DB, person.userId), { kind: "password" }).some((m) => m.orgId === orgId)) return notFoundPage(c);
     await c.env.OAUTH_KV.delete(key);
     return openDashboard(c, c.env, person, orgId, safeReturn(person.next, "/dashboard/plans"));
   });
 }
 
 /** Signs the person in to the dashboard in `orgId`, remembered as the org they use. */
-export async function openDashboard(c: DashContext, env: Env, person: Omit<PendingChoice, "next">, orgId: string, next: string) {
+export async function openDashboard(c: DashContext, env: Env, person: Omit<PendingChoice, "next"> & { ssoOrgId?: string }, orgId: string, next: string) {
   const now = Date.now();
   await markOrgUsed(env.DB, person.userId, orgId, now);
-  c.header("set-cookie", await createSession(env, { userId: person.userId, email: person.email, displayName: person.displayName }, orgId, now), { append: true });
+  const user = { userId: person.userId, email: person.email, displayName: person.displayName, ...(person.ssoOrgId ? { ssoOrgId: person.ssoOrgId } : {}) };
+  c.header("set-cookie", await createSession(env, user, orgId, now), { append: true });
   c.header("set-cookie", loginCsrfCookie(env, "", 0), { append: true });
   return c.redirect(next, 303);
 }

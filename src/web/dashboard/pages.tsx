@@ -1,15 +1,23 @@
 import type { Budget } from "../../domain/plans/budget";
 import type { PlanIndexEntry } from "../../domain/plans/index-entry";
+import { type SsoOffer, SsoForm } from "../pages";
 import { Flash, Progress } from "./layout";
 import { ReviewForm, type ReviewSubject } from "./review-form";
 
 /** The dashboard's small pages: sign-in, a message, the review inbox. */
 
-export function SignIn(props: { csrf: string; email?: string; error?: string; next?: string }) {
+export function SignIn(props: { csrf: string; email?: string; error?: string; next?: string; sso?: SsoOffer }) {
   return (
     <div class="signin card">
       <h1>Sign in to the Cairn dashboard</h1>
       <Flash message={props.error} kind="error" />
+      {props.sso ? (
+        <p>
+          <a class="button primary" id="sso-continue" href={props.sso.href}>
+            Continue with {props.sso.providerName}
+          </a>
+        </p>
+      ) : null}
       <form method="post" action="/dashboard/sign-in">
         <input type="hidden" name="csrf" value={props.csrf} />
         {props.next ? <input type="hidden" name="next" value={props.next} /> : null}
@@ -23,6 +31,7 @@ export function SignIn(props: { csrf: string; email?: string; error?: string; ne
           </button>
         </p>
       </form>
+      <SsoForm next={props.next} email={props.email} />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { orgsOpenedBy } from "../../domain/auth/sso/sign-in-orgs";
 import type { OrgMarks } from "../../domain/org-data/write-gate";
 import type { Role } from "../../domain/scopes";
 import type { Env } from "../../env";
@@ -23,6 +24,8 @@ export interface SessionRecord {
   csrf: string;
   createdAt: number;
   expiresAt: number;
+  /** Signed in through this org's provider: the session opens this org only. Absent: a password sign-in. */
+  ssoOrgId?: string;
 }
 
 /** A verified session with the current membership it acts under. */
@@ -81,7 +84,7 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 /** Starts a session; returns the Set-Cookie value. */
-export async function createSession(env: Env, user: { userId: string; email: string; displayName: string }, orgId: string, now: number): Promise<string> {
+export async function createSession(env: Env, user: { userId: string; email: string; displayName: string; ssoOrgId?: string }, orgId: string, now: number): Promise<string> {
   const token = randomToken();
   const record: SessionRecord = { ...user, orgId, csrf: randomToken(24), createdAt: now, expiresAt: now + SESSION_TTL_SECONDS * 1000 };
   await env.OAUTH_KV.put(sessionKey(await sha256Hex(token)), JSON.stringify(record), { expirationTtl: SESSION_TTL_SECONDS });
@@ -98,7 +101,8 @@ export async function loadSession(env: Env, request: Request, now: number): Prom
   const record = JSON.parse(raw) as SessionRecord;
   // KV expiry is eventually consistent; the record's own deadline is exact.
   if (record.expiresAt <= now) return null;
-  const memberships = await membershipsOf(env.DB, record.userId);
+  // Re-read each time: an org that starts requiring single sign-on ends its members' password sessions at once.
+  const memberships = orgsOpenedBy(await membershipsOf(env.DB, record.userId), record.ssoOrgId ? { kind: "sso", orgId: record.ssoOrgId } : { kind: "password" });
   const current = memberships.find((m) => m.orgId === record.orgId);
   if (!current) return null;
   return { ...record, orgName: current.orgName, role: current.role, orgMarks: current.marks, memberships, keyHash };
