@@ -34,6 +34,7 @@ const { sourceCommands } = await import("./lib/source-commands.mjs");
 const { scheduleCommands } = await import("./lib/schedule-commands.mjs");
 const { outputCommands } = await import("./lib/output-commands.mjs");
 const { shareCommands } = await import("./lib/share-commands.mjs");
+const { ssoCommands } = await import("./lib/sso-commands.mjs");
 
 const GLOBAL_OPTIONS = {
   remote: { type: "boolean" },
@@ -79,6 +80,12 @@ const OPTIONS = {
   start: { type: "string" },
   until: { type: "string" },
   format: { type: "string" },
+  issuer: { type: "string" },
+  "client-id": { type: "string" },
+  "client-secret": { type: "string" },
+  domain: { type: "string", multiple: true },
+  "default-role": { type: "string" },
+  required: { type: "boolean" },
 };
 
 const GLOBAL_HELP = `Global flags:
@@ -127,7 +134,8 @@ const COMMANDS = {
     required: ["org", "email", "role"],
     details: `A new e-mail creates the user (--name is then required); without --password a strong one is
 generated and printed once. An existing user's password is changed only with --reset-password
-(to --password, or to a generated one).`,
+(to --password, or to a generated one). In an org that requires single sign-on, --password makes this member a
+break-glass admin whose password still signs in (written to the org's audit log); no one else's does.`,
     run: async (o, t) => {
       lib.normalizeRole(o.role);
       const r = await lib.addUser(
@@ -144,6 +152,7 @@ generated and printed once. An existing user's password is changed only with --r
         else if (r.previousRole !== r.role) lines.push(`Changed ${r.email}'s role in "${r.orgSlug}" from ${r.previousRole} to ${r.role}.`);
         else lines.push(`${r.email} is already ${article(r.role)} ${r.role} of "${r.orgSlug}"; role unchanged.`);
         if (r.passwordChanged) lines.push(`Password reset for ${r.email}.`);
+        if (r.breakGlass) lines.push(`"${r.orgSlug}" requires single sign-on: ${r.email}'s password still signs in to it (break-glass; audited).`);
         if (r.password) lines.push("", `  Password: ${r.password}`, "", "Pass it on securely: it is not stored in clear and will not be shown again.");
         return lines.join("\n");
       });
@@ -272,6 +281,7 @@ as an org admin, or the dashboard's Org admin → Settings.`,
   ...notificationCommands(emit),
   ...sourceCommands(emit),
   ...scheduleCommands(emit, lib.UsageError),
+  ...ssoCommands(emit),
   ...outputCommands(emit),
   ...shareCommands(emit, table, when),
   migrate: {

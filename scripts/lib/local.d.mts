@@ -86,6 +86,8 @@ export interface AddUserResult {
   passwordChanged: boolean;
   /** An existing user's different password was given without resetPassword, and left unchanged. */
   passwordIgnored: boolean;
+  /** The org requires single sign-on and a password was given: this member's password still signs in (audited). */
+  breakGlass: boolean;
 }
 export declare function addUser(
   input: { org: string; email: string; name?: string; role: "member" | "admin"; password?: string; resetPassword?: boolean } & Target,

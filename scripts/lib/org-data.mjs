@@ -41,7 +41,7 @@ export async function workerFor(target, url) {
  * Runs `fn(key)` with a temporary org:admin key of one of the org's admins, deleted afterwards (webhook
  * commands: what they create names that admin). Export, import and erasure use `withOperatorKey`.
  */
-export async function withAdminKey(slug, target, fn) {
+export async function withAdminKey(slug, target, fn, scopes = KEY_SCOPES) {
   const [admin] = await runSql(
     `SELECT o.id AS org_id, m.user_id FROM orgs o JOIN memberships m ON m.org_id = o.id AND m.role = 'admin'
       WHERE o.slug = ${sqlString(slug)} ORDER BY m.created_at LIMIT 1`,
@@ -55,7 +55,7 @@ export async function withAdminKey(slug, target, fn) {
   const id = newId("key");
   await runSql(
     `INSERT INTO api_keys (id, org_id, user_id, name, prefix, key_hash, scopes, created_at)
-     VALUES (${sqlString(id)}, ${sqlString(admin.org_id)}, ${sqlString(admin.user_id)}, 'cairn CLI (temporary)', ${sqlString(prefix)}, ${sqlString(hash)}, ${sqlString(JSON.stringify(KEY_SCOPES))}, ${sqlInt(Date.now())})`,
+     VALUES (${sqlString(id)}, ${sqlString(admin.org_id)}, ${sqlString(admin.user_id)}, 'cairn CLI (temporary)', ${sqlString(prefix)}, ${sqlString(hash)}, ${sqlString(JSON.stringify(scopes))}, ${sqlInt(Date.now())})`,
     target,
   );
   try {

@@ -10,6 +10,7 @@ import { orgsOpenedBy } from "../domain/auth/sso/sign-in-orgs";
 import { markOrgUsed, type MembershipRecord, membershipsOf } from "../storage/accounts";
 import { ConsentPage, MessagePage, SignInPage, type SsoOffer } from "./pages";
 import { ssoOfferFor } from "./dashboard/sso-routes";
+import { takeSsoTicket } from "./sso-ticket";
 
 type WebContext = Context<{ Bindings: Env }>;
 
@@ -91,11 +92,6 @@ async function parseAuthRequest(c: WebContext): Promise<AuthRequest> {
   return c.env.OAUTH_PROVIDER.parseAuthRequest(new Request(authorizeUrl(c), { method: "GET" }));
 }
 
-/** The authorization request a sign-in through the org's provider returns to (its query, kept while the person was away). */
-export async function authRequestFromSearch(env: Env, search: string): Promise<AuthRequest> {
-  return env.OAUTH_PROVIDER.parseAuthRequest(new Request(new URL(`/authorize${search}`, canonicalOrigin(env.PUBLIC_URL)), { method: "GET" }));
-}
-
 /** Errors while validating the request: redirect only where the provider says it is safe. */
 function authorizationFailure(error: unknown): Response {
   if (error instanceof AuthorizationError && error.redirectTo) return Response.redirect(error.redirectTo, 302);
@@ -124,6 +120,15 @@ async function clientNameOf(c: WebContext, request: AuthRequest): Promise<string
 export async function showAuthorize(c: WebContext): Promise<Response> {
   try {
     const request = await parseAuthRequest(c);
+    // Back from the org's provider (src/web/sso-ticket.ts): the person is signed in for that org alone.
+    const url = authorizeUrl(c);
+    const sso = await takeSsoTicket(c.env, c.req.raw, url.search);
+    if (sso) {
+      const orgs = orgsOpenedBy(await membershipsOf(c.env.DB, sso.ticket.userId), { kind: "sso", orgId: sso.ticket.orgId });
+      const page = await consentPage(c.env, request, `${url.pathname}${url.search}`, { id: sso.ticket.userId, email: sso.ticket.email }, orgs);
+      page.headers.append("set-cookie", sso.clearCookie);
+      return page;
+    }
     return await signInPage(c, await clientNameOf(c, request));
   } catch (error) {
     return authorizationFailure(error);

@@ -61,7 +61,7 @@ async function scenario(
 ) {
   const first = await newKey("k1");
   const second = await newKey("k2");
-  const pending: PendingSsoSignIn = { orgId: "org_a", ...newPendingSecrets(), createdAt: Date.now(), then: { kind: "dashboard", next: "/dashboard/plans" } };
+  const pending: PendingSsoSignIn = { orgId: "org_a", ...newPendingSecrets(), createdAt: Date.now(), after: { kind: "dashboard", next: "/dashboard/plans" } };
   const now = Math.floor(Date.now() / 1000);
   const claims = { iss: ISSUER, aud: CLIENT.clientId, sub: "person-1", iat: now, exp: now + 300, nonce: pending.nonce, email: "ada@acme.com", email_verified: true, ...claimsChange };
   const signer = options.signWith === "second" ? second : (options.signWith ?? first);
@@ -85,7 +85,7 @@ describe("finishing a sign-in through the org's provider", () => {
   it("asks with PKCE S256, state, nonce and the openid email scopes", async () => {
     const first = await newKey("k1");
     const access = provider({ keys: [first], idToken: async () => "", tokenRequests: [] });
-    const pending: PendingSsoSignIn = { orgId: "o", ...newPendingSecrets(), createdAt: 0, then: { kind: "dashboard", next: "/dashboard" } };
+    const pending: PendingSsoSignIn = { orgId: "o", ...newPendingSecrets(), createdAt: 0, after: { kind: "dashboard", next: "/dashboard" } };
     const url = await authorizationUrl(await discoverProvider(ISSUER, access), CLIENT, pending, "ada@acme.com");
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     expect(url.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -4,13 +4,11 @@ import { providerAccess, ssoClientOf } from "../../auth/sso/org-sso";
 import { emailDomainOf, providerNameOf } from "../../domain/auth/sso/config";
 import { refusalMessage, type SsoRefusal } from "../../domain/auth/sso/identity";
 import { checkPending, type PendingSsoSignIn, SSO_PENDING_TTL_SECONDS, type SsoReturn } from "../../domain/auth/sso/pending";
-import { orgsOpenedBy } from "../../domain/auth/sso/sign-in-orgs";
 import { newId } from "../../domain/ids";
 import type { Env } from "../../env";
 import { auditInsertStatement } from "../../storage/audit-log";
-import { membershipsOf } from "../../storage/accounts";
 import { ensureSsoMember, orgSsoForDomain, readOrgSso, type StoredSso } from "../../storage/org-sso";
-import { authRequestFromSearch, consentPage } from "../authorize";
+import { leaveSsoTicket } from "../sso-ticket";
 import { openDashboard } from "./org-choice";
 import { type App, type DashContext, render } from "./page";
 import { cookieHeader, cookieSecurity, readCookie, sha256Hex } from "./session";
@@ -68,16 +66,16 @@ export function registerSsoRoutes(dashboardApp: Hono<App>, safeReturn: (value: u
   dashboardApp.get("/sign-in/sso", async (c) => {
     const email = (c.req.query("email") ?? "").trim().slice(0, 320);
     const authorize = c.req.query("authorize");
-    const then: SsoReturn =
+    const after: SsoReturn =
       authorize !== undefined && AUTHORIZE_SEARCH.test(authorize) ? { kind: "authorize", search: authorize } : { kind: "dashboard", next: safeReturn(c.req.query("next"), "/dashboard/plans") };
-    const retry = then.kind === "authorize" ? `/authorize${then.search}` : "/dashboard/sign-in";
+    const retry = after.kind === "authorize" ? `/authorize${after.search}` : "/dashboard/sign-in";
     const domain = emailDomainOf(email);
     const sso = domain ? await orgSsoForDomain(c.env.DB, domain) : null;
     if (!sso) return refusalPage(c, "not_configured", "", 404, retry);
     const providerName = providerNameOf(sso.issuer);
     const opened = await ssoClientOf(c.env, sso);
     if (!opened) return refusalPage(c, "provider_unreachable", providerName, 503, retry);
-    const pending: PendingSsoSignIn = { orgId: sso.orgId, ...newPendingSecrets(), createdAt: Date.now(), then };
+    const pending: PendingSsoSignIn = { orgId: sso.orgId, ...newPendingSecrets(), createdAt: Date.now(), after };
     await c.env.OAUTH_KV.put(pendingKey(await sha256Hex(pending.state)), JSON.stringify(pending), { expirationTtl: SSO_PENDING_TTL_SECONDS });
     const target = await authorizationUrl(opened.metadata, opened.client, pending, email);
     c.header("set-cookie", cookieHeader(c.env.PUBLIC_URL, stateCookieName(c.env), pending.state, SSO_PENDING_TTL_SECONDS), { append: true });
@@ -116,7 +114,7 @@ export function registerSsoRoutes(dashboardApp: Hono<App>, safeReturn: (value: u
       return refusalPage(c, checked.refusal, "your provider", 400);
     }
     const { pending } = checked;
-    const retry = pending.then.kind === "authorize" ? `/authorize${pending.then.search}` : "/dashboard/sign-in";
+    const retry = pending.after.kind === "authorize" ? `/authorize${pending.after.search}` : "/dashboard/sign-in";
     const sso = await readOrgSso(c.env.DB, pending.orgId);
     const opened = sso ? await ssoClientOf(c.env, sso) : null;
     if (!sso || !opened) {
@@ -134,13 +132,11 @@ export function registerSsoRoutes(dashboardApp: Hono<App>, safeReturn: (value: u
       return refusalPage(c, outcome.refusal, providerName, outcome.refusal === "provider_unreachable" ? 502 : 403, retry);
     }
     const person = await admit(c.env, sso, outcome);
-    if (pending.then.kind === "dashboard") {
-      return openDashboard(c, c.env, { userId: person.userId, email: outcome.email, displayName: person.displayName, ssoOrgId: sso.orgId }, sso.orgId, pending.then.next);
+    if (pending.after.kind === "dashboard") {
+      return openDashboard(c, c.env, { userId: person.userId, email: outcome.email, displayName: person.displayName, ssoOrgId: sso.orgId }, sso.orgId, pending.after.next);
     }
-    const request = await authRequestFromSearch(c.env, pending.then.search).catch(() => null);
-    if (!request) return refusalPage(c, "state_unknown", providerName, 400);
-    const orgs = orgsOpenedBy(await membershipsOf(c.env.DB, person.userId), { kind: "sso", orgId: sso.orgId });
-    return consentPage(c.env, request, `/authorize${pending.then.search}`, { id: person.userId, email: outcome.email }, orgs);
+    c.header("set-cookie", await leaveSsoTicket(c.env, { userId: person.userId, email: outcome.email, orgId: sso.orgId, search: pending.after.search }), { append: true });
+    return c.redirect(`/authorize${pending.after.search}`, 303);
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CairnError } from "../../errors";
+import type { CairnError } from "../../errors";
 import { emailDomainOf, emailInDomains, normalizeIssuer, parseSsoConfig, providerNameOf } from "./config";
 
 const good = { issuer: "https://acme.okta.com/", clientId: "cairn", clientSecret: "s3cret", emailDomains: ["Acme.com", "@acme.co.uk", "acme.com"] };

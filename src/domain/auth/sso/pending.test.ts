@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkPending, type PendingSsoSignIn, SSO_PENDING_TTL_SECONDS } from "./pending";
 import { orgsOpenedBy } from "./sign-in-orgs";
 
-const pending: PendingSsoSignIn = { orgId: "org_a", state: "state-1", nonce: "n", codeVerifier: "v", createdAt: 1_000, then: { kind: "dashboard", next: "/dashboard/plans" } };
+const pending: PendingSsoSignIn = { orgId: "org_a", state: "state-1", nonce: "n", codeVerifier: "v", createdAt: 1_000, after: { kind: "dashboard", next: "/dashboard/plans" } };
 
 describe("a pending sign-in through the org's provider", () => {
   it("goes on with its own state in the callback and in this browser's cookie", () => {

@@ -15,7 +15,7 @@ export interface PendingSsoSignIn {
   nonce: string;
   codeVerifier: string;
   createdAt: number;
-  then: SsoReturn;
+  after: SsoReturn;
 }
 
 export type PendingCheck = { ok: true; pending: PendingSsoSignIn } | { ok: false; refusal: "state_unknown" | "state_mismatch" };
