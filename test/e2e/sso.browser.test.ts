@@ -210,9 +210,15 @@ describe("single sign-on through the org's provider, in Chromium", { timeout: 18
     expect(breakGlass.breakGlass).toBe(true);
     await passwordSignIn();
     expect(new URL(page.url()).pathname).toBe("/dashboard/plans");
+
+    // The admin's page shows the provider, never the secret, and removes it (a person's change, in the dashboard).
+    await page.goto(`${server.url}/dashboard/admin/sso`);
+    expect(await page.textContent("#sso-status")).toContain("127.0.0.1");
+    expect(await page.content()).not.toContain(CLIENT_SECRET);
+    await page.click("#sso-remove");
+    await page.waitForSelector("text=Single sign-on removed");
     await context.close();
 
-    expect((await api("DELETE", "/org/sso", personKey)).status).toBe(204);
     expect((await api("GET", "/org/sso", personKey)).status).toBe(404);
     const audit = await auditActions(orgId);
     expect(audit.map((entry) => entry.action)).toEqual(

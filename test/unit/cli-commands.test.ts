@@ -20,6 +20,7 @@ async function tables(): Promise<Record<string, Table>> {
     "schedule-commands.mjs": ["scheduleCommands", [noop, UsageError]],
     "share-commands.mjs": ["shareCommands", [noop, noop, noop]],
     "source-commands.mjs": ["sourceCommands", [noop]],
+    "sso-commands.mjs": ["ssoCommands", [noop]],
     "webhook-commands.mjs": ["webhookCommands", [noop]],
   };
   const out: Record<string, Table> = {};

@@ -47,6 +47,12 @@ export function Admin(props: {
         </a>{" "}
         <span class="muted">whether new plans wait for approval; blocked and preferred source domains</span>
       </p>
+      <p>
+        <a href="/dashboard/admin/sso" id="sso-link">
+          Single sign-on →
+        </a>{" "}
+        <span class="muted">sign your people in through your organization's OpenID Connect provider</span>
+      </p>
       <h2>Members</h2>
       <div class="table-wrap">
         <table class="stack" id="members">

@@ -49,6 +49,7 @@ import { registerNotificationRoutes } from "./notification-routes";
 import { registerRecordRoutes } from "./record-routes";
 import { registerArtifactRoutes } from "./artifact-page";
 import { registerSettingsRoutes } from "./settings-routes";
+import { registerSsoAdminRoutes } from "./sso-admin";
 import { registerSourceRoutes } from "./source-routes";
 import { registerWebhookRoutes } from "./webhook-routes";
 import { registerScheduleRoutes, scheduleForPage } from "./schedule-routes";
@@ -421,6 +422,7 @@ registerAdminRoutes(dashboardApp);
 registerWebhookRoutes(dashboardApp);
 registerScheduleRoutes(dashboardApp);
 registerSettingsRoutes(dashboardApp);
+registerSsoAdminRoutes(dashboardApp);
 registerNotificationRoutes(dashboardApp);
 
 // Mounted with route(), the parent's notFound would answer: this keeps unknown dashboard paths on an HTML page.

@@ -58,6 +58,8 @@ const flashes: Record<string, string> = {
   deleted: "Webhook subscription deleted, with its delivery log.",
   redelivered: "Delivery queued again, with the same webhook-id.",
   settings: "Settings saved.",
+  sso: "Single sign-on saved: the provider's discovery document was read.",
+  sso_removed: "Single sign-on removed: members sign in with passwords again.",
   notifications: "Notification settings saved.",
   channel_added: "Channel added. Send a test to check it.",
   channel_deleted: "Channel deleted: nothing more is sent to it.",
