@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Visitor } from "../support/dashboard";
-import { rest, seedApiKey, seedTenant, seedUser } from "../support/worker";
+import { rest, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
 
 async function signedIn(email: string, password: string) {
   const visitor = new Visitor();
@@ -78,5 +78,59 @@ describe("the dashboard's org settings", () => {
     expect(post.status).toBe(403);
     const row = await env.DB.prepare("SELECT plan_approval, source_blocked_domains FROM orgs WHERE id = ?").bind(orgId).first();
     expect(row).toEqual({ plan_approval: "optional", source_blocked_domains: "[]" });
+  });
+});
+
+describe("the org's single sign-on, before any provider is asked", () => {
+  it("is a person's change: an assistant's admin key is refused, bad input and a domain of another org are refused before discovery, and nothing is stored", async () => {
+    const { orgId, admin } = await seedTenant();
+    const assistantKey = (await seedApiKey(orgId, admin.userId, ["research:read", "org:admin"])).key;
+    const personKey = (await seedApiKey(orgId, admin.userId, ["org:admin", "plans:approve"])).key;
+    const put = (key: string, body: unknown) => rest(key, "/org/sso", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const good = { issuer: "http://127.0.0.1:1", clientId: "cairn", clientSecret: "secret-1", emailDomains: ["sso-unit.test"] };
+
+    const refused = await put(assistantKey, good);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("plans:approve");
+    const invalid = await put(personKey, { issuer: "ftp://x", clientId: "", clientSecret: "s", emailDomains: ["10.0.0.1"], required: "yes" });
+    expect(invalid.status).toBe(400);
+    const issues = ((await invalid.json()) as { issues?: { path: string }[] }).issues?.map((issue) => issue.path);
+    expect(issues).toEqual(expect.arrayContaining(["issuer", "clientId", "emailDomains.0", "required"]));
+
+    const other = await seedOrg();
+    await env.DB.prepare("INSERT INTO org_sso_domains (domain, org_id) VALUES ('taken-sso.test', ?)").bind(other).run();
+    expect((await put(personKey, { ...good, emailDomains: ["taken-sso.test"] })).status).toBe(409);
+
+    // Nothing answers at the issuer: the discovery error names the document, and nothing is stored.
+    const unreachable = await put(personKey, good);
+    expect(unreachable.status).toBe(400);
+    expect(await unreachable.text()).toContain("/.well-known/openid-configuration");
+    expect((await rest(personKey, "/org/sso")).status).toBe(404);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM org_sso WHERE org_id = ?").bind(orgId).first("n")).toBe(0);
+  });
+
+  it("once required, refuses a member's password and ends the member's password session; a break-glass member still signs in", async () => {
+    const { orgId, admin } = await seedTenant();
+    const member = await seedUser(orgId, "member", `member-${crypto.randomUUID().slice(0, 6)}@required-sso.test`);
+    const session = await signedIn(member.email, member.password);
+    expect((await session.get("/dashboard/plans")).status).toBe(200);
+
+    // Stored as a saved configuration would be (the provider itself is in the end-to-end test).
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO org_sso (org_id, issuer, client_id, client_secret_sealed, provider_metadata, default_role, required, updated_by, updated_at) VALUES (?, 'https://idp.required-sso.test', 'c', 'sealed:v1:x:y:z', '{}', 'member', 1, ?, 0)",
+      ).bind(orgId, admin.userId),
+      env.DB.prepare("INSERT INTO org_sso_domains (domain, org_id) VALUES ('required-sso.test', ?)").bind(orgId),
+    ]);
+    expect((await session.get("/dashboard/plans")).status).toBe(303);
+    const visitor = new Visitor();
+    const attempt = await visitor.signIn(member.email, member.password);
+    expect(attempt.status).toBe(403);
+    const page = await attempt.text();
+    expect(page).toContain("signs in through its own provider");
+    expect(page).toContain("Continue with idp.required-sso.test");
+
+    await env.DB.prepare("UPDATE memberships SET password_break_glass_at = 1 WHERE org_id = ? AND user_id = ?").bind(orgId, member.userId).run();
+    expect((await new Visitor().signIn(member.email, member.password)).status).toBe(303);
   });
 });
