@@ -62,7 +62,7 @@ function mergePolicies(own: string, added: string): string {
 
 const render = (element: unknown) => `<!doctype html>${String(element)}`;
 
-export const messagePage = (title: string, message: string, status: number) =>
+const messagePage = (title: string, message: string, status: number) =>
   html(render(<MessagePage title={title} message={message} status="error" />), status);
 
 function readCookie(request: Request, name: string): string | undefined {
