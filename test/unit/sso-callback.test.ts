@@ -31,7 +31,7 @@ async function sign(key: Key, claims: Record<string, unknown>, kid = key.kid): P
 }
 
 /** One provider: its discovery document, its keys (changeable: rotation), and the ID token its token endpoint answers. */
-function provider(state: { keys: Key[]; idToken: () => Promise<string>; tokenRequests: URLSearchParams[] }): ProviderAccess {
+function provider(state: { keys: Key[]; idToken: () => Promise<string>; tokenRequests: URLSearchParams[]; tokenDown?: boolean }): ProviderAccess {
   const metadata = {
     issuer: ISSUER,
     authorization_endpoint: `${ISSUER}/auth`,
@@ -46,6 +46,7 @@ function provider(state: { keys: Key[]; idToken: () => Promise<string>; tokenReq
     const url = new URL(String(input));
     if (url.pathname === "/.well-known/openid-configuration") return Response.json(metadata);
     if (url.pathname === "/jwks") return Response.json({ keys: state.keys.map((key) => key.jwk) });
+    if (url.pathname === "/token" && state.tokenDown) throw new TypeError("fetch failed");
     if (url.pathname === "/token") {
       state.tokenRequests.push(new URLSearchParams(String(init?.body)));
       return Response.json({ access_token: "at", token_type: "Bearer", id_token: await state.idToken() });
@@ -57,7 +58,7 @@ function provider(state: { keys: Key[]; idToken: () => Promise<string>; tokenReq
 
 async function scenario(
   claimsChange: Record<string, unknown> = {},
-  options: { signWith?: Key | "second"; kid?: string; callback?: (state: string) => string; publish?: "first" | "second" | "both"; domains?: string[] } = {},
+  options: { signWith?: Key | "second"; kid?: string; callback?: (state: string) => string; publish?: "first" | "second" | "both"; domains?: string[]; tokenDown?: boolean } = {},
 ) {
   const first = await newKey("k1");
   const second = await newKey("k2");
@@ -66,7 +67,7 @@ async function scenario(
   const claims = { iss: ISSUER, aud: CLIENT.clientId, sub: "person-1", iat: now, exp: now + 300, nonce: pending.nonce, email: "ada@acme.com", email_verified: true, ...claimsChange };
   const signer = options.signWith === "second" ? second : (options.signWith ?? first);
   const published = { first: [first], second: [second], both: [first, second] }[options.publish ?? "first"];
-  const state = { keys: published, idToken: () => sign(signer, claims, options.kid), tokenRequests: [] as URLSearchParams[] };
+  const state = { keys: published, idToken: () => sign(signer, claims, options.kid), tokenRequests: [] as URLSearchParams[], tokenDown: options.tokenDown };
   const access = provider(state);
   const metadata = await discoverProvider(ISSUER, access);
   const callback = new URL(`${CLIENT.redirectUri}${options.callback ? options.callback(pending.state) : `?code=the-code&state=${pending.state}&iss=${encodeURIComponent(ISSUER)}`}`);
@@ -140,6 +141,10 @@ describe("finishing a sign-in through the org's provider", () => {
     const { outcome, state } = await scenario({}, { callback: () => `?code=c&state=another&iss=${encodeURIComponent(ISSUER)}` });
     expect(outcome).toMatchObject({ ok: false, refusal: "state_mismatch" });
     expect(state.tokenRequests).toHaveLength(0);
+  });
+
+  it("refuses when the provider cannot be reached to exchange the code", async () => {
+    expect((await scenario({}, { tokenDown: true })).outcome).toMatchObject({ ok: false, refusal: "provider_unreachable" });
   });
 
   it("refuses the provider's error answer (the person cancelled)", async () => {

@@ -36,6 +36,8 @@ describe("the identity a provider vouches for", () => {
     expect(classifyClientFailure({ name: "OperationProcessingError", code: "OAUTH_JWT_TIMESTAMP_CHECK_FAILED", message: 'unexpected JWT "exp" (expiration time) claim value' })).toBe("expired");
     expect(classifyClientFailure({ name: "AuthorizationResponseError", message: "authorization response from the server is an error" })).toBe("provider_error");
     expect(classifyClientFailure({ name: "TypeError", message: "fetch failed" })).toBe("provider_unreachable");
+    expect(classifyClientFailure({ name: "Error", message: "Network connection lost." })).toBe("provider_unreachable");
+    expect(classifyClientFailure({ name: "TimeoutError", message: "The operation was aborted due to timeout" })).toBe("provider_unreachable");
   });
 
   it("has words for every refusal, naming the provider and never echoing a value", () => {

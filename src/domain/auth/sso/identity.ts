@@ -63,7 +63,7 @@ export function classifyClientFailure(failure: { name?: string; code?: string; m
   if (/"nonce"/.test(message)) return "nonce_mismatch";
   if (/"state"/.test(message)) return "state_mismatch";
   if (failure.code === "OAUTH_JWT_TIMESTAMP_CHECK_FAILED" || /"exp"|"iat"|"nbf"/.test(message)) return "expired";
-  if (failure.name === "TypeError" || /fetch failed|network|connect/i.test(message)) return "provider_unreachable";
+  if (failure.name === "TypeError" || failure.name === "TimeoutError" || /fetch failed|network|connect|timed? ?out|abort/i.test(message)) return "provider_unreachable";
   return "invalid_response";
 }
 
