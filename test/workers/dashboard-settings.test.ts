@@ -129,6 +129,8 @@ describe("the org's single sign-on, before any provider is asked", () => {
     const page = await attempt.text();
     expect(page).toContain("signs in through its own provider");
     expect(page).toContain("Continue with idp.required-sso.test");
+    const offered = await (await new Visitor().get(`/dashboard/sign-in?email=${encodeURIComponent(member.email)}`)).text();
+    expect(offered).toContain(`href="/dashboard/sign-in/sso?email=${encodeURIComponent(member.email)}`);
 
     await env.DB.prepare("UPDATE memberships SET password_break_glass_at = 1 WHERE org_id = ? AND user_id = ?").bind(orgId, member.userId).run();
     expect((await new Visitor().signIn(member.email, member.password)).status).toBe(303);

@@ -114,7 +114,10 @@ dashboardApp.get("/sign-in", async (c) => {
   const csrf = randomToken(24);
   c.header("set-cookie", loginCsrfCookie(c.env, csrf), { append: true });
   const next = safeReturn(c.req.query("next"), "");
-  return render(c, { title: "Sign in", children: <SignIn csrf={csrf} next={next || undefined} /> });
+  // ?email=: an address whose domain an org signs in through its provider is offered "Continue with <provider>".
+  const email = c.req.query("email")?.trim().slice(0, 320) || undefined;
+  const sso = await ssoOfferFor(c.env, email, next ? { next } : {});
+  return render(c, { title: "Sign in", children: <SignIn csrf={csrf} next={next || undefined} email={email} sso={sso} /> });
 });
 
 dashboardApp.post("/sign-in", async (c) => {
