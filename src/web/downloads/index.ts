@@ -7,12 +7,12 @@
  *   const download = await downloadOf(services, home, output, format);  // format from parseDownloadFormat
  *   return downloadResponse(download);                                  // attachment, type, no-store
  */
-import { citedRefsIn } from "../../domain/research/ledger";
-import { contentDisposition, DOWNLOAD_CONTENT_TYPES, type DownloadFormat, type DownloadSource, downloadFilename, downloadSources, markdownDownload } from "../../domain/research/downloads";
+import { contentDisposition, DOWNLOAD_CONTENT_TYPES, type DownloadFormat, type DownloadSource, downloadFilename, markdownDownload } from "../../domain/research/downloads";
 import type { Services } from "../../domain/ports";
 import type { ResearchOutput } from "../../domain/research/outputs";
 import type { RenderedMarkdown } from "../../storage/rendered-outputs";
 import { renderedMarkdownOf } from "../dashboard/rendered-deliverable";
+import { publicViewOf } from "../../platform/public-view";
 import { docxOf } from "./docx";
 import { standaloneHtml } from "./html";
 
@@ -37,11 +37,9 @@ export async function deliverableDownload(
   return { body, contentType: DOWNLOAD_CONTENT_TYPES[format], filename: downloadFilename(output.title, format).utf8, contentDisposition: contentDisposition(output.title, format) };
 }
 
-/** The sources a deliverable cites, as its plan's ledger has them now (its citations alone without a plan). */
+/** The sources a deliverable cites, as its public view has them (its plan's ledger now; its citations alone without a plan). */
 export async function downloadSourcesOf(services: Services, output: ResearchOutput): Promise<DownloadSource[]> {
-  const ledger = output.planId ? await services.ledger.read(output.orgId, output.planId, false) : null;
-  const evidence = new Map((ledger?.evidence ?? []).map((e) => [e.ref, e]));
-  return downloadSources(output, citedRefsIn(output.content).evidence, evidence);
+  return (await publicViewOf(services, output)).sources;
 }
 
 /**
