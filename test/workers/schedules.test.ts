@@ -5,7 +5,7 @@ import worker from "../../src/index";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok } from "../support/plans";
 import { adminOf, at, subscribe, useStandInReceivers, waitFor } from "../support/webhooks";
-import { fetchWorker, rest, seedTenant } from "../support/worker";
+import { rest, seedTenant } from "../support/worker";
 
 /**
  * Scheduled re-runs on workerd: the five-minute cron (the Worker's own scheduled handler, fired here at chosen times)

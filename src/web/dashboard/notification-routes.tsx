@@ -51,8 +51,12 @@ export function registerNotificationRoutes(dashboardApp: Hono<App>): void {
       const kind = String(form.get("kind") ?? "");
       const target = String(form.get("target") ?? "").trim();
       const body = { kind, ...(kind === "email" ? { address: target } : { url: target }), events: form.getAll("events").map(String) };
-      const { channelId } = await createChannel(c.env, session.orgId, session.userId, publicOrigin(c.env), body, Date.now());
-      await recordAudit(c, "notification_channel.created", "notification_channel", channelId, { kind, events: body.events });
+      const created = await createChannel(c.env, session.orgId, session.userId, publicOrigin(c.env), body, Date.now());
+      await recordAudit(c, "notification_channel.created", "notification_channel", created.channelId, { kind, events: body.events, ...(created.confirmation ? { confirmation: created.confirmation } : {}) });
+      if (created.confirmation === "awaiting_confirmation") {
+        const sent = created.confirmationSent ? `a link to confirm was sent to ${target}` : `the link to confirm could not be sent (${created.error}); "Send a test" tries again`;
+        return channelsPage(c, { flash: `Channel added: nothing is sent to it until the address confirms; ${sent}.` });
+      }
       return c.redirect("/dashboard/admin/notifications?done=channel_added", 303);
     }),
   );

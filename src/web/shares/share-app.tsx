@@ -39,7 +39,7 @@ export const shareApp = new Hono<ShareApp>();
  * same, byte for byte (a nonce would differ), so no answer tells a revoked link from one that never was.
  */
 let styleHash: Promise<string> | undefined;
-const styleSource = () =>
+export const styleSource = () =>
   (styleHash ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(STYLE)).then((digest) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`));
 
 shareApp.use("*", secureHeaders({ xFrameOptions: "DENY", referrerPolicy: "no-referrer" }));
