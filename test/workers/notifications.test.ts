@@ -289,6 +289,9 @@ describe("notifications to people", () => {
     const test = (await (await rest(adminKey, `/org/notification-channels/${created.channelId}/test`, { method: "POST" })).json()) as { delivered: boolean; error: string; confirmationSent: boolean };
     expect(test).toMatchObject({ delivered: false, confirmationSent: true });
     expect(test.error).toContain("has not confirmed yet");
+    const adminVisitor = new Visitor();
+    await adminVisitor.signIn(admin.email, admin.password);
+    expect(await (await adminVisitor.get("/dashboard/admin/notifications")).text()).toContain("e-mail to victim@outside.example (waiting for the address to confirm)");
     // That new link replaced the first: make the first live again to follow it (the test's link went to the mailbox only).
     await env.DB.prepare("UPDATE notification_channels SET confirm_token_sha256 = ? WHERE id = ?").bind(stored?.confirm_token_sha256, created.channelId).run();
 

@@ -66,7 +66,10 @@ export function registerNotificationRoutes(dashboardApp: Hono<App>): void {
       const id = c.req.param("id");
       if (!ID_PATTERN.test(id)) return notFoundPage(c);
       const outcome = await testChannel(c.env, c.get("session").orgId, id, Date.now());
-      return outcome.delivered ? channelsPage(c, { flash: "Test message sent." }) : channelsPage(c, { error: `The test message was not sent: ${outcome.error}`, status: 502 });
+      if (outcome.delivered) return channelsPage(c, { flash: "Test message sent." });
+      // An address waiting to confirm gets a new link instead of a test: that is the answer, not a failure.
+      if (outcome.confirmationSent) return channelsPage(c, { flash: `No test message: ${outcome.error}` });
+      return channelsPage(c, { error: `The test message was not sent: ${outcome.error}`, status: 502 });
     }),
   );
 
