@@ -31,7 +31,6 @@ export const SHARE_PAGE_LIMITS = {
   passageChars: 2_000,
 } as const;
 
-
 export const shareApp = new Hono<ShareApp>();
 
 /**
