@@ -286,7 +286,14 @@ describe("notifications to people", () => {
     await emit(orgId, "plan.completed", { planId: "plan_before", name: "Before confirming" });
     await waitFor("the Slack message", async () => at(path).length === 1);
     expect(await rowsFor(`channel:${created.channelId}`)).toEqual([]);
-    const test = (await (await rest(adminKey, `/org/notification-channels/${created.channelId}/test`, { method: "POST" })).json()) as { delivered: boolean; error: string; confirmationSent: boolean };
+    const testIt = async () => (await (await rest(adminKey, `/org/notification-channels/${created.channelId}/test`, { method: "POST" })).json()) as { delivered: boolean; error: string; confirmationSent: boolean };
+    // Not again within minutes of the first link…
+    const early = await testIt();
+    expect(early).toMatchObject({ delivered: false, confirmationSent: false });
+    expect(early.error).toContain("less than 10 minutes ago");
+    // …but later, a new link.
+    await env.DB.prepare("UPDATE notification_channels SET confirm_expires_at = confirm_expires_at - 11 * 60000 WHERE id = ?").bind(created.channelId).run();
+    const test = await testIt();
     expect(test).toMatchObject({ delivered: false, confirmationSent: true });
     expect(test.error).toContain("has not confirmed yet");
     const adminVisitor = new Visitor();

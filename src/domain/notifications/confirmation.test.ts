@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { CONFIRMATION_LIMITS, CONFIRMATION_TOKEN_PATTERN, confirmationExpiry, confirmationOf, maySend, needsConfirmation, newConfirmationToken, renderConfirmationRequest } from "./confirmation";
+import {
+  CONFIRMATION_LIMITS,
+  CONFIRMATION_TOKEN_PATTERN,
+  confirmationExpiry,
+  confirmationOf,
+  maySend,
+  needsConfirmation,
+  newConfirmationToken,
+  nextLinkAt,
+  renderConfirmationRequest,
+} from "./confirmation";
 
 describe("confirming an address outside the org's members", () => {
   it("asks every e-mail address but a member's own, never a Slack channel", () => {
@@ -16,6 +26,10 @@ describe("confirming an address outside the org's members", () => {
     expect(token).toMatch(CONFIRMATION_TOKEN_PATTERN);
     expect(newConfirmationToken()).not.toBe(token);
     expect(confirmationExpiry(0)).toBe(CONFIRMATION_LIMITS.validHours * 3_600_000);
+    // A new link at most every resendMinutes: the next may go that long after the current one was sent.
+    const sentAt = 1_000_000;
+    expect(nextLinkAt(confirmationExpiry(sentAt))).toBe(sentAt + CONFIRMATION_LIMITS.resendMinutes * 60_000);
+    expect(nextLinkAt(null)).toBe(0);
   });
 
   it("says who asks and what confirming does, the org's name escaped and on one line", () => {

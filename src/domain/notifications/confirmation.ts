@@ -12,6 +12,8 @@ export const CONFIRMATION_LIMITS = {
   tokenBytes: 32,
   /** How long a confirmation link works. */
   validHours: 72,
+  /** A new link for the same channel goes at most this often: an admin cannot make an address a target of repeated mail. */
+  resendMinutes: 10,
 } as const;
 
 /** What a confirmation token looks like (43 base64url characters); anything else is not looked up. */
@@ -30,6 +32,12 @@ export const needsConfirmation = (channel: { kind: "slack" | "email"; address?: 
 export type ChannelConfirmation = "confirmed" | "awaiting_confirmation";
 
 export const confirmationOf = (channel: { confirmedAt: number | null }): ChannelConfirmation => (channel.confirmedAt === null ? "awaiting_confirmation" : "confirmed");
+
+/** When a new link may be sent to a channel waiting whose current link expires at `confirmExpiresAt` (null: at once). */
+export function nextLinkAt(confirmExpiresAt: number | null): number {
+  if (confirmExpiresAt === null) return 0;
+  return confirmExpiresAt - CONFIRMATION_LIMITS.validHours * 3_600_000 + CONFIRMATION_LIMITS.resendMinutes * 60_000;
+}
 
 /** May anything but a confirmation link be sent to this channel? */
 export const maySend = (channel: { confirmedAt: number | null }): boolean => channel.confirmedAt !== null;

@@ -1,5 +1,5 @@
 import { CairnError, conflict, notFound, rateLimited, validationError } from "../../domain/errors";
-import { type ChannelConfirmation, confirmationOf, maySend, needsConfirmation } from "../../domain/notifications/confirmation";
+import { CONFIRMATION_LIMITS, type ChannelConfirmation, confirmationOf, maySend, needsConfirmation, nextLinkAt } from "../../domain/notifications/confirmation";
 import { newId } from "../../domain/ids";
 import { renderEvent } from "../../domain/notifications/message";
 import {
@@ -136,7 +136,12 @@ export async function testChannel(env: Env, orgId: string, id: string, now: numb
   const channel = await getChannel(env.DB, orgId, id);
   if (!channel) throw notFound("notification channel", id);
   if (!maySend(channel)) {
-    // An address that has not confirmed gets nothing but a confirmation link: a test sends it a new one.
+    // An address that has not confirmed gets nothing but a confirmation link: a test sends it a new one, now and then.
+    const from = nextLinkAt(channel.confirmExpiresAt);
+    if (now < from) {
+      const at = `${new Date(from).toISOString().slice(11, 16)} UTC`;
+      return { delivered: false, error: `${channel.target} has not confirmed yet, so nothing but a confirmation link is sent to it: one was sent less than ${CONFIRMATION_LIMITS.resendMinutes} minutes ago; another can go from ${at}.`, confirmationSent: false };
+    }
     const resent = await resendConfirmation(env, channel, now);
     const state = resent === false ? "it confirmed meanwhile; send the test again" : resent.sent ? "a new confirmation link was sent to it" : `a new confirmation link could not be sent: ${resent.error}`;
     return { delivered: false, error: `${channel.target} has not confirmed yet, so nothing but a confirmation link is sent to it: ${state}.`, confirmationSent: resent !== false && resent.sent };
