@@ -7,7 +7,7 @@ const verdict = (kind: Verdict["kind"], v: Verdict["verdict"]): Verdict => ({ ki
 const supported = [verdict("reviewer", "SUPPORTED")];
 
 type LedgerClaim = Pick<Claim, "ref" | "subtopic" | "text" | "evidenceRefs" | "verdicts" | "confidence" | "sourceChecks">;
-const claim = (ref: string, text: string, evidenceRefs: string[], verdicts: Verdict[], status: "verified" | "not_found" = "verified"): LedgerClaim => ({
+const claim = (ref: string, text: string, evidenceRefs: string[], verdicts: Verdict[], status: "verified" | "not_found" | "pending" = "verified"): LedgerClaim => ({
   ref,
   subtopic: "Deals",
   text,
@@ -29,10 +29,11 @@ const previousLedger = {
     claim("C4", "CONFIDENTIAL: Project Falcon acquisition budget is 9 million dollars", ["E5"], supported),
     claim("C5", "Acme's board approved the deal unanimously", ["E5"], []),
     claim("C6", "The deal closed in March", ["E2"], supported, "not_found"),
+    claim("C7", "Widgets Ltd kept its brand", ["E2"], supported, "pending"),
   ],
 };
 const previous = {
-  content: "# Acme\n\nAcme bought Widgets Ltd [C1] for 40 million dollars [E2]. A second deal may follow [C2]. It had 12 factories [C3]. It closed in March [C6].\n",
+  content: "# Acme\n\nAcme bought Widgets Ltd [C1] for 40 million dollars [E2]. A second deal may follow [C2]. It had 12 factories [C3]. It closed in March [C6]. It kept its brand [C7].\n",
   citations: [],
 };
 
@@ -40,7 +41,11 @@ describe("what a deliverable said", () => {
   it("is its text, the grounded claims it cites and the sources it cites: never refused, rejected, pending or uncited claims, nor sources it never cited", () => {
     const side = whatDeliverableSaid(previous, previousLedger);
     expect(side.content).toBe(previous.content);
-    expect(side.claims).toEqual([{ subtopic: "Deals", text: "Acme bought Widgets Ltd for 40 million dollars" }]);
+    // C7's source is still being checked: it counts as the deliverable's check counted it (a failed check, C6, does not).
+    expect(side.claims).toEqual([
+      { subtopic: "Deals", text: "Acme bought Widgets Ltd for 40 million dollars" },
+      { subtopic: "Deals", text: "Widgets Ltd kept its brand" },
+    ]);
     // E2 cited in its text, E1 through its grounded claim C1; not E3 (a refused claim's), E4 (a rejected one's) or E5 (never cited).
     expect([...side.sourceUrls].sort()).toEqual(["https://one.example/", "https://two.example/"]);
   });
@@ -58,7 +63,7 @@ describe("what a deliverable said", () => {
       claims: [claim("C1", "Acme bought Widgets Ltd for 45 million dollars", ["E1"], supported)],
     };
     const changes = deliverableChanges(whatDeliverableSaid(previous, previousLedger), whatDeliverableSaid({ content: "# Acme\n\nAcme bought Widgets Ltd [C1] [E2].\n", citations: [] }, currentLedger));
-    expect(changes.claims.dropped).toEqual([]);
+    expect(changes.claims.dropped).toEqual(["Widgets Ltd kept its brand"]);
     expect(changes.claims.new).toEqual([]);
     expect(changes.claims.changed).toEqual([{ before: "Acme bought Widgets Ltd for 40 million dollars", after: "Acme bought Widgets Ltd for 45 million dollars" }]);
     // Two sources cited before, one of them cited again: one gone, not four.

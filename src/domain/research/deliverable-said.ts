@@ -5,7 +5,7 @@
  * report "dropped" claims a report never made and "gone" sources it never cited.
  */
 import type { DeliverableSide } from "./changes";
-import { type Claim, claimOutcome, citedRefsIn, type Evidence } from "./ledger";
+import { awaitingChecks, type Claim, claimOutcome, citedRefsIn, type Evidence } from "./ledger";
 import type { ResearchOutput } from "./outputs";
 
 export interface LedgerForComparison {
@@ -18,15 +18,16 @@ const CLAIM_REF = /^C\d+$/;
 
 /**
  * The side of a comparison one deliverable gives: its content; the claims it cites ([C#] in its text or a citation's
- * ref) that are grounded (claimOutcome: SUPPORTED, not rejected, on a source whose check holds); and the URLs of the
- * sources it cites — its [E#] refs and citations, the sources of the grounded claims it cites, and its citations' own
- * URLs. `ledger` is the deliverable's own plan's (null when it has none).
+ * ref) that are grounded (claimOutcome: SUPPORTED, not rejected, on a source whose check holds or is still pending);
+ * and the URLs of the sources it cites — its [E#] refs and citations, the sources of the grounded claims it cites, and
+ * its citations' own URLs. `ledger` is the deliverable's own plan's (null when it has none).
  */
 export function whatDeliverableSaid(output: Pick<ResearchOutput, "content" | "citations">, ledger: LedgerForComparison | null): DeliverableSide {
   const inText = citedRefsIn(output.content);
   const citationRefs = output.citations.flatMap((citation) => (citation.ref ? [citation.ref] : []));
   const claimRefs = new Set([...inText.claims, ...citationRefs.filter((ref) => CLAIM_REF.test(ref))]);
-  const claims = (ledger?.claims ?? []).filter((claim) => claimRefs.has(claim.ref) && claimOutcome(claim).grounded);
+  // Grounded as the deliverable's own check judged it: sources still being checked do not make a claim flicker in and out.
+  const claims = (ledger?.claims ?? []).filter((claim) => claimRefs.has(claim.ref) && awaitingChecks(claimOutcome(claim)).grounded);
   const sourceRefs = new Set([...inText.evidence, ...citationRefs.filter((ref) => EVIDENCE_REF.test(ref)), ...claims.flatMap((claim) => claim.evidenceRefs)]);
   const ledgerUrls = (ledger?.evidence ?? []).filter((source) => sourceRefs.has(source.ref)).map((source) => source.url);
   const citationUrls = output.citations.flatMap((citation) => (citation.url ? [citation.url] : []));
