@@ -17,3 +17,9 @@ export function newId(prefix: string): string {
 }
 
 export const ID_PATTERN = /^[a-z]{2,10}_[0-9a-z]{25}$/;
+
+/** A secret a link carries (a share link, an address confirmation): `bytes` from the platform CSPRNG, base64url without padding. */
+export function newLinkToken(bytes: number): string {
+  const raw = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...raw)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}

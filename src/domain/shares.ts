@@ -3,6 +3,7 @@
  * org's setting, how long a link lives, what a token looks like, and which state a link is in.
  */
 import { CairnError, forbidden, validationError } from "./errors";
+import { newLinkToken } from "./ids";
 import type { Role } from "./scopes";
 
 /** The org setting: any member may share, only admins, or no one (and existing links stop answering). */
@@ -59,10 +60,7 @@ export function liveLinksRefusal(live: number): CairnError | null {
 }
 
 /** A new link's token: SHARE_LIMITS.tokenBytes from the platform CSPRNG, base64url without padding (43 characters). */
-export function newShareToken(): string {
-  const raw = crypto.getRandomValues(new Uint8Array(SHARE_LIMITS.tokenBytes));
-  return btoa(String.fromCharCode(...raw)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
+export const newShareToken = (): string => newLinkToken(SHARE_LIMITS.tokenBytes);
 
 /** What a token looks like; anything else is not looked up at all. */
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -7,6 +7,7 @@ import { readRoom } from "./artifact-views";
 import { defineOperation, type OperationContext } from "./operation";
 import { ChangesView } from "./series-views";
 import { deliverableChanges, type DeliverableChanges } from "../domain/research/changes";
+import { whatDeliverableSaid } from "../domain/research/deliverable-said";
 import type { ResearchOutput } from "../domain/research/outputs";
 import { ParamOutputId } from "./store-research-output";
 
@@ -135,14 +136,11 @@ export async function changesSincePreviousRun(
   if (!previousRef) return null;
   const [previous, before, after] = await Promise.all([
     ctx.services.outputs.get(orgId, previousRef.outputId),
-    ctx.services.series.ledgerOf(orgId, previousRef.planId),
-    ctx.services.series.ledgerOf(orgId, output.planId),
+    ctx.services.ledger.read(orgId, previousRef.planId, false),
+    ctx.services.ledger.read(orgId, output.planId, false),
   ]);
   if (!previous) return null;
-  const urls = (own: string[], cited: readonly { url?: string }[]) => [...own, ...cited.flatMap((citation) => (citation.url ? [citation.url] : []))];
-  const changes = deliverableChanges(
-    { content: previous.content, claims: before.claims, sourceUrls: urls(before.sourceUrls, previous.citations) },
-    { content: output.content, claims: after.claims, sourceUrls: urls(after.sourceUrls, output.citations) },
-  );
+  // Each side is what that deliverable said: the rest of its plan's ledger is not part of the comparison.
+  const changes = deliverableChanges(whatDeliverableSaid(previous, before), whatDeliverableSaid(output, after));
   return { previousOutputId: previous.outputId, changes };
 }

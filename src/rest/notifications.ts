@@ -11,7 +11,8 @@ import { adminGate, answering, jsonBody, memberGate } from "./route-gates";
  *   GET  /me/notifications                       your choice of events by e-mail (or the defaults)
  *   PUT  /me/notifications        {email: [events…]}
  *   GET  /org/notification-channels              the org's channels, never a Slack URL     (admins)
- *   POST /org/notification-channels {kind, url?, address?, events}  → 201 {channelId}      (admins)
+ *   POST /org/notification-channels {kind, url?, address?, events}  → 201 {channelId, confirmation?}  (admins)
+ *        an e-mail address that is not a member's own waits for the address to confirm (a link is sent to it)
  *   DELETE /org/notification-channels/{id}                                                  (admins)
  *   POST /org/notification-channels/{id}/test    one test message now                       (admins)
  * Not MCP tools: who is told what is a person's and an admin's choice, not an assistant's.
@@ -94,7 +95,10 @@ export function notificationsOpenApiPaths(base: string, problem: (description: s
             },
           },
         },
-        responses: { "201": json("{ channelId }"), "400": problem("A field is not valid or the URL is refused"), "409": problem("The organization has 10 channels already"), ...errors },
+        description:
+          "An e-mail address must be one plain mailbox (no group syntax, encoded words, address literals, quoted parts or display names). An address that is not a member's own " +
+          'is sent a link to confirm, and nothing else until it is followed: the answer says confirmation "awaiting_confirmation" and whether the link was sent.',
+        responses: { "201": json("{ channelId, confirmation?, confirmationSent?, error? }"), "400": problem("A field is not valid (an address names why) or the URL is refused"), "409": problem("The organization has 10 channels already"), ...errors },
       },
     },
     [`${base}/org/notification-channels/{channelId}`]: {
@@ -106,7 +110,8 @@ export function notificationsOpenApiPaths(base: string, problem: (description: s
         summary: "Send one test message now",
         ...admin,
         parameters: [idParam],
-        responses: { "200": json("{ delivered, error }"), "404": problem("No such channel"), "429": problem("The org's daily notification cap is reached (Retry-After: until 00:00 UTC)"), ...errors },
+        description: "An e-mail address that has not confirmed is sent a new confirmation link instead of a test (delivered: false, confirmationSent).",
+        responses: { "200": json("{ delivered, error, confirmationSent? }"), "404": problem("No such channel"), "429": problem("The org's daily notification cap is reached (Retry-After: until 00:00 UTC)"), ...errors },
       },
     },
   };

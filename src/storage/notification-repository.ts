@@ -12,6 +12,10 @@ export interface NotificationChannel {
   cairnOrigin: string;
   createdBy: string;
   createdAt: number;
+  /** When the address confirmed (Slack channels and members' own addresses: when added); null while it waits. */
+  confirmedAt: number | null;
+  /** When the pending confirmation link stops working; null once confirmed. */
+  confirmExpiresAt: number | null;
 }
 
 export type NotificationStatus = "pending" | "delivered" | "failed" | "cancelled";
@@ -49,6 +53,8 @@ interface ChannelRow {
   cairn_origin: string;
   created_by: string;
   created_at: number;
+  confirmed_at: number | null;
+  confirm_expires_at: number | null;
 }
 
 interface DeliveryRow {
@@ -83,6 +89,8 @@ const channelOf = (r: ChannelRow): NotificationChannel => ({
   cairnOrigin: r.cairn_origin,
   createdBy: r.created_by,
   createdAt: r.created_at,
+  confirmedAt: r.confirmed_at,
+  confirmExpiresAt: r.confirm_expires_at,
 });
 
 const deliveryOf = (r: DeliveryRow): NotificationDelivery => ({
@@ -134,15 +142,73 @@ export async function getChannel(db: D1Database, orgId: string, id: string): Pro
   return row ? channelOf(row) : null;
 }
 
-/** Inserts the channel only while the org has fewer than `limit`: two admins adding at once cannot pass it. */
-export async function insertChannel(db: D1Database, channel: NotificationChannel, limit: number): Promise<boolean> {
+/**
+ * Inserts the channel only while the org has fewer than `limit`: two admins adding at once cannot pass it. A channel
+ * waiting for its address to confirm comes with the SHA-256 of its link's token.
+ */
+export async function insertChannel(db: D1Database, channel: NotificationChannel, limit: number, confirmTokenSha256: string | null = null): Promise<boolean> {
   const result = await db
     .prepare(
-      "INSERT INTO notification_channels (id, org_id, kind, target, events, cairn_origin, created_by, created_at) SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM notification_channels WHERE org_id = ?) < ?",
+      `INSERT INTO notification_channels (id, org_id, kind, target, events, cairn_origin, created_by, created_at, confirmed_at, confirm_token_sha256, confirm_expires_at)
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM notification_channels WHERE org_id = ?) < ?`,
     )
-    .bind(channel.id, channel.orgId, channel.kind, channel.target, JSON.stringify(channel.events), channel.cairnOrigin, channel.createdBy, channel.createdAt, channel.orgId, limit)
+    .bind(
+      channel.id,
+      channel.orgId,
+      channel.kind,
+      channel.target,
+      JSON.stringify(channel.events),
+      channel.cairnOrigin,
+      channel.createdBy,
+      channel.createdAt,
+      channel.confirmedAt,
+      confirmTokenSha256,
+      channel.confirmExpiresAt,
+      channel.orgId,
+      limit,
+    )
     .run();
   return result.meta.changes === 1;
+}
+
+/** The addresses of the org's members that are `address` (whatever their case): a member's own needs no confirmation. */
+export async function memberAddressesMatching(db: D1Database, orgId: string, address: string): Promise<string[]> {
+  const { results } = await db
+    .prepare("SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.org_id = ? AND lower(u.email) = ?")
+    .bind(orgId, address.toLowerCase())
+    .all<{ email: string }>();
+  return results.map((row) => row.email);
+}
+
+/** A new confirmation link for a channel still waiting (the previous link stops working). False when it is confirmed or gone. */
+export async function renewConfirmation(db: D1Database, orgId: string, id: string, tokenSha256: string, expiresAt: number): Promise<boolean> {
+  const result = await db
+    .prepare("UPDATE notification_channels SET confirm_token_sha256 = ?, confirm_expires_at = ? WHERE org_id = ? AND id = ? AND confirmed_at IS NULL")
+    .bind(tokenSha256, expiresAt, orgId, id)
+    .run();
+  return result.meta.changes === 1;
+}
+
+/** The waiting channel a live link's token confirms, confirmed now and its token spent (single use); null for any other token. */
+export async function confirmChannel(db: D1Database, tokenSha256: string, now: number): Promise<{ orgId: string; channelId: string; address: string } | null> {
+  const row = await db
+    .prepare(
+      `UPDATE notification_channels SET confirmed_at = ?1, confirm_token_sha256 = NULL, confirm_expires_at = NULL
+        WHERE confirm_token_sha256 = ?2 AND confirmed_at IS NULL AND confirm_expires_at > ?1
+        RETURNING org_id, id, target`,
+    )
+    .bind(now, tokenSha256)
+    .first<{ org_id: string; id: string; target: string }>();
+  return row ? { orgId: row.org_id, channelId: row.id, address: row.target } : null;
+}
+
+/** Whether a token is one a channel waits on and still live (read only: the page shown before confirming). */
+export async function confirmationPending(db: D1Database, tokenSha256: string, now: number): Promise<{ address: string } | null> {
+  const row = await db
+    .prepare("SELECT target FROM notification_channels WHERE confirm_token_sha256 = ? AND confirmed_at IS NULL AND confirm_expires_at > ?")
+    .bind(tokenSha256, now)
+    .first<{ target: string }>();
+  return row ? { address: row.target } : null;
 }
 
 export async function deleteChannel(db: D1Database, orgId: string, id: string): Promise<boolean> {

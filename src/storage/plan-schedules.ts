@@ -1,5 +1,4 @@
 import type { PlanSeriesReader, RunStatus, Schedule, ScheduleInterval, ScheduleStatus, SeriesLink } from "../domain/plans/schedule";
-import { CHANGE_LIMITS } from "../domain/research/changes";
 import type { WebhookEvent } from "../domain/webhooks/events";
 import type { D1Queries } from "./database";
 import { recordWebhookEvent } from "./webhook-outbox";
@@ -188,13 +187,6 @@ export function d1PlanSeries(db: D1Queries): PlanSeriesReader {
         .bind(orgId, run.series_id, run.run_number)
         .first<{ id: string; plan_id: string }>();
       return row ? { outputId: row.id, planId: row.plan_id } : null;
-    },
-    async ledgerOf(orgId, planId) {
-      const [claims, sources] = await Promise.all([
-        db.prepare("SELECT subtopic, text FROM ledger_claims WHERE org_id = ? AND plan_id = ? ORDER BY n LIMIT ?").bind(orgId, planId, CHANGE_LIMITS.claims).all<{ subtopic: string; text: string }>(),
-        db.prepare("SELECT url FROM ledger_evidence WHERE org_id = ? AND plan_id = ? GROUP BY url ORDER BY MIN(n) LIMIT ?").bind(orgId, planId, CHANGE_LIMITS.sources).all<{ url: string }>(),
-      ]);
-      return { claims: claims.results, sourceUrls: sources.results.map((row) => row.url) };
     },
   };
 }

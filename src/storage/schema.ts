@@ -551,8 +551,13 @@ export const notificationChannels = sqliteTable(
     cairnOrigin: text("cairn_origin").notNull(),
     createdBy: text("created_by").notNull(),
     createdAt: integer("created_at").notNull(),
+    /** When the address confirmed (or the channel was added, for Slack and a member's own address); null: waiting (migration 0034). */
+    confirmedAt: integer("confirmed_at"),
+    /** SHA-256 of the confirmation link's token, cleared once used. */
+    confirmTokenSha256: text("confirm_token_sha256"),
+    confirmExpiresAt: integer("confirm_expires_at"),
   },
-  (t) => [index("notification_channels_org").on(t.orgId, t.createdAt)],
+  (t) => [index("notification_channels_org").on(t.orgId, t.createdAt), uniqueIndex("notification_channels_confirm_token").on(t.confirmTokenSha256)],
 );
 
 /** One event for one recipient (`user:<id>` or `channel:<id>`): at most one per pair; sent alone or in a digest. */

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { canonicalOrigin } from "../auth/resource";
 import { showAuthorize, submitAuthorize } from "./authorize";
 import { dashboardApp } from "./dashboard/app";
+import { notificationConfirmApp } from "./notification-confirm";
 import { shareApp } from "./shares/share-app";
 
 /**
@@ -31,5 +32,7 @@ webApp.post("/authorize", submitAuthorize);
 webApp.route("/dashboard", dashboardApp);
 // Share links' public pages: no sign-in (src/web/shares).
 webApp.route("/s", shareApp);
+// An address outside the org's members confirms its notifications here: no sign-in (src/web/notification-confirm.tsx).
+webApp.route("/notifications/confirm", notificationConfirmApp);
 
 webApp.notFound((c) => c.json({ error: "not_found", message: `No route ${new URL(c.req.url).pathname}` }, 404));

@@ -15,7 +15,19 @@ describe("cited refs in rendered Markdown", () => {
     expect(html).toContain('<a href="https://x.example/" rel="nofollow noopener noreferrer">label [E1]</a>');
     expect(html).toContain("<code>[E1]</code>");
     expect(html).toContain("<pre><code>[E1]\n</code></pre>");
-    expect(html).toContain('<img src="/img.png" alt="alt [E1]" title="t [E1]" />');
+    // An image is its alt text (its refs then linked as text), never an <img>.
+    expect(html).toContain('<span class="image-alt">[image: alt [<a class="ref" href="/s/E1">E1</a>]]</span>');
+    expect(html).not.toContain("<img");
+  });
+
+  it("drops every image, keeping its alt text: a deliverable's page or file loads nothing from elsewhere", () => {
+    const rendered = renderForPage(['![tracking pixel](https://evil.example/track.png)', "", '![](https://evil.example/blank.gif "t")', "", '![a "quoted" <alt>](//evil.example/x.png)', "", "[![badge](https://evil.example/b.svg)](https://ok.example/)"].join("\n"));
+    expect(rendered.kind).toBe("html");
+    const html = rendered.kind === "html" ? rendered.html : "";
+    expect(html).not.toMatch(/<img|evil\.example|\ssrc=/);
+    expect(html).toContain('<span class="image-alt">[image: tracking pixel]</span>');
+    expect(html).toContain('<span class="image-alt">[image: a &quot;quoted&quot; &lt;alt&gt;]</span>');
+    expect(html).toContain('<a href="https://ok.example/" rel="nofollow noopener noreferrer"><span class="image-alt">[image: badge]</span></a>');
   });
 
   it("escapes an href it writes", () => {

@@ -30,6 +30,8 @@ const CONTENT = [
   "<script>alert(1)</script>",
   "",
   '<img src=x onerror="alert(2)"> [click me](javascript:alert(3))',
+  "",
+  "![tracking pixel](https://evil.example/track.png) and ![](https://evil.example/blank.gif)",
 ].join("\n");
 
 let tenant: Awaited<ReturnType<typeof seedTenant>>;
@@ -94,6 +96,9 @@ describe("downloading a deliverable", () => {
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(2)&quot;&gt;");
     expect(html).toContain('<a href="">click me</a>');
+    // Self-contained: a remote image is its alt text, never a request to another site.
+    expect(html).not.toContain("evil.example");
+    expect(html).toContain("[image: tracking pixel]");
     expect(html).toContain("<title>Battery &quot;report&quot;; filename=evil.exe\r\nX-Injected: 1 — é</title>");
     expect(html).toContain("<h2>Density</h2>");
     expect(html).toContain('[<a class="ref" href="#source-E1">E1</a>]');

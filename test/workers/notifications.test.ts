@@ -6,10 +6,11 @@ import type { WebhookEvent } from "../../src/domain/webhooks/events";
 import { newKeyringEntry } from "../../src/domain/webhooks/secret-box";
 import type { Env } from "../../src/env";
 import worker from "../../src/index";
+import { createChannel } from "../../src/platform/notifications/admin";
 import { Visitor } from "../support/dashboard";
 import { createPlan } from "../support/plans";
 import { adminOf, at, received, useStandInReceivers, waitFor } from "../support/webhooks";
-import { ORIGIN, rest, seedApiKey, seedUser } from "../support/worker";
+import { fetchWorker, ORIGIN, rest, seedApiKey, seedUser } from "../support/worker";
 
 /**
  * Notifications on the real runtime: events leave through the webhook queue, people get e-mail through the
@@ -99,7 +100,7 @@ describe("notifications to people", () => {
     expect(listing).not.toContain("very-secret-token");
     expect(JSON.parse(listing).channels).toEqual([
       { channelId, kind: "slack", events: types, createdAt: expect.any(String) },
-      { channelId: expect.any(String), kind: "email", address: "team@example.com", events: ["plan.completed"], createdAt: expect.any(String) },
+      { channelId: expect.any(String), kind: "email", address: "team@example.com", confirmation: "awaiting_confirmation", events: ["plan.completed"], createdAt: expect.any(String) },
     ]);
     const stored = await env.DB.prepare("SELECT target FROM notification_channels WHERE id = ?").bind(channelId).first<{ target: string }>();
     expect(stored?.target).toMatch(/^sealed:v1:/);
@@ -240,5 +241,93 @@ describe("notifications to people", () => {
     await sweep(`${newKeyringEntry("k-next")},${(env as unknown as Env).WEBHOOK_SECRET_KEYS}`);
     const stored = await env.DB.prepare("SELECT target FROM notification_channels WHERE id = ?").bind(channelId).first<{ target: string }>();
     expect(stored?.target).toMatch(/^sealed:v1:k-next:/);
+  });
+
+  it("sends an address outside the org's members only a confirmation link until it is followed (single use, expiring, hashed); refuses group syntax, encoded words and address literals", async () => {
+    const { orgId, adminKey, admin } = await adminOf();
+    // Strict syntax, refused by name, nothing stored.
+    for (const [address, reason] of [
+      ["a:b@c.test", "group syntax"],
+      ["=?utf-8?q?x?=@b.test", "encoded word"],
+      ["a@[127.0.0.1]", "address literal"],
+    ] as const) {
+      const refused = await rest(adminKey, "/org/notification-channels", json({ kind: "email", address, events: ["plan.completed"] }));
+      expect(refused.status, address).toBe(400);
+      expect(((await refused.json()) as { detail: string }).detail).toContain(reason);
+    }
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM notification_channels WHERE org_id = ?").bind(orgId).first("n")).toBe(0);
+
+    // A member's own address needs no confirmation.
+    const own = await rest(adminKey, "/org/notification-channels", json({ kind: "email", address: admin.email.toUpperCase(), events: ["plan.completed"] }));
+    expect(await own.json()).toMatchObject({ confirmation: "confirmed" });
+
+    // An outside address: added through the real send_email binding, the message it gets observed on its way.
+    const sent: { to: string; subject: string; text: string }[] = [];
+    const real = (env as unknown as Env).SEND_EMAIL as NonNullable<Env["SEND_EMAIL"]>;
+    const send = (message: never) => {
+      sent.push(message);
+      return real.send(message);
+    };
+    const observed = { ...(env as unknown as Env), SEND_EMAIL: { send } } as unknown as Env;
+    const created = await createChannel(observed, orgId, admin.userId, ORIGIN, { kind: "email", address: "victim@outside.example", events: ["plan.completed"] }, Date.now());
+    expect(created).toMatchObject({ confirmation: "awaiting_confirmation", confirmationSent: true, error: null });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ to: "victim@outside.example", subject: expect.stringContaining("Confirm notifications") });
+    const link = /Confirm: (\S+)/.exec(sent[0]?.text ?? "")?.[1] ?? "";
+    expect(link).toMatch(new RegExp(`^${ORIGIN}/notifications/confirm/[A-Za-z0-9_-]{43}$`));
+    const token = link.slice(link.lastIndexOf("/") + 1);
+    const stored = await env.DB.prepare("SELECT * FROM notification_channels WHERE id = ?").bind(created.channelId).first<Record<string, unknown>>();
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(stored).toMatchObject({ confirmed_at: null, confirm_token_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    // Until it confirms: no event reaches it (a Slack channel for the same event shows the event went out), and a test sends a new link, not a test.
+    const path = "/slack/beside-unconfirmed";
+    expect((await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url: `https://hooks.example.com${path}`, events: ["plan.completed"] }))).status).toBe(201);
+    await emit(orgId, "plan.completed", { planId: "plan_before", name: "Before confirming" });
+    await waitFor("the Slack message", async () => at(path).length === 1);
+    expect(await rowsFor(`channel:${created.channelId}`)).toEqual([]);
+    const testIt = async () => (await (await rest(adminKey, `/org/notification-channels/${created.channelId}/test`, { method: "POST" })).json()) as { delivered: boolean; error: string; confirmationSent: boolean };
+    // Not again within minutes of the first link…
+    const early = await testIt();
+    expect(early).toMatchObject({ delivered: false, confirmationSent: false });
+    expect(early.error).toContain("less than 10 minutes ago");
+    // …but later, a new link.
+    await env.DB.prepare("UPDATE notification_channels SET confirm_expires_at = confirm_expires_at - 11 * 60000 WHERE id = ?").bind(created.channelId).run();
+    const test = await testIt();
+    expect(test).toMatchObject({ delivered: false, confirmationSent: true });
+    expect(test.error).toContain("has not confirmed yet");
+    const adminVisitor = new Visitor();
+    await adminVisitor.signIn(admin.email, admin.password);
+    expect(await (await adminVisitor.get("/dashboard/admin/notifications")).text()).toContain("e-mail to victim@outside.example (waiting for the address to confirm)");
+    // That new link replaced the first: make the first live again to follow it (the test's link went to the mailbox only).
+    await env.DB.prepare("UPDATE notification_channels SET confirm_token_sha256 = ? WHERE id = ?").bind(stored?.confirm_token_sha256, created.channelId).run();
+
+    // Opening the link changes nothing (mail scanners open links); its button confirms, once.
+    const confirmPath = new URL(link).pathname;
+    const opened = await fetchWorker(new Request(`${ORIGIN}${confirmPath}`));
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toContain("victim@outside.example");
+    expect(await env.DB.prepare("SELECT confirmed_at FROM notification_channels WHERE id = ?").bind(created.channelId).first("confirmed_at")).toBeNull();
+    const confirmed = await fetchWorker(new Request(`${ORIGIN}${confirmPath}`, { method: "POST" }));
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain('id="confirmed"');
+    const again = await fetchWorker(new Request(`${ORIGIN}${confirmPath}`, { method: "POST" }));
+    expect(again.status).toBe(404);
+    expect((await fetchWorker(new Request(`${ORIGIN}${confirmPath}`))).status).toBe(404);
+    expect(await env.DB.prepare("SELECT confirm_token_sha256 FROM notification_channels WHERE id = ?").bind(created.channelId).first("confirm_token_sha256")).toBeNull();
+    const listing = (await (await rest(adminKey, "/org/notification-channels")).json()) as { channels: { channelId: string; confirmation?: string }[] };
+    expect(listing.channels.find((ch) => ch.channelId === created.channelId)?.confirmation).toBe("confirmed");
+
+    // Confirmed, it receives the org's events.
+    await emit(orgId, "plan.completed", { planId: "plan_after", name: "After confirming" });
+    await waitFor("the confirmed address's e-mail", async () => (await rowsFor(`channel:${created.channelId}`)).some((r) => r.status === "delivered"));
+
+    // An expired link confirms nothing.
+    sent.length = 0;
+    const late = await createChannel(observed, orgId, admin.userId, ORIGIN, { kind: "email", address: "late@outside.example", events: ["plan.completed"] }, Date.now());
+    const lateLink = /Confirm: (\S+)/.exec(sent[0]?.text ?? "")?.[1] ?? "";
+    await env.DB.prepare("UPDATE notification_channels SET confirm_expires_at = ? WHERE id = ?").bind(Date.now() - 1, late.channelId).run();
+    expect((await fetchWorker(new Request(lateLink, { method: "POST" }))).status).toBe(404);
+    expect(await env.DB.prepare("SELECT confirmed_at FROM notification_channels WHERE id = ?").bind(late.channelId).first("confirmed_at")).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import worker from "../../src/index";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok } from "../support/plans";
 import { adminOf, at, subscribe, useStandInReceivers, waitFor } from "../support/webhooks";
-import { fetchWorker, rest, seedTenant } from "../support/worker";
+import { rest, seedTenant } from "../support/worker";
 
 /**
  * Scheduled re-runs on workerd: the five-minute cron (the Worker's own scheduled handler, fired here at chosen times)
@@ -160,6 +160,7 @@ describe("scheduled re-runs", () => {
         evidence: [
           { url: "https://a.example/one", title: "Density", facts: `${density} Wh/kg`, subtopic: "Density", quote: `cells reached ${density} Wh/kg` },
           { url: third.url, title: third.subtopic, facts: third.text, subtopic: third.subtopic, quote: third.text },
+          { url: `https://uncited.example/${density}`, title: "Never cited", facts: "never cited", subtopic: "Secrets", quote: "never cited" },
         ],
       });
       await ok(apiKey, "record_claims", {
@@ -167,9 +168,14 @@ describe("scheduled re-runs", () => {
         claims: [
           { subtopic: "Density", text: `Solid-state cells reached ${density} Wh/kg in the lab`, evidenceRefs: ["E1"], workerId: "w1", confidence: 0.8 },
           { subtopic: third.subtopic, text: third.text, evidenceRefs: ["E2"], workerId: "w1", confidence: 0.7 },
+          // Refused by the reviewers though cited, and never cited: neither is something the deliverable said.
+          { subtopic: "Density", text: `Cells will reach ${density * 3} Wh/kg next year`, evidenceRefs: ["E1"], workerId: "w1", confidence: 0.5 },
+          { subtopic: "Secrets", text: `CONFIDENTIAL: budget note ${density}`, evidenceRefs: ["E3"], workerId: "w1", confidence: 0.9 },
         ],
       });
-      const content = `# Solid-state batteries\n\n## Density\n\nCells reached ${density} Wh/kg in the lab [C1].\n\n## ${third.heading}\n\n${third.text} [C2].\n`;
+      const judged = (claim: string, verdict: string) => ({ claim, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict });
+      await ok(apiKey, "record_verdicts", { planId: runPlanId, verdicts: [judged("C1", "SUPPORTED"), judged("C2", "SUPPORTED"), judged("C3", "UNSUPPORTED"), judged("C4", "SUPPORTED")] });
+      const content = `# Solid-state batteries\n\n## Density\n\nCells reached ${density} Wh/kg in the lab [C1]. More may come [C3].\n\n## ${third.heading}\n\n${third.text} [C2].\n`;
       return ((await ok(apiKey, "store_research_output", { planId: runPlanId, title: "Solid-state batteries", mediaType: "markdown", content })) as { outputId: string }).outputId;
     };
 
@@ -209,12 +215,9 @@ describe("scheduled re-runs", () => {
     expect(html.indexOf('id="what-changed"')).toBeLessThan(html.indexOf('id="deliverable-content"'));
     expect(html).toContain(`href="/dashboard/outputs/${firstOutput}"`);
 
-    // Shared outside the org, the deliverable says what changed too, naming the previous run's without a way in.
-    const shared = (await (await rest(apiKey, `/outputs/${secondOutput}/shares`, { method: "POST", body: JSON.stringify({}) })).json()) as { url: string };
-    const publicHtml = await (await fetchWorker(new Request(shared.url, { headers: { "cf-connecting-ip": "203.0.113.9" } }))).text();
-    expect(publicHtml).toContain("What changed since the previous run");
-    expect(publicHtml).toContain(read.changes.summary);
-    expect(publicHtml).not.toContain("/dashboard/");
+    // What changed is what the two deliverables said: not a refused claim they cited, nor a claim or source neither cited.
+    for (const unsaid of ["1200 Wh/kg", "1500 Wh/kg", "CONFIDENTIAL", "uncited.example"]) expect(JSON.stringify(read.changes)).not.toContain(unsaid);
+    // A share link's page shows no "what changed": the previous run's deliverable was never shared (share-links.test.ts).
 
     // The plan page sets and stops the schedule through its forms.
     const page = await (await visitor.get(`/dashboard/plans/${planId}`)).text();

@@ -32,6 +32,26 @@ async function sharedReport() {
   return { ...tenant, adminKey, member, memberKey, planId, outputId };
 }
 
+/** The words a page shows a reader: its text without tags, styles or entities, lowercased. */
+function visibleWords(html: string): Set<string> {
+  const text = html
+    .replace(/<style[\s\S]*?<\/style>/g, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/** The share page's own words (its template: headings, labels, the notes on each source), the same for every deliverable. */
+const SHARE_PAGE_CHROME = visibleWords(
+  "Cairn Version updated A read-only copy shared from Cairn, with the sources it rests on and what Cairn found on each. Sources Citations " +
+    "verified Last checked: not yet Quoted in the research: The page's text: the cited passage of as Cairn read it on shown as plain text. It is what the site published; none of it is Cairn's. " +
+    "The quote is in the source, exactly or after normalizing typography and spacing. UTC image",
+);
+
 describe("share links", () => {
   it("makes, lists and revokes a link; its page shows the deliverable and its sources and nothing else of the org; revoked answers as unknown", async () => {
     const t = await sharedReport();
@@ -197,5 +217,87 @@ describe("share links", () => {
       if (response.status === 429) linkRefused = response;
     }
     expect(linkRefused?.headers.get("retry-after")).toBe("60");
+  });
+
+  it("shows the shared deliverable, its cited sources and their passages, and nothing else: not the previous run's deliverable, the ledger or the plan (containment)", async () => {
+    const t = await seedTenant();
+    const SECRET = "CONFIDENTIAL: Project Falcon acquisition budget is 9 million dollars";
+    // The previous run: a deliverable never shared, its own ledger and sources.
+    const { planId: previousPlanId } = await createPlan(t.apiKey, { name: "[Deep] Falcon watch", steps: steps("search", "synthesize"), citationPolicy: "report" });
+    await ok(t.apiKey, "record_evidence", {
+      planId: previousPlanId,
+      evidence: [{ url: "https://previous-run.example/falcon-memo", title: "Falcon memo", facts: "Falcon memo facts", subtopic: "Budget", quote: "the Falcon budget" }],
+    });
+    await ok(t.apiKey, "record_claims", { planId: previousPlanId, claims: [{ subtopic: "Budget", text: "Falcon reserves stood at 7 million dollars", evidenceRefs: ["E1"], workerId: "w1" }] });
+    await ok(t.apiKey, "store_research_output", {
+      planId: previousPlanId,
+      title: "Falcon review",
+      mediaType: "markdown",
+      content: "# Falcon review\n\n## Falcon reserves\n\nReserves stood at 7 million dollars [C1] [E1].\n",
+    });
+    // This run: one verified source cited, one never cited; one claim cited, one (the secret) never cited by any deliverable.
+    const { planId } = await createPlan(t.apiKey, { name: "[Deep] Secret plan name", steps: steps("search", "synthesize"), citationPolicy: "report" });
+    await ok(t.apiKey, "record_evidence", {
+      planId,
+      evidence: [
+        { url: `${sourcePages}/article.html`, title: "Solid-state batteries reach 500 Wh/kg", facts: "500 Wh/kg", subtopic: "Density", quote: "solid-state cells reached 500 Wh/kg in the lab" },
+        { url: "https://uncited-source.example/falcon-ledger", title: "Falcon ledger entry", facts: SECRET, subtopic: "Budget", quote: "Project Falcon" },
+      ],
+    });
+    await ok(t.apiKey, "record_claims", {
+      planId,
+      claims: [
+        { subtopic: "Density", text: "Lab cells reached 500 Wh/kg", evidenceRefs: ["E1"], workerId: "w1" },
+        { subtopic: "Budget", text: SECRET, evidenceRefs: ["E2"], workerId: "w1" },
+      ],
+    });
+    await sourceChecksSettled(t.apiKey, planId);
+    await ok(t.apiKey, "record_verdicts", { planId, verdicts: ["C1", "C2"].map((claim) => ({ claim, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED" })) });
+    const content = "# Batteries\n\nLab cells reached **500 Wh/kg** [E1] [C1].\n\n![tracking pixel](https://evil.example/track.png)\n";
+    const { outputId } = (await ok(t.apiKey, "store_research_output", { planId, title: "Battery report", mediaType: "markdown", content })) as { outputId: string };
+    // Made a run of a series whose previous run is the Falcon plan: the org's own reads compare the two.
+    const now = Date.now();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO plan_schedules (series_id, org_id, plan_id, every, start_at, until, due_index, next_due_at, next_run_number, missed_in_a_row, status, created_by, created_at, updated_at) VALUES ('ser_containment', ?, ?, 'day', ?, NULL, 1, ?, 2, 0, 'active', ?, ?, ?)",
+      ).bind(t.orgId, previousPlanId, now, now + 86_400_000, t.admin.userId, now, now),
+      env.DB.prepare("INSERT INTO plan_series_runs (series_id, run_number, org_id, plan_id, due_at, status, plan_created, created_at) VALUES ('ser_containment', 1, ?, ?, ?, 'started', 1, ?)").bind(
+        t.orgId,
+        planId,
+        now,
+        now,
+      ),
+    ]);
+    const read = (await ok(t.apiKey, "get_research_output", { outputId })) as { previousOutputId?: string; changes?: { summary: string } };
+    expect(read.previousOutputId).toBeDefined();
+    expect(read.changes?.summary).toContain("Since the previous run");
+
+    // Shared (the link as the org's storage makes it: the test is about what the page shows, not who may share).
+    const token = "T".repeat(43);
+    const tokenHash = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))), (b) => b.toString(16).padStart(2, "0")).join("");
+    await env.DB.prepare("INSERT INTO output_shares (id, org_id, output_id, token_sha256, created_by, created_at, expires_at) VALUES ('shr_containment', ?, ?, ?, ?, ?, ?)")
+      .bind(t.orgId, outputId, tokenHash, t.admin.userId, now, now + 86_400_000)
+      .run();
+    const page = await open(`/s/${token}`, "203.0.113.77");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Battery report");
+    expect(html).toContain('<a class="ref" href="#source-E1">E1</a>');
+
+    // No "what changed" against a deliverable that was never shared, and nothing of it, of the ledger or of the plan.
+    expect(html).not.toContain('id="what-changed"');
+    for (const secret of [SECRET, "Project Falcon", "Falcon", "7 million", "previous-run.example", "uncited-source.example", "Secret plan name", previousPlanId, planId, t.orgId, "evil.example"]) {
+      expect(html, secret).not.toContain(secret);
+    }
+    // Every word a reader sees is the deliverable's, its cited sources' (title, address, quote, the page Cairn read) or the page's own.
+    const article = await (await fetch(`${sourcePages}/article.html`)).text();
+    const allowed = new Set([
+      ...visibleWords(`Battery report ${content} Solid-state batteries reach 500 Wh/kg ${sourcePages}/article.html solid-state cells reached 500 Wh/kg in the lab`),
+      ...visibleWords(article),
+      ...SHARE_PAGE_CHROME,
+    ]);
+    const body = html.slice(html.indexOf("<main>"));
+    const stray = [...visibleWords(body)].filter((word) => !allowed.has(word) && !/^\d+$/.test(word));
+    expect(stray).toEqual([]);
   });
 });

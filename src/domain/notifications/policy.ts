@@ -1,4 +1,5 @@
 import { validationError } from "../errors";
+import { parseMailbox } from "./mailbox";
 import type { WebhookEventType } from "../webhooks/events";
 
 /**
@@ -31,7 +32,6 @@ export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 export const NOTIFICATION_LIMITS = {
   channelsPerOrg: 10,
   urlChars: 2_048,
-  addressChars: 254,
   /**
    * A recipient gets at most one message per window: the first event goes at once, what arrives during the
    * next five minutes waits for the window's end and goes as one digest.
@@ -101,10 +101,6 @@ export interface ChannelInput {
   events: NotificationEventType[];
 }
 
-/** A plain, single address: one @, no spaces, no angle brackets or commas (one recipient, no header tricks). */
-const ADDRESS = /^[^\s@<>,;"()]+@[^\s@<>,;"()]+\.[^\s@<>,;"()]+$/;
-export const isEmailAddress = (value: string): boolean => value.length <= NOTIFICATION_LIMITS.addressChars && ADDRESS.test(value);
-
 /** POST /org/notification-channels: `{ kind, url?, address?, events }`, each field checked; the URL's host is the outbound guard's to judge. */
 export function parseChannelInput(body: unknown): ChannelInput {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw validationError("The body must be a JSON object: { kind, url?, address?, events }.");
@@ -122,6 +118,6 @@ export function parseChannelInput(body: unknown): ChannelInput {
     return { kind, url, events };
   }
   if (url !== undefined) throw validationError("An email channel has an address, not a url.", [{ path: "url", message: "Not for email" }]);
-  if (typeof address !== "string" || !isEmailAddress(address)) throw validationError("An email channel needs address: one e-mail address.", [{ path: "address", message: "One e-mail address" }]);
-  return { kind, address: address.toLowerCase(), events };
+  if (address === undefined) throw validationError("An email channel needs address: one e-mail address.", [{ path: "address", message: "One e-mail address" }]);
+  return { kind, address: parseMailbox(address, "address"), events };
 }

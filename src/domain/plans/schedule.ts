@@ -197,6 +197,4 @@ export interface PlanSeriesReader {
   ofPlan(orgId: string, planId: string): Promise<SeriesLink | null>;
   /** The latest deliverable of an earlier run of the plan's series (the series' own plan counting as run 0). */
   previousDeliverable(orgId: string, planId: string): Promise<{ outputId: string; planId: string } | null>;
-  /** A run's ledger: its claims and its sources' URLs, bounded (CHANGE_LIMITS). */
-  ledgerOf(orgId: string, planId: string): Promise<{ claims: { subtopic: string; text: string }[]; sourceUrls: string[] }>;
 }

@@ -1,14 +1,16 @@
 /**
  * What changed between two deliverables of a series (the previous run's and this run's): sections added and removed
- * (by Markdown headings), claims new, dropped and changed (the ledgers' claims matched by wording and subtopic, not a
- * text diff), sources new and gone (by URL), and numbers that changed (in matching claims and sentences). Pure and
- * bounded: at most CHANGE_LIMITS of each input is compared and of each list returned.
+ * (by Markdown headings), claims new, dropped and changed (the claims each deliverable cites, matched by wording and
+ * subtopic, not a text diff), sources new and gone (by URL), and numbers that changed (in matching claims and
+ * sentences). Each side is what that deliverable said (deliverable-said.ts), never the rest of its plan's ledger.
+ * Pure and bounded: at most CHANGE_LIMITS of each input is compared and of each list returned.
  */
 
 export interface DeliverableSide {
   content: string;
+  /** The grounded claims the deliverable cites. */
   claims: readonly { subtopic: string; text: string }[];
-  /** URLs of the sources the run's ledger holds and the deliverable cites. */
+  /** URLs of the sources the deliverable cites. */
   sourceUrls: readonly string[];
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CairnError } from "../errors";
 import { PENDING, type SourceVerification } from "../sources/verification";
-import { contentDisposition, downloadFilename, downloadSources, markdownDownload, parseDownloadFormat, sourcesMarkdown, sourceStatusText } from "./downloads";
+import { contentDisposition, downloadFilename, markdownDownload, parseDownloadFormat, sourcesMarkdown, sourceStatusText } from "./downloads";
+import { publicDeliverable } from "./public-view";
 
 const verdict = (status: SourceVerification["status"], reason: string | null = null, checkedAt: number | null = Date.UTC(2026, 10, 2, 9, 30)): SourceVerification => ({
   ...PENDING,
@@ -29,16 +30,16 @@ describe("downloads: sources", () => {
     expect(sourceStatusText(null)).toMatch(/^unchecked/);
   });
 
-  it("lists the ledger's cited sources first cited first, then citations the ledger does not hold", () => {
-    const ledger = new Map([
-      ["E1", { title: "One", url: "https://one.example", verification: verdict("verified") }],
-      ["E2", { title: "Two", url: "https://two.example", verification: verdict("partial") }],
-      ["E3", { title: "Three, not cited", url: "https://three.example", verification: verdict("verified") }],
-    ]);
+  it("lists the ledger's cited sources first cited first, then citations the ledger does not hold (the public view's sources)", () => {
+    const ledger = [
+      { ref: "E1", title: "One", url: "https://one.example", quote: "one", verification: verdict("verified") },
+      { ref: "E2", title: "Two", url: "https://two.example", quote: null, verification: verdict("partial") },
+      { ref: "E3", title: "Three, not cited", url: "https://three.example", quote: "three", verification: verdict("verified") },
+    ];
     const citations = [{ ref: "E1", title: "One" }, { ref: "E9", title: "A ref the ledger lacks", url: "https://nine.example" }, { title: "A book" }];
-    const sources = downloadSources({ citations }, ["E2", "E1"], ledger);
+    const { sources } = publicDeliverable({ title: "T", mediaType: "markdown", content: "Two [E2] and one [E1].", version: 1, updatedAt: 0, citations }, ledger);
     expect(sources.map((s) => s.ref ?? s.title)).toEqual(["E2", "E1", "A ref the ledger lacks", "A book"]);
-    expect(sources[2]).toEqual({ ref: null, title: "A ref the ledger lacks", url: "https://nine.example", verification: null });
+    expect(sources[2]).toEqual({ ref: null, title: "A ref the ledger lacks", url: "https://nine.example", quote: null, verification: null });
   });
 
   it("writes the Sources list with URL, title, status and when checked; a title cannot add Markdown or break the link", () => {

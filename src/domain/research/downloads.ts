@@ -24,7 +24,7 @@ export function parseDownloadFormat(value: string | null | undefined): DownloadF
   throw validationError(`Download format must be md, html or docx; got ${shown}.`, [{ path: "format", message: "One of md, html, docx" }]);
 }
 
-/** One source a deliverable cites, as a download lists it. */
+/** One source a deliverable cites, as a download lists it (a public view's source, public-view.ts, is one). */
 export interface DownloadSource {
   /** The ledger's ref (E3), or null for a citation the plan's ledger does not hold. */
   ref: string | null;
@@ -45,26 +45,6 @@ export function sourceStatusText(verification: DownloadSource["verification"]): 
 export function checkedText(verification: DownloadSource["verification"]): string {
   const at = verification?.checkedAt ?? null;
   return at === null ? "not checked yet" : `checked ${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
-/**
- * The sources a deliverable cites, in the order cited: each ledger source its text or its citations name, then the
- * citations the ledger does not hold (their own title and URL, unchecked).
- */
-export function downloadSources(
-  output: Pick<ResearchOutput, "citations">,
-  citedRefs: readonly string[],
-  ledger: ReadonlyMap<string, { title: string; url: string; verification: SourceVerification }>,
-): DownloadSource[] {
-  const refs = new Set([...citedRefs, ...output.citations.flatMap((c) => (c.ref && ledger.has(c.ref) ? [c.ref] : []))]);
-  const fromLedger = [...refs].flatMap((ref) => {
-    const source = ledger.get(ref);
-    return source ? [{ ref, title: source.title, url: source.url, verification: source.verification }] : [];
-  });
-  const others = output.citations
-    .filter((c) => !(c.ref && ledger.has(c.ref)))
-    .map((c) => ({ ref: null, title: c.title, url: c.url ?? null, verification: null }));
-  return [...fromLedger, ...others];
 }
 
 /** Markdown's own characters in a title, escaped so the title reads as written. */

@@ -158,8 +158,11 @@ export function claimOutcome(claim: Pick<Claim, "verdicts" | "confidence" | "sou
   return { status, reviewerVerdict, criticVerdict, grounded: reviewed && criticVerdict !== "REJECT" && sources === "holds", sources, finalConfidence };
 }
 
-/** A claim's outcome for a deliverable's check: one judged grounded whose sources are only pending counts as grounded until they are checked. */
-function awaitingChecks(outcome: ClaimOutcome): ClaimOutcome {
+/**
+ * A claim's outcome for a deliverable's check (and for what a deliverable said, deliverable-said.ts): one judged
+ * grounded whose sources are only pending counts as grounded until they are checked.
+ */
+export function awaitingChecks(outcome: ClaimOutcome): ClaimOutcome {
   const judged = outcome.reviewerVerdict === "SUPPORTED" && outcome.criticVerdict !== "REJECT";
   return outcome.sources === "pending" && judged ? { ...outcome, grounded: true } : outcome;
 }

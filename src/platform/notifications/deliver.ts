@@ -1,3 +1,4 @@
+import { maySend } from "../../domain/notifications/confirmation";
 import { type NotifiedEvent, renderDigest } from "../../domain/notifications/message";
 import { dailyCapMessage, dailyCapOf, digestWindowOf, sendableAt, utcDay } from "../../domain/notifications/policy";
 import type { Env } from "../../env";
@@ -27,7 +28,8 @@ const settingsLink = (origin: string, delivery: NotificationDelivery) =>
 
 /**
  * Where the delivery's recipient is reached now, or why nobody is: a person must still be a member of the org
- * (checked at send time, so a member removed gets nothing more), a channel must still exist.
+ * (checked at send time, so a member removed gets nothing more), a channel must still exist and, for an address
+ * outside the members, have confirmed.
  */
 async function currentTarget(env: Env, delivery: NotificationDelivery): Promise<Target | { gone: string }> {
   if (delivery.userId) {
@@ -37,7 +39,8 @@ async function currentTarget(env: Env, delivery: NotificationDelivery): Promise<
     return row ? { kind: "email", address: row.email } : { gone: "no longer a member of the organization" };
   }
   const channel = delivery.channelId ? await getChannel(env.DB, delivery.orgId, delivery.channelId) : null;
-  return channel ? targetOfChannel(channel) : { gone: "channel deleted" };
+  if (!channel) return { gone: "channel deleted" };
+  return maySend(channel) ? targetOfChannel(channel) : { gone: "the address has not confirmed" };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { newId } from "../../domain/ids";
 import type { NotifiedEvent } from "../../domain/notifications/message";
+import { maySend } from "../../domain/notifications/confirmation";
 import { DEFAULT_EMAIL_EVENTS, isNotificationEvent } from "../../domain/notifications/policy";
 import type { WebhookEvent } from "../../domain/webhooks/events";
 import type { WebhookMessage } from "../../domain/webhooks/model";
@@ -60,7 +61,8 @@ export async function fanOutNotifications(env: Env, event: WebhookEvent, now: nu
   const origin = publicOrigin(env);
   const deliveries: NewDelivery[] = people.map((userId) => ({ ...base, id: newId("ntf"), recipient: `user:${userId}`, userId, channelId: null, cairnOrigin: origin }));
   for (const channel of await listChannels(env.DB, event.orgId)) {
-    if (!(channel.events as readonly string[]).includes(event.type)) continue;
+    // An address that has not confirmed gets nothing but its confirmation link.
+    if (!(channel.events as readonly string[]).includes(event.type) || !maySend(channel)) continue;
     deliveries.push({ ...base, id: newId("ntf"), recipient: `channel:${channel.id}`, userId: null, channelId: channel.id, cairnOrigin: channel.cairnOrigin });
   }
   await insertDeliveries(env.DB, deliveries);

@@ -18,15 +18,15 @@ function List(props: { id: string; title: string; items: readonly string[] }) {
   );
 }
 
-/** `linked`: the previous deliverable is linked on the dashboard; a share page names it without a way into the org. */
-export function DeliverableChangesCard(props: { previousOutputId: string; changes: DeliverableChanges; linked?: boolean }) {
+/** On the dashboard only: a share page shows no "what changed" (the previous deliverable was not shared). */
+export function DeliverableChangesCard(props: { previousOutputId: string; changes: DeliverableChanges }) {
   const { changes } = props;
   return (
     <section class="card" id="what-changed">
       <h2>What changed since the previous run</h2>
       <p id="what-changed-summary">{changes.summary}</p>
       <p class="muted">
-        Compared with {props.linked === false ? "the previous run's deliverable" : <a href={`/dashboard/outputs/${props.previousOutputId}`}>the previous run's deliverable</a>}
+        Compared with <a href={`/dashboard/outputs/${props.previousOutputId}`}>the previous run's deliverable</a>
         {changes.clipped ? "; long lists show their first items" : ""}.
       </p>
       <List id="changed-sections-added" title="Sections added" items={changes.sections.added} />

@@ -51,7 +51,7 @@ function TextWithRefs({ text, hrefOf }: { text: string; hrefOf: RefLink }) {
  * version rendered to, kept from the first view), anything else as the text it is. Never rendered as HTML as sent:
  * it came from an assistant.
  */
-export function DeliverableContent({ output, rendered, hrefOf }: { output: ResearchOutput; rendered: RenderedMarkdown | null; hrefOf: RefLink }) {
+export function DeliverableContent({ output, rendered, hrefOf }: { output: Pick<ResearchOutput, "content">; rendered: RenderedMarkdown | null; hrefOf: RefLink }) {
   if (rendered?.kind === "html") {
     return <div class="deliverable markdown" id="deliverable-content" dangerouslySetInnerHTML={{ __html: linkRefs(rendered.html, hrefOf) }} />;
   }

@@ -3,7 +3,8 @@
  * rendered by micromark (CommonMark with GFM: tables, task lists, strikethrough, autolinks, footnotes) with
  * its safe defaults kept: raw HTML is escaped, never passed through (`allowDangerousHtml` stays off), and a
  * link or image whose protocol is not http(s), mailto, irc(s) or xmpp loses its URL (`javascript:` included).
- * The page's CSP (no inline script without its nonce, images from this origin only) holds either way.
+ * An image is shown as its alt text: nothing is loaded from elsewhere. The page's CSP (no inline script without
+ * its nonce, images from this origin only) holds either way.
  */
 import { micromark } from "micromark";
 import { gfm, gfmHtml } from "micromark-extension-gfm";
@@ -14,7 +15,7 @@ import type { RenderedMarkdown } from "../../storage/rendered-outputs";
  * raise it whenever what a text renders to changes (micromark or its options, the limits below, the link marking),
  * so every deliverable renders anew once.
  */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 /**
  * What is rendered as Markdown; anything beyond is shown as its text, refs linked all the same. A deliverable version
@@ -171,7 +172,18 @@ function markExternalLinks(html: string): string {
   return html.replace(/<a href="(https?:[^"]*)"/g, '<a href="$1" rel="nofollow noopener noreferrer"');
 }
 
-/** The deliverable's Markdown as HTML, its cited refs not yet linked; raw HTML in it comes out as text. */
+/** micromark's image: `<img src="…" alt="…" />`, with ` title="…"` when given (attribute values encoded, so `"` ends one). */
+const IMAGE = /<img src="[^"]*" alt="([^"]*)"(?: title="[^"]*")? \/>/g;
+
+/**
+ * An image in a deliverable is its alt text, never a request: a page or file that loads an image from elsewhere tells
+ * that site who read it and when (a tracking pixel), and a download must be whole on its own. Cairn keeps no images.
+ */
+export function dropImages(html: string): string {
+  return html.replace(IMAGE, (_, alt: string) => (alt ? `<span class="image-alt">[image: ${alt}]</span>` : ""));
+}
+
+/** The deliverable's Markdown as HTML, its cited refs not yet linked; raw HTML in it comes out as text, images as their alt text. */
 function markdownHtml(markdown: string): string {
   const html = micromark(markdown, {
     extensions: [gfm()],
@@ -179,7 +191,7 @@ function markdownHtml(markdown: string): string {
     allowDangerousHtml: false,
     allowDangerousProtocol: false,
   });
-  return markExternalLinks(html);
+  return markExternalLinks(dropImages(html));
 }
 
 /** The deliverable's Markdown as HTML, its cited refs linked; raw HTML in it comes out as text. */

@@ -51,8 +51,12 @@ export function registerNotificationRoutes(dashboardApp: Hono<App>): void {
       const kind = String(form.get("kind") ?? "");
       const target = String(form.get("target") ?? "").trim();
       const body = { kind, ...(kind === "email" ? { address: target } : { url: target }), events: form.getAll("events").map(String) };
-      const { channelId } = await createChannel(c.env, session.orgId, session.userId, publicOrigin(c.env), body, Date.now());
-      await recordAudit(c, "notification_channel.created", "notification_channel", channelId, { kind, events: body.events });
+      const created = await createChannel(c.env, session.orgId, session.userId, publicOrigin(c.env), body, Date.now());
+      await recordAudit(c, "notification_channel.created", "notification_channel", created.channelId, { kind, events: body.events, ...(created.confirmation ? { confirmation: created.confirmation } : {}) });
+      if (created.confirmation === "awaiting_confirmation") {
+        const sent = created.confirmationSent ? `a link to confirm was sent to ${target}` : `the link to confirm could not be sent (${created.error}); "Send a test" tries again`;
+        return channelsPage(c, { flash: `Channel added: nothing is sent to it until the address confirms; ${sent}.` });
+      }
       return c.redirect("/dashboard/admin/notifications?done=channel_added", 303);
     }),
   );
@@ -62,7 +66,10 @@ export function registerNotificationRoutes(dashboardApp: Hono<App>): void {
       const id = c.req.param("id");
       if (!ID_PATTERN.test(id)) return notFoundPage(c);
       const outcome = await testChannel(c.env, c.get("session").orgId, id, Date.now());
-      return outcome.delivered ? channelsPage(c, { flash: "Test message sent." }) : channelsPage(c, { error: `The test message was not sent: ${outcome.error}`, status: 502 });
+      if (outcome.delivered) return channelsPage(c, { flash: "Test message sent." });
+      // An address waiting to confirm gets a new link instead of a test: that is the answer, not a failure.
+      if (outcome.confirmationSent) return channelsPage(c, { flash: `No test message: ${outcome.error}` });
+      return channelsPage(c, { error: `The test message was not sent: ${outcome.error}`, status: 502 });
     }),
   );
 

@@ -73,7 +73,8 @@ export function ChannelsPage(props: { channels: ChannelView[]; csrf: string; fla
       <p class="muted">
         Every event you tick for a channel reaches it, for every plan of the organization: a Slack-compatible incoming webhook (Slack, Mattermost, Discord's
         /slack endpoint) gets a short readable message with a link to the dashboard; an e-mail address gets the same as an e-mail. A webhook URL is a secret: it
-        is stored sealed and never shown again.
+        is stored sealed and never shown again. An address that is not a member's own first gets a link to confirm, and nothing else until it is followed;
+        "Send a test" sends it a new link.
       </p>
       <Flash message={props.flash} />
       <Flash message={props.error} kind="error" />
@@ -94,7 +95,9 @@ export function ChannelsPage(props: { channels: ChannelView[]; csrf: string; fla
             <tbody>
               {props.channels.map((channel) => (
                 <tr data-channel={channel.channelId}>
-                  <td data-label="Channel">{channel.kind === "email" ? `e-mail to ${channel.address}` : "Slack-compatible webhook (URL sealed)"}</td>
+                  <td data-label="Channel">
+                    {channel.kind === "email" ? `e-mail to ${channel.address}${channel.confirmation === "awaiting_confirmation" ? " (waiting for the address to confirm)" : ""}` : "Slack-compatible webhook (URL sealed)"}
+                  </td>
                   <td data-label="Events">{channel.events.join(", ")}</td>
                   <td data-label="Actions">
                     <PostButton action={`/dashboard/admin/notifications/${channel.channelId}/test`} csrf={props.csrf} label="Send a test" />{" "}

@@ -1,18 +1,20 @@
 /**
  * A deliverable as a file to download, one function for every face (REST, the dashboard, the CLI through REST, the
- * public share page): Markdown with its Sources, one standalone HTML file, or DOCX. The sources are the ones the
- * deliverable cites, each with what Cairn found on the page and when it last read it.
+ * public share page): Markdown with its Sources, one standalone HTML file, or DOCX, built from the deliverable's public
+ * view (src/domain/research/public-view.ts). The sources are the ones the deliverable cites, each with what Cairn found
+ * on the page and when it last read it.
  *
  *   const output = await services.outputs.get(orgId, outputId);        // the face's own access check
  *   const download = await downloadOf(services, home, output, format);  // format from parseDownloadFormat
  *   return downloadResponse(download);                                  // attachment, type, no-store
  */
-import { citedRefsIn } from "../../domain/research/ledger";
-import { contentDisposition, DOWNLOAD_CONTENT_TYPES, type DownloadFormat, type DownloadSource, downloadFilename, downloadSources, markdownDownload } from "../../domain/research/downloads";
+import { contentDisposition, DOWNLOAD_CONTENT_TYPES, type DownloadFormat, downloadFilename, markdownDownload } from "../../domain/research/downloads";
+import type { PublicDeliverable } from "../../domain/research/public-view";
 import type { Services } from "../../domain/ports";
 import type { ResearchOutput } from "../../domain/research/outputs";
 import type { RenderedMarkdown } from "../../storage/rendered-outputs";
 import { renderedMarkdownOf } from "../dashboard/rendered-deliverable";
+import { publicViewOf } from "../../platform/public-view";
 import { docxOf } from "./docx";
 import { standaloneHtml } from "./html";
 
@@ -24,24 +26,14 @@ export interface Download {
   contentDisposition: string;
 }
 
-/** The file, from what the face loaded: the deliverable, what its Markdown rendered to (null otherwise), its sources. */
-export async function deliverableDownload(
-  output: ResearchOutput,
-  rendered: RenderedMarkdown | null,
-  sources: readonly DownloadSource[],
-  format: DownloadFormat,
-  now: number = Date.now(),
-): Promise<Download> {
+/**
+ * The file, from the deliverable's public view (what may leave the org: its text, version and date, citations and
+ * the sources it cites with their checks) and what its Markdown rendered to (null otherwise).
+ */
+export async function deliverableDownload(view: PublicDeliverable, rendered: RenderedMarkdown | null, format: DownloadFormat, now: number = Date.now()): Promise<Download> {
   const body =
-    format === "md" ? markdownDownload(output, sources) : format === "html" ? standaloneHtml(output, rendered, sources, now) : await docxOf(output, rendered, sources);
-  return { body, contentType: DOWNLOAD_CONTENT_TYPES[format], filename: downloadFilename(output.title, format).utf8, contentDisposition: contentDisposition(output.title, format) };
-}
-
-/** The sources a deliverable cites, as its plan's ledger has them now (its citations alone without a plan). */
-export async function downloadSourcesOf(services: Services, output: ResearchOutput): Promise<DownloadSource[]> {
-  const ledger = output.planId ? await services.ledger.read(output.orgId, output.planId, false) : null;
-  const evidence = new Map((ledger?.evidence ?? []).map((e) => [e.ref, e]));
-  return downloadSources(output, citedRefsIn(output.content).evidence, evidence);
+    format === "md" ? markdownDownload(view, view.sources) : format === "html" ? standaloneHtml(view, rendered, view.sources, now) : await docxOf(view, rendered, view.sources);
+  return { body, contentType: DOWNLOAD_CONTENT_TYPES[format], filename: downloadFilename(view.title, format).utf8, contentDisposition: contentDisposition(view.title, format) };
 }
 
 /**
@@ -49,11 +41,8 @@ export async function downloadSourcesOf(services: Services, output: ResearchOutp
  * Markdown's render is the one kept per version (rendered-deliverable.ts), so a costly text costs its render once.
  */
 export async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number = Date.now()): Promise<Download> {
-  const [rendered, sources] = await Promise.all([
-    output.mediaType === "markdown" && format !== "md" ? renderedMarkdownOf(home, output) : null,
-    downloadSourcesOf(services, output),
-  ]);
-  return deliverableDownload(output, rendered, sources, format, now);
+  const [rendered, view] = await Promise.all([output.mediaType === "markdown" && format !== "md" ? renderedMarkdownOf(home, output) : null, publicViewOf(services, output)]);
+  return deliverableDownload(view, rendered, format, now);
 }
 
 /** The response: an attachment of the right type, never cached by anything between (its sources' status moves). */

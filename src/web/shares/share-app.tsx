@@ -10,14 +10,14 @@ import { clientAddress } from "../../auth/sign-in";
 import { locatePassage } from "../../domain/sources/passage-context";
 import type { Env } from "../../env";
 import { webServices } from "../../platform/runtime";
+import { publicViewOf } from "../../platform/public-view";
 import { countShareView, findSharedOutput } from "../../platform/shares";
 import { snapshotStore } from "../../platform/sources/snapshots";
-import type { CitedSource } from "../dashboard/deliverable";
+import type { PublicSource } from "../../domain/research/public-view";
 import { Layout, STYLE } from "../dashboard/layout";
+import type { RefLink } from "../dashboard/markdown";
 import { renderedMarkdownOf } from "../dashboard/rendered-deliverable";
-import { citedSourcesOf, type RefLinks } from "../dashboard/source-routes";
 import { type SharedReading, type SharedSource, SharePage, ShareNotFound, sourceAnchor } from "./share-page";
-import { changesSincePreviousRun } from "../../operations/get-research-output";
 
 type ShareApp = { Bindings: Env };
 type ShareContext = Context<ShareApp>;
@@ -31,9 +31,6 @@ export const SHARE_PAGE_LIMITS = {
   passageChars: 2_000,
 } as const;
 
-/** Refs lead to the sources on the page itself; claims are the plan's, not shown. */
-const ON_PAGE: RefLinks = { source: (_planId, ref) => `#${sourceAnchor(ref)}`, claim: () => null };
-
 export const shareApp = new Hono<ShareApp>();
 
 /**
@@ -41,7 +38,7 @@ export const shareApp = new Hono<ShareApp>();
  * same, byte for byte (a nonce would differ), so no answer tells a revoked link from one that never was.
  */
 let styleHash: Promise<string> | undefined;
-const styleSource = () =>
+export const styleSource = () =>
   (styleHash ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(STYLE)).then((digest) => `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`));
 
 shareApp.use("*", secureHeaders({ xFrameOptions: "DENY", referrerPolicy: "no-referrer" }));
@@ -63,7 +60,7 @@ function page(c: ShareContext, title: string, body: Child, status: number) {
 const notFound = (c: ShareContext) => page(c, "Not found", <ShareNotFound />, 404);
 
 /** The cited passage of a source, from Cairn's stored reading of its page; null when no reading is kept. */
-async function readingOf(env: Env, orgId: string, source: CitedSource): Promise<SharedReading | null> {
+async function readingOf(env: Env, orgId: string, source: Omit<SharedSource, "reading">): Promise<SharedReading | null> {
   const { verification } = source;
   if (!verification.snapshot) return null;
   const snapshot = await snapshotStore(env.SOURCE_SNAPSHOTS).get(orgId, verification.snapshot);
@@ -74,7 +71,7 @@ async function readingOf(env: Env, orgId: string, source: CitedSource): Promise<
 }
 
 /** Readings a few at a time: a page's text can run to megabytes, and only the passage is kept. */
-async function withReadings(env: Env, orgId: string, sources: CitedSource[]): Promise<SharedSource[]> {
+async function withReadings(env: Env, orgId: string, sources: Omit<SharedSource, "reading">[]): Promise<SharedSource[]> {
   const shown: SharedSource[] = [];
   for (let i = 0; i < sources.length; i += 4) {
     const batch = sources.slice(i, i + 4);
@@ -85,6 +82,8 @@ async function withReadings(env: Env, orgId: string, sources: CitedSource[]): Pr
   }
   return shown;
 }
+
+const isLedgerSource = (source: PublicSource): source is Omit<SharedSource, "reading"> => source.ref !== null && source.url !== null && source.verification !== null;
 
 async function limited(env: Env, request: Request, token: string): Promise<boolean> {
   const [address, link] = await Promise.all([
@@ -106,14 +105,15 @@ shareApp.get("/:token", async (c) => {
   const { services, home } = await webServices(c.env, share.orgId);
   const output = await services.outputs.get(share.orgId, share.outputId);
   if (!output) return notFound(c);
-  const [rendered, cited, changes] = await Promise.all([
-    output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null,
-    citedSourcesOf(services, share.orgId, output, ON_PAGE),
-    changesSincePreviousRun({ principal: { orgId: share.orgId }, services }, output),
-  ]);
-  const sources = await withReadings(c.env, share.orgId, cited.sources);
+  // The page is built from the deliverable's public view alone: no plan, no rest of the ledger, no other deliverable.
+  const [rendered, view] = await Promise.all([output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null, publicViewOf(services, output)]);
+  const ledgerSources = view.sources.filter(isLedgerSource);
+  const onPage = new Set(ledgerSources.map((source) => source.ref));
+  // Refs lead to the sources on the page itself; claims are the plan's, not shown.
+  const hrefOf: RefLink = (ref) => (onPage.has(ref) ? `#${sourceAnchor(ref)}` : null);
+  const sources = await withReadings(c.env, share.orgId, ledgerSources);
   await countShareView(c.env, share.shareId, now);
-  return page(c, output.title, <SharePage output={output} rendered={rendered} hrefOf={cited.hrefOf} sources={sources} changes={changes} />, 200);
+  return page(c, view.title, <SharePage view={view} rendered={rendered} hrefOf={hrefOf} sources={sources} />, 200);
 });
 
 shareApp.all("*", (c) => notFound(c));

@@ -1,17 +1,17 @@
 /**
- * A deliverable as a share link shows it to anyone holding the link: the deliverable, its version and date, and the
- * sources it rests on with what Cairn found on each, the cited passage quoted from Cairn's reading of the page.
- * Nothing else of the org: no plan, no member, no link into the dashboard. The page's text is untrusted: shown as
+ * A deliverable as a share link shows it to anyone holding the link: its public view (domain/research/public-view.ts)
+ * — the deliverable, its version and date, and the sources it cites with what Cairn found on each, the cited passage
+ * quoted from Cairn's reading of the page. Nothing else of the org: no plan, no member, no link into the dashboard,
+ * no "what changed" against an earlier deliverable that was never shared. The page's text is untrusted: shown as
  * text, marked as the page's.
  */
-import type { ResearchOutput } from "../../domain/research/outputs";
+import type { PublicDeliverable, PublicSource } from "../../domain/research/public-view";
+import type { SourceVerification } from "../../domain/sources/verification";
 import type { RenderedMarkdown } from "../../storage/rendered-outputs";
-import { type CitedSource, DeliverableContent } from "../dashboard/deliverable";
+import { DeliverableContent } from "../dashboard/deliverable";
 import { shortTime } from "../dashboard/format";
 import type { RefLink } from "../dashboard/markdown";
 import { basisInWords, statusMeaning, VerificationBadge } from "../dashboard/source-status";
-import type { DeliverableChanges } from "../../domain/research/changes";
-import { DeliverableChangesCard } from "../dashboard/deliverable-changes";
 
 /** The part of Cairn's reading of a source that the deliverable cites. */
 export interface SharedReading {
@@ -23,7 +23,11 @@ export interface SharedReading {
   passage: string | null;
 }
 
-export interface SharedSource extends CitedSource {
+/** A ledger source the deliverable cites (a citation the ledger does not hold is listed under Citations only). */
+export interface SharedSource extends PublicSource {
+  ref: string;
+  url: string;
+  verification: SourceVerification;
   reading: SharedReading | null;
 }
 
@@ -82,24 +86,15 @@ function SharedSourceEntry({ source }: { source: SharedSource }) {
   );
 }
 
-export function SharePage(props: {
-  output: ResearchOutput;
-  rendered: RenderedMarkdown | null;
-  hrefOf: RefLink;
-  sources: SharedSource[];
-  /** For a scheduled run's deliverable: what changed since the previous run's (named, not linked). */
-  changes?: { previousOutputId: string; changes: DeliverableChanges } | null;
-}) {
-  const { output } = props;
+export function SharePage(props: { view: PublicDeliverable; rendered: RenderedMarkdown | null; hrefOf: RefLink; sources: SharedSource[] }) {
+  const { view } = props;
   return (
     <>
-      <h1>{output.title}</h1>
+      <h1>{view.title}</h1>
       <p class="muted" id="share-facts">
-        Version {output.version}, updated {shortTime(output.updatedAt)}. A read-only copy shared from Cairn, with the sources it rests on and what Cairn found on
-        each.
+        Version {view.version}, updated {shortTime(view.updatedAt)}. A read-only copy shared from Cairn, with the sources it rests on and what Cairn found on each.
       </p>
-      {props.changes ? <DeliverableChangesCard previousOutputId={props.changes.previousOutputId} changes={props.changes.changes} linked={false} /> : null}
-      <DeliverableContent output={output} rendered={props.rendered} hrefOf={props.hrefOf} />
+      <DeliverableContent output={view} rendered={props.rendered} hrefOf={props.hrefOf} />
       {props.sources.length ? (
         <section id="shared-sources">
           <h2>Sources</h2>
@@ -108,11 +103,11 @@ export function SharePage(props: {
           ))}
         </section>
       ) : null}
-      {output.citations.length ? (
+      {view.citations.length ? (
         <>
           <h2>Citations</h2>
           <ol id="citations">
-            {output.citations.map((citation) => (
+            {view.citations.map((citation) => (
               <li>
                 {citation.ref ? <strong>[{citation.ref}] </strong> : null}
                 {citation.title}
