@@ -11,13 +11,13 @@ declare module "vitest" {
 }
 
 export const ARTICLE_HTML = `<!doctype html><html><head><title>Solid-state batteries reach 500 Wh/kg | Lab News</title>
-<style>.x { content: "styled words must stay unseen" }</style>
+<style>.x { content: "styled words must stay unseen" } .decor { display: none }</style>
 <script>var hidden = "the script says cells reached nine thousand Wh/kg";</script></head>
 <body><!-- a comment says cells reached seven thousand Wh/kg -->
 <nav>Home &middot; News</nav>
 <p>In March, the team reported that solid-state cells reached 500 Wh/kg in the lab, a record for the chemistry.</p>
 <div hidden>Hidden text claims the cells reached eight thousand Wh/kg today.</div>
-<div aria-hidden="true">Decorative text says cells reached six thousand Wh/kg.</div>
+<div class="decor">Decorative text says cells reached six thousand Wh/kg.</div>
 <template><p>Template text says cells reached five thousand Wh/kg.</p></template>
 <noscript>Noscript text says cells reached four thousand Wh/kg.</noscript>
 <p>Costs remain higher than lithium-ion cells &amp; scaling production is still years away.</p>
