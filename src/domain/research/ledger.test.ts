@@ -286,6 +286,31 @@ describe("citing a source by its URL", () => {
     expect(report.uncitedParagraphs).toEqual([{ position: 1, kind: "paragraph", start: "Prices fell by a third since 2023 ([a…" }]);
   });
 
+  it("resolves a link to the entries with exactly its URL (fragment included) and rests on the grounded one of a page quoted twice", () => {
+    const page = "https://stats.example/prices";
+    const repeated = [
+      { ref: "E1", url: page },
+      { ref: "E2", url: "https://shop.example/discounts" },
+      { ref: "E3", url: page }, // a second quote of the page, on no grounded claim
+      { ref: "E4", url: `${page}#table-2` },
+    ];
+    const on = (content: string) => checkCitations("strict", { content: `${content}\n\nDiscounts are common [E2].`, citationRefs: [] }, { evidence: repeated, claims, subtopics: ledger.subtopics });
+    const passing = on(`Prices fell by a third since 2023 ([Agency statistics](${page})).`);
+    expect(passing).toMatchObject({ passed: true, problems: [] });
+    expect(passing.citedRefs).not.toContain("E3");
+    // With the fragment: only the entry holding it, which no grounded claim rests on: named, alone.
+    const fragment = on(`Prices fell by a third since 2023 ([Table 2](${page}#table-2)).`);
+    expect(fragment.passed).toBe(false);
+    expect(fragment.problems.find((p) => p.startsWith("Cites evidence no grounded claim rests on"))).toMatch(/: E4\.$/);
+    // Neither quote of the page grounded: the refusal names both.
+    const neither = checkCitations("strict", { content: `Prices fell by a third since 2023 ([stats](${page})).\n\nDiscounts are common [E2].`, citationRefs: [] }, {
+      evidence: repeated,
+      claims: [other],
+      subtopics: ledger.subtopics,
+    });
+    expect(neither.problems.find((p) => p.startsWith("Cites evidence no grounded claim rests on"))).toMatch(/: E1, E3\.$/);
+  });
+
   it("refuses a paragraph whose linked source failed its check, as for its [E#]", () => {
     const failing = [
       { ref: "E1", url: "https://stats.example/prices", verification: { ...PENDING_OF("not_found") } },
