@@ -208,6 +208,13 @@ describe("checkCitations", () => {
     expect(report.problems[0]).toMatch(/cites no evidence/);
   });
 
+  it("lets a grounded claim cited by its ref alone ([C1]) carry a paragraph; an ungrounded one does not", () => {
+    const content = `Prices fell by a third [${supported.ref}].\n\nRegulation: UNVERIFIED — no source found.`;
+    expect(checkCitations("strict", { content, citationRefs: [] }, ledger())).toMatchObject({ passed: true, uncitedParagraphs: [] });
+    const ungrounded = checkCitations("strict", { content: `Prices will halve [${rejected.ref}].\n\nPrices fell [E1].\n\nRegulation: UNVERIFIED.`, citationRefs: [] }, ledger());
+    expect(ungrounded.uncitedParagraphs).toEqual([{ position: 1, kind: "paragraph", start: expect.stringContaining("Prices will halve") }]);
+  });
+
   it("checks claims cited by their ref", () => {
     const report = checkCitations("strict", { content: `As shown [${supported.ref}] and [${rejected.ref}]. Regulation: UNVERIFIED`, citationRefs: [] }, ledger());
     expect(report.ungroundedClaims).toEqual([rejected.ref]);

@@ -321,7 +321,11 @@ export function checkCitations(
   const problems: string[] = [];
   const groundedCount = [...outcomes.values()].filter((o) => o.grounded).length;
   // Once anything is grounded, every factual paragraph has something it can cite.
-  const uncitedParagraphs = groundedCount > 0 ? uncitedUnits(deliverable.content, groundedRefs, links.refsIn) : [];
+  // A grounded claim cited by its ref ([C2]) carries a paragraph as its sources' [E#] do.
+  const groundedClaimRefs = ledger.claims.filter((c) => outcomes.get(c.ref)?.grounded).map((c) => c.ref);
+  const carriers = new Set([...groundedRefs, ...groundedClaimRefs]);
+  const refsOrClaimsIn = (text: string) => [...links.refsIn(text), ...citedRefsIn(text).claims];
+  const uncitedParagraphs = groundedCount > 0 ? uncitedUnits(deliverable.content, carriers, refsOrClaimsIn) : [];
   if (groundedCount > 0 && citedRefs.length + citedClaims.length === 0) {
     problems.push("The deliverable cites no evidence: cite each load-bearing claim as [E1], or link its source's URL as [title](url).");
   }
