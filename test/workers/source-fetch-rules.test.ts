@@ -110,9 +110,12 @@ describe("fetchPage and the network's failures", () => {
     const url = page(`/drops-first/${tag()}`);
     const failing = page(`/bad-gateway/${tag()}`);
     const second = { quote: "Costs remain higher than lithium-ion cells" };
-    const rows = await recorded(apiKey, [source(url), source(url, second), source(failing), source(failing, second)]);
-    expect(rows.map((row) => row.verification.status)).toEqual(["verified", "verified", "unreachable", "unreachable"]);
+    // A page asking to be read again in 10 minutes: later than the source's 15-minute bound allows, so walled now.
+    const limited = page(`/rate-limited/${tag()}`);
+    const rows = await recorded(apiKey, [source(url), source(url, second), source(failing), source(failing, second), source(limited)]);
+    expect(rows.map((row) => row.verification.status)).toEqual(["verified", "verified", "unreachable", "unreachable", "unreachable"]);
     expect(rows[3]?.verification.reason).toBe("http_error: HTTP 502 (tried 3 times)");
+    expect(rows[4]?.verification.reason).toBe("walled: HTTP 429 (a bot wall, paywall or rate limit)");
     // The dropped connection and its retry; the failing page's three attempts, once for both quotes.
     const seen = await hits();
     expect([seen[new URL(url).pathname], seen[new URL(failing).pathname]]).toEqual([2, 3]);
