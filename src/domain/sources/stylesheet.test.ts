@@ -32,6 +32,11 @@ describe("styleRules: the top-level rules that decide what is shown", () => {
     expect(rules.map((r) => r.selector)).toEqual([".e"]);
   });
 
+  it("leaves out rules hiding the whole page until a script shows it (anti-clickjacking, anti-flicker)", () => {
+    const rules = styleRules(["body { display: none !important } html.js-loading { visibility: hidden } * { display: none } main > * { display: none } body .promo { display: none }"]);
+    expect(rules.map((r) => r.selector)).toEqual(["main > *", "body .promo"]);
+  });
+
   it("keeps simple selectors only: type, class, id, attribute, descendant and child combinators, :not() of those", () => {
     for (const selector of ["p", ".a", "#b", "[data-x]", '[data-x="1"]', "div .a", "div > .a", "ul li.a:not(.b)", "*", "a[href^='http']", ".a:not([hidden], .c)"]) {
       expect(simpleSpecificity(selector), selector).not.toBeNull();

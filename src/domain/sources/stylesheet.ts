@@ -9,7 +9,8 @@
  * the browser or their order among layers), linked `.css` files (never fetched), and selectors beyond the simple
  * ones: type, class, id and attribute selectors, `*`, descendant and child combinators, selector lists and `:not()`
  * of those. A rule with any other selector (`:hover`, `::before`, `+`, `~`, an escaped character) depends on what a
- * reader does or on the layout, and is left out; so the reader errs towards showing text, as with no stylesheet.
+ * reader does or on the layout, and is left out; so is one whose subject is the whole page (`html`, `body`, `*`: see
+ * hidesWholePage). The reader errs towards showing text, as with no stylesheet.
  */
 
 export const STYLESHEET_LIMITS = {
@@ -148,7 +149,7 @@ export function styleRules(sheets: readonly string[]): StyleRule[] {
       if (declarations.length === 0) continue;
       for (const selector of splitList(selectorText)) {
         const specificity = simpleSpecificity(selector);
-        if (specificity !== null) rules.push({ selector, specificity, order: order++, declarations });
+        if (specificity !== null && !hidesWholePage(selector)) rules.push({ selector, specificity, order: order++, declarations });
       }
     }
   }
@@ -271,6 +272,17 @@ function compounds(selector: string, insideNot: boolean): number | null {
   }
   if (expectCompound) return null;
   return ids * 1_000_000 + classes * 1_000 + types;
+}
+
+/**
+ * Whether a selector's subject is the whole page (`html`, `body`, `*` alone): a page that hides its whole body in its
+ * stylesheet is waiting for a script to show it (the anti-clickjacking `body { display: none }` a framing check
+ * removes, an anti-flicker `html { visibility: hidden }`), and a reader sees the page once it has; so such a rule is
+ * not read.
+ */
+function hidesWholePage(selector: string): boolean {
+  const subject = selector.trim().split(/\s*>\s*|\s+/).pop() ?? "";
+  return selector.trim() === "*" || /^(html|body)(?![\w-])/i.test(subject);
 }
 
 /** The names (type, class, id) of a selector's last compound: what a rule's subject is. */
