@@ -79,6 +79,12 @@ const wordsOf = (text) => text.split(/\s+/).filter(Boolean);
 const NEGATION_WORDS = /\b(not|no|never|none|nobody|nothing|neither|nor|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|hasn't|haven't|hadn't|shouldn't|wouldn't|couldn't|without|nicht|kein|keine|keinen|nie|ne|pas|jamais|não|nunca|nem|non|нет|не|ни)\b|n't\b/iu;
 /** Whether `text` holds a negation (curly apostrophes read as straight ones). */
 const NEGATIONS = { test: (text) => NEGATION_WORDS.test(text.replace(/[\u2018\u2019]/g, "'")) };
+/** Words and their opposites, for brackets that swap one in ("[first]" for "last"). */
+const OPPOSITES = Object.fromEntries(
+  "last first|first last|up down|down up|higher lower|lower higher|before after|after before|early late|late early|new old|old new|large small|small large|long short|short long|best worst|worst best|increase decrease|increased decreased|rose fell|fell rose|open closed|closed open|won lost|lost won|strong weak|weak strong|major minor|good bad|bad good|high low|low high|start end|begin end|easy hard|hard easy|cheap expensive|expensive cheap|rich poor|poor rich"
+    .split("|")
+    .map((pair) => pair.split(" ")),
+);
 const AUXILIARY = /\b(is|are|was|were|will|would|can|could|should|has|have|had|did|does|do|may|might|must)\b(?! not\b)(?!n't)/;
 const PRONOUN = /(?<=\s)(it|he|she|they|him|her|them)(?=[\s,.;:])/;
 const NOT_NAMES = new Set(
@@ -229,6 +235,17 @@ function build() {
       if (swapped !== named.text) add("original", "altered:name-swapped", "altered", swapped);
       if (bracketed !== named.text) add("original", "altered:bracket-name", "altered", bracketed, "skip");
     }
+    if (english) {
+      // A bracket putting a page word's opposite in its place ("announced it [first] month" over "last month"). Its own
+      // random stream, so the cases drawn before it stay as they were.
+      const antonymRandom = rng(`antonym:${page.id}`);
+      const withOpposite = shuffled(antonymRandom, page.usable).find((s) => wordsOf(s.text).slice(1).some((w) => OPPOSITES[w] !== undefined));
+      if (withOpposite) {
+        const word = wordsOf(withOpposite.text).slice(1).find((w) => OPPOSITES[w] !== undefined);
+        const swapped = withOpposite.text.replace(new RegExp(`(?<=\\s)${word}\\b`), `[${OPPOSITES[word]}]`);
+        if (swapped !== withOpposite.text) add("original", "altered:bracket-antonym", "altered", swapped, "skip");
+      }
+    }
     if (spaced) {
       const vocabulary = new Set(reference(page.visible).match(/\p{L}+/gu));
       const foreignWords = [...new Set(others.flatMap((o) => (o.lang === page.lang ? o.usable : []).flatMap((s) => wordsOf(s.text))))].filter((w) => /^\p{Ll}{5,}$/u.test(w) && !vocabulary.has(w)).sort();
@@ -278,6 +295,9 @@ function build() {
       ["hidden:hidden-attribute", (s) => `<p hidden>${s}</p>`, "after"],
       ["hidden:content-visibility", (s) => `<div style="content-visibility: hidden">${s}</div>`, "after"],
       ["hidden:display-none-important", (s) => `<span style="font-weight: bold; display: none !important">${s}</span>`, "inside"],
+      // Hidden by a rule of the page's own stylesheet, not by the element's attributes: the independent reader
+      // here reads no stylesheet, so the label rests on the sentence being another page's (checked above).
+      ["hidden:stylesheet", (s) => `<div><style>.bench-promo-box > p { display: none }</style><div class="bench-promo-box"><p>${s}</p></div></div>`, "after"],
     ];
     for (const [k, [kind, wrap, where]] of templates.entries()) {
       const spot = spots[k % spots.length];
@@ -292,7 +312,7 @@ function build() {
     const hidden = { kind: "hidden", injections };
     page.variantText.set("hidden", visibleText(new TextDecoder().decode(servedVariant(page.html, hidden).body)));
     pageVariants.get(page.id).push(hidden);
-    for (const [kind, sentence] of hiddenQuotes) add("hidden", kind, "unsupported", sentence);
+    for (const [kind, sentence] of hiddenQuotes) add("hidden", kind, "unsupported", sentence, kind === "hidden:stylesheet" ? "skip" : "in-page");
     for (const s of genuine.slice(0, 2)) add("hidden", "hidden-page:genuine", "genuine", s.text);
   }
 

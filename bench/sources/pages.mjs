@@ -704,6 +704,28 @@ export const HARD_PAGES = [
       ["unchecked", "unchecked", "hard:short", "Pourquoi pas ?"],
     ],
   },
+  {
+    // Brackets that put another word in a page word's place (an antonym, another adjective or verb), beside ones that
+    // only respell the page's word or say what a pronoun points at; and a heading under a table cell's "No".
+    id: "hard-word-brackets",
+    lang: "en",
+    text:
+      "As npm already announced it last month, the registry will require two-factor logins for maintainers. " +
+      "Analysts were hyping up the new chips, but he said demand was weak and prices were falling.\n" +
+      "Plan to Share Individual Participant Data (IPD): No\nKeywords provided by Wake Forest University Health Sciences:\nCancer survivors",
+    cases: [
+      ["altered", "partial", "altered:bracket-antonym", "As npm already announced it [first] month, the registry will require two-factor logins"],
+      ["altered", "partial", "altered:bracket-antonym", "Analysts were hyping [down] the new chips"],
+      ["altered", "partial", "altered:bracket-antonym", "he said demand was [strong] and prices were falling"],
+      ["altered", "partial", "altered:bracket-word", "he [denied] demand was weak and prices were falling"],
+      ["altered", "partial", "altered:bracket-word", "the registry will [forbid] two-factor logins for maintainers"],
+      ["genuine", "verified", "bracket:respelled", "he said demand [is] weak and prices [are] falling"],
+      ["genuine", "verified", "bracket:respelled", "As npm already [announces] it last month"],
+      ["genuine", "verified", "bracket:for-pronoun", "but [the analyst] said demand was weak and prices were falling"],
+      ["genuine", "verified", "bracket:for-pronoun", "As npm already announced [the policy] last month"],
+      ["genuine", "verified", "hard:line-above-answers", "Keywords provided by Wake Forest University Health Sciences:"],
+    ],
+  },
 ];
 
 /**

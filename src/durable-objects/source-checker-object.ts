@@ -4,7 +4,7 @@ import type { SourceCheckMessage } from "../domain/ports";
 import { CHECK_FAILURE_REASONS, isLastAttempt, retryDelayMs, SOURCE_CHECK_CONCURRENCY } from "../domain/sources/check-scheduling";
 import type { Env } from "../env";
 import { giveUp } from "../platform/sources/check-failures";
-import { type Checker, type CheckReady, checkerOf, checkSource, sourceToCheck } from "../platform/sources/check-source";
+import { type Checker, type CheckReady, checkerOf, checkSource, type PageFetches, sourceToCheck } from "../platform/sources/check-source";
 
 const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
@@ -167,20 +167,25 @@ export class SourceCheckerObject extends DurableObject<Env> {
     }
     const queue: { row: Row; ready: CheckReady }[] = [];
     this.#pages.set(page, queue);
+    // One fetch for the page's checks queued here: a failed one (its retries spent) answers them all.
+    const fetches: PageFetches = new Map();
     try {
-      for (let item: { row: Row; ready: CheckReady } | undefined = { row, ready }; item; item = queue.shift()) await this.#check(item.row, item.ready);
+      for (let item: { row: Row; ready: CheckReady } | undefined = { row, ready }; item; item = queue.shift()) await this.#check(item.row, item.ready, fetches);
     } finally {
       this.#pages.delete(page);
       for (const left of queue) this.#taken.delete(left.row.id);
     }
   }
 
-  async #check(row: Row, ready: CheckReady): Promise<void> {
+  async #check(row: Row, ready: CheckReady, fetches: PageFetches): Promise<void> {
+    let putOff: { putOffMs: number } | null;
     try {
-      await checkSource(this.env, this.#run?.checker ?? checkerOf(this.env), bodyOf(row), ready, row.asked_at);
+      putOff = await checkSource(this.env, this.#run?.checker ?? checkerOf(this.env), bodyOf(row), ready, row.asked_at, fetches);
     } catch (error) {
       return this.#failed(row, error);
     }
+    // The page asked to be read again later (Retry-After), within the check's bound: no attempt spent.
+    if (putOff) return this.#later(row, row.attempts, putOff.putOffMs);
     this.#ended(row);
   }
 

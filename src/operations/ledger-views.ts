@@ -54,13 +54,13 @@ export const EvidenceView = z.object({
 const LISTED_PASSAGE_CHARS = 160;
 
 /**
- * Compact in listings: status and score, the closest passage of a partial match, the reason of an unreachable or
- * unchecked source, a title mismatch only when there is one, and the basis only when it is the assistant's text
- * (client_text); a read of the one item shows every field.
+ * Compact in listings: status and score, the closest passage of a partial match with its brackets, the reason of a
+ * source that is not verified (partial, not found, unreachable, unchecked), a title mismatch only when there is one,
+ * and the basis only when it is the assistant's text (client_text); a read of the one item shows every field.
  */
 function verificationView(v: Evidence["verification"], whole: boolean, recheck: Evidence["recheck"]) {
   const showPassage = v.passage !== null && (whole || v.status === "partial");
-  const showReason = v.reason !== null && (whole || v.status === "unreachable" || v.status === "unchecked");
+  const showReason = v.reason !== null && (whole || v.status !== "verified");
   return {
     status: v.status,
     ...(v.score !== null ? { score: v.score } : {}),

@@ -11,13 +11,13 @@ declare module "vitest" {
 }
 
 export const ARTICLE_HTML = `<!doctype html><html><head><title>Solid-state batteries reach 500 Wh/kg | Lab News</title>
-<style>.x { content: "styled words must stay unseen" }</style>
+<style>.x { content: "styled words must stay unseen" } .decor { display: none }</style>
 <script>var hidden = "the script says cells reached nine thousand Wh/kg";</script></head>
 <body><!-- a comment says cells reached seven thousand Wh/kg -->
 <nav>Home &middot; News</nav>
 <p>In March, the team reported that solid-state cells reached 500 Wh/kg in the lab, a record for the chemistry.</p>
 <div hidden>Hidden text claims the cells reached eight thousand Wh/kg today.</div>
-<div aria-hidden="true">Decorative text says cells reached six thousand Wh/kg.</div>
+<div class="decor">Decorative text says cells reached six thousand Wh/kg.</div>
 <template><p>Template text says cells reached five thousand Wh/kg.</p></template>
 <noscript>Noscript text says cells reached four thousand Wh/kg.</noscript>
 <p>Costs remain higher than lithium-ion cells &amp; scaling production is still years away.</p>
@@ -62,6 +62,25 @@ interface FixtureAnswer {
   body?: string | Buffer;
   location?: string;
   hang?: boolean;
+  /** Close the connection without an answer (a dropped connection). */
+  drop?: boolean;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Pages the network fails for a while: `/drops-first/NAME` drops its first connection, `/busy-first/NAME` answers its
+ * first request 503 with `Retry-After: 1`, then both serve the article; `/bad-gateway/NAME` always answers 502;
+ * `/rate-limited/NAME` always answers 429 with `Retry-After: 600`.
+ */
+function flakyPage(path: string): FixtureAnswer | null {
+  const match = /^\/(drops-first|busy-first|bad-gateway|rate-limited)\/[\w-]{1,80}$/.exec(path.replace(/\?.*$/, ""));
+  if (!match) return null;
+  const first = (hits.get(path) ?? 0) === 1;
+  const article: FixtureAnswer = { status: 200, type: "text/html; charset=utf-8", body: ARTICLE_HTML };
+  if (match[1] === "drops-first") return first ? { status: 0, drop: true } : article;
+  if (match[1] === "busy-first") return first ? { status: 503, type: "text/plain", body: "busy", headers: { "retry-after": "1" } } : article;
+  if (match[1] === "bad-gateway") return { status: 502, type: "text/plain", body: "bad gateway" };
+  return { status: 429, type: "text/plain", body: "slow down", headers: { "retry-after": "600" } };
 }
 
 function route(path: string): FixtureAnswer {
@@ -189,13 +208,18 @@ export async function startSourcePages(): Promise<{ origin: string; close: () =>
       void bombs.then((built) => response.writeHead(200, { "content-type": "application/pdf" }).end(Buffer.from(built[Number(layers) - 2]?.body ?? [])));
       return;
     }
-    const answer = changingPage(path) ?? route(path);
+    const answer = flakyPage(path) ?? changingPage(path) ?? route(path);
+    if (answer.drop) {
+      request.socket.destroy();
+      return;
+    }
     if (answer.hang) {
       response.writeHead(200, { "content-type": "text/plain" });
       response.write("started ");
       return; // never ends
     }
     response.writeHead(answer.status, {
+      ...answer.headers,
       ...(answer.type ? { "content-type": answer.type } : {}),
       ...(answer.location ? { location: answer.location } : {}),
     });

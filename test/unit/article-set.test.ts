@@ -46,7 +46,7 @@ describe("the article set (bench/sources/article-set.json)", () => {
     expect(problems).toEqual([]);
     expect(new Set(set.cases.map((c) => c.id)).size).toBe(set.cases.length);
     const kindsByPart = new Set(set.cases.map((c) => `${c.kind} ${c.part}`));
-    for (const kind of ["genuine:across-markup", "genuine:plain", "normalized:ellipsis-in-paragraph", "normalized:bracket-for-pronoun", "altered:number", "altered:negation-added", "altered:name-swapped", "altered:word-changed", "altered:spliced", "altered:bracket-negation", "altered:bracket-number", "altered:bracket-name", "made-up", "other-page", "hidden:display-none", "hidden:visibility-hidden", "hidden:hidden-attribute", "hidden:content-visibility"]) {
+    for (const kind of ["genuine:across-markup", "genuine:plain", "normalized:ellipsis-in-paragraph", "normalized:bracket-for-pronoun", "altered:number", "altered:negation-added", "altered:name-swapped", "altered:word-changed", "altered:spliced", "altered:bracket-negation", "altered:bracket-number", "altered:bracket-name", "altered:bracket-antonym", "made-up", "other-page", "hidden:display-none", "hidden:visibility-hidden", "hidden:hidden-attribute", "hidden:content-visibility", "hidden:stylesheet"]) {
       for (const part of ["development", "held-out"]) expect(kindsByPart.has(`${kind} ${part}`), `${kind} in ${part}`).toBe(true);
     }
   });

@@ -21,7 +21,7 @@ describe("the quote matcher on the judged set (bench/sources/judged-set.json)", 
     expect([...classes].sort()).toEqual(["altered", "genuine", "unchecked", "unsupported"]);
     const pages = new Set(set.pages.map((p) => p.id));
     for (const c of set.cases) expect(pages.has(c.page), c.id).toBe(true);
-    for (const kind of ["altered:number", "altered:negation", "altered:word", "ellipsis", "bracket", "truncated", "other-page", "short", "long"]) {
+    for (const kind of ["altered:number", "altered:negation", "altered:word", "altered:bracket-antonym", "ellipsis", "bracket", "truncated", "other-page", "short", "long"]) {
       expect(set.cases.some((c) => c.kind === kind), kind).toBe(true);
     }
   });

@@ -80,7 +80,28 @@ describe("what a reader sees", () => {
       `<p>One<br style="display:none">two<img hidden src="x.png"> three</p><script>var s = "script";</script><style>p{}</style>` +
         `<noscript>noscript</noscript><template>template</template><textarea>textarea</textarea><div aria-hidden="true">decor</div><p>end</p>`,
     );
-    expect(text).toBe("One\ntwo three\nend");
+    // aria-hidden takes text out of what a screen reader announces; it is still shown on screen.
+    expect(text).toBe("One\ntwo three\ndecor\nend");
+  });
+
+  it("applies the page's own <style> rules that hide, weighed against the inline style and rules that show again", async () => {
+    const text = await textOf(
+      `<html><head><style>
+        .promo { display: none } #ad > p { visibility: hidden } [data-slot] { content-visibility: hidden }
+        article .teaser:not(.open), aside.note, .a, .b { display: none !important }
+        .modal { display: none } .modal.show { display: block } .menu:hover .x { display: none } @media print { .printed { display: none } }
+      </style><style media="print">.paper { display: none }</style></head><body>
+      <p class="promo">Promoted text.</p><p class="promo" style="display: block">Inline shows it.</p>
+      <div id="ad"><p>Ad paragraph.</p><span>Ad span.</span></div><div data-slot="1">Slot text.</div>
+      <article><p class="teaser">Teaser.</p><p class="teaser open">Open teaser.</p></article><aside class="note">Note.</aside>
+      <div class="modal">Closed modal.</div><div class="modal show">Open modal.</div>
+      <p class="x">Hover only.</p><p class="printed">Printed.</p><p class="paper">Paper.</p>
+      <div style="visibility: hidden">Hidden parent <span style="visibility: visible">shown child</span></div>
+      <p>End.</p></body></html>`,
+    );
+    expect(text).toBe(
+      ["Inline shows it.", "Ad span.", "Open teaser.", "Open modal.", "Hover only.", "Printed.", "Paper.", "shown child", "End."].join("\n"),
+    );
   });
 
   it("verifies no quote from an inline-hidden element, and still the visible one (through the queue)", async () => {

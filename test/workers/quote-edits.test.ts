@@ -65,6 +65,11 @@ describe("a quote's brackets", () => {
     // No brackets, nothing listed.
     expect(await one("E3")).not.toHaveProperty("edits");
 
+    // The full listing shows a partial source's reason and brackets, as a read of it does.
+    const full = (await ok(apiKey, "get_evidence_ledger", { planId, detail: "full" })) as { evidence: { ref: string; verification: Verification }[] };
+    const fullE1 = full.evidence.find((e) => e.ref === "E1")?.verification;
+    expect(fullE1).toMatchObject({ status: "partial", edits: [{ bracket: "[not]", replaces: "" }] });
+    expect(fullE1?.reason).toContain('the bracket "[not]" adds a negation');
     // The listing shows a partial match's brackets beside its closest passage.
     const listed = (await ok(apiKey, "get_evidence_ledger", { planId })) as { evidence: { ref: string; closest?: { edits?: Edit[] } }[] };
     expect(listed.evidence.find((e) => e.ref === "E1")?.closest?.edits).toEqual([{ bracket: "[not]", replaces: "" }]);

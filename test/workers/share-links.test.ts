@@ -126,6 +126,22 @@ describe("share links", () => {
     expect(audit.results[0]?.detail).toContain(share.shareId);
   });
 
+  it("labels each source's passage with its own URL when two sources differ only in their query string", async () => {
+    const tenant = await seedTenant();
+    const { planId } = await createPlan(tenant.apiKey, { name: "[Deep] Two addresses", steps: steps("search", "synthesize") });
+    const source = (url: string) => ({ url, title: "Solid-state batteries reach 500 Wh/kg", facts: "500 Wh/kg", subtopic: "Density", quote: "solid-state cells reached 500 Wh/kg in the lab" });
+    const tag = crypto.randomUUID().slice(0, 8);
+    const [first, second] = [`${sourcePages}/article.html?share-label=${tag}`, `${sourcePages}/article.html?share-label=${tag}&utm_source=x`];
+    await ok(tenant.apiKey, "record_evidence", { planId, evidence: [source(first), source(second)] });
+    await sourceChecksSettled(tenant.apiKey, planId);
+    const { outputId } = (await ok(tenant.apiKey, "store_research_output", { planId, title: "Two", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1] [E2]." })) as { outputId: string };
+    const share = (await (await rest(tenant.apiKey, `/outputs/${outputId}/shares`, json({ expiresInDays: 1 }))).json()) as { url: string };
+    const html = await (await open(pathOf(share.url), "203.0.113.9")).text();
+    const escaped = (url: string) => url.replaceAll("&", "&amp;");
+    const labels = [...html.matchAll(/the cited passage of (\S+) as Cairn read it/g)].map((m) => m[1]);
+    expect(labels).toEqual([escaped(first), escaped(second)]);
+  });
+
   it("follows the org's sharing setting, refuses bad expiries by name, and ends expired links with the same 404", async () => {
     const t = await sharedReport();
     const bad = await rest(t.memberKey, `/outputs/${t.outputId}/shares`, json({ expiresInDays: 400 }));

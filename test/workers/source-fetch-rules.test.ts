@@ -81,6 +81,47 @@ async function recorded(key: string, evidence: Record<string, unknown>[]): Promi
 
 const source = (url: string, extra: Record<string, unknown> = {}) => ({ url, title: "Solid-state batteries reach 500 Wh/kg", facts: `What ${url} says`, subtopic: "Density", quote: QUOTE, ...extra });
 
+describe("fetchPage and the network's failures", () => {
+  const fast = { baseDelayMs: 10 };
+  const fetchFast = (url: string) => fetchPage(url, development, "test", undefined, fast);
+  const tag = () => crypto.randomUUID().slice(0, 8);
+
+  it("tries a dropped connection, a 503 and a 502 again on a fresh connection; a 404 is dead at once", async () => {
+    const dropped = `/drops-first/${tag()}`;
+    expect(await fetchFast(page(dropped))).toMatchObject({ ok: true, status: 200 });
+    const busy = `/busy-first/${tag()}`;
+    expect(await fetchFast(page(busy))).toMatchObject({ ok: true, status: 200 });
+    const gateway = `/bad-gateway/${tag()}`;
+    expect(await fetchFast(page(gateway))).toEqual({ ok: false, reason: "http_error: HTTP 502 (tried 3 times)" });
+    const gone = `/gone?${tag()}`;
+    expect(await fetchFast(page(gone))).toEqual({ ok: false, reason: "dead: HTTP 404 (the page does not exist)" });
+    const seen = await hits();
+    expect([seen[dropped], seen[busy], seen[gateway], seen[gone]]).toEqual([2, 2, 3, 1]);
+  });
+
+  it("ends at once with a Retry-After longer than a fetch waits, for the check to be put off", async () => {
+    const limited = `/rate-limited/${tag()}`;
+    expect(await fetchFast(page(limited))).toEqual({ ok: false, reason: "walled: HTTP 429 (a bot wall, paywall or rate limit)", retryAfterMs: 600_000 });
+    expect((await hits())[limited]).toBe(1);
+  });
+
+  it("verifies quotes of a page whose first connection drops; checks of one failing page share one fetch and its retries", async () => {
+    const { apiKey } = await seedTenant();
+    const url = page(`/drops-first/${tag()}`);
+    const failing = page(`/bad-gateway/${tag()}`);
+    const second = { quote: "Costs remain higher than lithium-ion cells" };
+    // A page asking to be read again in 10 minutes: later than the source's 15-minute bound allows, so walled now.
+    const limited = page(`/rate-limited/${tag()}`);
+    const rows = await recorded(apiKey, [source(url), source(url, second), source(failing), source(failing, second), source(limited)]);
+    expect(rows.map((row) => row.verification.status)).toEqual(["verified", "verified", "unreachable", "unreachable", "unreachable"]);
+    expect(rows[3]?.verification.reason).toBe("http_error: HTTP 502 (tried 3 times)");
+    expect(rows[4]?.verification.reason).toBe("walled: HTTP 429 (a bot wall, paywall or rate limit)");
+    // The dropped connection and its retry; the failing page's three attempts, once for both quotes.
+    const seen = await hits();
+    expect([seen[new URL(url).pathname], seen[new URL(failing).pathname]]).toEqual([2, 3]);
+  });
+});
+
 describe("source checks and the org's source policy", () => {
   it("end unreachable (refused) at a redirect to a blocked host, with nothing of that host read or stored", async () => {
     const tenant = await seedTenant();

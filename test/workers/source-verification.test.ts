@@ -84,7 +84,7 @@ describe("verified sources", () => {
     expect(digest).toBe(stored?.sha);
   });
 
-  it("reads only what a reader sees: scripts, styles, comments, templates, hidden, aria-hidden and noscript text is not found", async () => {
+  it("reads only what a reader sees: scripts, styles, comments, templates, hidden, stylesheet-hidden and noscript text is not found", async () => {
     const { apiKey } = await seedTenant();
     const { planId } = await deepPlan(apiKey, "report");
     const unseen = [

@@ -33,14 +33,15 @@ describe("a verdict arriving in an import file", () => {
   });
 
   it("lists the brackets as the judge finds them, never as the file says; old files without them still import", () => {
-    const quote = "[the researchers] reported that solid-state cells reached 500 Wh/kg";
+    // (A bracket may respell the page's words, not put other words in their place: "[the researchers]" for "the team" is partial.)
+    const quote = "[The team] reported that solid-state cells reached 500 Wh/kg";
     const columns = importedVerdict(
       source(quote, { verification_status: "verified", verification_snapshot: SHA, verification_edits: JSON.stringify([{ bracket: "[x]", replaces: "made up" }]) }),
       snapshot,
       3,
     );
     expect(columns.verification_status).toBe("verified");
-    expect(JSON.parse(String(columns.verification_edits))).toEqual([{ bracket: "[the researchers]", replaces: "the team" }]);
+    expect(JSON.parse(String(columns.verification_edits))).toEqual([{ bracket: "[The team]", replaces: "the team" }]);
     // A bracket that adds a negation is partial, whatever the file says.
     const added = "the team reported that solid-state cells [never] reached 500 Wh/kg";
     expect(refusal(() => importedVerdict(source(added, { verification_status: "verified", verification_snapshot: SHA }), snapshot, 4))).toContain("is partial");

@@ -19,21 +19,46 @@ const REFERENCE = /\[([^\]\n]{1,999})\]\[([^\]\n]{0,999})\]|\[([^\]\n]{1,999})\]
 const label = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
 
 /**
+ * The key a link cites by: its source key (sourceUrlKey) with the fragment it gives, so `…/page#results` and `…/page`
+ * name different entries when the ledger holds both.
+ */
+function exactKey(url: string): string | null {
+  const key = sourceUrlKey(url);
+  if (key === null) return null;
+  const hash = url.indexOf("#");
+  return hash < 0 ? key : `${key}${url.slice(hash)}`;
+}
+
+/**
  * How the deliverable `content` cites the ledger's `sources`: the refs a unit of it cites (`refsIn`), every ref its
  * links cite anywhere (`linkedRefs`: links outside code, as the unlisted-links check reads them), and the refs of any
  * addresses (`refsOf`: a structured citation's url).
+ *
+ * A link cites the ledger entries with exactly its URL (query and fragment as it gives them); only when none has
+ * it, the entries at the same address without regard to the fragment. When several entries share that URL (a page
+ * quoted twice), the link cites those among them in `preferred` (the grounded ones) if any is: a link says which page,
+ * not which quote of it, so it rests on the quote that holds, and names the others only when none does.
  */
 export function sourceCitations(
   content: string,
   sources: readonly { ref: string; url: string }[],
   mediaType = "markdown",
+  preferred: ReadonlySet<string> = new Set(),
 ): { refsIn: RefsCitedIn; linkedRefs: string[]; refsOf: (urls: readonly string[]) => string[] } {
   const refsByKey = new Map<string, string[]>();
+  const refsByExactKey = new Map<string, string[]>();
   for (const source of sources) {
     const key = sourceUrlKey(source.url);
     if (key !== null) refsByKey.set(key, [...(refsByKey.get(key) ?? []), source.ref]);
+    const exact = exactKey(source.url);
+    if (exact !== null) refsByExactKey.set(exact, [...(refsByExactKey.get(exact) ?? []), source.ref]);
   }
-  const refsOf = (urls: readonly string[]) => urls.flatMap((url) => refsByKey.get(sourceUrlKey(url) ?? "") ?? []);
+  const refsOfOne = (url: string) => {
+    const refs = refsByExactKey.get(exactKey(url) ?? "") ?? refsByKey.get(sourceUrlKey(url) ?? "") ?? [];
+    const held = refs.filter((ref) => preferred.has(ref));
+    return held.length > 0 ? held : refs;
+  };
+  const refsOf = (urls: readonly string[]) => urls.flatMap(refsOfOne);
   const definitions = new Map<string, string>();
   if (refsByKey.size > 0) {
     for (const match of content.matchAll(DEFINITION)) {

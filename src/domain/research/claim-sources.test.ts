@@ -18,6 +18,12 @@ describe("numbers a claim states that its quotes do not", () => {
     expect(numbersNotInQuotes("Turnout rose sharply.", cited)).toEqual([]);
   });
 
+  it("reads a quote's numbers written as words: forty percent states 40 percent", () => {
+    const words = [source("E1", "Forty percent of the households had no heating.")];
+    expect(numbersNotInQuotes("40 percent of households had no heating", words)).toEqual([]);
+    expect(numbersNotInQuotes("45 percent of households had no heating", words)).toEqual(["45 percent"]);
+  });
+
   it("backs no number with a source recorded without a quote, and names a repeated number once", () => {
     expect(numbersNotInQuotes("Turnout was 37 % then 37 % again.", [source("E1", null, "unchecked")])).toEqual(["37 %"]);
     expect(numbersNotInQuotes("Turnout was 37 %.", [])).toEqual(["37 %"]);

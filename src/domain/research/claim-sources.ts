@@ -4,7 +4,7 @@
  * it rests on (syndicated copies, whose located passages are the same text, count once). Pure.
  */
 import { normalizeText } from "../sources/normalize";
-import { extractNumbers, type StatedNumber } from "../sources/numbers";
+import { extractNumbers, type StatedNumber, spelledNumbers } from "../sources/numbers";
 import type { SourceVerification } from "../sources/verification";
 
 /** Numbers named per claim: a claim of 2,000 characters could state hundreds; the first few say enough. */
@@ -29,7 +29,7 @@ export function numbersNotInQuotes(claimText: string, cited: readonly Pick<Cited
 }
 
 /** A number's value as compared: the same value (to 12 significant digits, past float noise), a percentage only with a percentage. */
-function valueKey(number: StatedNumber): number | string {
+function valueKey(number: Pick<StatedNumber, "value" | "percent">): number | string {
   const value = Number.isInteger(number.value) ? number.value : Number(number.value.toPrecision(12));
   return number.percent ? `${value}%` : value;
 }
@@ -41,7 +41,8 @@ const located = new WeakMap<object, string | null>();
 function numbersQuotedBy(source: Pick<CitedSource, "quote">): ReadonlySet<number | string> {
   let numbers = quotedNumbers.get(source);
   if (!numbers) {
-    numbers = new Set(source.quote ? extractNumbers(source.quote).map(valueKey) : []);
+    // Digits and English number words alike: a quote saying "forty percent" states the claim's "40 percent".
+    numbers = new Set(source.quote ? [...extractNumbers(source.quote), ...spelledNumbers(source.quote)].map(valueKey) : []);
     quotedNumbers.set(source, numbers);
   }
   return numbers;

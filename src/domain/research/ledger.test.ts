@@ -208,6 +208,13 @@ describe("checkCitations", () => {
     expect(report.problems[0]).toMatch(/cites no evidence/);
   });
 
+  it("lets a grounded claim cited by its ref alone ([C1]) carry a paragraph; an ungrounded one does not", () => {
+    const content = `Prices fell by a third [${supported.ref}].\n\nRegulation: UNVERIFIED — no source found.`;
+    expect(checkCitations("strict", { content, citationRefs: [] }, ledger())).toMatchObject({ passed: true, uncitedParagraphs: [] });
+    const ungrounded = checkCitations("strict", { content: `Prices will halve [${rejected.ref}].\n\nPrices fell [E1].\n\nRegulation: UNVERIFIED.`, citationRefs: [] }, ledger());
+    expect(ungrounded.uncitedParagraphs).toEqual([{ position: 1, kind: "paragraph", start: expect.stringContaining("Prices will halve") }]);
+  });
+
   it("checks claims cited by their ref", () => {
     const report = checkCitations("strict", { content: `As shown [${supported.ref}] and [${rejected.ref}]. Regulation: UNVERIFIED`, citationRefs: [] }, ledger());
     expect(report.ungroundedClaims).toEqual([rejected.ref]);
@@ -284,6 +291,31 @@ describe("citing a source by its URL", () => {
     expect(report.passed).toBe(false);
     expect(report.unlistedLinks).toEqual(["https://blog.example/prices"]);
     expect(report.uncitedParagraphs).toEqual([{ position: 1, kind: "paragraph", start: "Prices fell by a third since 2023 ([a…" }]);
+  });
+
+  it("resolves a link to the entries with exactly its URL (fragment included) and rests on the grounded one of a page quoted twice", () => {
+    const page = "https://stats.example/prices";
+    const repeated = [
+      { ref: "E1", url: page },
+      { ref: "E2", url: "https://shop.example/discounts" },
+      { ref: "E3", url: page }, // a second quote of the page, on no grounded claim
+      { ref: "E4", url: `${page}#table-2` },
+    ];
+    const on = (content: string) => checkCitations("strict", { content: `${content}\n\nDiscounts are common [E2].`, citationRefs: [] }, { evidence: repeated, claims, subtopics: ledger.subtopics });
+    const passing = on(`Prices fell by a third since 2023 ([Agency statistics](${page})).`);
+    expect(passing).toMatchObject({ passed: true, problems: [] });
+    expect(passing.citedRefs).not.toContain("E3");
+    // With the fragment: only the entry holding it, which no grounded claim rests on: named, alone.
+    const fragment = on(`Prices fell by a third since 2023 ([Table 2](${page}#table-2)).`);
+    expect(fragment.passed).toBe(false);
+    expect(fragment.problems.find((p) => p.startsWith("Cites evidence no grounded claim rests on"))).toMatch(/: E4\.$/);
+    // Neither quote of the page grounded: the refusal names both.
+    const neither = checkCitations("strict", { content: `Prices fell by a third since 2023 ([stats](${page})).\n\nDiscounts are common [E2].`, citationRefs: [] }, {
+      evidence: repeated,
+      claims: [other],
+      subtopics: ledger.subtopics,
+    });
+    expect(neither.problems.find((p) => p.startsWith("Cites evidence no grounded claim rests on"))).toMatch(/: E1, E3\.$/);
   });
 
   it("refuses a paragraph whose linked source failed its check, as for its [E#]", () => {

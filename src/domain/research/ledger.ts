@@ -4,7 +4,7 @@
  * deliverable of the plan must pass. Pure: storage keeps rows, this module decides what they mean.
  */
 import type { SourceVerification } from "../sources/verification";
-import { type SourceCheck, type SourceStanding, standingOf } from "./source-standing";
+import { type SourceCheck, type SourceStanding, sourceStanding, standingOf } from "./source-standing";
 import type { SourceChange } from "../sources/recheck";
 import type { ReusedFrom } from "./claim-reuse";
 import { numbersNotInQuotes as numbersUnquoted } from "./claim-sources";
@@ -284,19 +284,21 @@ export function checkCitations(
   ledger: { evidence: (Pick<Evidence, "ref"> & Partial<Pick<Evidence, "verification" | "quote" | "url">>)[]; claims: Claim[]; subtopics: SubtopicSummary[] },
 ): CitationReport {
   const cited = citedRefsIn(deliverable.content);
-  // A link to a ledger source cites it as its [E#] does (citation-links.ts): for the paragraphs, the claims and the cited sources.
+  // A claim whose sources are still being checked counts here as it will once they are: the source check
+  // (checkSourceIntegrity) names them pending, and a strict deliverable waits for them (store-research-output).
+  const outcomes = new Map(ledger.claims.map((c) => [c.ref, awaitingChecks(claimOutcome(c))]));
+  const groundedRefs = new Set(ledger.claims.filter((c) => outcomes.get(c.ref)?.grounded).flatMap((c) => c.evidenceRefs));
+  // A link to a ledger source cites it as its [E#] does (citation-links.ts): for the paragraphs, the claims and the
+  // cited sources; of several entries at its URL, the grounded ones whose check did not fail.
   const sourceUrls = ledger.evidence.flatMap((e) => (e.url ? [{ ref: e.ref, url: e.url }] : []));
-  const links = sourceCitations(deliverable.content, sourceUrls, deliverable.mediaType);
+  const holding = new Set(ledger.evidence.filter((e) => groundedRefs.has(e.ref) && !(e.verification && sourceStanding(e.verification) === "failed")).map((e) => e.ref));
+  const links = sourceCitations(deliverable.content, sourceUrls, deliverable.mediaType, holding);
   // A structured citation with a source's url and no ref cites that source too (one with a ref is checked by its ref).
   const byUrl = links.refsOf((deliverable.citations ?? []).flatMap((c) => (!c.ref && c.url ? [c.url] : [])));
   const citedRefs = [...new Set([...cited.evidence, ...links.linkedRefs, ...byUrl, ...deliverable.citationRefs.filter((ref) => /^E\d+$/.test(ref))])];
   const citedClaims = [...new Set([...cited.claims, ...deliverable.citationRefs.filter((ref) => /^C\d+$/.test(ref))])];
   const evidenceRefs = new Set(ledger.evidence.map((e) => e.ref));
   const claimsByRef = new Map(ledger.claims.map((c) => [c.ref, c]));
-  // A claim whose sources are still being checked counts here as it will once they are: the source check
-  // (checkSourceIntegrity) names them pending, and a strict deliverable waits for them (store-research-output).
-  const outcomes = new Map(ledger.claims.map((c) => [c.ref, awaitingChecks(claimOutcome(c))]));
-  const groundedRefs = new Set(ledger.claims.filter((c) => outcomes.get(c.ref)?.grounded).flatMap((c) => c.evidenceRefs));
 
   const unknownRefs = [...citedRefs.filter((r) => !evidenceRefs.has(r)), ...citedClaims.filter((r) => !claimsByRef.has(r))];
   const ungroundedRefs = citedRefs.filter((r) => evidenceRefs.has(r) && !groundedRefs.has(r));
@@ -322,7 +324,11 @@ export function checkCitations(
   const problems: string[] = [];
   const groundedCount = [...outcomes.values()].filter((o) => o.grounded).length;
   // Once anything is grounded, every factual paragraph has something it can cite.
-  const uncitedParagraphs = groundedCount > 0 ? uncitedUnits(deliverable.content, groundedRefs, links.refsIn) : [];
+  // A grounded claim cited by its ref ([C2]) carries a paragraph as its sources' [E#] do.
+  const groundedClaimRefs = ledger.claims.filter((c) => outcomes.get(c.ref)?.grounded).map((c) => c.ref);
+  const carriers = new Set([...groundedRefs, ...groundedClaimRefs]);
+  const refsOrClaimsIn = (text: string) => [...links.refsIn(text), ...citedRefsIn(text).claims];
+  const uncitedParagraphs = groundedCount > 0 ? uncitedUnits(deliverable.content, carriers, refsOrClaimsIn) : [];
   if (groundedCount > 0 && citedRefs.length + citedClaims.length === 0) {
     problems.push("The deliverable cites no evidence: cite each load-bearing claim as [E1], or link its source's URL as [title](url).");
   }

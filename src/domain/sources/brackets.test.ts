@@ -42,11 +42,42 @@ describe("bracketProblem: a bracket clarifies, never adds", () => {
     expect(bracketProblem("a share", "37 %", mid)).toEqual({ kind: "drops", what: "number" });
   });
 
+  it("refuses a bracket putting another word in place of a page word that does not only point", () => {
+    expect(bracketProblem("first", "last", mid)).toEqual({ kind: "replaces", word: "first" });
+    expect(bracketProblem("down", "up", mid)).toEqual({ kind: "replaces", word: "down" });
+    expect(bracketProblem("strongly opposed", "opposed", mid)).toEqual({ kind: "replaces", word: "strongly" });
+    expect(bracketProblem("rejected", "accepted", mid)).toMatchObject({ kind: "replaces" });
+    expect(bracketProblem("the first month", "the last month", mid)).toMatchObject({ kind: "replaces", word: "first" });
+    // At a group's edge the bracket may stand for the words nearest the quote: none of them is "down".
+    expect(bracketProblem("down", "up the product", { ...mid, edge: "after" })).toMatchObject({ kind: "replaces" });
+  });
+
+  it("lets a bracket respell the page's own word or say what a pronoun, demonstrative or article points at", () => {
+    for (const [inner, page] of [
+      ["is", "was"],
+      ["were", "are"],
+      ["announces", "announced"],
+      ["studies", "study"],
+      ["the president's", "his"],
+      ["the company", "it"],
+      ["the annual report", "this report"],
+      ["the reform's", "its"],
+      ["had", "has"],
+      ["could", "can"],
+      ["it", "The committee"],
+    ]) {
+      expect(bracketProblem(inner as string, page as string, mid), `[${inner}] for ${page}`).toBeNull();
+    }
+    // At a group's edge: "[The spokesman] said" over "Yesterday he said" stands for "he", not "Yesterday he".
+    expect(bracketProblem("The spokesman", "Yesterday he", { ...opening(["spokesman"]), edge: "before" })).toBeNull();
+  });
+
   it("names the bracket in its reason, never the page's words", () => {
     const reason = bracketReason("[not]", { kind: "adds", what: "negation", word: "not" });
     expect(reason).toBe('the bracket "[not]" adds a negation the page\'s words it stands for do not carry; quote the page\'s passage instead');
     expect(bracketReason("[Smith]", { kind: "adds", what: "name", word: "Smith" })).toContain('"[Smith]" adds a name');
     expect(bracketReason("[a share]", { kind: "drops", what: "number" })).toContain("carry a number it leaves out");
+    expect(bracketReason("[first]", { kind: "replaces", word: "first" })).toContain('"[first]" puts another word in place of the page\'s words');
   });
 
   it("bounds the page words one bracket may stand for", () => {

@@ -3,12 +3,16 @@
  * page (`[the president]` for "he", `[T]he` for "the"), or is an annotation that stands for nothing
  * (`[sic]`, `[emphasis added]`). It may not say what the page's words it replaces do not: a negation
  * ("exports had [not] grown"), a number or quantity ("[3.1 million, up from] 2.4 million"), or a
- * name ("[Smith] said", where the page says "Jones said"). Nor may it leave out what those words
- * carry: a bracket standing for "not", "37 %" or "most" must say it too. Pure.
+ * name ("[Smith] said", where the page says "Jones said"), nor put another word in place of a page's
+ * word ("announced it [first] month" over "last month", "hyping [down]" over "hyping up"): a bracket
+ * may replace a pronoun, demonstrative or article (and say what it points at), or respell the page's
+ * own word (case, tense, number: "[is]" for "was"). Nor may it leave out what those words carry: a
+ * bracket standing for "not", "37 %" or "most" must say it too. Pure.
  */
 import { isNegation } from "./negation";
 import { normalizeText, tokenize } from "./normalize";
 import { extractNumbers } from "./numbers";
+import { isPointingWord, isReferringWord, sameWord } from "./word-forms";
 
 /** Page words one bracket may stand for. */
 export const BRACKET_MAX_WORDS = 4;
@@ -121,7 +125,8 @@ const SENTENCE_OPENERS = new Set(
 
 export type BracketProblem =
   | { kind: "adds"; what: "negation" | "number" | "name"; word: string }
-  | { kind: "drops"; what: "negation" | "number" };
+  | { kind: "drops"; what: "negation" | "number" }
+  | { kind: "replaces"; word: string };
 
 const wordsOf = (text: string) => tokenize(text).map((token) => token.text);
 
@@ -137,6 +142,12 @@ export interface BracketContext {
   sentenceStart: boolean;
   /** Whether the page writes this word (lower case) in lower case somewhere: a common word, not a name. */
   usedInLowerCase: (word: string) => boolean;
+  /**
+   * The bracket opens its group ("before": it stands for up to BRACKET_MAX_WORDS page words before the next
+   * part, read back from it) or closes it ("after"): it may stand for any of those words nearest the quote.
+   * Absent: it stands between two parts, for exactly the words between them.
+   */
+  edge?: "before" | "after";
 }
 
 /** The names a bracket's content states: capitalised words (not "I"), the first only if it is not just a sentence's capital. */
@@ -169,12 +180,57 @@ export function bracketProblem(inner: string, replaces: string, context: Bracket
   for (const name of names(inner, context)) {
     if (!pageSet.has(normalizeText(name))) return { kind: "adds", what: "name", word: name };
   }
-  return null;
+  const replaced = anotherWord(bracketWords, pageWords, context.edge);
+  return replaced === null ? null : { kind: "replaces", word: replaced };
+}
+
+/** Words that carry what is said, not what is pointed at (negations and quantities are judged above). */
+const contentWords = (words: readonly string[]) =>
+  words.flatMap(expandContraction).filter((word) => !isPointingWord(word) && !isNegation(word) && !QUANTITY_WORDS.has(word) && !/^\p{N}/u.test(word));
+
+/** "didn't" → "did" (its negation is judged apart), "won't" → "will", "can't" → "can". */
+function expandContraction(word: string): string[] {
+  if (word === "won't") return ["will"];
+  if (word === "can't") return ["can"];
+  if (word === "shan't") return ["shall"];
+  if (word.endsWith("n't")) return [word.slice(0, -3)];
+  return [word];
+}
+
+/**
+ * The bracket's first word that stands in place of a page word it is no form of, or null. A bracket standing
+ * for no words, or only for words that point (a pronoun, demonstrative, article), may say what they point at;
+ * one standing for other words may respell them and add words that point, or, when a pronoun or demonstrative is
+ * among them, say what it points at while keeping every other word ("[the annual report]" for "this report"). At a group's edge
+ * the bracket may stand for any run of the words nearest the quote: it is judged by the run that suits it best.
+ */
+function anotherWord(bracketWords: readonly string[], pageWords: readonly string[], edge: BracketContext["edge"]): string | null {
+  const said = contentWords(bracketWords);
+  if (said.length === 0) return null;
+  const judge = (page: readonly string[]) => {
+    const carried = contentWords(page);
+    if (carried.length === 0) return null;
+    const other = said.find((word) => !carried.some((pageWord) => sameWord(word, pageWord))) ?? null;
+    // "[the annual report]" for "this report": it says what "this" points at, and keeps every word the page has.
+    const keepsAll = carried.every((pageWord) => said.some((word) => sameWord(word, pageWord)));
+    return other !== null && keepsAll && page.some(isReferringWord) ? null : other;
+  };
+  if (!edge || pageWords.length <= 1) return judge(pageWords);
+  let first: string | null = null;
+  for (let n = 1; n <= pageWords.length; n++) {
+    const found = judge(edge === "before" ? pageWords.slice(-n) : pageWords.slice(0, n));
+    if (found === null) return null;
+    first ??= found;
+  }
+  return first;
 }
 
 /** The reason a verdict gives for a bracket's problem: the quote's words only, never the page's. */
 export function bracketReason(bracket: string, problem: BracketProblem): string {
   const shown = bracket.length > 80 ? `${bracket.slice(0, 79)}…` : bracket;
+  if (problem.kind === "replaces") {
+    return `the bracket "${shown}" puts another word in place of the page's words it stands for (a bracket may replace a pronoun, demonstrative or article, or respell the page's own word); quote the page's passage instead`;
+  }
   if (problem.kind === "drops") {
     return `the bracket "${shown}" stands for page words that carry a ${problem.what} it leaves out; quote the page's passage instead`;
   }

@@ -20,7 +20,7 @@ export const SOURCE_CHECK_CONCURRENCY = {
   retryBaseMs: 5_000,
   /**
    * How long one run of an org's checker starts new checks: then it lets the checks under way finish (each within the
-   * fetch's 15 s and its writes) and schedules the next run at once, so a run stays far below an alarm's 15 minutes.
+   * fetch's attempts, 15 s each, and its writes) and schedules the next run at once, so a run stays far below an alarm's 15 minutes.
    */
   runBudgetMs: 5 * 60_000,
   /** A run cut short (its object restarted) resumes this long after it began, at the latest. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractNumbers, numbersMissingFromQuotes } from "./numbers";
+import { extractNumbers, numbersMissingFromQuotes, spelledNumbers } from "./numbers";
 
 const values = (text: string) => extractNumbers(text).map((n) => [n.value, n.percent]);
 
@@ -40,5 +40,22 @@ describe("numbersMissingFromQuotes", () => {
     expect(missing.map((n) => n.text)).toEqual(["2023", "1,750,000"]);
     expect(numbersMissingFromQuotes("a 37 % rise", ["37 people"]).map((n) => n.text)).toEqual(["37 %"]);
     expect(numbersMissingFromQuotes("no numbers here", [])).toEqual([]);
+  });
+});
+
+describe("spelledNumbers: numbers a quote writes as words", () => {
+  it("reads English number words, compounds and scales, a percentage when percent follows", () => {
+    expect(spelledNumbers("forty percent of the households")).toEqual([{ value: 40, percent: true }]);
+    expect(spelledNumbers("Forty-two per cent, two hundred and fifty people, three million")).toEqual([
+      { value: 42, percent: true },
+      { value: 250, percent: false },
+      { value: 3_000_000, percent: false },
+    ]);
+    expect(spelledNumbers("no number here, and a hundred without a count")).toEqual([]);
+  });
+
+  it("lets a quote in words state the number a claim writes in digits", () => {
+    expect(numbersMissingFromQuotes("40 percent of households", ["forty percent of the households"])).toEqual([]);
+    expect(numbersMissingFromQuotes("40 percent of households", ["forty of the households"]).map((n) => n.text)).toEqual(["40 percent"]);
   });
 });

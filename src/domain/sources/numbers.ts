@@ -7,7 +7,8 @@
  * otherwise it is a decimal comma ("3,5"); "." is a decimal point, unless it separates two or more
  * groups of three ("1.200.000"); a non-breaking or thin space may separate thousands ("12 300").
  * Numbers glued to letters are names, not quantities ("COVID-19", "H1N1", "E3", "CO2"). Numbers
- * written as words ("three") are not read.
+ * written as English words ("forty percent", "two hundred and fifty") are read apart (spelledNumbers),
+ * for a quote to state what a claim writes in digits.
  */
 
 export interface StatedNumber {
@@ -53,10 +54,56 @@ export function extractNumbers(text: string): StatedNumber[] {
   return found;
 }
 
+const UNITS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+const MULTIPLIERS: Record<string, number> = { hundred: 100, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+
+/**
+ * The numbers `text` writes as English words: a run of number words ("forty", "forty-two", "two hundred and fifty",
+ * "3 million" is read by extractNumbers), a percentage when "percent" or "per cent" follows. Pure; one pass.
+ */
+export function spelledNumbers(text: string): { value: number; percent: boolean }[] {
+  const words = text.toLowerCase().split(/[^a-z]+/).filter((word) => word !== "");
+  const found: { value: number; percent: boolean }[] = [];
+  let total = 0;
+  let current = 0;
+  let inNumber = false;
+  const close = (percent: boolean) => {
+    if (inNumber) found.push({ value: total + current, percent });
+    total = 0;
+    current = 0;
+    inNumber = false;
+  };
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    const unit = UNITS[word];
+    const multiplier = MULTIPLIERS[word];
+    if (unit !== undefined) {
+      current += unit;
+      inNumber = true;
+    } else if (multiplier !== undefined && inNumber) {
+      if (multiplier === 100) current *= 100;
+      else {
+        total += current * multiplier;
+        current = 0;
+      }
+    } else if (word === "and" && inNumber && (UNITS[words[i + 1] ?? ""] !== undefined)) {
+      // "two hundred and fifty"
+    } else {
+      close(word === "percent" || (word === "per" && words[i + 1] === "cent"));
+    }
+  }
+  close(false);
+  return found;
+}
+
 const sameValue = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 
 /** The numbers of `claim` that none of `quotes` states (same value; a percentage only matches a percentage). */
 export function numbersMissingFromQuotes(claim: string, quotes: readonly string[]): StatedNumber[] {
-  const quoted = quotes.flatMap(extractNumbers);
+  const quoted = quotes.flatMap((quote) => [...extractNumbers(quote), ...spelledNumbers(quote)]);
   return extractNumbers(claim).filter((number) => !quoted.some((q) => q.percent === number.percent && sameValue(q.value, number.value)));
 }

@@ -103,6 +103,27 @@ describe("matchQuote: brackets clarify, never add", () => {
     expect(matchQuote("exports had grown by [3.1 million, up from] 5 percent", minister).status).toBe("partial");
   });
 
+  it("refuses a bracket putting another word in place of the page's (an antonym, another adjective or verb), with the page's passage", () => {
+    const page = "As npm already announced it last month, critics were hyping up the product. He said it was fine.";
+    const first = matchQuote("as npm already announced it [first] month", page);
+    expect(first).toMatchObject({ status: "partial", passage: { text: "As npm already announced it last month" }, edits: [{ bracket: "[first]", replaces: "last" }] });
+    expect(first.reason).toContain('the bracket "[first]" puts another word in place of the page\'s words it stands for');
+    expect(matchQuote("critics were hyping [down]", page)).toMatchObject({ status: "partial", reason: expect.stringContaining('"[down]"') });
+    expect(matchQuote("He [denied] it was fine", page).status).toBe("partial");
+    // Respelling the page's own word, or naming what a pronoun points at, still clarifies.
+    expect(matchQuote("He said it [is] fine", page).status).toBe("verified");
+    expect(matchQuote("He [says] it was fine", page).status).toBe("verified");
+    expect(matchQuote("[The spokesman] said it was fine", page).status).toBe("verified");
+    expect(matchQuote("critics were hyping [up]", page).status).toBe("verified");
+  });
+
+  it("reads no negation across a line from an answer standing alone above the quote; a line broken mid-sentence still negates", () => {
+    const quote = "Keywords provided by Wake Forest University Health Sciences:";
+    expect(matchQuote(quote, "Plan to Share IPD: No\nKeywords provided by Wake Forest University Health Sciences:\nCancer").status).toBe("verified");
+    expect(matchQuote(quote.slice(0, -1), "No\nKeywords provided by Wake Forest University Health Sciences:\nCancer").status).toBe("verified");
+    expect(matchQuote("effective in children under five", "The drug was not\neffective in children under five.").status).toBe("partial");
+  });
+
   it("verifies a bracket that stands for the page's words, and shows them", () => {
     const page = "Asked about trade, she said exports had grown. He said the plan would work.";
     const she = matchQuote("[the minister] said exports had grown", page);
@@ -131,7 +152,7 @@ describe("matchQuote: brackets clarify, never add", () => {
   it("lets a bracket stand for at most a few page words", () => {
     const page = "The minister, speaking at length to reporters on Monday, said exports had grown.";
     expect(matchQuote("The minister [on Monday] said exports had grown", page).status).not.toBe("verified");
-    expect(matchQuote("reporters [that day] said exports had grown", page.replace("on Monday, ", "on Monday ")).status).toBe("verified");
+    expect(matchQuote("reporters [on that Monday] said exports had grown", page.replace("on Monday, ", "on Monday ")).status).toBe("verified");
   });
 
   it("judges a quote that is one bracket whole on its words", () => {

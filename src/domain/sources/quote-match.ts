@@ -30,7 +30,7 @@ import { BRACKET_MAX_WORDS, type QuoteEdit } from "./brackets";
 import { fuzzyMatch } from "./fuzzy";
 import { normalizeText } from "./normalize";
 import { quoteParts } from "./quote-parts";
-import { editsOf, negatedBefore, occurrences, type Page, PLACEMENT_LIMITS, type Placement, placeGroups, type Search, wordsOf } from "./quote-placement";
+import { answerOnLineAbove, editsOf, negatedBefore, occurrences, type Page, PLACEMENT_LIMITS, type Placement, placeGroups, type Search, wordsOf } from "./quote-placement";
 import { lowerCaseInPlace, type PreparedSnapshot, prepareSnapshot, SNAPSHOT_MAX_CHARS } from "./snapshot";
 
 export type { QuoteEdit } from "./brackets";
@@ -87,6 +87,20 @@ export interface QuoteMatch {
 }
 
 
+/**
+ * Whether the page negates what starts at `at` (the word right before it, see negatedBefore), unless that word is
+ * an answer alone on the line above ("Plan to share data: No" over a heading).
+ */
+function negatedAt(original: string, at: number): boolean {
+  const from = Math.max(0, at - 40);
+  const before = normalizeText(original.slice(from, at));
+  if (!negatedBefore(before, before.length)) return false;
+  let word = at;
+  while (word > from && !/[\p{L}\p{N}]/u.test(original[word - 1] ?? "")) word--;
+  while (word > from && /[\p{L}\p{N}'’]/u.test(original[word - 1] ?? "")) word--;
+  return !answerOnLineAbove(original, word, at);
+}
+
 const unchecked = (reason: string): QuoteMatch => ({ status: "unchecked", method: null, score: 0, reason });
 
 /** Matches `quote` against a page's visible text (a string, or one prepared once for several quotes). */
@@ -109,8 +123,7 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
   // 1. Exact.
   const trimmed = quote.trim();
   for (const at of occurrences(snapshot.original, trimmed, 0)) {
-    const before = normalizeText(snapshot.original.slice(Math.max(0, at - 40), at));
-    if (negatedBefore(before, before.length)) continue;
+    if (negatedAt(snapshot.original, at)) continue;
     return { status: "verified", method: "exact", score: 1, passage: passageAt(at, at + trimmed.length), edits: [] };
   }
 
@@ -120,8 +133,7 @@ export function matchQuote(quote: string, page: string | PreparedSnapshot): Quot
     const lowerQuote = lowerCaseInPlace(trimmed);
     const lowerPage = snapshot.lowerCased();
     for (const at of occurrences(lowerPage, lowerQuote, 0)) {
-      const before = normalizeText(snapshot.original.slice(Math.max(0, at - 40), at));
-      if (negatedBefore(before, before.length)) continue;
+      if (negatedAt(snapshot.original, at)) continue;
       return { status: "verified", method: "normalized", score: 1, passage: passageAt(at, at + lowerQuote.length), edits: [] };
     }
   }

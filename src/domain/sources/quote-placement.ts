@@ -54,12 +54,30 @@ export const wordsOf = (text: string) => tokenize(text).map((token) => token.tex
  * descartamos traer agua"). `text` is normalized.
  */
 export function negatedBefore(text: string, start: number): boolean {
+  return negationBefore(text, start) >= 0;
+}
+
+/**
+ * Whether the negating word at `negation` (an offset of the original) is an answer standing alone at the end of
+ * the line above the quote's start at `quote` ("Plan to share data: No", a table cell "No"): it governs nothing on
+ * the next line. A negation ending a line mid-sentence ("the drug was not⏎effective", a PDF's line) still does.
+ */
+export function answerOnLineAbove(original: string, negation: number, quote: number): boolean {
+  if (!/[\n\r\u2028\u2029]/.test(original.slice(negation, quote))) return false;
+  let i = negation - 1;
+  while (i >= 0 && (original[i] === " " || original[i] === "\t" || original[i] === "\u00a0")) i--;
+  return i < 0 || "\n\r\u2028\u2029:;,.!?()|".includes(original[i] ?? "");
+}
+
+/** Where the negating word right before `start` begins (see negatedBefore), or -1. */
+function negationBefore(text: string, start: number): number {
   let end = start;
   while (end > 0 && text[end - 1] === " ") end--;
-  if (end === 0 || !isWordChar(text[end - 1])) return false;
-  const words = wordsOf(text.slice(Math.max(0, end - 40), end));
-  const last = words[words.length - 1];
-  return last !== undefined && isNegation(last);
+  if (end === 0 || !isWordChar(text[end - 1])) return -1;
+  const from = Math.max(0, end - 40);
+  const tokens = tokenize(text.slice(from, end));
+  const last = tokens[tokens.length - 1];
+  return last !== undefined && isNegation(last.text) ? from + last.start : -1;
 }
 
 /** Punctuation that closes a clause; a point between digits is a decimal point, not a boundary. */
@@ -207,7 +225,11 @@ function placeGroup(page: Page, parts: readonly string[], brackets: readonly Gro
     const replaces = originalOf(page, span);
     const found = problem
       ? null
-      : bracketProblem(bracket.inner, replaces, { sentenceStart: bracket.sentenceStart, usedInLowerCase: (word) => usedInLowerCase(page, word) });
+      : bracketProblem(bracket.inner, replaces, {
+          sentenceStart: bracket.sentenceStart,
+          usedInLowerCase: (word) => usedInLowerCase(page, word),
+          ...(bracket.at === 0 ? { edge: "before" as const } : bracket.at >= parts.length ? { edge: "after" as const } : {}),
+        });
     if (found) problem = bracketReason(bracket.text, found);
   }
   const placement = { start: spanStart, end: spanEnd, edits };
@@ -259,7 +281,8 @@ export function placeGroups(page: Page, quote: QuoteParts, index: number, from: 
     const result = placeGroup(page, parts, brackets, at, firstPart, from);
     if (!result) continue;
     const placed = "placed" in result ? result.placed : result.refused;
-    if (index === 0 && negatedBefore(text, placed.start)) {
+    const negation = index === 0 ? negationBefore(text, placed.start) : -1;
+    if (negation >= 0 && !answerOnLineAbove(page.original, page.starts[negation] ?? 0, page.starts[placed.start] ?? 0)) {
       search.negatedBefore = true;
       continue;
     }

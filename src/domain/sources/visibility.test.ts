@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { hiddenByStyle, hiddenElement } from "./visibility";
+import { cascade, hiddenByStyle, hiddenElement, inlineDeclarations, type WeighedDeclaration } from "./visibility";
 
-const none = { hidden: null, ariaHidden: null, style: null };
+const none = { hidden: null };
 
 describe("hiddenByStyle", () => {
   it("hides display:none, visibility:hidden or collapse, and content-visibility:hidden", () => {
@@ -61,11 +61,27 @@ describe("hiddenElement", () => {
     expect(hiddenElement("div", { ...none, hidden: " Until-Found " })).toBe(false);
   });
 
-  it("hides aria-hidden=true only, and what an inline style hides", () => {
-    expect(hiddenElement("div", { ...none, ariaHidden: "true" })).toBe(true);
-    expect(hiddenElement("div", { ...none, ariaHidden: " TRUE" })).toBe(true);
-    expect(hiddenElement("div", { ...none, ariaHidden: "false" })).toBe(false);
-    expect(hiddenElement("div", { ...none, style: "display:none" })).toBe(true);
-    expect(hiddenElement("div", { ...none, style: "color:red" })).toBe(false);
+});
+
+describe("cascade: the page's stylesheet rules and the inline style, weighed as a browser weighs them", () => {
+  const rule = (value: "none" | "shown", specificity: number, order: number, important = false): WeighedDeclaration => ({
+    effect: { property: "display", value },
+    important,
+    specificity,
+    order,
+  });
+
+  it("lets the inline style beat a rule, an !important rule beat the inline style, specificity then order decide between rules", () => {
+    expect(cascade([rule("none", 1_000, 0), ...inlineDeclarations("display:block")]).removes).toBe(false);
+    expect(cascade([rule("none", 1_000, 0, true), ...inlineDeclarations("display:block")]).removes).toBe(true);
+    expect(cascade([rule("none", 1_000, 0), rule("shown", 2_000, 1)]).removes).toBe(false); // .modal.show after .modal
+    expect(cascade([rule("none", 2_000, 1), rule("shown", 1_000, 2)]).removes).toBe(true); // more specific hiding wins
+    expect(cascade([rule("none", 1_000, 0), rule("shown", 1_000, 1)]).removes).toBe(false); // a later rule wins a tie
+  });
+
+  it("reads visibility apart: hidden, collapse or visible, inherited by the reader", () => {
+    expect(cascade(inlineDeclarations("visibility:collapse"))).toEqual({ removes: false, visibility: "hidden" });
+    expect(cascade(inlineDeclarations("visibility:visible"))).toEqual({ removes: false, visibility: "visible" });
+    expect(cascade(inlineDeclarations("content-visibility:hidden"))).toEqual({ removes: true, visibility: null });
   });
 });

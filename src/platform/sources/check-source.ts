@@ -2,7 +2,8 @@ import type { OutboundPolicy } from "../../domain/outbound-address";
 import { outboundPolicyFor } from "../../domain/outbound-gate";
 import type { SourceCheckMessage } from "../../domain/ports";
 import { CHECK_FAILURE_REASONS } from "../../domain/sources/check-scheduling";
-import { mayReuseKeptPage } from "../../domain/sources/fetch-rules";
+import { mayDefer } from "../../domain/sources/fetch-retry";
+import { mayReuseKeptPage, type SourceFetchRules } from "../../domain/sources/fetch-rules";
 import { snapshotBytesCap } from "../../domain/sources/snapshot-quota";
 import { judgeSource, type ReadableKind, readableKind, SOURCE_CHECK_LIMITS, type SourceVerification, unchecked, unreachable } from "../../domain/sources/verification";
 import type { Env } from "../../env";
@@ -12,7 +13,7 @@ import { d1SnapshotBytes } from "../../storage/snapshot-bytes";
 import { homeDatabase } from "../org-homes";
 import { recordVerdict } from "./after-verdict";
 import { clientTextStore, withClientText } from "./client-texts";
-import { fetchPage } from "./fetch-page";
+import { type FetchedPage, fetchPage } from "./fetch-page";
 import { type SnapshotQuota, type SnapshotStore, snapshotStore } from "./snapshots";
 import { readPage } from "./visible-text";
 
@@ -54,6 +55,30 @@ async function readOrExplain(kind: ReadableKind, page: { body: Uint8Array; conte
   }
 }
 
+/**
+ * Fetches of one page under the same rules, shared: checks of one URL in flight wait for one fetch (its retries
+ * included). `pageFetches`: the fetches the checker's checks of one page share while they run one after another, so a
+ * fetch that failed answers the checks queued behind it instead of a fetch (and its retries) each.
+ */
+const inFlight = new Map<string, Promise<FetchedPage>>();
+
+export type PageFetches = Map<string, Promise<FetchedPage>>;
+
+function sharedFetch(url: string, rules: SourceFetchRules, userAgent: string, pageFetches?: PageFetches): Promise<FetchedPage> {
+  const key = JSON.stringify([url, userAgent, rules.outbound, rules.allowedHosts ? [...rules.allowedHosts] : null, rules.blockedDomains]);
+  const shared = pageFetches?.get(key) ?? inFlight.get(key);
+  if (shared) return shared;
+  const fetching = fetchPage(url, rules, userAgent, SOURCE_CHECK_LIMITS).finally(() => inFlight.delete(key));
+  inFlight.set(key, fetching);
+  pageFetches?.set(key, fetching);
+  return fetching;
+}
+
+/** A check the page asked to be read again later (`Retry-After`), put off that long while its bound allows. */
+export interface CheckPutOff {
+  putOffMs: number;
+}
+
 /** What the page at `url` says about the source: a snapshot of the org reused within the window, else a fresh fetch. */
 async function verdictFor(
   checker: Checker,
@@ -61,8 +86,10 @@ async function verdictFor(
   source: { url: string; title: string; quote: string | null },
   now: number,
   quota: SnapshotQuota,
+  askedAt: number,
+  pageFetches: PageFetches | undefined,
   reuseSince = now - SOURCE_CHECK_LIMITS.reuseWindowMs,
-): Promise<SourceVerification> {
+): Promise<SourceVerification | CheckPutOff> {
   const recent = await checker.store.recent(orgId, source.url, reuseSince);
   if (recent && "unchecked" in recent) return unchecked(recent.unchecked, now);
   const rules = { outbound: checker.policy, allowedHosts: checker.allowedHosts, blockedDomains: await checker.blockedDomains(orgId) };
@@ -71,7 +98,8 @@ async function verdictFor(
     return judgeSource(source, { text: recent.snapshot.text, title: recent.snapshot.title, snapshot: recent.snapshot.sha256 }, now);
   }
 
-  const page = await fetchPage(source.url, rules, checker.userAgent, SOURCE_CHECK_LIMITS);
+  const page = await sharedFetch(source.url, rules, checker.userAgent, pageFetches);
+  if (!page.ok && page.retryAfterMs !== undefined && mayDefer(askedAt, Date.now(), page.retryAfterMs)) return { putOffMs: page.retryAfterMs };
   if (!page.ok) return unreachable(page.reason, now);
   const declared = readableKind(page.contentType, page.body);
   // No content type and a NUL byte early on: an image or archive, not text to search.
@@ -134,16 +162,27 @@ export async function sourceToCheck(env: Env, body: SourceCheckMessage): Promise
 }
 
 /**
- * Checks the source and records its verdict. `askedAt`: when a re-check was asked for; it reads the page again (the
- * point is what it says now), reusing only a fetch made since. A first check reuses the org's snapshot of the last hour.
+ * Checks the source and records its verdict. `askedAt`: when the check was asked for; a re-check reads the page again
+ * (the point is what it says now), reusing only a fetch made since. A first check reuses the org's snapshot of the last
+ * hour. A page answering 429 or 503 with a `Retry-After` longer than a fetch waits puts the check off (returned, and
+ * nothing recorded) while it can still end in a verdict within its bound.
  */
-export async function checkSource(env: Env, checker: Checker, body: SourceCheckMessage, item: CheckReady, askedAt: number): Promise<void> {
+export async function checkSource(
+  env: Env,
+  checker: Checker,
+  body: SourceCheckMessage,
+  item: CheckReady,
+  askedAt: number,
+  pageFetches?: PageFetches,
+): Promise<CheckPutOff | null> {
   const { home, ledger, source } = item;
   const { orgId } = body;
   const now = Date.now();
   const quota = { bytes: d1SnapshotBytes(home), cap: checker.snapshotCap };
-  const cairns = await verdictFor(checker, orgId, source, now, quota, body.recheck ? askedAt : undefined);
+  const cairns = await verdictFor(checker, orgId, source, now, quota, askedAt, pageFetches, body.recheck ? askedAt : undefined);
+  if ("putOffMs" in cairns) return cairns;
   await recordVerdict(env, home, ledger, body, await withClientText(cairns, source, clientTextStore(env.SOURCE_SNAPSHOTS, quota), orgId, now));
   // An erasure that began while the page was fetched may have deleted the org's snapshots before this one was stored.
   if (await orgErasing(home, orgId)) await checker.store.eraseOrg(orgId);
+  return null;
 }

@@ -67,7 +67,8 @@ async function readingOf(env: Env, orgId: string, source: Omit<SharedSource, "re
   if (!snapshot) return null;
   const span = locatePassage(snapshot.text, { status: verification.status, passage: verification.passage ?? null }, source.quote);
   const passage = span ? snapshot.text.slice(span.start, Math.min(span.end, span.start + SHARE_PAGE_LIMITS.passageChars)) : null;
-  return { finalUrl: snapshot.finalUrl, fetchedAt: snapshot.fetchedAt, basis: verification.basis, passage };
+  // The stored text is shared by every URL whose page reads the same (content-addressed): label it with this source's own URL.
+  return { finalUrl: snapshot.url === source.url ? snapshot.finalUrl : source.url, fetchedAt: snapshot.fetchedAt, basis: verification.basis, passage };
 }
 
 /** Readings a few at a time: a page's text can run to megabytes, and only the passage is kept. */
