@@ -5,8 +5,7 @@ import { CHECK_FAILURE_REASONS, isLastAttempt, retryDelayMs, SOURCE_CHECK_CONCUR
 import type { Env } from "../env";
 import { giveUp } from "../platform/sources/check-failures";
 import { type Checker, type CheckReady, checkerOf, checkSource, sourceToCheck } from "../platform/sources/check-source";
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
+import { log } from "../platform/log";
 
 /** One stored check: what the queue's message said, when it was asked for, when it is due, the attempts it failed. */
 const SCHEMA = `CREATE TABLE IF NOT EXISTS checks (
