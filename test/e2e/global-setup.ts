@@ -38,7 +38,8 @@ export default async function setup(project: TestProject) {
   const { key: readOnlyKey } = await createApiKey({ org: orgSlug, userEmail: email, name: "e2e-read", scopes: ["research:read"] }, { persistTo });
   const { key: approverKey } = await createApiKey({ org: orgSlug, userEmail: email, name: "e2e-approver", scopes: ["research:read", "research:write", "plans:approve"] }, { persistTo });
   const port = await findFreePort();
-  const server = await startDevServer({ port, persistTo, inspectorPort: await findFreePort(), logFile: join(persistTo, "wrangler.log") });
+  // announce: the operator CLI, run by a test without --url, uses this server as it would a running `npm start`.
+  const server = await startDevServer({ port, persistTo, inspectorPort: await findFreePort(), logFile: join(persistTo, "wrangler.log"), announce: true });
   project.provide("server", { url: server.url, orgSlug, email, password, apiKey, readOnlyKey, approverKey, persistTo });
   return async () => {
     await server.stop();
