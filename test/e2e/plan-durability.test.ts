@@ -23,7 +23,10 @@ import { addUser, applyMigrations, createApiKey, createOrg, type DevServer, find
 const REPORT = { thinking: "Looked at the sources", webSearches: [], webFetches: [], otherToolCalls: [], subagents: [] };
 
 const STALL_MINUTES = 1;
-const POLL_MS = 5_000;
+/** How often the test asks whether the plan has stalled yet (it goes on within a second of the alarm). */
+const POLL_MS = 1_000;
+/** How long after the stall the test looks again for a second one (none must come). */
+const AFTER_STALL_MS = 5_000;
 const STALL_WAIT_MS = 150_000;
 
 const persistTo = mkdtempSync(join(tmpdir(), "cairn-e2e-durability-"));
@@ -312,7 +315,7 @@ describe("a plan survives a SIGKILL of the local server", () => {
       expect(activeStalled.plans.find((plan) => plan.planId === planId)).toMatchObject({ status: "stalled", stalled: true, progress: 33 });
 
       // A little later, still one stall: the alarm does not mark it again.
-      await sleep(POLL_MS);
+      await sleep(AFTER_STALL_MS);
       expect(await stalledEntries(planId)).toHaveLength(1);
 
       // --- Coming back: the same claim, resumed (which counts as activity and clears the stall).
