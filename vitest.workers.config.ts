@@ -1,9 +1,40 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import type { Plugin } from "vitest/config";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The Text modules of wrangler.toml's [[rules]] (.sql, .md, .html) as Vite reads them: strings. The pool hands
+ * these to workerd itself when tests run; this is for Vitest's `--changed` (npm run test:quick), which walks each
+ * test file's imports through Vite and would otherwise stop at the first one as invalid JavaScript.
+ */
+const textModules: Plugin = {
+  name: "cairn:text-modules",
+  enforce: "pre",
+  transform(code, id) {
+    return /\.(sql|md|html)$/.test(id.replace(/\?.*$/, "")) ? { code: `export default ${JSON.stringify(code)};`, map: null } : null;
+  },
+};
+
+/**
+ * Only when npm run test:quick lists the files to run (CAIRN_CHANGED_BOUNDARY=1; never when tests run): the Worker's
+ * entry imports every module and nearly every test file reaches it (test/support/worker.ts), so `--changed` would
+ * pick every file for any change. Listed with the entry's own imports cut, a file is picked when it imports the
+ * changed module other than through the entry; the rest are npm test's.
+ */
+const changedBoundary = process.env.CAIRN_CHANGED_BOUNDARY === "1";
+const entryBoundary: Plugin = {
+  name: "cairn:changed-entry-boundary",
+  enforce: "pre",
+  load(id) {
+    return changedBoundary && id.replace(/\?.*$/, "").endsWith("/src/index.ts") ? "export default {};" : null;
+  },
+};
 
 /** The Worker on the real runtime (workerd) with local D1 and KV, storage isolated per test file. */
 export default defineConfig(async () => ({
   plugins: [
+    textModules,
+    entryBoundary,
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
@@ -41,5 +72,8 @@ export default defineConfig(async () => ({
     // Cited pages on a real loopback HTTP server (test/workers/source-verification.test.ts fetches them through the guard).
     globalSetup: ["./test/support/source-pages.global.ts"],
     testTimeout: 30_000,
+    // What makes `--changed` (npm run test:quick) pick every file: the setup, the configuration and the dependencies
+    // (not package.json's scripts; Vitest's default would rerun all for any edit to package.json).
+    forceRerunTriggers: ["**/vitest.workers.config.ts", "**/package-lock.json", "**/wrangler.toml", "**/migrations/**"],
   },
 }));
