@@ -71,7 +71,10 @@ export default defineConfig(async () => ({
     setupFiles: ["./test/support/apply-migrations.ts"],
     // Cited pages on a real loopback HTTP server (test/workers/source-verification.test.ts fetches them through the guard).
     globalSetup: ["./test/support/source-pages.global.ts"],
-    testTimeout: 30_000,
+    // Deadlines for what never ends, not a quiet machine's pace: the same tests take three times as long beside other
+    // work on two cores (a hook seeding tenants too), and a test waits for events (waitFor) up to 60 s.
+    testTimeout: 90_000,
+    hookTimeout: 60_000,
     // What makes `--changed` (npm run test:quick) pick every file: the setup, the configuration and the dependencies
     // (not package.json's scripts; Vitest's default would rerun all for any edit to package.json).
     forceRerunTriggers: ["**/vitest.workers.config.ts", "**/package-lock.json", "**/wrangler.toml", "**/migrations/**"],
