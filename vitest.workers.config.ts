@@ -112,6 +112,9 @@ export default defineConfig(async () => ({
         },
       },
     ],
+    // The Worker logs a JSON line for much of what it does (an org placed, a check retried): shown for a failing test
+    // only, so a run's output is the tests and what went wrong, not tens of thousands of lines.
+    silent: "passed-only" as const,
     setupFiles: ["./test/support/apply-migrations.ts"],
     // Cited pages on a real loopback HTTP server (test/workers/source-verification.test.ts fetches them through the guard).
     globalSetup: ["./test/support/source-pages.global.ts"],
