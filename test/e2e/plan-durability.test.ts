@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { addUser, applyMigrations, createApiKey, createOrg, type DevServer, findFreePort, startDevServer } from "../../scripts/lib/local.mjs";
+import { groupMembers, portIsFree } from "../support/process-group";
 
 /**
  * Plan durability across a crash of the local server: a plan mid-flight (step 1
@@ -139,31 +139,6 @@ async function audit(planId: string): Promise<AuditEntry[]> {
   return entries;
 }
 const stalledEntries = async (planId: string) => (await audit(planId)).filter((entry) => entry.action === "plan.stalled");
-
-/** Processes whose process group is `pgid` (Linux /proc); the comm field may contain spaces, so parse after ")". */
-function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // fields[0] = state, fields[1] = ppid, fields[2] = pgrp
-      if (Number(fields[2]) === pgid && fields[0] !== "Z") members.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return members;
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}
 
 async function start(port: number, label: string): Promise<DevServer> {
   const started = await startDevServer({ port, persistTo, inspectorPort: await findFreePort(), logFile: join(logDir, `wrangler-${label}.log`), timeoutMs: 90_000 });
