@@ -26,7 +26,7 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { buildPdf, wrapLines } from "../test/support/pdf-builder.ts";
 import { mcpCall } from "./cases.mjs";
 import { checkGoalLines } from "./checks-report.mjs";
-import { applyMigrations, buildCairnBundle, bundleModules, findWorkerdPid, memoryOf, projectRoot, readProjectConfig } from "./harness.mjs";
+import { applyMigrations, buildCairnBundle, cairnWorker, findWorkerdPid, memoryOf, projectRoot, readProjectConfig } from "./harness.mjs";
 import { findFreePort } from "../scripts/lib/local.mjs";
 
 const { values: args } = parseArgs({
@@ -89,24 +89,8 @@ async function startCairn(cairnBundle, config, persistDir) {
       logRequests: false,
       cf: false,
       workers: [
-        {
-          name: "cairn",
-          modules: bundleModules(cairnBundle),
-          modulesRoot: path.dirname(cairnBundle),
-          compatibilityDate: config.compatibilityDate,
-          compatibilityFlags: config.compatibilityFlags,
-          // B records 300 pages a minute, the default per-org limit; room for its calls landing a little early.
-          bindings: { ...config.vars, PUBLIC_URL: publicUrl, SOURCE_CHECKS_PER_MINUTE: "600", SOURCE_CHECKS_PER_DAY: "100000" },
-          d1Databases: { DB: "cairn-bench" },
-          kvNamespaces: { OAUTH_KV: "cairn-bench-oauth" },
-          durableObjects: config.durableObjects,
-          ratelimits: config.ratelimits,
-          queueProducers: config.queueProducers,
-          queueConsumers: config.queueConsumers,
-          r2Buckets: config.r2Buckets,
-          unsafeDirectSockets: [{ host: "127.0.0.1", port }],
-          unsafeRegisterWorker: false,
-        },
+        // B records 300 pages a minute, the default per-org limit; room for its calls landing a little early.
+        cairnWorker({ cairnBundle, config, port, publicUrl, bindings: { SOURCE_CHECKS_PER_MINUTE: "600", SOURCE_CHECKS_PER_DAY: "100000" } }),
       ],
     }),
   );

@@ -140,6 +140,32 @@ export function bundleModules(cairnBundle) {
 }
 
 /**
+ * Cairn as one Worker of a bench's Miniflare: the bundle's modules, the bindings of wrangler.toml (D1 `DB`, KV
+ * `OAUTH_KV`, the Durable Objects, rate limits and, with `queues`, the queues and R2) with `PUBLIC_URL` and any
+ * `bindings` the bench sets, served on a direct socket on `port` of 127.0.0.1.
+ * @param {{ cairnBundle: string, config: Awaited<ReturnType<typeof readProjectConfig>>, port: number, publicUrl: string,
+ *   bindings?: Record<string, string>, queues?: boolean }} options
+ */
+export function cairnWorker({ cairnBundle, config, port, publicUrl, bindings = {}, queues = true }) {
+  return {
+    name: "cairn",
+    modules: bundleModules(cairnBundle),
+    modulesRoot: path.dirname(cairnBundle),
+    compatibilityDate: config.compatibilityDate,
+    compatibilityFlags: config.compatibilityFlags,
+    bindings: { ...config.vars, PUBLIC_URL: publicUrl, ...bindings },
+    d1Databases: { DB: "cairn-bench" },
+    kvNamespaces: { OAUTH_KV: "cairn-bench-oauth" },
+    // One Durable Object per research plan (PLAN → PlanObject, SQLite-backed), persisted beside D1 and KV.
+    durableObjects: config.durableObjects,
+    ratelimits: config.ratelimits,
+    ...(queues ? { queueProducers: config.queueProducers, queueConsumers: config.queueConsumers, r2Buckets: config.r2Buckets } : {}),
+    unsafeDirectSockets: [{ host: "127.0.0.1", port }],
+    unsafeRegisterWorker: false,
+  };
+}
+
+/**
  * Starts both Workers. Cairn gets the bindings of wrangler.toml (D1 `DB`,
  * KV `OAUTH_KV`, the Durable Object namespace `PLAN`, its vars) with `PUBLIC_URL = http://localhost:PORT`: the OAuth
  * resource must equal the origin the load uses, host included.
@@ -152,24 +178,7 @@ export async function startRuntime({ cairnBundle, bareCode, templateCode, config
     logRequests: false, // the direct sockets bypass the entry Worker anyway
     cf: false, // placeholder `request.cf`, no network
     workers: [
-      {
-        name: "cairn",
-        modules: bundleModules(cairnBundle),
-        modulesRoot: path.dirname(cairnBundle),
-        compatibilityDate: config.compatibilityDate,
-        compatibilityFlags: config.compatibilityFlags,
-        bindings: { ...config.vars, PUBLIC_URL: publicUrl },
-        d1Databases: { DB: "cairn-bench" },
-        kvNamespaces: { OAUTH_KV: "cairn-bench-oauth" },
-        // One Durable Object per research plan (PLAN → PlanObject, SQLite-backed), persisted beside D1 and KV.
-        durableObjects: config.durableObjects,
-        ratelimits: config.ratelimits,
-        queueProducers: config.queueProducers,
-        queueConsumers: config.queueConsumers,
-        r2Buckets: config.r2Buckets,
-        unsafeDirectSockets: [{ host: "127.0.0.1", port: cairnPort }],
-        unsafeRegisterWorker: false,
-      },
+      cairnWorker({ cairnBundle, config, port: cairnPort, publicUrl }),
       {
         name: "bare",
         modules: [{ type: "ESModule", path: path.join(projectRoot, "bench", "bare-worker.bundle.mjs"), contents: bareCode }],

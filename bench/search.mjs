@@ -34,7 +34,7 @@ import { findFreePort } from "../scripts/lib/local.mjs";
 import { obtainTokens } from "../test/support/oauth-flow.ts";
 import { mcpCall } from "./cases.mjs";
 import { benchArtifact, prose, rng, TOPICS, VOCABULARY } from "./corpus.ts";
-import { applyMigrations, buildCairnBundle, bundleBenchWorker, bundleModules, findWorkerdPid, memoryOf, projectRoot, readProjectConfig, seedTenant } from "./harness.mjs";
+import { applyMigrations, buildCairnBundle, bundleBenchWorker, cairnWorker, findWorkerdPid, memoryOf, projectRoot, readProjectConfig, seedTenant } from "./harness.mjs";
 import { SCALE_GOALS } from "./search-goals.mjs";
 import { render } from "./search-report.mjs";
 import { worstCaseDefaultResponses } from "./response-cases.ts";
@@ -91,18 +91,8 @@ async function startRuntime({ cairnBundle, searchCode, config, persistDir }) {
       logRequests: false,
       cf: false,
       workers: [
-        {
-          name: "cairn",
-          ...common,
-          modules: bundleModules(cairnBundle),
-          modulesRoot: path.dirname(cairnBundle),
-          bindings: { ...config.vars, PUBLIC_URL: publicUrl },
-          d1Databases: { DB: "cairn-bench" },
-          kvNamespaces: { OAUTH_KV: "cairn-bench-oauth" },
-          durableObjects: config.durableObjects,
-          ratelimits: config.ratelimits,
-          unsafeDirectSockets: [{ host: "127.0.0.1", port: cairnPort }],
-        },
+        // No queues here: the search bench sends nothing through them.
+        cairnWorker({ cairnBundle, config, port: cairnPort, publicUrl, queues: false }),
         {
           name: "search-bench",
           ...common,

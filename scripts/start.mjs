@@ -88,7 +88,8 @@ try {
   });
   process.on("SIGTERM", () => {});
 
-  const server = await lib.startDevServer({ port, persistTo, foreground: true, timeoutMs: 90_000 });
+  // announce: the operator CLI run beside it uses this server rather than starting a second one on the same state.
+  const server = await lib.startDevServer({ port, persistTo, foreground: true, timeoutMs: 90_000, announce: true });
   const base = server.url;
   const bar = "─".repeat(72);
   console.log(`

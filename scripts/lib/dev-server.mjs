@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
@@ -145,6 +145,58 @@ export async function seedDemo({ persistTo, stateFile = DEFAULT_DEMO_STATE_FILE,
 // ---------------------------------------------------------------------------
 // wrangler dev
 
+/**
+ * Where a running `wrangler dev` (npm start, the end-to-end suite's server) says it is serving a local state: a
+ * file in that state's directory (wrangler's default, .wrangler/state, or --persist-to). The operator CLI reads it
+ * and calls that server instead of starting a second `wrangler dev` on the same files (slow, and two runtimes
+ * writing one SQLite database now and then answer SQLITE_BUSY).
+ * @param {string | undefined} persistTo
+ */
+export function runningServerFile(persistTo) {
+  return path.join(path.resolve(persistTo ?? path.join(projectRoot, ".wrangler", "state")), "cairn-dev-server.json");
+}
+
+const isAlive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error?.code === "EPERM";
+  }
+};
+
+/**
+ * The URL of the `wrangler dev` serving this local state right now, or null: its file names a loopback URL, a
+ * live process and the same configuration, and GET /health answers 200 there within a few seconds.
+ * @param {{ persistTo?: string, config?: string }} [target]
+ * @returns {Promise<string | null>}
+ */
+export async function runningDevServer({ persistTo, config } = {}) {
+  let record;
+  try {
+    record = JSON.parse(readFileSync(runningServerFile(persistTo), "utf8"));
+  } catch {
+    return null;
+  }
+  const url = typeof record?.url === "string" ? record.url : "";
+  let host = "";
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return null;
+  }
+  if (!["localhost", "127.0.0.1"].includes(host)) return null;
+  if ((record.config ?? null) !== (config ? path.resolve(config) : null)) return null;
+  if (!Number.isInteger(record.pid) || !isAlive(record.pid)) return null;
+  try {
+    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) });
+    await response.arrayBuffer();
+    return response.status === 200 ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A TCP port free on 127.0.0.1 right now. */
 export function findFreePort() {
   return new Promise((resolve, reject) => {
@@ -186,12 +238,15 @@ function trackGroup(pid) {
  * Foreground mode (`foreground: true`, for `npm start`): stdio inherited and
  * the same process group, so Ctrl-C reaches wrangler directly.
  *
+ * `announce`: once it answers, say so in the state's directory (runningServerFile) until it stops, so the operator
+ * CLI uses this server (npm start, the end-to-end suite's server; not the CLI's own short-lived one).
+ *
  * @param {{ port?: number, persistTo?: string, vars?: Record<string, string>, inspectorPort?: number, logFile?: string,
- *   config?: string, timeoutMs?: number, foreground?: boolean, extraArgs?: string[] }} [options]
+ *   config?: string, timeoutMs?: number, foreground?: boolean, extraArgs?: string[], announce?: boolean }} [options]
  * @returns {Promise<{ url: string, port: number, child: import("node:child_process").ChildProcess, log: () => string,
  *   exited: Promise<{ code: number | null, signal: string | null }>, stop: () => Promise<void> }>}
  */
-export async function startDevServer({ port, persistTo, vars = {}, inspectorPort, logFile, config, timeoutMs = 60_000, foreground = false, extraArgs = [] } = {}) {
+export async function startDevServer({ port, persistTo, vars = {}, inspectorPort, logFile, config, timeoutMs = 60_000, foreground = false, extraArgs = [], announce = false } = {}) {
   const listenPort = port ?? (await findFreePort());
   const devtoolsPort = inspectorPort ?? (await findFreePort());
   const url = `http://localhost:${listenPort}`;
@@ -231,10 +286,23 @@ export async function startDevServer({ port, persistTo, vars = {}, inspectorPort
     child.on("close", () => file?.end());
   }
   let exitInfo = null;
+  const record = runningServerFile(persistTo);
+  let announced = false;
+  const withdraw = () => {
+    if (!announced) return;
+    announced = false;
+    try {
+      // Only our own record: another server may have announced itself on this state meanwhile.
+      if (JSON.parse(readFileSync(record, "utf8")).pid === child.pid) rmSync(record, { force: true });
+    } catch {
+      // gone already
+    }
+  };
   const exited = new Promise((resolve) => {
     child.on("exit", (code, signal) => {
       exitInfo = { code, signal };
       liveGroups.delete(child.pid);
+      withdraw();
       resolve(exitInfo);
     });
   });
@@ -284,6 +352,12 @@ export async function startDevServer({ port, persistTo, vars = {}, inspectorPort
       throw new OperatorError(`wrangler dev did not answer GET ${url}/health with 200 within ${timeoutMs / 1000} s ${describe()}`, { code: "dev_server", output });
     }
     await sleep(250);
+  }
+  if (announce && child.pid) {
+    mkdirSync(path.dirname(record), { recursive: true });
+    writeFileSync(record, `${JSON.stringify({ url, pid: child.pid, config: config ? path.resolve(config) : null })}\n`);
+    announced = true;
+    process.on("exit", withdraw);
   }
   return { url, port: listenPort, child, log: () => output, exited, stop };
 }

@@ -166,4 +166,10 @@ export declare function startDevServer(options?: {
   timeoutMs?: number;
   foreground?: boolean;
   extraArgs?: string[];
+  /** Say in the state's directory that this server serves it, until it stops: the operator CLI then uses it. */
+  announce?: boolean;
 }): Promise<DevServer>;
+/** The file where a running `wrangler dev` says it serves a local state (its directory: .wrangler/state or persistTo). */
+export declare function runningServerFile(persistTo?: string): string;
+/** The URL of the `wrangler dev` serving this local state now (its file, a live process, GET /health 200), or null. */
+export declare function runningDevServer(target?: { persistTo?: string; config?: string }): Promise<string | null>;

@@ -5,8 +5,8 @@
  */
 import { generateApiKey } from "../../src/auth/api-keys.ts";
 import { newId } from "../../src/domain/ids.ts";
-import { normalizeSlug } from "./operators.mjs";
-import { failure, withAdminKey, workerFor } from "./org-data.mjs";
+import { withAdminKey } from "./org-data.mjs";
+import { callWorker } from "./worker-call.mjs";
 import { OperatorError, runSql, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
 
 const ID = /^[a-z]{2,10}_[0-9a-z]{25}$/;
@@ -33,22 +33,7 @@ async function withMemberKey(slug, email, target, fn) {
   }
 }
 
-async function call({ org, url, ...target }, withKey, method, route, body) {
-  const worker = await workerFor(target, url);
-  try {
-    return await withKey(normalizeSlug(org), target, async (key) => {
-      const response = await fetch(`${worker.url}/api/v1${route}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      if (!response.ok) throw await failure(response, `${method} ${route}`);
-      return response.status === 204 ? null : response.json();
-    });
-  } finally {
-    await worker.stop();
-  }
-}
+const call = (options, withKey, method, route, body) => callWorker(options, { what: `${method} ${route}`, method, path: route, body, withKey });
 
 /** `a,b` as a list; `none` for an empty one (turning e-mail off). */
 function eventList(events) {

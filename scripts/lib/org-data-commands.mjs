@@ -18,7 +18,7 @@ export function orgDataCommands(emit) {
       details: `Members (no password hashes), skill executions, plans with every version, step, audit entry and
   review, artifacts and deliverables with every version, feedback, the evidence ledger with each
   source's verification and the page snapshot (or text an assistant sent) it was judged on, search sessions, API key metadata (never keys); --tool-calls adds the tool-call log. Runs through the
-  Worker: locally a wrangler dev on the same state is started (or --url a running one); with
+  Worker: locally the server running on the same state (npm start), else a wrangler dev started for it (or --url a running one); with
   --remote, the deployment (its URL from cairn.deploy.json, or --url).`,
       run: async (o, t) => {
         const r = await orgData.exportOrgToFile({ org: o.org, out: o.out, toolCalls: Boolean(o["tool-calls"]), url: o.url, ...t });

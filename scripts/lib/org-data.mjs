@@ -16,14 +16,17 @@ import { Readable } from "node:stream";
 import { generateApiKey } from "../../src/auth/api-keys.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { OPERATOR_ACCOUNT_PASSWORD } from "../../src/domain/org-data/members.ts";
-import { startDevServer } from "./dev-server.mjs";
+import { runningDevServer, startDevServer } from "./dev-server.mjs";
 import { normalizeSlug } from "./operators.mjs";
 import { placeMembers, readMembers, undoPlacement } from "./restore-members.mjs";
 import { OperatorError, projectRoot, runSql, runSqlAll, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
 
 const KEY_SCOPES = ["research:read", "research:write", "org:admin"];
 
-/** The Worker to talk to: --url, the deployment's recorded URL (remote), or a local `wrangler dev` started now. */
+/**
+ * The Worker to talk to: --url, the deployment's recorded URL (remote), the local server already running on the
+ * same state (`npm start`), or a local `wrangler dev` started now.
+ */
 export async function workerFor(target, url) {
   if (url) return { url: url.replace(/\/$/, ""), stop: async () => {} };
   if (target.remote) {
@@ -31,6 +34,11 @@ export async function workerFor(target, url) {
     const recorded = existsSync(settings) ? JSON.parse(readFileSync(settings, "utf8")).url : null;
     if (!recorded) throw new UsageError("No deployment URL recorded in cairn.deploy.json: pass --url https://<your-worker>.");
     return { url: recorded.replace(/\/$/, ""), stop: async () => {} };
+  }
+  const running = await runningDevServer(target);
+  if (running) {
+    process.stderr.write(`Through the local server already running on this state: ${running}\n`);
+    return { url: running, stop: async () => {} };
   }
   const server = await startDevServer({ persistTo: target.persistTo, timeoutMs: 90_000 });
   // `started`: this command runs the Worker itself, so work it queues runs only while the command waits.

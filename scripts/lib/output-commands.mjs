@@ -19,7 +19,7 @@ export function outputCommands(emit) {
 directory). --format md (the default): its Markdown with a Sources list; html: one standalone file with a print
 stylesheet (open it and print, or Save as PDF); docx: a Word document. Each lists the sources it cites with
 their verification status and when they were last checked. Runs through the Worker (GET
-/api/v1/outputs/{id}/download): locally a wrangler dev on the same state (or --url a running one); with
+/api/v1/outputs/{id}/download): locally the server running on the same state (npm start), else a wrangler dev started for it (or --url a running one); with
 --remote, the deployment.`,
       run: async (o, t) => {
         const r = await outputs.downloadOutput({ org: o.org, outputId: o.outputId, format: o.format, out: o.out, url: o.url, ...t });

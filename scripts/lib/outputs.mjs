@@ -5,8 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { failure, withAdminKey, workerFor } from "./org-data.mjs";
-import { normalizeSlug } from "./operators.mjs";
+import { callWorker } from "./worker-call.mjs";
 import { UsageError } from "./wrangler.mjs";
 
 export const DOWNLOAD_FORMATS = ["md", "html", "docx"];
@@ -29,21 +28,17 @@ function filenameOf(disposition, fallback) {
  * the current directory).
  * @returns {Promise<{ file: string, bytes: number, contentType: string }>}
  */
-export async function downloadOutput({ org, outputId, format = "md", out, url, ...target }) {
-  const slug = normalizeSlug(org);
+export async function downloadOutput({ outputId, format = "md", out, ...options }) {
   if (!outputId) throw new UsageError("Name the deliverable: outputs download OUTPUT_ID --org SLUG.");
   if (!DOWNLOAD_FORMATS.includes(format)) throw new UsageError(`--format must be md, html or docx (got "${String(format).slice(0, 20)}").`);
-  const worker = await workerFor(target, url);
-  try {
-    return await withAdminKey(slug, target, async (key) => {
-      const response = await fetch(`${worker.url}/api/v1/outputs/${encodeURIComponent(outputId)}/download?format=${format}`, { headers: { authorization: `Bearer ${key}` } });
-      if (!response.ok) throw await failure(response, "outputs download");
+  return callWorker(options, {
+    what: "outputs download",
+    path: `/outputs/${encodeURIComponent(outputId)}/download?format=${format}`,
+    read: async (response) => {
       const bytes = new Uint8Array(await response.arrayBuffer());
       const file = path.resolve(out ?? filenameOf(response.headers.get("content-disposition"), `${outputId}.${format}`));
       writeFileSync(file, bytes);
       return { file, bytes: bytes.byteLength, contentType: response.headers.get("content-type") ?? "" };
-    });
-  } finally {
-    await worker.stop();
-  }
+    },
+  });
 }

@@ -23,7 +23,7 @@ and steps, waiting for an assistant. --start: the first run's due time (default:
 --until: no run is due after it. Times are ISO 8601 with a zone (2026-12-01T09:00:00Z). A run nobody starts
 before the next is due is marked missed; after 3 missed in a row the schedule pauses (run this again to resume).
 At most 50 schedules per org. --org: the plan's org (found from the plan when it lives in the directory database).
-Runs through the Worker, like export: locally a wrangler dev on the same state (or --url a running one).`,
+Runs through the Worker, like export: locally the server running on the same state (npm start), else a wrangler dev started for it (or --url a running one).`,
       run: async (o, t) => {
         if (!o.plan) throw new UsageError("give the plan's id: plans schedule PLAN_ID --every ….");
         if (!EVERY.includes(o.every)) throw new UsageError(`--every is one of ${EVERY.join(", ")}.`);

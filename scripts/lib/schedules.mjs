@@ -3,8 +3,8 @@
  * temporary admin key and the same Worker (--url, the deployment with --remote, or a local wrangler dev) as the
  * other commands that go through the Worker.
  */
-import { failure, withAdminKey, workerFor } from "./org-data.mjs";
 import { normalizeSlug } from "./operators.mjs";
+import { callWorker } from "./worker-call.mjs";
 import { OperatorError, runSql, sqlString } from "./wrangler.mjs";
 
 /** The org of a plan: --org when given, else the plan's row in the directory database (where most orgs live). */
@@ -15,29 +15,17 @@ async function orgOfPlan(planId, org, target) {
   return row.slug;
 }
 
-async function call(planId, org, url, target, init, what) {
+async function call(planId, org, url, target, method, body, what) {
   const slug = await orgOfPlan(planId, org, target);
-  const worker = await workerFor(target, url);
-  try {
-    return await withAdminKey(slug, target, async (key) => {
-      const response = await fetch(`${worker.url}/api/v1/plans/${encodeURIComponent(planId)}/schedule`, {
-        ...init,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      });
-      if (!response.ok) throw await failure(response, what);
-      return response.status === 204 ? null : response.json();
-    });
-  } finally {
-    await worker.stop();
-  }
+  return callWorker({ org: slug, url, ...target }, { what, method, path: `/plans/${encodeURIComponent(planId)}/schedule`, body });
 }
 
 /** @returns {Promise<{ schedule: Record<string, any> }>} */
 export async function schedulePlan({ plan, org, every, start, until, url, ...target }) {
   const body = { every, ...(start ? { startAt: start } : {}), ...(until ? { until } : {}) };
-  return call(plan, org, url, target, { method: "PUT", body: JSON.stringify(body) }, "plans schedule");
+  return call(plan, org, url, target, "PUT", body, "plans schedule");
 }
 
 export async function unschedulePlan({ plan, org, url, ...target }) {
-  await call(plan, org, url, target, { method: "DELETE" }, "plans unschedule");
+  await call(plan, org, url, target, "DELETE", undefined, "plans unschedule");
 }

@@ -4,7 +4,7 @@
  */
 import * as shares from "./shares.mjs";
 
-const WORKER = `Runs through the Worker, like export: locally a wrangler dev on the same state (or --url a running one);
+const WORKER = `Runs through the Worker, like export: locally the server running on the same state (npm start), else a wrangler dev started for it (or --url a running one);
 with --remote, the deployment.`;
 
 /**

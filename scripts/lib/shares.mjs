@@ -3,8 +3,7 @@
  * key and the same Worker (--url, the deployment with --remote, or a local wrangler dev) as the webhook commands.
  * A link made here is made by the org's first admin (the audit log names them).
  */
-import { failure, withAdminKey, workerFor } from "./org-data.mjs";
-import { normalizeSlug } from "./operators.mjs";
+import { callWorker } from "./worker-call.mjs";
 import { UsageError } from "./wrangler.mjs";
 
 const ID = /^[a-z]{2,10}_[0-9a-z]{25}$/;
@@ -15,23 +14,7 @@ function checkedId(value, what) {
   return value;
 }
 
-async function call({ org, url, ...target }, what, method, path, body) {
-  const slug = normalizeSlug(org);
-  const worker = await workerFor(target, url);
-  try {
-    return await withAdminKey(slug, target, async (key) => {
-      const response = await fetch(`${worker.url}/api/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      if (!response.ok) throw await failure(response, what);
-      return response.json();
-    });
-  } finally {
-    await worker.stop();
-  }
-}
+const call = (options, what, method, path, body) => callWorker(options, { what, method, path, body });
 
 /** @returns {Promise<{ shareId: string, url: string, expiresAt: string }>} */
 export async function createShare({ outputId, days, ...rest }) {

@@ -18,8 +18,9 @@ export function sourceCommands(emit) {
 for each quote on the new text (the daily cron does the same; so does POST /api/v1/sources/recheck). A source
 verified at delivery whose quote is gone from the page becomes "changed" ("gone" when the page is unreachable),
 and research_output.sources_changed fires once per change. Counts against the org's source-check limits.
-Runs through the Worker, like export: locally a wrangler dev on the same state, kept running until the
-re-checks are done (or --url a running one); with --remote, the deployment.`,
+Runs through the Worker, like export: locally the server running on the same state (npm start), else a wrangler
+dev started for it and kept running until the re-checks are done (or --url a running one); with --remote, the
+deployment.`,
       run: async (o, t) => {
         const r = await sources.recheckSources({ org: o.org, url: o.url, ...t });
         emit(o, r, () =>

@@ -3,8 +3,8 @@
  * temporary admin key and the same Worker (--url, the deployment with --remote, or a local wrangler dev) as the
  * webhook commands.
  */
-import { failure, withAdminKey, workerFor } from "./org-data.mjs";
 import { normalizeSlug } from "./operators.mjs";
+import { callWorker } from "./worker-call.mjs";
 import { runSql, sqlInt, sqlString } from "./wrangler.mjs";
 
 /** How long a command that started the Worker itself waits for the re-checks it queued (they run in that Worker). */
@@ -15,21 +15,18 @@ const LOCAL_WAIT_MS = 120_000;
  * When the command started a local Worker for this, it waits for the verdicts before stopping it.
  * @returns {Promise<{ queued: number, batchLimit: number, waited?: { checked: number, pending: number } }>}
  */
-export async function recheckSources({ org, url, ...target }) {
-  const slug = normalizeSlug(org);
-  const worker = await workerFor(target, url);
-  try {
-    const started = Date.now();
-    const answer = await withAdminKey(slug, target, async (key) => {
-      const response = await fetch(`${worker.url}/api/v1/sources/recheck`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
-      if (!response.ok) throw await failure(response, "sources recheck");
-      return response.json();
-    });
-    if (!worker.started || answer.queued === 0) return answer;
-    return { ...answer, waited: await waitForVerdicts(slug, target, started) };
-  } finally {
-    await worker.stop();
-  }
+export async function recheckSources(options) {
+  const started = Date.now();
+  return callWorker(options, {
+    what: "sources recheck",
+    method: "POST",
+    path: "/sources/recheck",
+    read: async (response, worker, target) => {
+      const answer = await response.json();
+      if (!worker.started || answer.queued === 0) return answer;
+      return { ...answer, waited: await waitForVerdicts(normalizeSlug(options.org), target, started) };
+    },
+  });
 }
 
 /** Polls the org's home database until no source re-checked since `since` is still on its way (or the wait is over). */

@@ -9,7 +9,7 @@ const WEBHOOK_DETAILS = `Events: plan.stalled, plan.review_requested, plan.compl
 research_output.created, research_output.sources_changed. Deliveries are signed per Standard Webhooks (webhook-id, webhook-timestamp,
 webhook-signature); verify them with the secret \`webhook add\` prints. A subscription's url (as REST and the
 dashboard name it) is \`webhook add\`'s first argument; --url names the Cairn server, as in every command. Runs
-through the Worker, like export: locally a wrangler dev on the same state (or --url a running one); with --remote,
+through the Worker, like export: locally the server running on the same state (npm start), else a wrangler dev started for it (or --url a running one); with --remote,
 the deployment.`;
 
 /**

@@ -3,8 +3,7 @@
  * routes (org:admin), with the same temporary admin key and the same Worker
  * (--url, the deployment with --remote, or a local wrangler dev) as export and import.
  */
-import { failure, withAdminKey, workerFor } from "./org-data.mjs";
-import { normalizeSlug } from "./operators.mjs";
+import { callWorker } from "./worker-call.mjs";
 import { UsageError } from "./wrangler.mjs";
 
 const ID = /^[a-z]{2,10}_[0-9a-z]{25}$/;
@@ -15,23 +14,7 @@ function checkedId(id, flag) {
 }
 
 /** One call to the webhook routes as an admin of the org; the parsed answer (null for 204). */
-async function call({ org, url, ...target }, method, route, body) {
-  const slug = normalizeSlug(org);
-  const worker = await workerFor(target, url);
-  try {
-    return await withAdminKey(slug, target, async (key) => {
-      const response = await fetch(`${worker.url}/api/v1/webhooks${route}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      if (!response.ok) throw await failure(response, `webhook ${method} ${route || "/"}`);
-      return response.status === 204 ? null : response.json();
-    });
-  } finally {
-    await worker.stop();
-  }
-}
+const call = (options, method, route, body) => callWorker(options, { what: `webhook ${method} ${route || "/"}`, method, path: `/webhooks${route}`, body });
 
 export const listWebhooks = (options) => call(options, "GET", "");
 

@@ -4,9 +4,8 @@ import type { SourceCheckMessage } from "../domain/ports";
 import { CHECK_FAILURE_REASONS, isLastAttempt, retryDelayMs, SOURCE_CHECK_CONCURRENCY } from "../domain/sources/check-scheduling";
 import type { Env } from "../env";
 import { giveUp } from "../platform/sources/check-failures";
+import { log } from "../platform/log";
 import { type Checker, type CheckReady, checkerOf, checkSource, type PageFetches, sourceToCheck } from "../platform/sources/check-source";
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 /** One stored check: what the queue's message said, when it was asked for, when it is due, the attempts it failed. */
 const SCHEMA = `CREATE TABLE IF NOT EXISTS checks (

@@ -25,7 +25,8 @@ let context: BrowserContext;
 let page: Page;
 let outputId = "";
 
-const cli = (...args: string[]) => runCli("--persist-to", server.persistTo, ...args, "--url", server.url);
+// No --url: the CLI finds the suite's server running on this state (as it finds a running `npm start`) and uses it.
+const cli = (...args: string[]) => runCli("--persist-to", server.persistTo, ...args);
 
 describe("deliverable downloads: CLI, the HTML file in a browser, the dashboard link", { timeout: 180_000 }, () => {
   beforeAll(async () => {
@@ -62,6 +63,7 @@ describe("deliverable downloads: CLI, the HTML file in a browser, the dashboard 
   it("the CLI writes the file; an unknown format is a usage error", { timeout: 300_000 }, async () => {
     const result = await cli("outputs", "download", outputId, "--org", server.orgSlug, "--format", "html", "--out", join(work, "brief.html"), "--json");
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`Through the local server already running on this state: ${server.url}`);
     expect(JSON.parse(result.stdout)).toMatchObject({ file: join(work, "brief.html"), contentType: "text/html; charset=utf-8" });
     expect(readFileSync(join(work, "brief.html"), "utf8")).toContain("<h1>Heat pumps in cold climates</h1>");
     const md = await (await fetch(`${server.url}/api/v1/outputs/${outputId}/download?format=md`, { headers: { authorization: `Bearer ${server.apiKey}` } })).text();

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { addUser, applyMigrations, createApiKey, createOrg, type DevServer, findFreePort, startDevServer } from "../../scripts/lib/local.mjs";
+import { groupMembers, portIsFree } from "../support/process-group";
 
 /**
  * Plan durability across a crash of the local server: a plan mid-flight (step 1
@@ -23,7 +23,10 @@ import { addUser, applyMigrations, createApiKey, createOrg, type DevServer, find
 const REPORT = { thinking: "Looked at the sources", webSearches: [], webFetches: [], otherToolCalls: [], subagents: [] };
 
 const STALL_MINUTES = 1;
-const POLL_MS = 5_000;
+/** How often the test asks whether the plan has stalled yet (it goes on within a second of the alarm). */
+const POLL_MS = 1_000;
+/** How long after the stall the test looks again for a second one (none must come). */
+const AFTER_STALL_MS = 5_000;
 const STALL_WAIT_MS = 150_000;
 
 const persistTo = mkdtempSync(join(tmpdir(), "cairn-e2e-durability-"));
@@ -136,31 +139,6 @@ async function audit(planId: string): Promise<AuditEntry[]> {
   return entries;
 }
 const stalledEntries = async (planId: string) => (await audit(planId)).filter((entry) => entry.action === "plan.stalled");
-
-/** Processes whose process group is `pgid` (Linux /proc); the comm field may contain spaces, so parse after ")". */
-function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // fields[0] = state, fields[1] = ppid, fields[2] = pgrp
-      if (Number(fields[2]) === pgid && fields[0] !== "Z") members.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return members;
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}
 
 async function start(port: number, label: string): Promise<DevServer> {
   const started = await startDevServer({ port, persistTo, inspectorPort: await findFreePort(), logFile: join(logDir, `wrangler-${label}.log`), timeoutMs: 90_000 });
@@ -312,7 +290,7 @@ describe("a plan survives a SIGKILL of the local server", () => {
       expect(activeStalled.plans.find((plan) => plan.planId === planId)).toMatchObject({ status: "stalled", stalled: true, progress: 33 });
 
       // A little later, still one stall: the alarm does not mark it again.
-      await sleep(POLL_MS);
+      await sleep(AFTER_STALL_MS);
       expect(await stalledEntries(planId)).toHaveLength(1);
 
       // --- Coming back: the same claim, resumed (which counts as activity and clears the stall).

@@ -32,8 +32,8 @@ export async function startReceiver() {
   return {
     url: `http://127.0.0.1:${address.port}`,
     received,
-    /** Waits until `done(received)` holds (20 s at most) and returns what arrived. */
-    async waitFor(done: (all: ReceivedWebhook[]) => boolean, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
+    /** Waits until `done(received)` holds (60 s at most: a deadline for what never comes, not a quiet machine's pace) and returns what arrived. */
+    async waitFor(done: (all: ReceivedWebhook[]) => boolean, timeoutMs = 60_000): Promise<ReceivedWebhook[]> {
       const until = Date.now() + timeoutMs;
       while (!done(received)) {
         if (Date.now() > until) throw new Error(`webhooks did not arrive in time; got ${received.map((r) => r.body.slice(0, 60)).join(" | ") || "nothing"}`);

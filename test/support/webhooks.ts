@@ -44,7 +44,11 @@ export function useStandInReceivers(): void {
 
 export const at = (path: string) => received.filter((r) => r.path === path);
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+/**
+ * Asks `probe` every 100 ms until it answers, and returns the answer. The deadline only bounds a wait that will never
+ * end: an event that comes takes the time it takes, more on a loaded machine (60 s by default, within the test's 90 s).
+ */
+export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -206,6 +206,7 @@ describe("hostile-tenant invariant", () => {
       }
       expect(seen).toEqual([]);
     },
-    240_000,
+    // A budget for the work (random hostile writes and every read after them), not for a quiet machine: it ran past 240 s under load.
+    600_000,
   );
 });

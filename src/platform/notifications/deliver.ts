@@ -14,10 +14,9 @@ import {
   takeDailySend,
 } from "../../storage/notification-repository";
 import { describeTarget, sendMessage, type Target, targetOfChannel } from "./send";
+import { log } from "../log";
 
 export type Verdict = { ack: true } | { retry: true; delaySeconds: number };
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 /** A digest carries at most this many events; more wait for the next message. */
 const DIGEST_BATCH = 50;

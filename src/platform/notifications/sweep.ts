@@ -3,8 +3,7 @@ import { WEBHOOK_LIMITS } from "../../domain/webhooks/policy";
 import type { WebhookMessage } from "../../domain/webhooks/model";
 import type { Env } from "../../env";
 import { secretKeyring } from "../webhooks/secret-keys";
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
+import { log } from "../log";
 
 /**
  * The notifications' part of the sweep cron: deliveries left pending with no queue message (claimed by moving

@@ -11,8 +11,7 @@ import { abandonRun, type ClaimedRun, claimRun, dueSchedules, latestRun, markRun
 import { bindingOf } from "../org-homes";
 import { outboxPublisher } from "../webhooks/producer";
 import { homeDatabaseNames } from "../webhooks/sweeper";
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
+import { log } from "../log";
 
 /** Who the runs' plans are made and missed runs cancelled by: the schedule's author, through the scheduler. */
 const schedulerActor = (schedule: Pick<Schedule, "createdBy">): Actor => ({ userId: schedule.createdBy, clientId: "cairn-schedule" });

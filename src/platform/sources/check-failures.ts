@@ -5,6 +5,7 @@ import { unchecked } from "../../domain/sources/verification";
 import type { Env } from "../../env";
 import { recordVerdictIfPending } from "../../storage/source-check-runs";
 import { homeDatabase } from "../org-homes";
+import { log } from "../log";
 
 /**
  * How a source check that fails still ends in a verdict. A check that fails is retried by the org's checker; on its
@@ -16,8 +17,6 @@ import { homeDatabase } from "../org-homes";
 /** The source-check queue's dead-letter queue (wrangler.toml; a deployment names it "<worker>-source-checks-dlq"). */
 export const SOURCE_CHECK_DLQ_NAME = "cairn-source-checks-dlq";
 export const isSourceCheckDeadLetterQueue = (name: string) => name === SOURCE_CHECK_DLQ_NAME || name.endsWith("-source-checks-dlq");
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 /** Marks the message's source unchecked (`reason`) if it is still pending; throws when that write fails. */
 export async function giveUp(env: Env, body: SourceCheckMessage, reason: string): Promise<void> {

@@ -16,14 +16,13 @@ import { clientTextStore, withClientText } from "./client-texts";
 import { type FetchedPage, fetchPage } from "./fetch-page";
 import { type SnapshotQuota, type SnapshotStore, snapshotStore } from "./snapshots";
 import { readPage } from "./visible-text";
+import { log } from "../log";
 
 /**
  * One source check: fetch (or reuse) the cited page, match the quote, and write the verdict on the evidence row. The
  * org's checker (durable-objects/source-checker-object.ts) runs it; it throws when Cairn's side fails (the checker
  * retries) and a source gone meanwhile is reported, not checked.
  */
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 export interface Checker {
   store: SnapshotStore;

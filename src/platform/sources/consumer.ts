@@ -1,12 +1,11 @@
 import type { SourceCheckMessage } from "../../domain/ports";
 import { groupBy } from "../../domain/sources/check-scheduling";
 import type { Env } from "../../env";
+import { log } from "../log";
 
 /** The source-check queue as wrangler.toml names it (a deployment names it after its Worker: "<worker>-source-checks"). */
 export const SOURCE_CHECK_QUEUE_NAME = "cairn-source-checks";
 export const isSourceCheckQueue = (name: string) => name === SOURCE_CHECK_QUEUE_NAME || name.endsWith("-source-checks");
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 /** An org's checker: one Durable Object per org, named by the org's id. */
 export const sourceCheckerOf = (env: Env, orgId: string) => env.SOURCE_CHECKER.get(env.SOURCE_CHECKER.idFromName(orgId));

@@ -4,8 +4,7 @@ import type { Env } from "../../env";
 import { markRequeued, pendingSources, recordVerdictIfPending } from "../../storage/source-check-runs";
 import { bindingOf } from "../org-homes";
 import { sourceCheckQueue } from "./producer";
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
+import { log } from "../log";
 
 export interface PendingSwept {
   /** Checks sent once more. */

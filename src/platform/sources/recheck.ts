@@ -6,13 +6,12 @@ import { markRechecksRequested, sourcesDueRecheck } from "../../storage/delivere
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
 import { bindingOf, homeDatabase } from "../org-homes";
 import { sourceCheckQueue } from "./producer";
+import { log } from "../log";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 /** Orgs one daily run re-checks, so a run stays well inside a Worker's limits (the rest are next day's, oldest-checked first). */
 const ORGS_PER_RUN = 1_000;
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 export interface RecheckQueued {
   /** Sources handed to the source-check queue for re-checking. */

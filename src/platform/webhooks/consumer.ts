@@ -24,6 +24,7 @@ import { deadLetterDelivery as deadLetterNotification } from "../../storage/noti
 import { homeDatabase } from "../org-homes";
 import { attemptDelivery } from "./attempt";
 import { openSigningSecrets, resealIfNeeded, secretKeyring } from "./secret-keys";
+import { log } from "../log";
 
 /** The main queue and its dead-letter queue, as wrangler.toml names them. */
 export const WEBHOOK_QUEUE_NAME = "cairn-webhooks";
@@ -35,8 +36,6 @@ const retryBase = (env: Env): number => {
   const configured = Number(env.WEBHOOK_RETRY_BASE_SECONDS);
   return Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_RETRY_BASE_SECONDS;
 };
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 /** The body each subscription receives: the event as decided, plus where a person opens it. */
 function bodyFor(event: WebhookEvent, cairnOrigin: string): string {

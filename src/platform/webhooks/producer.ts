@@ -3,8 +3,7 @@ import type { WebhookEvent } from "../../domain/webhooks/events";
 import type { WebhookMessage } from "../../domain/webhooks/model";
 import { outboxRetryDelayMs } from "../../domain/webhooks/policy";
 import { forgetWebhookEvents, postponeWebhookEvents } from "../../storage/webhook-outbox";
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
+import { log } from "../log";
 
 /**
  * Sends events from one database's outbox to the webhook queue and clears what the queue took. A refused

@@ -4,6 +4,7 @@ import { signingSecrets } from "../../domain/webhooks/policy";
 import { importKeyring, needsResealing, openSecret, parseKeyringSetting, type SecretKeyring, sealSecret } from "../../domain/webhooks/secret-box";
 import type { Env } from "../../env";
 import { replaceStoredSecrets } from "../../storage/webhook-repository";
+import { log } from "../log";
 
 /**
  * The deployment's keyring for webhook signing secrets, from the Worker secret
@@ -12,8 +13,6 @@ import { replaceStoredSecrets } from "../../storage/webhook-repository";
  * replaces it.
  */
 let cached: { setting: string; keyring: Promise<SecretKeyring> } | null = null;
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 /** The keyring, or null when the setting is absent or malformed (logged once per setting, without key material). */
 export async function secretKeyring(env: Env): Promise<SecretKeyring | null> {

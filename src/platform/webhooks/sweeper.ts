@@ -7,6 +7,7 @@ import { claimStuckDeliveries, subscriptionsToReseal } from "../../storage/webho
 import { bindingOf } from "../org-homes";
 import { sendOutboxEvents } from "./producer";
 import { resealIfNeeded, secretKeyring } from "./secret-keys";
+import { log } from "../log";
 
 /**
  * What the cron does for webhooks, each part in bounded batches so a run stays
@@ -16,8 +17,6 @@ import { resealIfNeeded, secretKeyring } from "./secret-keys";
  *     delivery was recorded), same delivery, same webhook-id;
  *   - seals with the current key the signing secrets still in clear text or under an older key.
  */
-
-const log = (level: "info" | "warn" | "error", message: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level, message, ...fields }));
 
 export interface SweepReport {
   outboxEventsSent: number;

@@ -6,6 +6,7 @@ import { refusalMessage, type SsoRefusal } from "../../domain/auth/sso/identity"
 import { checkPending, type PendingSsoSignIn, SSO_PENDING_TTL_SECONDS, type SsoReturn } from "../../domain/auth/sso/pending";
 import { newId } from "../../domain/ids";
 import type { Env } from "../../env";
+import { log } from "../../platform/log";
 import { auditInsertStatement } from "../../storage/audit-log";
 import { ensureSsoMember, orgSsoForDomain, readOrgSso, type StoredSso } from "../../storage/org-sso";
 import { leaveSsoTicket } from "../sso-ticket";
@@ -44,7 +45,6 @@ const refusalPage = (c: DashContext, refusal: SsoRefusal, providerName: string, 
   return render(c, { title, children: <SsoMessage title={title} message={message} retry={retry} /> }, status);
 };
 
-const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ level: "warn", message: "sso sign-in refused", ...fields }));
 
 /** A refusal in the org's audit log: the reason and the library's words (never a token, code or claim value). */
 async function auditRefusal(env: Env, orgId: string, refusal: SsoRefusal, detail: string): Promise<void> {
@@ -109,7 +109,7 @@ export function registerSsoRoutes(dashboardApp: Hono<App>, safeReturn: (value: u
     c.header("set-cookie", cookieHeader(c.env.PUBLIC_URL, stateCookieName(c.env), "", 0), { append: true });
     const checked = checkPending(pendingRecord, state, readCookie(c.req.raw, stateCookieName(c.env)), Date.now());
     if (!checked.ok) {
-      log({ reason: checked.refusal, orgId: pendingRecord?.orgId ?? null });
+      log("warn", "sso sign-in refused", { reason: checked.refusal, orgId: pendingRecord?.orgId ?? null });
       if (pendingRecord) await auditRefusal(c.env, pendingRecord.orgId, checked.refusal, "the state does not match this browser's");
       return refusalPage(c, checked.refusal, "your provider", 400);
     }
@@ -127,7 +127,7 @@ export function registerSsoRoutes(dashboardApp: Hono<App>, safeReturn: (value: u
     const outcome = await finishSignIn(opened.metadata, opened.client, callbackUrl, pending, sso.emailDomains, providerAccess(c.env), Math.floor(Date.now() / 1000));
     if (!outcome.ok) {
       const detail = "detail" in outcome ? outcome.detail : outcome.refusal;
-      log({ reason: outcome.refusal, orgId: pending.orgId, detail });
+      log("warn", "sso sign-in refused", { reason: outcome.refusal, orgId: pending.orgId, detail });
       await auditRefusal(c.env, pending.orgId, outcome.refusal, detail);
       return refusalPage(c, outcome.refusal, providerName, outcome.refusal === "provider_unreachable" ? 502 : 403, retry);
     }
