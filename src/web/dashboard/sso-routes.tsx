@@ -45,7 +45,6 @@ const refusalPage = (c: DashContext, refusal: SsoRefusal, providerName: string, 
   return render(c, { title, children: <SsoMessage title={title} message={message} retry={retry} /> }, status);
 };
 
-
 /** A refusal in the org's audit log: the reason and the library's words (never a token, code or claim value). */
 async function auditRefusal(env: Env, orgId: string, refusal: SsoRefusal, detail: string): Promise<void> {
   await auditInsertStatement(env.DB, { orgId, actorUserId: "sso", actorClientId: "sso", action: "sso.sign_in_refused", targetType: "org", targetId: orgId, detail: { reason: refusal, detail } }, Date.now()).run();
