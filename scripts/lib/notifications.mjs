@@ -34,7 +34,8 @@ async function withMemberKey(slug, email, target, fn) {
 }
 
 async function call({ org, url, ...target }, withKey, method, route, body) {
-  const worker = await workerFor(target, url);
+  // A channel keeps the origin it was added on for its messages' links: the deployment's, not this command's server.
+  const worker = await workerFor(target, url, { keepLinks: true });
   try {
     return await withKey(normalizeSlug(org), target, async (key) => {
       const response = await fetch(`${worker.url}/api/v1${route}`, {

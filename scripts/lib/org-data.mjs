@@ -24,7 +24,18 @@ import { OperatorError, projectRoot, runSql, runSqlAll, sqlInt, sqlString, Usage
 const KEY_SCOPES = ["research:read", "research:write", "org:admin"];
 
 /** The Worker to talk to: --url, the deployment's recorded URL (remote), or a local `wrangler dev` started now. */
-export async function workerFor(target, url) {
+/**
+ * The deployment's public URL as the local configuration names it (wrangler.toml's PUBLIC_URL, what `npm start`
+ * serves), or null: a record that keeps a link (a notification channel's) names it, not the temporary server a
+ * local command starts on a free port, which is gone when the command ends.
+ */
+export function configuredPublicUrl(toml = readFileSync(path.join(projectRoot, "wrangler.toml"), "utf8")) {
+  const vars = toml.split(/^\[(?!vars\])/m)[0] ?? "";
+  return /^PUBLIC_URL\s*=\s*"([^"]+)"\s*$/m.exec(vars)?.[1] ?? null;
+}
+
+/** `keepLinks`: the temporary server answers as the configured PUBLIC_URL, so what it stores links there. */
+export async function workerFor(target, url, { keepLinks = false } = {}) {
   if (url) return { url: url.replace(/\/$/, ""), stop: async () => {} };
   if (target.remote) {
     const settings = path.join(projectRoot, "cairn.deploy.json");
@@ -32,7 +43,8 @@ export async function workerFor(target, url) {
     if (!recorded) throw new UsageError("No deployment URL recorded in cairn.deploy.json: pass --url https://<your-worker>.");
     return { url: recorded.replace(/\/$/, ""), stop: async () => {} };
   }
-  const server = await startDevServer({ persistTo: target.persistTo, timeoutMs: 90_000 });
+  const publicUrl = keepLinks ? configuredPublicUrl() : null;
+  const server = await startDevServer({ persistTo: target.persistTo, timeoutMs: 90_000, ...(publicUrl ? { vars: { PUBLIC_URL: publicUrl } } : {}) });
   // `started`: this command runs the Worker itself, so work it queues runs only while the command waits.
   return { url: server.url, stop: () => server.stop(), started: true };
 }
