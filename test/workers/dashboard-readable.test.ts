@@ -171,7 +171,8 @@ describe("the dashboard shows what assistants wrote as a person reads it", () =>
 
     const detail = readText(await (await visitor.get(`/dashboard/executions/${execution.executionId}`)).text());
     expect(detail).toContain("Depth signals quick");
-    expect(detail).toContain("Prior research Decision: none_found Artifact ids: —");
+    expect(detail).toContain("Prior research Decision: none found: new research Artifact ids: —");
+    expect(detail).not.toContain("none_found");
     expect(detail).not.toContain('[ "quick" ]');
   });
 });
