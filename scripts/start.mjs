@@ -101,7 +101,10 @@ ${bar}
   REST API         ${base}/api/v1
   OpenAPI          ${base}/api/v1/openapi.json
   Health           ${base}/health
-  Daily clean-up   ${base}/__scheduled  (the cron; never runs by itself here)
+  Crons, by hand   ${base}/__scheduled?cron=*/5+*+*+*+*  (every 5 min: webhooks, notifications,
+                   pending sources, scheduled runs)
+                   ${base}/__scheduled?cron=23+3+*+*+*  (daily: those sweeps, retention, source re-checks)
+                   (the crons never run by themselves here: open one to run it; see docs/development.md)
 
   Demo sign-in     ${demo.email}
   Demo password    ${demo.password}

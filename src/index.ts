@@ -3,7 +3,7 @@ import { screenRegistration } from "./auth/client-registration";
 import { screenClientId } from "./auth/client-id-guard";
 import { AUTHORIZE_PATH, BASELINE_SCOPES, createOAuthProvider, REGISTER_PATH, TOKEN_PATH } from "./auth/oauth-provider";
 import { guardedRefresh } from "./auth/refresh";
-import { normalizeTokenRequest, protectedResourceAlias, publicOrigin } from "./auth/resource";
+import { challengeNamingPath, normalizeTokenRequest, protectedResourceAlias, publicOrigin } from "./auth/resource";
 import { addressedForApiKey } from "./auth/api-key-origin";
 import { protectedFaceOf, restoreVerifiedCaller } from "./auth/verified-callers";
 import type { Env } from "./env";
@@ -101,8 +101,12 @@ async function route(request: Request, baseEnv: Env, ctx: ExecutionContext): Pro
   }
   // A token this isolate verified moments ago goes straight to its face (auth/verified-callers.ts).
   const face = protectedFaceOf(pathname);
-  if (face && (await restoreVerifiedCaller(normalized, env, ctx))) return (face === "mcp" ? mcpApiHandler : restApiHandler).fetch(normalized, env, ctx);
-  return providerFor(origin).fetch(face ? addressedForApiKey(normalized, origin) : normalized, env, ctx);
+  if (face && (await restoreVerifiedCaller(normalized, env, ctx))) {
+    const answered = await (face === "mcp" ? mcpApiHandler : restApiHandler).fetch(normalized, env, ctx);
+    return face === "mcp" ? challengeNamingPath(answered, pathname, origin) : answered;
+  }
+  const answered = await providerFor(origin).fetch(face ? addressedForApiKey(normalized, origin) : normalized, env, ctx);
+  return face === "mcp" ? challengeNamingPath(answered, pathname, origin) : answered;
 }
 
 export default {

@@ -33,7 +33,9 @@ async function withMemberKey(slug, email, target, fn) {
   }
 }
 
-const call = (options, withKey, method, route, body) => callWorker(options, { what: `${method} ${route}`, method, path: route, body, withKey });
+// A channel keeps the origin it was added on for its messages' links: the deployment's, not a temporary server's.
+const call = (options, withKey, method, route, body) =>
+  callWorker(options, { what: `${method} ${route}`, method, path: route, body, withKey, keepLinks: true });
 
 /** `a,b` as a list; `none` for an empty one (turning e-mail off). */
 function eventList(events) {

@@ -24,10 +24,21 @@ import { OperatorError, projectRoot, runSql, runSqlAll, sqlInt, sqlString, Usage
 const KEY_SCOPES = ["research:read", "research:write", "org:admin"];
 
 /**
- * The Worker to talk to: --url, the deployment's recorded URL (remote), the local server already running on the
- * same state (`npm start`), or a local `wrangler dev` started now.
+ * The deployment's public URL as the local configuration names it (wrangler.toml's PUBLIC_URL, what `npm start`
+ * serves), or null: a record that keeps a link (a notification channel's) names it, not the temporary server a
+ * local command starts on a free port, which is gone when the command ends.
  */
-export async function workerFor(target, url) {
+export function configuredPublicUrl(toml = readFileSync(path.join(projectRoot, "wrangler.toml"), "utf8")) {
+  const vars = toml.split(/^\[(?!vars\])/m)[0] ?? "";
+  return /^PUBLIC_URL\s*=\s*"([^"]+)"\s*$/m.exec(vars)?.[1] ?? null;
+}
+
+/**
+ * The Worker to talk to: --url, the deployment's recorded URL (remote), the local server already running on the
+ * same state (`npm start`), or a local `wrangler dev` started now. `keepLinks`: a server started now answers as the
+ * configured PUBLIC_URL, so what it stores links there (a running server already answers as its own).
+ */
+export async function workerFor(target, url, { keepLinks = false } = {}) {
   if (url) return { url: url.replace(/\/$/, ""), stop: async () => {} };
   if (target.remote) {
     const settings = path.join(projectRoot, "cairn.deploy.json");
@@ -40,7 +51,8 @@ export async function workerFor(target, url) {
     process.stderr.write(`Through the local server already running on this state: ${running}\n`);
     return { url: running, stop: async () => {} };
   }
-  const server = await startDevServer({ persistTo: target.persistTo, timeoutMs: 90_000 });
+  const publicUrl = keepLinks ? configuredPublicUrl() : null;
+  const server = await startDevServer({ persistTo: target.persistTo, timeoutMs: 90_000, ...(publicUrl ? { vars: { PUBLIC_URL: publicUrl } } : {}) });
   // `started`: this command runs the Worker itself, so work it queues runs only while the command waits.
   return { url: server.url, stop: () => server.stop(), started: true };
 }

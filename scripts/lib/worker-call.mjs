@@ -15,12 +15,13 @@ const json = (response) => (response.status === 204 ? null : response.json());
  * @param {{ org: string, url?: string, remote?: boolean, persistTo?: string, config?: string }} options the command's --org, --url and target
  * @param {{ what: string, method?: string, path: string, body?: unknown,
  *   withKey?: (slug: string, target: object, fn: (key: string) => Promise<any>) => Promise<any>,
- *   read?: (response: Response, worker: { url: string, started?: boolean }, target: object) => Promise<any> }} call
- *   `path` below /api/v1; `what` names the command in a failure; `read` turns a 2xx answer into the result (default: its JSON)
+ *   read?: (response: Response, worker: { url: string, started?: boolean }, target: object) => Promise<any>, keepLinks?: boolean }} call
+ *   `path` below /api/v1; `what` names the command in a failure; `read` turns a 2xx answer into the result (default: its JSON);
+ *   `keepLinks`: what the call stores keeps links to the deployment's address (see workerFor)
  */
-export async function callWorker({ org, url, ...target }, { what, method = "GET", path, body, withKey = withAdminKey, read = json }) {
+export async function callWorker({ org, url, ...target }, { what, method = "GET", path, body, withKey = withAdminKey, read = json, keepLinks = false }) {
   const slug = normalizeSlug(org);
-  const worker = await workerFor(target, url);
+  const worker = await workerFor(target, url, { keepLinks });
   try {
     return await withKey(slug, target, async (key) => {
       const response = await fetch(`${worker.url}/api/v1${path}`, {

@@ -78,3 +78,19 @@ export function protectedResourceAlias(pathname: string, origin: string, require
     headers: { "content-type": "application/json", "access-control-allow-origin": "*", "cache-control": "public, max-age=3600" },
   });
 }
+
+/**
+ * A challenge from `/mcp` or `/mcp/core` names that path's own metadata document. The provider names the
+ * origin's, whose `resource` is the origin: RFC 9728 §3.3 tells a client to discard metadata whose resource
+ * is not the one it asked for, so a strict client connecting to `…/mcp` would throw that away. The path's
+ * document names `…/mcp`, which the authorization and token endpoints map to the canonical origin.
+ */
+export function challengeNamingPath(response: Response, pathname: string, origin: string): Response {
+  const challenge = response.headers.get("www-authenticate");
+  if (!challenge || !CONNECT_PATHS.has(pathname) || !pathname.startsWith("/mcp")) return response;
+  const rootDocument = `resource_metadata="${origin}${PATH_INSERTED_PREFIX}"`;
+  if (!challenge.includes(rootDocument)) return response;
+  const headers = new Headers(response.headers);
+  headers.set("www-authenticate", challenge.replace(rootDocument, `resource_metadata="${origin}${PATH_INSERTED_PREFIX}${pathname}"`));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -1,4 +1,14 @@
-import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult, type ClientCapabilities, type InputRequiredResult, inputRequired, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type CallToolResult,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  isSpecType,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 
 /** The key of Cairn's one input request: the approval page a person opens. */
 export const APPROVAL_INPUT_KEY = "approve_plan";
@@ -32,7 +42,18 @@ export function approvalElicitation(result: CallToolResult, ctx: ServerContext):
   // The envelope is keyed by the reserved `_meta` names; the SDK types it opaquely.
   const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   if (!(capabilities?.elicitation as { url?: unknown } | undefined)?.url) return undefined;
-  if (ctx.mcpReq.inputResponses?.[APPROVAL_INPUT_KEY] !== undefined) return undefined;
+  const answer = ctx.mcpReq.inputResponses?.[APPROVAL_INPUT_KEY];
+  if (answer !== undefined) {
+    // The answer to an elicitation is an ElicitResult (action accept, decline or cancel); anything else is not an
+    // answer, and taking it as one would end the asking on a malformed retry.
+    if (!isSpecType.ElicitResult(answer)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid params: inputResponses.${APPROVAL_INPUT_KEY} is not an elicitation result: it needs action "accept", "decline" or "cancel" (and content, if any, an object of strings, numbers, booleans or string lists).`,
+      );
+    }
+    return undefined;
+  }
   return inputRequired({
     inputRequests: {
       [APPROVAL_INPUT_KEY]: inputRequired.elicitUrl({

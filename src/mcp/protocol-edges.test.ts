@@ -42,6 +42,25 @@ describe("protocol edges", () => {
     expect(message.error?.message).toContain("2026-07-28");
   });
 
+  it("answers an unsupported version named only in the MCP-Protocol-Version header with -32022 and the supported versions", async () => {
+    const { apiKey } = await seedTenant();
+    const supported = ["2026-07-28", "2025-11-25", "2025-06-18"];
+    // Later than 2026-07-28 (the modern lane), earlier than every served revision, and not a version at all.
+    for (const version of ["2027-03-01", "2026-13-45", "1999-01-01", "latest"]) {
+      for (const params of [{}, { _meta: modernMeta(version) }]) {
+        const response = await fetchWorker(mcpRequest(apiKey, "tools/list", params, modernHeaders("tools/list", version)));
+        expect(response.status, version).toBe(400);
+        const message = await readJsonRpc(response);
+        expect(message.error?.code, `${version} ${JSON.stringify(params)}`).toBe(-32022);
+        expect(message.error?.data).toEqual({ supported, requested: version });
+      }
+    }
+    // initialize negotiates whatever its header says; a served version in the header is served.
+    const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "edges", version: "1" } };
+    expect((await readJsonRpc(await fetchWorker(mcpRequest(apiKey, "initialize", initialize, { "mcp-protocol-version": "1999-01-01" })))).result?.protocolVersion).toBe("2025-11-25");
+    expect((await readJsonRpc(await fetchWorker(mcpRequest(apiKey, "tools/list", { _meta: modernMeta() }, modernHeaders("tools/list"))))).error).toBeUndefined();
+  });
+
   it("answers a cursor it never issued with -32602 on every list, in both eras", async () => {
     const { apiKey } = await seedTenant();
     for (const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list"]) {

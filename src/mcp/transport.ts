@@ -13,8 +13,7 @@ import {
   ProtocolErrorCode,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { SERVED_PROTOCOL_VERSIONS, HOW_TO_SPEAK } from "./versions";
-
+import { SERVED_PROTOCOL_VERSIONS, HOW_TO_SPEAK, unsupportedHeaderVersion } from "./versions";
 
 const jsonRpcError = (code: number, message: string, status: number, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }), {
@@ -84,11 +83,28 @@ export function createMcpTransport(factory: McpServerFactory): McpTransport {
       if (rejectedHost) return rejectedHost;
       const rejectedOrigin = originValidationResponse(request, localHosts ? [...localhostAllowedOrigins(), hostname] : [hostname]);
       if (rejectedOrigin) return rejectedOrigin;
+      const unsupported = request.method === "POST" ? unsupportedHeaderVersion(request.headers.get("mcp-protocol-version"), parsedBody) : undefined;
+      if (unsupported !== undefined) return unsupportedVersion(unsupported, (parsedBody as { id?: unknown }).id);
       if (await isLegacyRequest(request, parsedBody)) return serveLegacy(request, authInfo, parsedBody);
       return listServedVersions(await modern.fetch(request, { authInfo, parsedBody }), parsedBody);
     },
   };
 }
+
+/** 400 -32022 UnsupportedProtocolVersion: the versions served and how to speak to Cairn, as the SDK's own refusals read after `listServedVersions`. */
+const unsupportedVersion = (requested: string, id: unknown) =>
+  new Response(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: typeof id === "string" || typeof id === "number" ? id : null,
+      error: {
+        code: ProtocolErrorCode.UnsupportedProtocolVersion,
+        message: `Unsupported protocol version for this request: ${requested}. ${HOW_TO_SPEAK}`,
+        data: { supported: [...SERVED_PROTOCOL_VERSIONS], requested },
+      },
+    }),
+    { status: 400, headers: { "content-type": "application/json" } },
+  );
 
 /**
  * The SDK's modern handler names only modern revisions in `server/discover` and in

@@ -14,3 +14,20 @@ export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERS
 export const HOW_TO_SPEAK =
   "Cairn speaks 2026-07-28 (each request names it in _meta io.modelcontextprotocol/protocolVersion and the MCP-Protocol-Version header) " +
   "and 2025-11-25 or 2025-06-18 after an initialize handshake (requests without that _meta).";
+
+/**
+ * The version a request's `MCP-Protocol-Version` header names when this endpoint serves none such, else
+ * undefined. Every request but `initialize` (which negotiates, whatever its header says) is answered by its
+ * header's version: on 2026-07-28 an unsupported one is refused with -32022 UnsupportedProtocolVersion
+ * listing the supported versions, whatever the body holds, and the 2025 lane refuses one with 400 too.
+ * Notifications are left to the lanes (they have no id to answer).
+ */
+export function unsupportedHeaderVersion(header: string | null, body: unknown): string | undefined {
+  if (header === null) return undefined;
+  const version = header.trim();
+  if (SERVED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  if (typeof body !== "object" || body === null) return undefined;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  if (typeof method !== "string" || method === "initialize" || id === undefined) return undefined;
+  return version;
+}

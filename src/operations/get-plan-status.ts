@@ -22,6 +22,6 @@ export const getPlanStatus = defineOperation({
     // A run a schedule made says where it stands in its series; only such a run costs the series' read, so a plan's
     // status stays one read of the plan (round-trips.test.ts). The series' own plan: GET /plans/{planId}/schedule.
     const link = state.plan.seriesRun ? await ctx.services.series.ofPlan(orgId, input.planId) : null;
-    return { ...planStatusView(state, ctx.now()), ...(link ? { series: seriesView(link) } : {}) };
+    return { ...planStatusView(state, ctx.now()), ...(link ? { series: seriesView(link, state) } : {}) };
   },
 });

@@ -125,7 +125,7 @@ export const sequentialSearch = defineOperation({
       .string()
       .max(SESSION_LIMITS.textChars)
       .optional()
-      .describe("Addressed once a later step's text or sources hold its key terms"),
+      .describe("Addressed once a later step attaches a source whose title or snippet holds its key terms (a step only mentioning it does not)"),
     reasoning: z.string().max(SESSION_LIMITS.textChars).optional(),
     confidence: z.enum(CONFIDENCES).optional(),
     isRevision: z.boolean().optional(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { SeriesLink } from "../domain/plans/schedule";
+import type { PlanState } from "../domain/plans/model";
+import { runStanding, type SeriesLink } from "../domain/plans/schedule";
 
 /** A plan's place in a scheduled series, as get_plan_status shows it (the schedule itself: REST /plans/{planId}/schedule). */
 export const SeriesView = z.object({
@@ -10,17 +11,22 @@ export const SeriesView = z.object({
   /** The schedule's: active, paused (after missed runs), ended or stopped. */
   status: z.string(),
   nextDueAt: z.string().nullable(),
-  /** This run's: due (nobody started it yet), started or missed. */
+  /** This run's: due (nobody started it yet), started, missed, or how its plan ended (completed, failed, cancelled). */
   run: z.string().optional(),
 });
 
-export const seriesView = (link: SeriesLink): z.infer<typeof SeriesView> => ({
+/** Whether anybody started the plan: a step left pending, or the plan left the statuses a new run waits in. */
+export const planStarted = (state: PlanState): boolean =>
+  state.steps.some((step) => step.status !== "pending") || !["active", "awaiting_review", "stalled"].includes(state.plan.status);
+
+/** `state`: the run's own plan, read already, so the run reads as it stands now (runStanding). */
+export const seriesView = (link: SeriesLink, state?: PlanState): z.infer<typeof SeriesView> => ({
   seriesId: link.schedule.seriesId,
   runNumber: link.runNumber,
   every: link.schedule.every,
   status: link.schedule.status,
   nextDueAt: link.schedule.status === "active" ? new Date(link.schedule.nextDueAt).toISOString() : null,
-  ...(link.run ? { run: link.run.status } : {}),
+  ...(link.run ? { run: runStanding(link.run.status, state ? { status: state.plan.status, started: planStarted(state) } : null) } : {}),
 });
 
 /** What changed since the previous run's deliverable (src/domain/research/changes.ts), for a person to read. */

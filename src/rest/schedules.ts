@@ -64,7 +64,7 @@ export function scheduleOpenApiPaths(base: string, problem: (description: string
       runNumber: { type: "integer", description: "This plan's place in the series (0: the series' own plan)" },
       runs: {
         type: "array",
-        items: { type: "object", properties: { runNumber: { type: "integer" }, planId: { type: "string" }, dueAt: { type: "string", format: "date-time" }, status: { type: "string", enum: ["due", "started", "missed"] } } },
+        items: { type: "object", properties: { runNumber: { type: "integer" }, planId: { type: "string" }, dueAt: { type: "string", format: "date-time" }, status: { type: "string", enum: ["due", "started", "missed", "completed", "failed", "cancelled"] } } },
       },
     },
   };

@@ -1,4 +1,4 @@
-import type { PlanSeriesReader, RunStatus, Schedule, ScheduleInterval, ScheduleStatus, SeriesLink } from "../domain/plans/schedule";
+import { type PlanSeriesReader, type RunStanding, type RunStatus, runStanding, type Schedule, type ScheduleInterval, type ScheduleStatus, type SeriesLink } from "../domain/plans/schedule";
 import type { WebhookEvent } from "../domain/webhooks/events";
 import type { D1Queries } from "./database";
 import { recordWebhookEvent } from "./webhook-outbox";
@@ -191,11 +191,20 @@ export function d1PlanSeries(db: D1Queries): PlanSeriesReader {
   };
 }
 
-/** The series' latest runs, newest first. */
-export async function recentRuns(db: D1Queries, orgId: string, seriesId: string, limit: number): Promise<{ runNumber: number; planId: string; dueAt: number; status: RunStatus }[]> {
+/** The series' latest runs, newest first, each as it stands now (runStanding: its plan says whether it started or ended). */
+export async function recentRuns(db: D1Queries, orgId: string, seriesId: string, limit: number): Promise<{ runNumber: number; planId: string; dueAt: number; status: RunStanding }[]> {
   const { results } = await db
-    .prepare("SELECT run_number, plan_id, due_at, status FROM plan_series_runs WHERE org_id = ? AND series_id = ? AND plan_created = 1 ORDER BY run_number DESC LIMIT ?")
+    .prepare(
+      `SELECT r.run_number, r.plan_id, r.due_at, r.status, p.status AS plan_status, ${STARTED} AS started FROM plan_series_runs r
+        LEFT JOIN plans p ON p.plan_id = r.plan_id AND p.org_id = r.org_id
+        WHERE r.org_id = ? AND r.series_id = ? AND r.plan_created = 1 ORDER BY r.run_number DESC LIMIT ?`,
+    )
     .bind(orgId, seriesId, limit)
-    .all<{ run_number: number; plan_id: string; due_at: number; status: string }>();
-  return results.map((row) => ({ runNumber: row.run_number, planId: row.plan_id, dueAt: row.due_at, status: row.status as RunStatus }));
+    .all<{ run_number: number; plan_id: string; due_at: number; status: string; plan_status: string | null; started: number }>();
+  return results.map((row) => ({
+    runNumber: row.run_number,
+    planId: row.plan_id,
+    dueAt: row.due_at,
+    status: runStanding(row.status as RunStatus, row.plan_status === null ? null : { status: row.plan_status, started: row.started === 1 }),
+  }));
 }

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "../../scripts/lib/local.mjs";
-import { findBrowser } from "../support/browser";
+import { planTemplate } from "../../src/domain/plans/templates";
+import { findBrowser, withinViewport } from "../support/browser";
 
 /**
  * The dashboard in a real browser: a system Chromium or the one shipped in an npm
@@ -187,6 +188,45 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
     expect(await page.getAttribute(`#step-${next.step.stepId}`, "data-step-status")).toBe("in_progress");
     expect(await page.textContent("#plan-audit")).toContain("review.approve");
     await shoot("plan-detail");
+  });
+
+  it("puts an approval's decision on the first screen of the page its link opens, steps read as purposes", async () => {
+    // The deep template's 13 steps, whose instructions name tools: what an assistant really sends.
+    const template = planTemplate("general_topic", "deep", "solid-state batteries").createPlanArguments;
+    const created = await api<{ planId: string; approvalUrl?: string }>("POST", "/plans", { ...template, approval: "required", budget: { maxSteps: 20, maxToolCalls: 400 } });
+    expect(created.status).toBe(201);
+    const approvalPlan = created.body.planId;
+    const waiting = await nextStep(approvalPlan);
+    expect(waiting.status).toBe("awaiting_review");
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${server.url}/dashboard/plans/${approvalPlan}`);
+    await page.screenshot({ path: join(screenshotDir, "approval-first-screen.png"), caret: "initial" });
+    expect(await page.textContent("#approval-banner")).toContain("waits for your approval");
+    const decision = page.locator("#plan-approval form.approval-decision");
+    expect(await decision.locator("[data-approval-budget]").textContent()).toContain("up to 20 steps, 400 tool calls");
+    const lines = await decision.locator("ol.step-lines > li").allTextContents();
+    expect(lines).toHaveLength(template.steps.length);
+    // Purposes in words: no tool names, and a long one cut after a whole word of the instructions, never inside one.
+    lines.forEach((line, i) => {
+      expect(line).not.toMatch(/[a-z]_[a-z]/);
+      const lastWord = /(\S+)…/.exec(line)?.[1];
+      if (lastWord) expect(template.steps[i]?.instructions.split(/[\s,;:]+/)).toContain(lastWord);
+    });
+    for (const name of ["Approve", "Revise", "Reject"]) {
+      expect(await withinViewport(page, decision.locator("button", { hasText: name })), `${name} visible without scrolling at 1280×800`).toBe(true);
+    }
+    // The step cards lead with the purpose; the assistant's instructions fold away.
+    const firstCard = page.locator("#plan-steps .card").first();
+    expect(await firstCard.locator("strong").first().textContent()).not.toMatch(/[a-z]_[a-z]/);
+    expect(await firstCard.locator("details.instructions").count()).toBe(1);
+    expect(await firstCard.locator("details.instructions p").isVisible()).toBe(false);
+    await page.setViewportSize(DESKTOP);
+    await shoot("approval");
+
+    await decision.locator("button", { hasText: "Approve" }).click();
+    await page.waitForURL(`${server.url}/dashboard/plans/${approvalPlan}?done=plan_approve`);
+    expect(await page.locator("#approval-banner").count()).toBe(0);
+    expect((await nextStep(approvalPlan)).status).toBe("step");
   });
 
   it("creates an API key shown once and revokes it", async () => {

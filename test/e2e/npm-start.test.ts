@@ -52,7 +52,7 @@ describe("npm start", { timeout: 150_000 }, () => {
     const port = await findFreePort();
     let cron = "";
     const { output, code } = await startAndStop(port, async () => {
-      cron = await (await fetch(`http://localhost:${port}/__scheduled`)).text();
+      cron = await (await fetch(`http://localhost:${port}/__scheduled?cron=*/5+*+*+*+*`)).text();
     });
     expect([0, 130], output).toContain(code); // stopped by Ctrl-C, not crashed
     expect(output.match(/has access to the following bindings/g), output).toHaveLength(1);
@@ -63,7 +63,8 @@ describe("npm start", { timeout: 150_000 }, () => {
     expect(output).not.toContain("127.0.0.1");
     expect(output).toMatch(/Demo API key {5}cairn_/);
     // The cron trigger the banner names runs the Worker's scheduled handler.
-    expect(output).toContain(`Daily clean-up   http://localhost:${port}/__scheduled`);
+    expect(output).toContain(`Crons, by hand   http://localhost:${port}/__scheduled?cron=*/5+*+*+*+*`);
+    expect(output).toContain(`http://localhost:${port}/__scheduled?cron=23+3+*+*+*`);
     expect(cron).toBe("Ran scheduled event");
   });
 });

@@ -272,4 +272,12 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
     expect(users.stdout).toMatch(/bob@example\.com\s+Bob\s+member/);
     expect(users.stdout).not.toContain("pbkdf2");
   });
+
+  it("adds a Slack channel whose messages link to the deployment's PUBLIC_URL, not the CLI's temporary server", async () => {
+    const added = await cli("org", "channels", "add", "https://hooks.slack.com/services/T000/B000/cli-test", "--org", "acme", "--kind", "slack", "--events", "plan.completed", "--json");
+    expect(added.code, added.stderr).toBe(0);
+    const { channelId } = JSON.parse(added.stdout) as { channelId: string };
+    // wrangler.toml's PUBLIC_URL, what `npm start` serves: the temporary server listened on another port.
+    expect(await runSql(`SELECT cairn_origin FROM notification_channels WHERE id = ${sqlString(channelId)}`, db)).toEqual([{ cairn_origin: "http://localhost:8787" }]);
+  });
 });

@@ -1,6 +1,16 @@
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import type { Locator, Page } from "playwright-core";
+
+/** Whether an element lies wholly inside the viewport as the page opened, without scrolling (no screenshot needed). */
+export async function withinViewport(page: Page, locator: Locator): Promise<boolean> {
+  const viewport = page.viewportSize();
+  const box = await locator.boundingBox();
+  const scrolled = (await page.evaluate("window.scrollY")) as number;
+  if (!viewport || !box || scrolled !== 0) return false;
+  return box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
+}
 
 /**
  * Which Chromium the browser tests drive, found without downloading anything:

@@ -205,6 +205,19 @@ describe("asking the person over MCP", () => {
     // Answered (the client opened the page): the retry gets the plain result, the person is not asked twice.
     const retried = await readJsonRpc(await fetchWorker(modernCall(apiKey, "get_next_step", { planId }, { elicitation: { url: {} } }, { approve_plan: { action: "accept" } })));
     expect(retried.result?.structuredContent).toMatchObject({ status: "awaiting_review", approvalUrl: approvalPage(planId) });
+    // An answer that is not an ElicitResult (action accept, decline or cancel) is refused as invalid params, not taken as answered.
+    for (const invalid of [{ action: "bogus" }, {}, { action: "accept", content: "yes" }]) {
+      const refusedAnswer = await fetchWorker(modernCall(apiKey, "get_next_step", { planId }, { elicitation: { url: {} } }, { approve_plan: invalid }));
+      const message = await readJsonRpc(refusedAnswer);
+      expect(message.error?.code, JSON.stringify(message)).toBe(-32602);
+      expect(message.error?.message).toContain("approve_plan");
+      expect(message.result).toBeUndefined();
+    }
+    // Not an object at all: the SDK drops it as no answer, so the person is asked again.
+    const notAnObject = await readJsonRpc(await fetchWorker(modernCall(apiKey, "get_next_step", { planId }, { elicitation: { url: {} } }, { approve_plan: "accept" })));
+    expect(notAnObject.result?.resultType).toBe("input_required");
+    const declined = await readJsonRpc(await fetchWorker(modernCall(apiKey, "get_next_step", { planId }, { elicitation: { url: {} } }, { approve_plan: { action: "decline" } })));
+    expect(declined.result?.structuredContent).toMatchObject({ status: "awaiting_review" });
     const formOnly = await readJsonRpc(await fetchWorker(modernCall(apiKey, "get_next_step", { planId }, { elicitation: { form: {} } })));
     expect(formOnly.result?.resultType).not.toBe("input_required");
     expect(formOnly.result?.structuredContent).toMatchObject({ status: "awaiting_review", approvalUrl: approvalPage(planId) });

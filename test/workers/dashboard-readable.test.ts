@@ -127,10 +127,11 @@ describe("the dashboard shows what assistants wrote as a person reads it", () =>
     const visitor = new Visitor();
     await visitor.signIn(admin.email, admin.password);
 
-    // The approval: its presentation's steps a numbered list, each budget field its label, the limit now, and its box.
+    // The approval: its steps a numbered list of purposes, each budget field its label, the limit now, and its box.
     const approval = await (await visitor.get(`/dashboard/plans/${planId}`)).text();
     const form = approval.slice(approval.indexOf('data-review-kind="approval"'));
-    expect(form).toMatch(/<ol>\s*<li>\[search\] Find production shares<\/li>/);
+    expect(form.slice(0, 3000)).toMatch(/<ol class="step-lines" data-approval-steps="true"><li data-step-line="[^"]+">Find production shares <span class="muted">\(search\)<\/span><\/li>/);
+    expect(form).toContain("up to 8 steps, 200,000 tokens");
     expect(form).toMatch(/data-budget-field="maxSteps"><label for="maxSteps-[^"]+">Steps<\/label><span class="muted">now 8<\/span><input /);
     expect(form).toMatch(/data-budget-field="maxTokens"><label for="maxTokens-[^"]+">Tokens<\/label><span class="muted">now 200,000<\/span><input /);
     expect(readText(form)).not.toContain("(now 8)");
@@ -170,7 +171,8 @@ describe("the dashboard shows what assistants wrote as a person reads it", () =>
 
     const detail = readText(await (await visitor.get(`/dashboard/executions/${execution.executionId}`)).text());
     expect(detail).toContain("Depth signals quick");
-    expect(detail).toContain("Prior research Decision: none_found Artifact ids: —");
+    expect(detail).toContain("Prior research Decision: none found: new research Artifact ids: —");
+    expect(detail).not.toContain("none_found");
     expect(detail).not.toContain('[ "quick" ]');
   });
 });

@@ -234,7 +234,7 @@ describe("dashboard review inbox", () => {
     const { planId, checkpointStepId } = await planAwaitingReview(apiKey);
     const visitor = await signedIn(admin.email, admin.password);
     const page = await (await visitor.get(`/dashboard/plans/${planId}`)).text();
-    expect(page).toContain("Review step 2 (checkpoint)");
+    expect(page).toMatch(/Review step 2: [^<]+ \(checkpoint\)/);
     const revised = await visitor.post(`/dashboard/plans/${planId}/steps/${checkpointStepId}/review`, {
       csrf: Visitor.csrfOf(page),
       decision: "revise",
@@ -328,6 +328,13 @@ describe("dashboard pages", () => {
     const list = await (await visitor.get("/dashboard/plans?stalled=1")).text();
     expect(list).toContain("[Scan] Goes quiet");
     expect(list).toContain("⚠ stalled");
+    // A plan whose status is "stalled" says so once, not "stalled ⚠ stalled".
+    await env.DB.prepare("UPDATE plans SET status = 'stalled' WHERE plan_id = ?").bind(planId).run();
+    const again = await (await visitor.get("/dashboard/plans?stalled=1")).text();
+    const row = again.slice(again.indexOf(`data-plan-id="${planId}"`), again.indexOf("</tr>", again.indexOf(`data-plan-id="${planId}"`)));
+    const status = row.slice(row.indexOf('data-label="Status"'), row.indexOf('data-label="Derived"'));
+    expect(status).toContain(">stalled<");
+    expect(status).not.toContain("⚠");
   });
 
   it("shows skill executions with their interview, routing and feedback, and analytics", async () => {

@@ -8,7 +8,7 @@ import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import { createChannel } from "../../src/platform/notifications/admin";
 import { Visitor } from "../support/dashboard";
-import { createPlan } from "../support/plans";
+import { createPlan, ok } from "../support/plans";
 import { adminOf, at, received, useStandInReceivers, waitFor } from "../support/webhooks";
 import { fetchWorker, ORIGIN, rest, seedApiKey, seedUser } from "../support/worker";
 
@@ -159,6 +159,9 @@ describe("notifications to people", () => {
     expect(added.status).toBe(303);
     const listing = await (await adminVisitor.get("/dashboard/admin/notifications")).text();
     expect(listing).not.toContain("dash-secret");
+    // A channel hears of every plan of the org: its events are not described as one person's.
+    expect(listing).not.toContain("of yours");
+    expect(listing).toContain("a plan waits for approval before its first step");
     const channelId = listing.match(/data-channel="([^"]+)"/)?.[1] ?? "";
     const tested = await adminVisitor.post(`/dashboard/admin/notifications/${channelId}/test`, { csrf });
     expect(await tested.text()).toContain("Test message sent.");
@@ -184,6 +187,42 @@ describe("notifications to people", () => {
     const channelRows = await env.DB.prepare("SELECT status, sent_with FROM notification_deliveries WHERE org_id = ? ORDER BY created_at").bind(orgId).all<{ status: string; sent_with: string }>();
     expect(channelRows.results.map((r) => r.status)).toEqual(["delivered", "delivered", "delivered", "delivered"]);
     expect(new Set(channelRows.results.slice(1).map((r) => r.sent_with)).size).toBe(1);
+  });
+
+  it("leaves out of a digest an approval answered while it waited, and says an event there twice once", async () => {
+    const { orgId, adminKey, admin } = await adminOf();
+    const path = "/slack/answered";
+    expect((await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url: `https://hooks.example.com${path}`, events: ["plan.approval_requested", "plan.stalled"] }))).status).toBe(201);
+    const { planId } = await createPlan(adminKey, { approval: "required" });
+    await waitFor("the approval's message", async () => at(path).length === 1);
+    // A person approves; the plans index says it waits no more.
+    const asked = Date.now();
+    const status = (await ok(adminKey, "get_plan_status", { planId })) as { pendingReviews: { reviewId: string; planVersion: number }[] };
+    const approver = (await seedApiKey(orgId, admin.userId, ["research:read", "research:write", "plans:approve"])).key;
+    await ok(approver, "submit_review", { planId, stepId: status.pendingReviews[0]?.reviewId, decision: "approve", planVersion: status.pendingReviews[0]?.planVersion });
+    await waitFor("the index", async () => (await env.DB.prepare("SELECT derived_status FROM plans WHERE plan_id = ?").bind(planId).first("derived_status")) !== "awaiting_review");
+    // Inside the window the first message opened: the approval (asked twice before the answer) and a stall said twice.
+    const stale = (name: string, type: "plan.approval_requested" | "plan.stalled", id: string) => ({
+      body: { kind: "event" as const, event: { eventId: newId("msg"), orgId, type, occurredAt: asked, data: { planId: id, name } } },
+    });
+    await env.WEBHOOK_QUEUE.sendBatch([
+      stale("Answered", "plan.approval_requested", planId),
+      stale("Answered", "plan.approval_requested", planId),
+      stale("Quiet", "plan.stalled", "plan_quiet"),
+      stale("Quiet", "plan.stalled", "plan_quiet"),
+    ]);
+    await waitFor("the next message", async () => at(path).length === 2);
+    const text = (JSON.parse(at(path)[1]?.body ?? "{}") as { text: string }).text;
+    expect(text).not.toContain(planId);
+    expect(text.split("/dashboard/plans/plan_quiet")).toHaveLength(2);
+    const rows = await env.DB.prepare("SELECT event_type, status, last_error FROM notification_deliveries WHERE org_id = ? AND channel_id IS NOT NULL ORDER BY created_at, id")
+      .bind(orgId)
+      .all<{ event_type: string; status: string; last_error: string | null }>();
+    expect(rows.results.filter((r) => r.status === "cancelled").map((r) => [r.event_type, r.last_error])).toEqual([
+      ["plan.approval_requested", "answered before it was sent"],
+      ["plan.approval_requested", "answered before it was sent"],
+    ]);
+    expect(at(path)).toHaveLength(2);
   });
 
   it("sends nothing to a member removed from the org", async () => {

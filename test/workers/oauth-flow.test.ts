@@ -4,12 +4,22 @@ import { authorizeInBrowser, pkcePair, registerClient } from "../support/oauth-f
 import { addMembership, callTool, fetchWorker, mcpRequest, ORIGIN, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
 
 describe("OAuth discovery", () => {
-  it("answers an unauthenticated /mcp with a challenge naming the resource metadata and baseline scopes", async () => {
+  it("answers an unauthenticated /mcp with a challenge naming the path's own resource metadata (RFC 9728 §3.3) and baseline scopes", async () => {
     const response = await fetchWorker(mcpRequest(null, "tools/list"));
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toContain(`resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource"`);
-    expect(response.headers.get("www-authenticate")).toContain('scope="research:read research:write"');
+    const challenge = response.headers.get("www-authenticate") ?? "";
+    expect(challenge).toContain(`resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge).toContain('scope="research:read research:write"');
     expect(response.headers.get("mcp-session-id")).toBeNull();
+    // The document named is the one whose resource is what the client asked for: a strict client keeps it.
+    const named = /resource_metadata="([^"]+)"/.exec(challenge)?.[1] ?? "";
+    expect(await (await fetchWorker(new Request(named))).json()).toMatchObject({ resource: `${ORIGIN}/mcp` });
+    // The core profile names its own, and an invalid token gets the same.
+    const core = await fetchWorker(new Request(`${ORIGIN}/mcp/core`, mcpRequest(null, "tools/list")));
+    expect(core.headers.get("www-authenticate")).toContain(`resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp/core"`);
+    const invalid = await fetchWorker(mcpRequest("not-a-token", "tools/list"));
+    expect(invalid.status).toBe(401);
+    expect(invalid.headers.get("www-authenticate")).toContain(`resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it("publishes protected resource metadata for the origin and the connect paths", async () => {

@@ -43,7 +43,7 @@ describe("a plan that waits for approval", () => {
     const [approval] = status.pendingReviews;
     expect(approval).toMatchObject({ kind: "approval", stepId: null });
     expect(approval?.presentation).toContain("Which vector database fits on-device search?");
-    expect(approval?.presentation).toContain("1. [search] Do step 1 (search)");
+    expect(approval?.presentation).toContain("1. [search] Do step 1\n");
     expect(approval?.presentation).toContain("0 of 6 steps used");
     expect(approval?.presentation).toContain("Search, then analyze, then synthesize");
     const reviewId = approval?.reviewId as string;

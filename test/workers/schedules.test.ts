@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { Visitor } from "../support/dashboard";
-import { createPlan, ok } from "../support/plans";
+import { completeNextStep, createPlan, ok } from "../support/plans";
 import { adminOf, at, subscribe, useStandInReceivers, waitFor } from "../support/webhooks";
 import { rest, seedTenant } from "../support/worker";
 
@@ -106,6 +106,21 @@ describe("scheduled re-runs", () => {
     });
     expect(mails).toHaveLength(1);
     expect(mails[0]?.body_text).toContain(`/dashboard/plans/${runPlanId}`);
+
+    // Started, then finished before the next due time: it reads so at once (get_plan_status, the schedule, the
+    // dashboard), not "due: waiting for an assistant" until the next tick settles it a day later.
+    await completeNextStep(apiKey, runPlanId);
+    expect(((await ok(apiKey, "get_plan_status", { planId: runPlanId })) as { series: { run: string } }).series.run).toBe("started");
+    expect((await scheduleOf(apiKey, planId)).runs[0]?.status).toBe("started");
+    for (let i = 0; i < 2; i++) await completeNextStep(apiKey, runPlanId);
+    expect(((await ok(apiKey, "get_plan_status", { planId: runPlanId })) as { status: string; series: { run: string } }).series.run).toBe("completed");
+    expect((await scheduleOf(apiKey, planId)).runs[0]?.status).toBe("completed");
+    const visitor = new Visitor();
+    await visitor.signIn(admin.email, admin.password);
+    const seriesPage = await (await visitor.get(`/dashboard/plans/${planId}`)).text();
+    expect(seriesPage).toContain("Run 1</a> due");
+    expect(seriesPage).not.toContain("waiting for an assistant");
+    expect(seriesPage).toMatch(/Run 1<\/a> due [^<]+: finished/);
   });
 
   it("marks a run nobody started missed when the next is due (out of the open plans), and pauses the series after 3", async () => {

@@ -26,7 +26,7 @@ describe("scopes", () => {
     const challenge = response.headers.get("www-authenticate") ?? "";
     expect(challenge).toContain('error="insufficient_scope"');
     expect(challenge).toContain('scope="research:write"');
-    expect(challenge).toContain("resource_metadata=");
+    expect(challenge).toContain(`resource_metadata="${ORIGIN}/.well-known/oauth-protected-resource/mcp"`);
     const read = await callTool(tokens.access_token, "list_skill_executions", {});
     expect(read.isError).toBe(false);
     expect((await rest(tokens.access_token, "/skill-executions", { method: "POST", body: "{}" })).status).toBe(403);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dashboardLink, type NotifiedEvent, renderDigest, renderEvent } from "./message";
+import { currentEvents } from "./digest";
 import { dailyCapOf, digestWindowOf, NOTIFICATION_LIMITS, parseChannelInput, parsePreferences, secondsUntilNextUtcDay, sendableAt, utcDay } from "./policy";
 
 const T0 = Date.UTC(2026, 10, 28, 23, 59, 30);
@@ -71,5 +72,25 @@ describe("notification messages", () => {
     expect(digest.text).not.toContain(`${ORIGIN}/dashboard/plans/plan_20`);
     expect(digest.text).toContain("…and 5 more.");
     expect(renderDigest(events.slice(0, 1), ORIGIN, "x").subject).toContain("Plan stalled");
+  });
+});
+
+describe("what a digest still says", () => {
+  const event = (eventId: string, type: string, planId: string, occurredAt: number): NotifiedEvent => ({ eventId, type: type as NotifiedEvent["type"], occurredAt, data: { planId, name: planId } });
+
+  it("drops a request already answered, says each event once (the latest), and keeps what Cairn cannot check", () => {
+    const items = [
+      event("e1", "plan.approval_requested", "plan_answered", 1),
+      event("e2", "plan.approval_requested", "plan_waiting", 2),
+      event("e3", "plan.approval_requested", "plan_waiting", 3),
+      event("e4", "plan.stalled", "plan_answered", 4),
+      event("e5", "plan.review_requested", "plan_unknown", 5),
+    ];
+    const { keep, repeated, stale } = currentEvents(items, (item) => item, new Map([["plan_answered", 10]]));
+    expect(keep.map((e) => e.eventId)).toEqual(["e3", "e4", "e5"]);
+    expect(repeated.map((e) => e.eventId)).toEqual(["e2"]);
+    expect(stale.map((e) => e.eventId)).toEqual(["e1"]);
+    // A request made after the plan last changed is a new one, not answered yet.
+    expect(currentEvents([event("e6", "plan.review_requested", "plan_answered", 11)], (item) => item, new Map([["plan_answered", 10]])).keep).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { type Budget, budgetLines, describeLine, normalizeBudget } from "./budge
 import { assertBudget, usageOf, withDecidedReview } from "./budget-review";
 import { type Actor, LIMITS, type NewStep, type PlanReview, type PlanState, type Step } from "./model";
 import { settle } from "./settle";
+import { stepPurpose } from "./step-purpose";
 import { assertStepCount, findStep, insertAfter, replaceStep, snapshot, withSteps } from "./step-list";
 import type { NewId, PlanEvent, PlanModification, Transition } from "./transition";
 
@@ -31,8 +32,6 @@ export const APPROVAL_PRESENTATION_MAX = 16_000;
 
 const clip = (text: string, chars: number) => (text.length <= chars ? text : `${text.slice(0, chars - 1)}…`);
 
-/** A step's instructions on its one line of the list (a line break would end the list item). */
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
 
 /** What the approval request shows: the question, the steps, the budget and why the plan is built this way. */
 export function approvalPresentation(state: PlanState, now: number): string {
@@ -43,7 +42,7 @@ export function approvalPresentation(state: PlanState, now: number): string {
   // and a line straight after a list would run on as part of its last item.
   return [
     `Research question: ${clip(plan.researchQuestion, QUESTION_CHARS)}`,
-    [`Steps (${steps.length}):`, ...steps.map((step) => `${step.stepOrder}. [${step.stepType}${step.parallelGroup ? `, parallel ${step.parallelGroup}` : ""}] ${oneLine(clip(step.instructions, STEP_LINE_CHARS))}`)].join("\n"),
+    [`Steps (${steps.length}):`, ...steps.map((step) => `${step.stepOrder}. [${step.stepType}${step.parallelGroup ? `, parallel ${step.parallelGroup}` : ""}] ${stepPurpose(step.instructions, STEP_LINE_CHARS)}`)].join("\n"),
     `Budget: ${budget}`,
     `Design rationale: ${clip(plan.planDesignRationale, RATIONALE_CHARS)}`,
   ].join("\n\n");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CairnError } from "../errors";
-import { applyScheduleRequest, assertScheduleRoom, decideTick, dueTime, latestDueIndex, parseScheduleRequest, runPlanName, SCHEDULE_LIMITS } from "./schedule";
+import { applyScheduleRequest, assertScheduleRoom, decideTick, dueTime, latestDueIndex, parseScheduleRequest, runPlanName, runStanding, SCHEDULE_LIMITS } from "./schedule";
 
 const NOW = Date.UTC(2026, 10, 28, 9);
 const DAY = 86_400_000;
@@ -81,5 +81,21 @@ describe("schedules", () => {
     expect(() => assertScheduleRoom(SCHEDULE_LIMITS.perOrg)).toThrow(/50 schedules/);
     expect(runPlanName("[Deep] Batteries · run 3", 4)).toBe("[Deep] Batteries · run 4");
     expect(runPlanName(`[Deep] ${"x".repeat(300)}`, 12)).toHaveLength(200);
+  });
+});
+
+describe("runStanding", () => {
+  it("reads a run by its plan: ended as the plan ended, started once anybody started it, else as the cron stored it", () => {
+    expect(runStanding("due", { status: "active", started: false })).toBe("due");
+    expect(runStanding("due", { status: "active", started: true })).toBe("started");
+    expect(runStanding("due", { status: "completed", started: true })).toBe("completed");
+    expect(runStanding("started", { status: "failed", started: true })).toBe("failed");
+    expect(runStanding("due", { status: "cancelled", started: false })).toBe("cancelled");
+    // The cron cancels the plan of a run it marks missed: still missed. Run after all, it reads as it ended.
+    expect(runStanding("missed", { status: "cancelled", started: false })).toBe("missed");
+    expect(runStanding("missed", { status: "completed", started: true })).toBe("completed");
+    expect(runStanding("missed", { status: "awaiting_review", started: false })).toBe("missed");
+    // A run whose plan is gone (erased) keeps the cron's word.
+    expect(runStanding("due", null)).toBe("due");
   });
 });

@@ -177,6 +177,26 @@ export function decideTick(schedule: Schedule, previous: PreviousRun | null, now
   };
 }
 
+/** What a person reads of a run: how its plan ended once it has, "started" once anybody started it, else the cron's word. */
+export type RunStanding = RunStatus | "completed" | "failed" | "cancelled";
+
+const FINISHED_PLAN = new Set(["completed", "failed", "cancelled"]);
+
+/**
+ * A run as it stands now. The cron settles a run (started or missed) only when the next is due, a day to a month
+ * later; until then the stored word is "due" though an assistant may have started it, or finished it. The run's
+ * plan says which: finished (its plan's end), started (a step claimed or finished, or the plan left its waiting
+ * statuses), else what the cron stored. A run missed and run later reads as its plan ended; one missed and
+ * cancelled by the cron reads missed.
+ */
+export function runStanding(stored: RunStatus, plan: { status: string; started: boolean } | null): RunStanding {
+  if (!plan) return stored;
+  // The cron cancels a run it marks missed: that run reads missed; one run after all reads as it ended.
+  if (stored === "missed" && plan.status === "cancelled") return stored;
+  if (FINISHED_PLAN.has(plan.status)) return plan.status as RunStanding;
+  return stored === "due" && plan.started ? "started" : stored;
+}
+
 /** The run's plan name: the series' name with its run number, within the plan name's 200 characters. */
 export function runPlanName(seriesName: string, runNumber: number): string {
   const suffix = ` · run ${runNumber}`;

@@ -4,7 +4,7 @@ import { analyzeCoverage, refinementQueries } from "./coverage";
 import type { SearchSession } from "./model";
 import { mergeRefinementResults, REFINEMENT_LIMITS } from "./search";
 import { appendStep, startSession } from "./steps";
-import { clip, keyTerms, stem } from "./text";
+import { clip, keyTerms, stem, stemSet } from "./text";
 
 function session(): SearchSession {
   let s = startSession(
@@ -35,6 +35,14 @@ describe("text helpers", () => {
     expect(keyTerms("What is the best way to compare vector databases?").map((t) => t.word)).toEqual(["vector", "databases"]);
   });
 
+  it("keeps a hyphenated compound one facet, matched however a source writes it", () => {
+    expect(keyTerms("battery solid-state").map((t) => t.word)).toEqual(["battery", "solid-state"]);
+    expect(stem("solid-states")).toBe("solid-state");
+    const term = keyTerms("solid-state")[0];
+    for (const text of ["Solid-state cells", "solid state batteries", "Solid-states"]) expect(stemSet(text).has(term?.stem ?? ""), text).toBe(true);
+    expect(stemSet("a solid plan for the state").has(term?.stem ?? "")).toBe(false);
+  });
+
   it("marks a cut text as cut", () => {
     expect(clip("abcdef", 3)).toBe("abc… [truncated: 6 characters in full]");
     expect(clip("abc", 3)).toBe("abc");
@@ -47,7 +55,7 @@ describe("coverage analysis", () => {
     expect(coverage.facets.map((f) => [f.facet, f.kind, f.covered, f.sources, f.steps])).toEqual([
       ["vector", "goal", true, ["S1"], [1]],
       ["database", "goal", true, ["S1"], [1]],
-      ["device", "goal", true, ["S1"], []],
+      ["on-device", "goal", true, ["S1"], []],
       ["search", "goal", true, ["S1"], []],
       ["mobile", "goal", false, [], [2]],
       ["apps", "goal", false, [], [2]],

@@ -14,7 +14,21 @@ function build(steps: Omit<StepInput, "stepNumber" | "nextStepNeeded">[]): Searc
 }
 
 describe("knowledge gaps", () => {
-  it("opens a gap and addresses it with the first later step whose text or sources hold its key terms", () => {
+  it("counts a gap addressed only when a later step brings a source on it, not when a step merely mentions it", () => {
+    const session = build([
+      { searchStep: "Surveyed solid-state battery makers", knowledgeGap: "Manufacturing yield unknown" },
+      { searchStep: "Manufacturing yield still unknown; looked at pilot lines", sources: [{ url: "https://a.example/pilot", title: "Pilot lines", snippet: "three pilot lines announced" }] },
+      { searchStep: "Yield figures", sources: [{ url: "https://b.example/yield", title: "Cell manufacturing", snippet: "manufacturing yield reached 90 % at the pilot plant" }] },
+    ]);
+    expect(deriveGaps(session.steps)).toEqual([{ gapId: "G1", text: "Manufacturing yield unknown", openedAtStep: 1, status: "addressed", addressedAtStep: 3 }]);
+    const mentioned = build([
+      { searchStep: "Surveyed makers", knowledgeGap: "Manufacturing yield unknown" },
+      { searchStep: "Manufacturing yield unknown still" },
+    ]);
+    expect(deriveGaps(mentioned.steps)[0]).toMatchObject({ status: "open", addressedAtStep: null });
+  });
+
+  it("opens a gap and addresses it with the first later step whose sources hold its key terms", () => {
     const session = build([
       { searchStep: "Surveyed vector databases", knowledgeGap: "Query latency on mobile hardware?" },
       { searchStep: "Looked at licensing terms" },

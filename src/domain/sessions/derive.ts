@@ -7,16 +7,21 @@ export const stepText = (step: SessionStep): string =>
 
 const sameGap = (a: string, b: string) => a.trim().toLowerCase().replace(/\s+/g, " ") === b.trim().toLowerCase().replace(/\s+/g, " ");
 
+/** What a step brought as evidence, for matching: its attached sources' titles and snippets (not its own words). */
+const sourceText = (step: SessionStep): string => step.sources.map((source) => `${source.title}\n${source.snippet ?? ""}`).join("\n");
+
 /**
  * Knowledge gaps, open → addressed. Each distinct `knowledgeGap` text opens a gap
  * (the same text noted again is the same gap). A gap is addressed by the first
- * later step whose text or attached sources contain its key terms (all of one or
- * two terms, else two thirds of them). Derived from the steps alone, so the rule
- * gives the same answer every time the session is read.
+ * later step that attached a source whose title or snippet contains its key terms
+ * (all of one or two terms, else two thirds of them): evidence on the gap, not a
+ * step that merely mentions it ("manufacturing yield still unknown" addresses
+ * nothing). Derived from the steps alone, so the rule gives the same answer every
+ * time the session is read.
  */
 export function deriveGaps(steps: readonly SessionStep[]): KnowledgeGap[] {
   const gaps: KnowledgeGap[] = [];
-  const stems = steps.map((step) => stemSet(stepText(step)));
+  const stems = steps.map((step) => stemSet(sourceText(step)));
   for (const step of steps) {
     const text = step.knowledgeGap?.trim();
     if (!text || gaps.some((gap) => sameGap(gap.text, text))) continue;

@@ -17,10 +17,14 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
+// A hyphenated compound ("solid-state", "lithium-ion") is one word: its parts alone mean something else.
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*(?:-[\p{L}\p{N}][\p{L}\p{N}'’]*)*/gu;
 
 /** A light, rule-based stem: enough to match "databases" with "database" and "benchmarking" with "benchmark". */
 export function stem(word: string): string {
+  // A compound is stemmed on its last part: "solid-state batteries" and "solid-states" meet at "solid-state".
+  const dash = word.lastIndexOf("-");
+  if (dash > 0) return `${word.slice(0, dash + 1).toLowerCase()}${stem(word.slice(dash + 1))}`;
   let w = word.toLowerCase().replace(/['’]s?$/, "");
   if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.length > 4 && w.endsWith("sses")) w = w.slice(0, -2);
@@ -56,7 +60,19 @@ export function keyTerms(text: string, max = Number.POSITIVE_INFINITY): Term[] {
 /** The stems of every word of a text, for matching against terms. */
 export function stemSet(text: string): Set<string> {
   const stems = new Set<string>();
-  for (const match of text.matchAll(WORD)) stems.add(stem(match[0] ?? ""));
+  let previous: string | null = null;
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0] ?? "";
+    stems.add(stem(word));
+    // "solid state" written apart, or as one word, still mentions the compound "solid-state"; a compound's parts are
+    // mentioned by it too.
+    if (previous !== null) stems.add(stem(`${previous}-${word}`));
+    if (word.includes("-")) {
+      stems.add(stem(word.replaceAll("-", "")));
+      for (const part of word.split("-")) if (part) stems.add(stem(part));
+    }
+    previous = word.includes("-") ? null : word;
+  }
   return stems;
 }
 

@@ -24,6 +24,9 @@ describe("session views", () => {
     expect(nine.lastSteps?.map((s) => s.stepNumber)).toEqual([7, 8, 9]);
     expect(nine).toMatchObject({ stepIndex: 9, currentStep: { stepNumber: 9 }, trust: "untrusted-external-content" });
     expect(nine.summary).toBe("9 steps, 8 sources, 0 open gaps; in progress.");
+    // Expired (read-only after a period without steps): never "in progress".
+    const expired = sessionView({ ...sessionOf(9), expiredAt: Date.UTC(2026, 10, 28, 12) }, undefined).view;
+    expect(expired.summary).toBe("9 steps, 8 sources, 0 open gaps; expired 2026-11-28T12:00:00.000Z (read-only).");
   });
 
   it("bounds a forced full view and says what was left out", () => {

@@ -119,6 +119,10 @@ const sourceView = (source: SessionSource, tier: Tier): SourceView => ({
   steps: source.steps,
 });
 
+/** Where the session stands: complete, expired (read-only after a period without steps), or still taking steps. */
+const standingOf = (session: SearchSession): string =>
+  session.completedAt !== null ? "complete" : session.expiredAt ? `expired ${iso(session.expiredAt)} (read-only)` : "in progress";
+
 /** The recovery summary: the caller's own running summary when it gave one, else the facts of the session. */
 function summaryOf(session: SearchSession, gaps: readonly KnowledgeGap[], sources: number, tier: Tier): string {
   if (session.sessionSummary) return clip(session.sessionSummary, tier.summaryChars);
@@ -129,7 +133,7 @@ function summaryOf(session: SearchSession, gaps: readonly KnowledgeGap[], source
   const estimate = session.totalStepsEstimate ? ` of about ${session.totalStepsEstimate}` : "";
   return (
     `${plural(session.steps.length, "step")}${estimate}, ${plural(sources, "source")}, ${plural(open, "open gap")}` +
-    `${branches ? `; branches: ${branches}` : ""}; ${session.completedAt === null ? "in progress" : "complete"}.`
+    `${branches ? `; branches: ${branches}` : ""}; ${standingOf(session)}.`
   );
 }
 

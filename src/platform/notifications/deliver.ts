@@ -1,7 +1,9 @@
 import { maySend } from "../../domain/notifications/confirmation";
+import { currentEvents, requestedPlanOf } from "../../domain/notifications/digest";
 import { type NotifiedEvent, renderDigest } from "../../domain/notifications/message";
 import { dailyCapMessage, dailyCapOf, digestWindowOf, sendableAt, utcDay } from "../../domain/notifications/policy";
 import type { Env } from "../../env";
+import { homeDatabase } from "../org-homes";
 import {
   getChannel,
   getDelivery,
@@ -59,22 +61,44 @@ export async function deliverNotification(env: Env, orgId: string, deliveryId: s
   }
   const at = sendableAt(await lastSentAt(env.DB, orgId, delivery.recipient), now, digestWindowOf(env.NOTIFICATION_DIGEST_SECONDS));
   if (at > now) return { retry: true, delaySeconds: Math.ceil((at - now) / 1000) };
+  // What waited may be stale by now: a request already answered is not sent, and an event there twice goes once.
+  const parsed = batch.map((d) => ({ id: d.id, event: JSON.parse(d.event) as NotifiedEvent }));
+  const { keep, stale } = currentEvents(parsed, (item) => item.event, await answeredPlans(env, orgId, parsed.map((item) => item.event)));
+  if (stale.length) await recordAttempt(env.DB, orgId, stale.map((item) => item.id), "cancelled", "answered before it was sent", now);
+  const covered = parsed.filter((item) => !stale.includes(item)).map((item) => item.id);
+  if (keep.length === 0) return { ack: true };
   const day = utcDay(now);
   const cap = dailyCapOf(env.NOTIFICATION_DAILY_CAP);
   if (!(await takeDailySend(env.DB, orgId, day, cap))) {
-    await recordAttempt(env.DB, orgId, ids, "failed", dailyCapMessage(cap), now);
-    log("warn", "notification not sent: daily cap reached", { orgId, cap, deliveries: ids.length });
+    await recordAttempt(env.DB, orgId, covered, "failed", dailyCapMessage(cap), now);
+    log("warn", "notification not sent: daily cap reached", { orgId, cap, deliveries: covered.length });
     return { ack: true };
   }
-  const events: NotifiedEvent[] = batch.map((d) => JSON.parse(d.event));
-  const message = renderDigest(events, delivery.cairnOrigin, settingsLink(delivery.cairnOrigin, delivery));
+  const message = renderDigest(
+    keep.map((item) => item.event),
+    delivery.cairnOrigin,
+    settingsLink(delivery.cairnOrigin, delivery),
+  );
   const outcome = await sendMessage(env, target, message, delivery.cairnOrigin);
   if (outcome.sent) {
-    await recordSent(env.DB, orgId, ids, { to: describeTarget(target), subject: message.subject, text: message.text, messageId: outcome.messageId, sentWith: delivery.id }, now);
+    // An event said twice counts as sent with the message that said it once.
+    await recordSent(env.DB, orgId, covered, { to: describeTarget(target), subject: message.subject, text: message.text, messageId: outcome.messageId, sentWith: delivery.id }, now);
     return { ack: true };
   }
   await returnDailySend(env.DB, orgId, day);
-  await recordAttempt(env.DB, orgId, outcome.retry ? [delivery.id] : ids, outcome.retry ? "pending" : "failed", outcome.error, now);
+  await recordAttempt(env.DB, orgId, outcome.retry ? [delivery.id] : covered, outcome.retry ? "pending" : "failed", outcome.error, now);
   if (!outcome.retry) log("warn", "notification refused", { orgId, deliveryId, error: outcome.error });
   return outcome.retry ? { retry: true, delaySeconds: retryDelay } : { ack: true };
+}
+
+/** The plans of these answer requests that the plans index knows and that wait for no person any more, with when each last changed. */
+async function answeredPlans(env: Env, orgId: string, events: readonly NotifiedEvent[]): Promise<Map<string, number>> {
+  const planIds = [...new Set(events.map(requestedPlanOf).filter((planId): planId is string => planId !== null))].slice(0, 50);
+  if (planIds.length === 0) return new Map();
+  const db = await homeDatabase(env, orgId);
+  const { results } = await db
+    .prepare(`SELECT plan_id, updated_at FROM plans WHERE org_id = ? AND plan_id IN (${planIds.map(() => "?").join(", ")}) AND derived_status != 'awaiting_review'`)
+    .bind(orgId, ...planIds)
+    .all<{ plan_id: string; updated_at: number }>();
+  return new Map(results.map((row) => [row.plan_id, row.updated_at]));
 }

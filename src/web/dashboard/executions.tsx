@@ -81,6 +81,21 @@ const INTERVIEW_ELEMENTS: [string, string][] = [
 /** An interview element as labelled text: a list of words as one line ("quick, thorough"), an object as "Label: value" lines. */
 const show = (value: unknown) => <LabelledValue value={value} />;
 
+/** What each prior-research decision means, for a person (the stored value is the assistant's token). */
+const PRIOR_RESEARCH_WORDS: Record<string, string> = {
+  none_found: "none found: new research",
+  use_existing: "use the existing research",
+  refresh: "refresh: plan again on the existing research",
+  unique: "unique: new research, the overlap is coincidental",
+};
+
+/** The prior-research check with its decision in words; anything else as the assistant sent it. */
+function priorResearchInWords(check: unknown): unknown {
+  if (check === null || typeof check !== "object" || Array.isArray(check)) return check;
+  const { decision } = check as { decision?: unknown };
+  return typeof decision === "string" && PRIOR_RESEARCH_WORDS[decision] ? { ...check, decision: PRIOR_RESEARCH_WORDS[decision] } : check;
+}
+
 export function ExecutionDetail(props: { execution: SkillExecution; feedback: FeedbackRow[]; planName: string | null }) {
   const { execution } = props;
   const m = execution.metadata;
@@ -143,7 +158,7 @@ export function ExecutionDetail(props: { execution: SkillExecution; feedback: Fe
         <dt>Original request</dt>
         <dd>{show(m.originalQuery)}</dd>
         <dt>Prior research</dt>
-        <dd>{show(m.priorResearchCheck)}</dd>
+        <dd>{show(priorResearchInWords(m.priorResearchCheck))}</dd>
       </dl>
       <h2>Feedback</h2>
       {props.feedback.length === 0 ? (

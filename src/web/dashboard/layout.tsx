@@ -58,6 +58,9 @@ input[type=number]{font:inherit;padding:.35rem;border:1px solid #8888;border-rad
 .markdown.note>:first-child{margin-top:0}.markdown.note>:last-child{margin-bottom:0}.markdown.note h1,.markdown.note h2,.markdown.note h3{font-size:1rem;margin:.6rem 0 .3rem}
 .markdown.note.as-text{white-space:pre-wrap}.review-presentation{margin:.4rem 0 .6rem}
 ul.labelled{margin:.1rem 0;padding-left:1.1rem}ul.labelled .label{font-weight:600}
+.approval-decision h2{margin:0 0 .4rem}.approval-decision ol.step-lines{margin:0;padding-left:2.2rem;max-height:17rem;overflow-y:auto;line-height:1.35}
+.approval-decision textarea.short{min-height:2.3rem;height:2.3rem}.decision-buttons{margin:.4rem 0 0}.decision-buttons button{min-width:6rem}#approval-banner{margin:.4rem 0}
+details.instructions{margin:.3rem 0}details.instructions p{margin:.3rem 0 .3rem 1rem}
 .signin{max-width:26rem;margin:3rem auto}.signin label{display:block;margin:.7rem 0 .2rem}.signin input{width:100%}
 @media (max-width:40rem){
   main{padding:.6rem}header.top .who{margin-left:0}

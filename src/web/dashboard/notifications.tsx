@@ -15,13 +15,24 @@ const MEANING: Record<NotificationEventType, string> = {
   "plan.scheduled_run_due": "the next scheduled run of your plan is due",
 };
 
-function EventChecks(props: { name: string; checked: readonly string[] }) {
+/** The same events as an org channel hears them: of every plan of the organization, not one person's. */
+const CHANNEL_MEANING: Record<NotificationEventType, string> = {
+  "plan.review_requested": "a review is waiting on a plan",
+  "plan.approval_requested": "a plan waits for approval before its first step",
+  "plan.stalled": "a plan has stalled",
+  "plan.completed": "a plan is complete",
+  "research_output.sources_changed": "a source of a deliverable has changed or gone",
+  "plan.scheduled_run_due": "the next scheduled run of a plan is due",
+};
+
+function EventChecks(props: { name: string; checked: readonly string[]; meaning?: Record<NotificationEventType, string> }) {
+  const meaning = props.meaning ?? MEANING;
   return (
     <fieldset>
       <legend>Events</legend>
       {NOTIFICATION_EVENT_TYPES.map((type) => (
         <label class="check">
-          <input type="checkbox" name={props.name} value={type} checked={props.checked.includes(type)} /> {type} <span class="muted">({MEANING[type]})</span>
+          <input type="checkbox" name={props.name} value={type} checked={props.checked.includes(type)} /> {type} <span class="muted">({meaning[type]})</span>
           <br />
         </label>
       ))}
@@ -122,7 +133,7 @@ export function ChannelsPage(props: { channels: ChannelView[]; csrf: string; fla
         <label for="ch-target">Webhook URL (https) or e-mail address</label>
         <br />
         <input id="ch-target" class="wide" name="target" type="text" required maxlength={2048} autocomplete="off" />
-        <EventChecks name="events" checked={[]} />
+        <EventChecks name="events" checked={[]} meaning={CHANNEL_MEANING} />
         <p>
           <button class="primary" type="submit">
             Add channel

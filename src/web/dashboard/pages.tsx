@@ -80,7 +80,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
                 <br />
                 <span class="muted">{plan.researchQuestion}</span>
               </p>
-              <ReviewForm planId={plan.planId} subject={subject} csrf={props.csrf} back="/dashboard/reviews" budget={budget} />
+              <ReviewForm planId={plan.planId} subject={subject} csrf={props.csrf} back="/dashboard/reviews" budget={budget} researchQuestion={plan.researchQuestion} />
             </div>
           ))
         )}

@@ -1,5 +1,6 @@
 
 import type { Step } from "../../domain/plans/model";
+import { stepPurpose } from "../../domain/plans/step-purpose";
 import { resultSummaryOf } from "../../operations/plan-views";
 import { duration, prettyJson, shortTime } from "./format";
 import { LabelledValue } from "./labelled";
@@ -35,17 +36,24 @@ export function StepCard({ step, stalled, who, worker }: { step: Step; stalled: 
   const report = step.executionReport;
   // The stored summary read as every face returns it (an object); a step's note is shown on its own below.
   const summary = step.resultSummary ? resultSummaryOf(step) : (step.result ?? null);
+  const purpose = stepPurpose(step.instructions);
   return (
     <div class="card" id={`step-${step.stepId}`} data-step-status={step.status}>
       <strong>
-        {step.stepOrder}. {step.stepType}
+        {step.stepOrder}. {purpose}
       </strong>{" "}
-      <StatusBadge status={step.status} />
+      <span class="badge">{step.stepType}</span> <StatusBadge status={step.status} />
       {step.critical ? <span class="badge">critical</span> : null}
       {step.parallelGroup ? <span class="badge">group {step.parallelGroup}</span> : null}
       {step.origin !== "plan" ? <span class="badge">added by {step.origin}</span> : null}
       {stalled ? <span class="stall"> ⚠ stalled</span> : null}
-      <p>{step.instructions}</p>
+      {/* The purpose is for a person; what the assistant was told, tool names and all, folds away. */}
+      {purpose !== step.instructions.trim() ? (
+        <details class="instructions">
+          <summary>Instructions for the assistant</summary>
+          <p>{step.instructions}</p>
+        </details>
+      ) : null}
       <dl class="kv">
         <dt>Claimed</dt>
         <dd>

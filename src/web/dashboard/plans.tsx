@@ -11,6 +11,8 @@ import { EvidenceLedger, type EvidenceLedgerView } from "./plan-ledger";
 import { namedWorkers, splitWorkerId, StepCard } from "./plan-steps";
 import { BudgetBars } from "./budget";
 import { PlanReviewHistory, ReviewForm } from "./review-form";
+import { ApprovalDecision } from "./approval-decision";
+import { stepPurpose } from "../../domain/plans/step-purpose";
 
 // ---------------------------------------------------------------------------
 // Plans list
@@ -68,7 +70,8 @@ export function PlansList(props: { plans: PlanIndexEntry[]; filters: PlanFilters
                     </td>
                     <td data-label="Status">
                       <StatusBadge status={plan.status} />
-                      {plan.stalled ? (
+                      {/* A plan whose own status is "stalled" says so once; the warning is for one stalled under another status. */}
+                      {plan.stalled && plan.status !== "stalled" ? (
                         <>
                           {" "}
                           <span class="stall" title="A step has had no activity beyond its stall threshold">
@@ -177,6 +180,9 @@ export function PlanDetail(props: PlanDetailProps) {
   const stalled = !["completed", "failed", "cancelled"].includes(plan.status) && (plan.status === "stalled" || stalledIds.size > 0);
   const progress = progressOf(steps);
   const current = steps.find((s) => s.status === "in_progress" || s.status === "awaiting_input");
+  const finished = ["completed", "failed", "cancelled"].includes(plan.status);
+  const openReviews = finished ? [] : (plan.reviews ?? []).filter((review) => review.decision === null);
+  const approval = openReviews.find((review) => review.kind === "approval");
   const orderOf = new Map(steps.map((s) => [s.stepId, s.stepOrder]));
   const who = (userId: string) => props.people.get(userId) ?? userId;
   const via = (clientId: string) => props.clients?.get(clientId) ?? clientId;
@@ -193,6 +199,27 @@ export function PlanDetail(props: PlanDetailProps) {
       <h1>{plan.name}</h1>
       <Flash message={props.flash} />
       <Flash message={props.error} kind="error" />
+      {/* An approval waiting is the first thing on the page the approval link opens: the banner, then the decision. */}
+      <div id="plan-approval" data-live>
+        {approval ? (
+          <>
+            <p class="warn" id="approval-banner" role="status">
+              <strong>This plan waits for your approval.</strong> Nothing runs until a person approves, revises or rejects it.
+            </p>
+            <ApprovalDecision
+              planId={plan.planId}
+              review={approval}
+              researchQuestion={plan.researchQuestion}
+              steps={steps}
+              planVersion={plan.version}
+              budget={plan.budget ?? null}
+              csrf={props.csrf}
+              back={`/dashboard/plans/${plan.planId}`}
+              now={props.now}
+            />
+          </>
+        ) : null}
+      </div>
       <div id="plan-summary" data-live>
         <dl class="kv card">
           <dt>Research question</dt>
@@ -216,7 +243,7 @@ export function PlanDetail(props: PlanDetailProps) {
             <BudgetBars state={props.state} now={props.now} />
           </dd>
           <dt>Current step</dt>
-          <dd>{current ? `Step ${current.stepOrder} (${current.stepType}), ${label(current.status)}` : "—"}</dd>
+          <dd>{current ? `Step ${current.stepOrder}: ${stepPurpose(current.instructions)} (${current.stepType}), ${label(current.status)}` : "—"}</dd>
           <dt>Design rationale</dt>
           <dd>{plan.planDesignRationale}</dd>
           {plan.outputFormattingNotes ? (
@@ -254,8 +281,8 @@ export function PlanDetail(props: PlanDetailProps) {
       </div>
 
       <div id="plan-reviews" data-live>
-        {(["completed", "failed", "cancelled"].includes(plan.status) ? [] : (plan.reviews ?? []))
-          .filter((review) => review.decision === null)
+        {openReviews
+          .filter((review) => review.kind !== "approval")
           .map((review) => (
             <ReviewForm planId={plan.planId} subject={{ planReview: review, steps, planVersion: plan.version }} csrf={props.csrf} back={`/dashboard/plans/${plan.planId}`} budget={plan.budget ?? null} now={props.now} />
           ))}

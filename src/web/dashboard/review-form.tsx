@@ -1,6 +1,8 @@
 
 import type { Budget } from "../../domain/plans/budget";
 import type { PlanReview, Step } from "../../domain/plans/model";
+import { stepPurpose } from "../../domain/plans/step-purpose";
+import { ApprovalDecision } from "./approval-decision";
 import { BudgetRaiseFields } from "./budget";
 import { shortTime } from "./format";
 import { MarkdownNote } from "./markdown-note";
@@ -11,7 +13,7 @@ import { MarkdownNote } from "./markdown-note";
 /** What a review form answers: a checkpoint step, or one of the plan's own reviews (approval, budget). */
 export type ReviewSubject = { step: Step } | { planReview: PlanReview; steps: readonly Step[]; planVersion: number };
 
-export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf: string; back: string; budget?: Budget | null; now?: number }) {
+export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf: string; back: string; budget?: Budget | null; now?: number; researchQuestion?: string }) {
   const { subject } = props;
   const planReview = "planReview" in subject ? subject.planReview : null;
   const step = "step" in subject ? subject.step : null;
@@ -19,7 +21,22 @@ export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf
   const review = planReview ?? step?.review ?? null;
   // Budget reviews stored as steps by earlier versions are read as plan reviews; the origin check keeps any straggler answerable.
   const budgetReview = planReview?.kind === "budget" || step?.origin === "budget";
-  const title = planReview?.kind === "approval" ? "Approve the plan" : budgetReview ? "Budget review" : `Review step ${step?.stepOrder} (${step?.stepType})`;
+  if (planReview?.kind === "approval" && "steps" in subject) {
+    return (
+      <ApprovalDecision
+        planId={props.planId}
+        review={planReview}
+        researchQuestion={props.researchQuestion ?? ""}
+        steps={subject.steps}
+        planVersion={subject.planVersion}
+        budget={props.budget}
+        csrf={props.csrf}
+        back={props.back}
+        now={props.now ?? Date.now()}
+      />
+    );
+  }
+  const title = budgetReview ? "Budget review" : `Review step ${step?.stepOrder}: ${stepPurpose(step?.instructions ?? "")} (${step?.stepType})`;
   return (
     <form class="card review-form" method="post" action={`/dashboard/plans/${props.planId}/steps/${id}/review`} data-review-step={id} data-review-kind={planReview?.kind ?? "step"}>
       <input type="hidden" name="csrf" value={props.csrf} />
@@ -32,9 +49,7 @@ export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf
           <p class="muted">Requested {shortTime(review.requestedAt)}</p>
         </>
       ) : null}
-      {planReview?.kind === "approval" && "steps" in subject ? (
-        <ApprovalFields id={id} steps={subject.steps} planVersion={subject.planVersion} budget={props.budget} now={props.now ?? Date.now()} />
-      ) : budgetReview ? (
+      {budgetReview ? (
         <>
           <input type="hidden" name="budgetReview" value="1" />
           <fieldset>
@@ -60,54 +75,6 @@ export function ReviewForm(props: { planId: string; subject: ReviewSubject; csrf
         </button>
       </p>
     </form>
-  );
-}
-
-/** Approve, revise (edit the steps' instructions, remove or add steps, change the budget; the note reaches the assistant) or reject. */
-function ApprovalFields({ id, steps, planVersion, budget, now }: { id: string; steps: readonly Step[]; planVersion: number; budget: Budget | null | undefined; now: number }) {
-  return (
-    <>
-      <input type="hidden" name="approvalReview" value="1" />
-      {/* The version shown here is the one approved: a plan changed since is refused, not approved unseen. */}
-      <input type="hidden" name="planVersion" value={String(planVersion)} />
-      <fieldset>
-        <legend>Decision</legend>
-        <label class="check">
-          <input type="radio" name="decision" value="approve" checked /> Approve: the plan starts as it stands
-        </label>
-        <br />
-        <label class="check">
-          <input type="radio" name="decision" value="revise" /> Revise: the plan starts with the changes below
-        </label>
-        <br />
-        <label class="check">
-          <input type="radio" name="decision" value="reject" /> Reject: the plan ends before anything is spent
-        </label>
-      </fieldset>
-      <label for={`feedback-${id}`}>Note for the assistant (required to revise or reject)</label>
-      <textarea id={`feedback-${id}`} name="feedback" maxlength={8000} />
-      <fieldset>
-        <legend>Steps (revise)</legend>
-        {steps
-          .filter((step) => step.status === "pending")
-          .map((step) => (
-            <div data-approval-step={step.stepId}>
-              <label for={`instructions-${step.stepId}`}>
-                Step {step.stepOrder} ({step.stepType})
-              </label>
-              <textarea id={`instructions-${step.stepId}`} name={`instructions:${step.stepId}`} maxlength={8000}>
-                {step.instructions}
-              </textarea>
-              <label class="check">
-                <input type="checkbox" name={`remove:${step.stepId}`} value="1" /> Remove this step
-              </label>
-            </div>
-          ))}
-        <label for={`follow-${id}`}>Steps to add at the end (one instruction per line, optional)</label>
-        <textarea id={`follow-${id}`} name="followUpSteps" maxlength={20000} />
-      </fieldset>
-      <BudgetRaiseFields budget={budget} now={now} id={id} legend="Budget (revise; leave as it is to keep it)" suggest={false} />
-    </>
   );
 }
 

@@ -5,7 +5,14 @@ import type { ScheduleView } from "../../platform/schedules/schedules";
 // A plan's schedule (scheduled re-runs) on its page: the series it is in, and the form to set or stop it.
 
 const EVERY_LABELS: Record<(typeof SCHEDULE_INTERVALS)[number], string> = { day: "Every day", week: "Every week", month: "Every month" };
-const RUN_LABELS: Record<string, string> = { due: "due: waiting for an assistant", started: "started", missed: "missed" };
+const RUN_LABELS: Record<string, string> = {
+  due: "due: waiting for an assistant",
+  started: "started",
+  missed: "missed: nobody started it",
+  completed: "finished",
+  failed: "failed",
+  cancelled: "cancelled",
+};
 const STATUS_LABELS: Record<ScheduleView["status"], string> = {
   active: "Active",
   paused: `Paused: ${SCHEDULE_LIMITS.missedBeforePause} runs in a row were not started. Set it again to resume.`,
