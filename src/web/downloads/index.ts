@@ -11,9 +11,13 @@ import { citedRefsIn } from "../../domain/research/ledger";
 import { contentDisposition, DOWNLOAD_CONTENT_TYPES, type DownloadFormat, type DownloadSource, downloadFilename, downloadSources, markdownDownload } from "../../domain/research/downloads";
 import type { Services } from "../../domain/ports";
 import type { ResearchOutput } from "../../domain/research/outputs";
-import type { RenderedMarkdown } from "../../storage/rendered-outputs";
+import { rateLimited } from "../../domain/errors";
+import { RENDER_RETRY_SECONDS, RenderSlots } from "../../domain/research/render-slots";
+import { d1RenderedFiles, type RenderedFileKey, type RenderedMarkdown } from "../../storage/rendered-outputs";
+import { RENDERER_VERSION } from "../dashboard/markdown";
 import { renderedMarkdownOf } from "../dashboard/rendered-deliverable";
-import { docxOf } from "./docx";
+import { sha256Hex } from "../dashboard/session";
+import { DOCX_RENDERER, docxOf } from "./docx";
 import { standaloneHtml } from "./html";
 
 export interface Download {
@@ -34,8 +38,15 @@ export async function deliverableDownload(
 ): Promise<Download> {
   const body =
     format === "md" ? markdownDownload(output, sources) : format === "html" ? standaloneHtml(output, rendered, sources, now) : await docxOf(output, rendered, sources);
-  return { body, contentType: DOWNLOAD_CONTENT_TYPES[format], filename: downloadFilename(output.title, format).utf8, contentDisposition: contentDisposition(output.title, format) };
+  return fileOf(output, format, body);
 }
+
+const fileOf = (output: ResearchOutput, format: DownloadFormat, body: Uint8Array | string): Download => ({
+  body,
+  contentType: DOWNLOAD_CONTENT_TYPES[format],
+  filename: downloadFilename(output.title, format).utf8,
+  contentDisposition: contentDisposition(output.title, format),
+});
 
 /** The sources a deliverable cites, as its plan's ledger has them now (its citations alone without a plan). */
 export async function downloadSourcesOf(services: Services, output: ResearchOutput): Promise<DownloadSource[]> {
@@ -44,16 +55,75 @@ export async function downloadSourcesOf(services: Services, output: ResearchOutp
   return downloadSources(output, citedRefsIn(output.content).evidence, evidence);
 }
 
+/** Renders running in this isolate, per org: one org's downloads cannot hold the isolate's thread from another's requests. */
+const renderSlots = new RenderSlots();
+
+/** A render slot for the org, as the function that frees it; refused (429, try again) past the org's bound. */
+function admitRender(orgId: string): () => void {
+  const release = renderSlots.admit(orgId);
+  if (!release) {
+    throw rateLimited(
+      `The organization already has ${renderSlots.perOrg} downloads being rendered. Try again in a few seconds: a rendered file is kept, so the retry is quick.`,
+      RENDER_RETRY_SECONDS,
+    );
+  }
+  return release;
+}
+
 /**
  * The download of a deliverable the caller may read (the face checked that: this reads the output's own org). The
- * Markdown's render is the one kept per version (rendered-deliverable.ts), so a costly text costs its render once.
+ * Markdown's render is the one kept per version (rendered-deliverable.ts), and a DOCX is kept per version and source
+ * state, so a costly text costs its render once; a render that must run takes one of the org's render slots.
  */
 export async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number = Date.now()): Promise<Download> {
+  if (format === "docx") {
+    const sources = await downloadSourcesOf(services, output);
+    return fileOf(output, "docx", await keptDocxOf(home, output, sources));
+  }
   const [rendered, sources] = await Promise.all([
-    output.mediaType === "markdown" && format !== "md" ? renderedMarkdownOf(home, output) : null,
+    output.mediaType === "markdown" && format !== "md" ? renderedMarkdownOf(home, output, () => admitRender(output.orgId)) : null,
     downloadSourcesOf(services, output),
   ]);
   return deliverableDownload(output, rendered, sources, format, now);
+}
+
+/** DOCX files being made in this isolate, per state: downloads of one file arriving together wait for one render. */
+const docxUnderWay = new Map<string, Promise<Uint8Array>>();
+
+/** The DOCX of this version and source state: kept from an earlier download, or made now (in a render slot) and kept. */
+async function keptDocxOf(home: D1Database, output: ResearchOutput, sources: readonly DownloadSource[]): Promise<Uint8Array> {
+  // Everything the file shows: a re-checked source, a new version or a new renderer makes another file.
+  const state = JSON.stringify([RENDERER_VERSION, output.version, output.updatedAt, output.title, output.mediaType, output.content, sources]);
+  const key: RenderedFileKey = { orgId: output.orgId, outputId: output.outputId, format: "docx", version: output.version, renderer: DOCX_RENDERER, stateSha256: await sha256Hex(state) };
+  const id = `${key.orgId}:${key.outputId}:${key.format}:${key.stateSha256}`;
+  let pending = docxUnderWay.get(id);
+  if (!pending) {
+    pending = renderDocxAndKeep(home, key, output, sources).finally(() => docxUnderWay.delete(id));
+    docxUnderWay.set(id, pending);
+  }
+  // Each response its own copy: a body handed to one response is not shared with another.
+  return (await pending).slice();
+}
+
+async function renderDocxAndKeep(home: D1Database, key: RenderedFileKey, output: ResearchOutput, sources: readonly DownloadSource[]): Promise<Uint8Array> {
+  const files = d1RenderedFiles(home);
+  const kept = await files.get(key);
+  if (kept) return kept;
+  const release = admitRender(output.orgId);
+  let body: Uint8Array;
+  try {
+    const rendered = output.mediaType === "markdown" ? await renderedMarkdownOf(home, output) : null;
+    body = await docxOf(output, rendered, sources);
+  } finally {
+    release();
+  }
+  try {
+    await files.put(key, body, Date.now());
+  } catch (error) {
+    // Refused while the org is being erased (the write gate), or the database failing: the file is served all the same.
+    console.warn(JSON.stringify({ level: "warn", message: "rendered file not kept", orgId: key.orgId, outputId: key.outputId, error: String(error) }));
+  }
+  return body;
 }
 
 /** The response: an attachment of the right type, never cached by anything between (its sources' status moves). */

@@ -1,0 +1,38 @@
+/**
+ * How many heavy renders (a deliverable to a file format, a long Markdown to HTML) one org may have running at once
+ * in one Worker isolate. Requests of every org share an isolate's one thread: a render holds it for its CPU time, so
+ * without a bound one org downloading many files at a time holds every other org's requests behind its own. Past the
+ * bound a render is refused at once (not queued: a queue would hold the caller's connection, and a file is cheap to
+ * ask for again) with a time to try again; the renders already running finish and are kept, so a retry is served
+ * from what they kept. Other orgs are not counted against it.
+ */
+export const RENDERS_PER_ORG = 2;
+
+/** Seconds a refused render's caller is told to wait: about one heavy render's time. */
+export const RENDER_RETRY_SECONDS = 5;
+
+/** The renders running, per org; `admit` takes a slot or says no, the release it hands back gives the slot up (once). */
+export class RenderSlots {
+  readonly #running = new Map<string, number>();
+
+  constructor(readonly perOrg: number = RENDERS_PER_ORG) {}
+
+  /** A slot for `orgId`'s render, as the function that frees it; null when the org already runs `perOrg`. */
+  admit(orgId: string): (() => void) | null {
+    const running = this.#running.get(orgId) ?? 0;
+    if (running >= this.perOrg) return null;
+    this.#running.set(orgId, running + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.#running.get(orgId) ?? 1) - 1;
+      if (left > 0) this.#running.set(orgId, left);
+      else this.#running.delete(orgId);
+    };
+  }
+
+  running(orgId: string): number {
+    return this.#running.get(orgId) ?? 0;
+  }
+}
