@@ -206,7 +206,7 @@ describe("downloading a deliverable", () => {
     const refused = await downloadB(outputs[2] as string);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(((await refused.json()) as { detail: string }).detail).toContain("already has 2 downloads being rendered");
+    expect(((await refused.json()) as { detail: string }).detail).toContain("already has 2 downloads being made");
     // Org A is not held: its plain read and its own render answer while B's renders wait.
     expect((await rest(tenant.apiKey, `/outputs/${outputId}`)).status).toBe(200);
     expect((await download("html")).status).toBe(200);

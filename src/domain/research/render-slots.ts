@@ -1,9 +1,9 @@
 /**
- * How many heavy renders (a deliverable to a file format, a long Markdown to HTML) one org may have running at once
- * in one Worker isolate. Requests of every org share an isolate's one thread: a render holds it for its CPU time, so
- * without a bound one org downloading many files at a time holds every other org's requests behind its own. Past the
- * bound a render is refused at once (not queued: a queue would hold the caller's connection, and a file is cheap to
- * ask for again) with a time to try again; the renders already running finish and are kept, so a retry is served
+ * How many deliverable files (HTML, DOCX: made from a kept render or rendered now) one org may have being made at
+ * once in one Worker isolate. Requests of every org share an isolate's one thread: a file holds it for its CPU time (seconds for a
+ * long deliverable's first render, tens of milliseconds to read a kept one back), so without a bound one org
+ * downloading many files at a time holds every other org's requests behind its own. Past the bound a download is refused at once (not queued: a queue would hold the caller's connection, and a file is cheap to
+ * ask for again) with a time to try again; the files already being made finish and are kept, so a retry is served
  * from what they kept. Other orgs are not counted against it.
  */
 export const RENDERS_PER_ORG = 2;

@@ -15,16 +15,13 @@ import { sha256Hex } from "./session";
  */
 const underWay = new Map<string, Promise<RenderedMarkdown>>();
 
-/**
- * The page's Markdown of a deliverable version: kept from an earlier view, or rendered now and kept. `admit`, when
- * given, is asked for a render slot only when a render is needed (it throws to refuse; its answer frees the slot).
- */
-export async function renderedMarkdownOf(home: D1Database, output: ResearchOutput, admit?: () => () => void): Promise<RenderedMarkdown> {
+/** The page's Markdown of a deliverable version: kept from an earlier view, or rendered now and kept. */
+export async function renderedMarkdownOf(home: D1Database, output: ResearchOutput): Promise<RenderedMarkdown> {
   const key: RenderKey = { orgId: output.orgId, outputId: output.outputId, version: output.version, renderer: RENDERER_VERSION, contentSha256: await sha256Hex(output.content) };
   const id = `${key.orgId}:${key.outputId}:${key.version}:${key.contentSha256}`;
   const pending = underWay.get(id);
   if (pending) return pending;
-  const render = renderAndKeep(home, key, output.content, admit);
+  const render = renderAndKeep(home, key, output.content);
   underWay.set(id, render);
   try {
     return await render;
@@ -33,17 +30,11 @@ export async function renderedMarkdownOf(home: D1Database, output: ResearchOutpu
   }
 }
 
-async function renderAndKeep(home: D1Database, key: RenderKey, markdown: string, admit?: () => () => void): Promise<RenderedMarkdown> {
+async function renderAndKeep(home: D1Database, key: RenderKey, markdown: string): Promise<RenderedMarkdown> {
   const store = d1RenderedOutputs(home);
   const kept = await store.get(key);
   if (kept) return kept;
-  const release = admit?.();
-  let rendered: RenderedMarkdown;
-  try {
-    rendered = renderForPage(markdown);
-  } finally {
-    release?.();
-  }
+  const rendered = renderForPage(markdown);
   try {
     await store.put(key, rendered, Date.now());
   } catch (error) {

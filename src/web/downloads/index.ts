@@ -55,7 +55,7 @@ export async function downloadSourcesOf(services: Services, output: ResearchOutp
   return downloadSources(output, citedRefsIn(output.content).evidence, evidence);
 }
 
-/** Renders running in this isolate, per org: one org's downloads cannot hold the isolate's thread from another's requests. */
+/** Files being made in this isolate, per org: one org's downloads cannot hold the isolate's thread from another's requests. */
 const renderSlots = new RenderSlots();
 
 /** A render slot for the org, as the function that frees it; refused (429, try again) past the org's bound. */
@@ -63,7 +63,7 @@ function admitRender(orgId: string): () => void {
   const release = renderSlots.admit(orgId);
   if (!release) {
     throw rateLimited(
-      `The organization already has ${renderSlots.perOrg} downloads being rendered. Try again in a few seconds: a rendered file is kept, so the retry is quick.`,
+      `The organization already has ${renderSlots.perOrg} downloads being made. Try again in a few seconds: a rendered file is kept, so the retry is quick.`,
       RENDER_RETRY_SECONDS,
     );
   }
@@ -73,18 +73,22 @@ function admitRender(orgId: string): () => void {
 /**
  * The download of a deliverable the caller may read (the face checked that: this reads the output's own org). The
  * Markdown's render is the one kept per version (rendered-deliverable.ts), and a DOCX is kept per version and source
- * state, so a costly text costs its render once; a render that must run takes one of the org's render slots.
+ * state, so a costly text costs its render once. An HTML or DOCX download holds one of the org's slots while it is
+ * made (kept or rendered: both read and write the whole deliverable), so one org's files cannot fill the isolate.
  */
 export async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number = Date.now()): Promise<Download> {
-  if (format === "docx") {
-    const sources = await downloadSourcesOf(services, output);
-    return fileOf(output, "docx", await keptDocxOf(home, output, sources));
+  if (format === "md") return deliverableDownload(output, null, await downloadSourcesOf(services, output), "md", now);
+  const release = admitRender(output.orgId);
+  try {
+    if (format === "docx") {
+      const sources = await downloadSourcesOf(services, output);
+      return fileOf(output, "docx", await keptDocxOf(home, output, sources));
+    }
+    const [rendered, sources] = await Promise.all([output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null, downloadSourcesOf(services, output)]);
+    return deliverableDownload(output, rendered, sources, format, now);
+  } finally {
+    release();
   }
-  const [rendered, sources] = await Promise.all([
-    output.mediaType === "markdown" && format !== "md" ? renderedMarkdownOf(home, output, () => admitRender(output.orgId)) : null,
-    downloadSourcesOf(services, output),
-  ]);
-  return deliverableDownload(output, rendered, sources, format, now);
 }
 
 /** DOCX files being made in this isolate, per state: downloads of one file arriving together wait for one render. */
@@ -109,14 +113,8 @@ async function renderDocxAndKeep(home: D1Database, key: RenderedFileKey, output:
   const files = d1RenderedFiles(home);
   const kept = await files.get(key);
   if (kept) return kept;
-  const release = admitRender(output.orgId);
-  let body: Uint8Array;
-  try {
-    const rendered = output.mediaType === "markdown" ? await renderedMarkdownOf(home, output) : null;
-    body = await docxOf(output, rendered, sources);
-  } finally {
-    release();
-  }
+  const rendered = output.mediaType === "markdown" ? await renderedMarkdownOf(home, output) : null;
+  const body = await docxOf(output, rendered, sources);
   try {
     await files.put(key, body, Date.now());
   } catch (error) {
