@@ -3,9 +3,9 @@
  * public share page): Markdown with its Sources, one standalone HTML file, or DOCX. The sources are the ones the
  * deliverable cites, each with what Cairn found on the page and when it last read it.
  *
- *   const output = await services.outputs.get(orgId, outputId);        // the face's own access check
- *   const download = await downloadOf(services, home, output, format);  // format from parseDownloadFormat
- *   return downloadResponse(download);                                  // attachment, type, no-store
+ *   const download = await downloadFor(services, home, orgId, outputId, format);  // format from parseDownloadFormat
+ *   if (!download) throw notFound(...);                                            // none in the caller's org
+ *   return downloadResponse(download);                                             // attachment, type, no-store
  */
 import { citedRefsIn } from "../../domain/research/ledger";
 import { contentDisposition, DOWNLOAD_CONTENT_TYPES, type DownloadFormat, type DownloadSource, downloadFilename, downloadSources, markdownDownload } from "../../domain/research/downloads";
@@ -71,24 +71,42 @@ function admitRender(orgId: string): () => void {
 }
 
 /**
+ * The download of the org's deliverable `outputId`, or null when the org holds none by that id. An HTML or DOCX
+ * download takes one of the org's slots first, before the deliverable is even read (a refused download costs next to
+ * nothing), and holds it until the file is made, kept or rendered, so one org's files cannot fill the isolate.
+ */
+export async function downloadFor(
+  services: Services,
+  home: D1Database,
+  orgId: string,
+  outputId: string,
+  format: DownloadFormat,
+  now: number = Date.now(),
+): Promise<Download | null> {
+  const release = format === "md" ? null : admitRender(orgId);
+  try {
+    const output = await services.outputs.get(orgId, outputId);
+    return output ? await downloadOf(services, home, output, format, now) : null;
+  } finally {
+    release?.();
+  }
+}
+
+/**
  * The download of a deliverable the caller may read (the face checked that: this reads the output's own org). The
  * Markdown's render is the one kept per version (rendered-deliverable.ts), and a DOCX is kept per version and source
- * state, so a costly text costs its render once. An HTML or DOCX download holds one of the org's slots while it is
- * made (kept or rendered: both read and write the whole deliverable), so one org's files cannot fill the isolate.
+ * state, so a costly text costs its render once.
  */
-export async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number = Date.now()): Promise<Download> {
-  if (format === "md") return deliverableDownload(output, null, await downloadSourcesOf(services, output), "md", now);
-  const release = admitRender(output.orgId);
-  try {
-    if (format === "docx") {
-      const sources = await downloadSourcesOf(services, output);
-      return fileOf(output, "docx", await keptDocxOf(home, output, sources));
-    }
-    const [rendered, sources] = await Promise.all([output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null, downloadSourcesOf(services, output)]);
-    return deliverableDownload(output, rendered, sources, format, now);
-  } finally {
-    release();
+async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number): Promise<Download> {
+  if (format === "docx") {
+    const sources = await downloadSourcesOf(services, output);
+    return fileOf(output, "docx", await keptDocxOf(home, output, sources));
   }
+  const [rendered, sources] = await Promise.all([
+    output.mediaType === "markdown" && format === "html" ? renderedMarkdownOf(home, output) : null,
+    downloadSourcesOf(services, output),
+  ]);
+  return deliverableDownload(output, rendered, sources, format, now);
 }
 
 /** DOCX files being made in this isolate, per state: downloads of one file arriving together wait for one render. */
