@@ -13,9 +13,10 @@ import { projectRoot } from "./harness.mjs";
 export const ROUND_TRIP_GOALS = {
   "OAuth token check, verified < 30 s": 0,
   "API key check, verified < 30 s": 0,
-  get_plan_status: 1,
-  get_next_step: 1,
-  submit_step_result: 1,
+  // One read of the plan index by primary key (does the org hold this id?), then the plan's one Durable Object call.
+  get_plan_status: 2,
+  get_next_step: 2,
+  submit_step_result: 2,
   list_active_plans: 1,
   "list_active_plans over REST (D1 session)": 1,
   search_sources: 1,

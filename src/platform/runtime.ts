@@ -67,7 +67,7 @@ function servicesFor(env: Env, home: D1Database): Services {
   if (!services) {
     services = {
       ...homeRepositories(home),
-      plans: durablePlanEngine(env),
+      plans: durablePlanEngine(env, () => home),
       extraction: platformExtraction,
       // The search-session index is in the directory (DB): it counts sessions per org and member.
       sessions: durableSearchSessions(env, sessionConfig(env)),
@@ -168,7 +168,8 @@ export function requestRuntime(env: Env, ctx: OAuthResourceContext<unknown>, pri
       const session = await sessionFrom(home, database, from, carrier);
       // A plan command that waited for its index write reports that write's bookmark: the position must cover it.
       let indexWrite: string | null = null;
-      const plans = durablePlanEngine(env, (bookmark) => (indexWrite = newerBookmark(indexWrite, bookmark)));
+      // The plan index lookup before a plan's object reads the primary (the binding), not the session: a plan just created is found.
+      const plans = durablePlanEngine(env, () => home, (bookmark) => (indexWrite = newerBookmark(indexWrite, bookmark)));
       const services: Services = { ...servicesFor(env, home), ...homeRepositories(session), plans };
       const context = { principal, services, correlationId, origin, now };
       return {

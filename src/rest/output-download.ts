@@ -6,7 +6,7 @@ import { DOWNLOAD_CONTENT_TYPES, DOWNLOAD_FORMATS, parseDownloadFormat } from ".
 import type { Scope } from "../domain/scopes";
 import type { Env } from "../env";
 import { webServices } from "../platform/runtime";
-import { downloadOf, downloadResponse } from "../web/downloads";
+import { downloadFor, downloadResponse } from "../web/downloads";
 import { answering, memberGate } from "./route-gates";
 
 /**
@@ -35,9 +35,9 @@ export async function outputDownloadRoute(
     const outputId = match[1] as string;
     if (!ID_PATTERN.test(outputId)) throw notFound("research output", outputId.slice(0, 64));
     const { services, home, now } = await webServices(env, principal.orgId);
-    const output = await services.outputs.get(principal.orgId, outputId);
-    if (!output) throw notFound("research output", outputId);
-    return downloadResponse(await downloadOf(services, home, output, format, now()));
+    const download = await downloadFor(services, home, principal.orgId, outputId, format, now());
+    if (!download) throw notFound("research output", outputId);
+    return downloadResponse(download);
   });
 }
 
@@ -64,6 +64,7 @@ export function outputDownloadOpenApiPaths(base: string, problem: (description: 
           "401": { description: "Missing, expired or revoked credential" },
           "403": problem("The credential lacks the research:read scope"),
           "404": problem("No deliverable with that id in the organization"),
+          "429": problem("The organization already has 2 HTML or DOCX downloads being made: try again after Retry-After"),
         },
       },
     },

@@ -15,22 +15,36 @@ function unwrap<T>(result: RpcResult<T>, planId: string): T {
   throw fromRpcError(result.error);
 }
 
+/** Whether the org's plan index lists the plan: one read by primary key, on the database's primary (a plan just created is there). */
+export async function orgHoldsPlan(home: D1Queries, orgId: string, planId: string): Promise<boolean> {
+  return (await home.prepare("SELECT 1 AS held FROM plans WHERE plan_id = ? AND org_id = ?").bind(planId, orgId).first<{ held: number }>()) !== null;
+}
+
 /**
- * The plan engine over plans' Durable Objects. `onIndexWritten` hears the D1 bookmark of a plan index
+ * The plan engine over plans' Durable Objects, the one way a plan's object is reached by id. An id the org's plan
+ * index does not list (none, another org's, a guess) is not_found before any object is touched: reaching an object
+ * makes its storage, so a probe would otherwise leave an object named after the org that its erasure cannot find.
+ * Only `create` reaches an object unlisted, and its index row is written before it answers.
+ * `homeOf` gives the org's home database (the index); `onIndexWritten` hears the D1 bookmark of a plan index
  * write a command waited for, so a response (REST or MCP) can hand the caller a position that covers it.
  */
-export function durablePlanEngine(env: Env, onIndexWritten?: (bookmark: string) => void): PlanEngine {
+export function durablePlanEngine(env: Env, homeOf: (orgId: string) => D1Queries | Promise<D1Queries>, onIndexWritten?: (bookmark: string) => void): PlanEngine {
+  const held = async (orgId: string, planId: string) => {
+    if (!(await orgHoldsPlan(await homeOf(orgId), orgId, planId))) throw notFound("plan", planId);
+    return stubFor(env.PLAN, orgId, planId);
+  };
   return {
     async run(orgId, planId, command, actor, now) {
-      const result = await stubFor(env.PLAN, orgId, planId).run(command, actor, now);
+      const stub = command.kind === "create" ? stubFor(env.PLAN, orgId, planId) : await held(orgId, planId);
+      const result = await stub.run(command, actor, now);
       if ("bookmark" in result && typeof result.bookmark === "string") onIndexWritten?.(result.bookmark);
       return unwrap(result, planId);
     },
     async read(orgId, planId, withResults) {
-      return unwrap(await stubFor(env.PLAN, orgId, planId).read({ withResults }), planId);
+      return unwrap(await (await held(orgId, planId)).read({ withResults }), planId);
     },
     async history(orgId, planId, beforeAuditSeq, limit) {
-      return unwrap(await stubFor(env.PLAN, orgId, planId).history({ beforeAuditSeq, limit }), planId);
+      return unwrap(await (await held(orgId, planId)).history({ beforeAuditSeq, limit }), planId);
     },
   };
 }

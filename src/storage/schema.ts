@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 
 /** D1 holds everything org-wide. Times are epoch milliseconds; JSON columns hold text. */
@@ -327,6 +327,26 @@ export const renderedOutputs = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.outputId, t.version, t.renderer] })],
+);
+
+/**
+ * Deliverables' files rendered once (migration 0035): a DOCX kept per deliverable and format, served only for the
+ * version, renderer and state (title, text, cited sources and their checks) it was made from. A cache: not exported,
+ * erased with the org's research.
+ */
+export const renderedFiles = sqliteTable(
+  "rendered_files",
+  {
+    orgId: text("org_id").notNull(),
+    outputId: text("output_id").notNull(),
+    format: text("format").notNull(),
+    version: integer("version").notNull(),
+    renderer: integer("renderer").notNull(),
+    stateSha256: text("state_sha256").notNull(),
+    body: blob("body").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.outputId, t.format] })],
 );
 
 /** A plan's schedule: a series of runs the cron creates when each is due (migration 0031; src/domain/plans/schedule.ts). */

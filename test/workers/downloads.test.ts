@@ -3,10 +3,13 @@
  * HTML file, and DOCX, each listing what Cairn found on every cited page.
  */
 import { strFromU8, unzipSync } from "fflate";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import type { Env } from "../../src/env";
+import { hookedD1, latch } from "../support/d1-hooks";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, sourceChecksSettled, steps } from "../support/plans";
-import { rest, seedTenant } from "../support/worker";
+import { fetchWorkerOver, ORIGIN, rest, seedTenant } from "../support/worker";
 
 const sourcePages = inject("sourcePagesOrigin");
 const HOSTILE_TITLE = 'Battery "report"; filename=evil.exe\r\nX-Injected: 1 — é';
@@ -159,5 +162,63 @@ describe("downloading a deliverable", () => {
     await outsider.signIn(other.admin.email, other.admin.password);
     expect((await outsider.get(`/dashboard/outputs/${outputId}/download?format=md`)).status).toBe(404);
     expect((await new Visitor().get(`/dashboard/outputs/${outputId}/download?format=md`)).status).toBe(303);
+  });
+
+  it("renders a DOCX once per version and source state: later downloads are the kept file, a re-checked source or a new version renders anew", async () => {
+    const kept = () => env.DB.prepare("SELECT version, state_sha256 AS state FROM rendered_files WHERE org_id = ? AND output_id = ? AND format = 'docx'").bind(tenant.orgId, outputId).all<{ version: number; state: string }>();
+    expect((await download("docx")).status).toBe(200);
+    const [first] = (await kept()).results;
+    expect(first?.version).toBe(1);
+    // The next download is the kept file: altered in place, the alteration is what it serves.
+    await env.DB.prepare("UPDATE rendered_files SET body = ? WHERE org_id = ? AND output_id = ?").bind(new TextEncoder().encode("KEPT FILE"), tenant.orgId, outputId).run();
+    expect(await (await download("docx")).text()).toBe("KEPT FILE");
+    // A source checked again shows a new date in the file: made anew, and kept in place of the old one.
+    await env.DB.prepare("UPDATE ledger_evidence SET verification_checked_at = verification_checked_at + 1000 WHERE org_id = ? AND verification_checked_at IS NOT NULL").bind(tenant.orgId).run();
+    const rechecked = await download("docx");
+    expect(unzipSync(new Uint8Array(await rechecked.arrayBuffer()))["word/document.xml"]).toBeDefined();
+    const [second] = (await kept()).results;
+    expect(second?.state).not.toBe(first?.state);
+    // A new version: made anew at its first download.
+    await ok(tenant.apiKey, "store_research_output", { outputId, title: HOSTILE_TITLE, mediaType: "markdown", content: `${CONTENT}\n\nA second version.` });
+    const text = strFromU8(unzipSync(new Uint8Array(await (await download("docx")).arrayBuffer()))["word/document.xml"] ?? new Uint8Array());
+    expect(text).toContain("A second version.");
+    expect((await kept()).results.map((row) => row.version)).toEqual([2]);
+  });
+
+  it("bounds the renders one org runs at once: past it a clear 429 with Retry-After, while another org's reads and renders go on", async () => {
+    const b = await seedTenant();
+    const outputs = await Promise.all(
+      [1, 2, 3].map(async (n) => ((await ok(b.apiKey, "store_research_output", { title: `B report ${n}`, mediaType: "markdown", content: `# B ${n}\n\nText ${n}.` })) as { outputId: string }).outputId),
+    );
+    // Org B's renders are held inside their slots (at the Markdown render's lookup) until the test lets them go.
+    const hold = latch();
+    const bothInside = latch();
+    let inside = 0;
+    const overB = {
+      ...env,
+      DB: hookedD1(env.DB, {
+        async before(sql) {
+          if (!sql.includes("FROM rendered_outputs")) return;
+          if (++inside === 2) bothInside.open();
+          await hold.promise;
+        },
+      }),
+    } as unknown as Env;
+    const downloadB = (id: string) => fetchWorkerOver(overB)(new Request(`${ORIGIN}/api/v1/outputs/${id}/download?format=docx`, { headers: { authorization: `Bearer ${b.apiKey}` } }));
+    const running = [downloadB(outputs[0] as string), downloadB(outputs[1] as string)];
+    await bothInside.promise;
+
+    const refused = await downloadB(outputs[2] as string);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { detail: string }).detail).toContain("already has 2 downloads being made");
+    // Org A is not held: its plain read and its own render answer while B's renders wait.
+    expect((await rest(tenant.apiKey, `/outputs/${outputId}`)).status).toBe(200);
+    expect((await download("html")).status).toBe(200);
+
+    hold.open();
+    expect((await Promise.all(running)).map((response) => response.status)).toEqual([200, 200]);
+    // Its slots given back, B's third file renders.
+    expect((await downloadB(outputs[2] as string)).status).toBe(200);
   });
 });

@@ -241,7 +241,7 @@ async function inFlightContext(over: Env, orgId: string, userId: string, plans: 
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  const planEngine = durablePlanEngine({ ...over, PLAN: noting } as Env);
+  const planEngine = durablePlanEngine({ ...over, PLAN: noting } as Env, () => homeDatabase(over, orgId));
   return { principal: { orgId, userId, role: "member", scopes: ["research:read", "research:write"] }, services: { ...services, plans: planEngine }, correlationId: crypto.randomUUID(), origin, now };
 }
 

@@ -104,7 +104,7 @@ describe("read positions for REST callers", () => {
   it("the plan engine reports the bookmark of an index write the command waited for, and only then", async () => {
     const { orgId, admin } = await tenantAtDirectory();
     const heard: string[] = [];
-    const engine = durablePlanEngine(env as unknown as Env, (bookmark) => heard.push(bookmark));
+    const engine = durablePlanEngine(env as unknown as Env, () => env.DB, (bookmark) => heard.push(bookmark));
     const actor = { userId: admin.userId, clientId: "cli_positions" };
     const primary = env.DB.withSession("first-primary");
     await primary.prepare("SELECT 1").first();

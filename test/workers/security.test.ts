@@ -1,7 +1,10 @@
+import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { resolveApiKey } from "../../src/auth/credentials";
+import { newId } from "../../src/domain/ids";
 import { Visitor } from "../support/dashboard";
+import { createPlan } from "../support/plans";
 import { authorizeInBrowser, pkcePair, registerClient } from "../support/oauth-flow";
 import {
   callTool,
@@ -284,6 +287,26 @@ describe("tenant isolation", () => {
 
     const stored = await callTool(a.apiKey, "get_skill_execution", { executionId: theirs });
     expect(stored.body).toMatchObject({ status: "started", errorMessage: null });
+  });
+
+  it("answers another org's plan id and an unknown one with 404 on every surface, and keeps no storage for either", async () => {
+    const a = await seedTenant();
+    const b = await seedTenant();
+    const { planId: theirs } = await createPlan(a.apiKey, { name: "[Scan] Not yours" });
+    const unknown = newId("plan");
+    const before = await listDurableObjectIds(env.PLAN);
+    for (const id of [theirs, unknown]) {
+      expect((await rest(b.apiKey, `/plans/${id}`)).status, id).toBe(404);
+      expect((await rest(b.apiKey, `/plans/${id}/history`)).status, id).toBe(404);
+      expect((await rest(b.apiKey, `/plans/${id}/cancel`, { method: "POST", body: JSON.stringify({ reason: "probe" }), headers: { "content-type": "application/json" } })).status, id).toBe(404);
+      expect(((await callTool(b.apiKey, "get_plan_status", { planId: id })).body as { error: { code: string } }).error.code, id).toBe("not_found");
+    }
+    // Reaching a plan's object makes its storage: a probe must not, or the org's erasure (which finds objects by its rows) leaves it.
+    const after = await listDurableObjectIds(env.PLAN);
+    expect(after.length).toBe(before.length);
+    for (const id of [theirs, unknown]) expect(after.some((object) => object.equals(env.PLAN.idFromName(`${b.orgId}:${id}`))), id).toBe(false);
+    // The org's own plan is reached as before.
+    expect((await rest(a.apiKey, `/plans/${theirs}`)).status).toBe(200);
   });
 
   it("takes org and user from the credential, never from arguments", async () => {

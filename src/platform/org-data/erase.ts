@@ -35,7 +35,7 @@ export async function eraseResearch(env: Env, orgId: string): Promise<{ plans: n
   // One batch per database: D1 runs each as a transaction, so no half-erased research is ever visible in it.
   // The deliverables' cited sources are not exported (an import rebuilds them), nor their kept renders (a cache), so
   // neither is among the row tables; nor are plans' schedules and their runs' links (the runs are plans, exported).
-  await home.batch([...HOME_RESEARCH_TABLES, "research_output_sources", "rendered_outputs", "plan_schedules", "plan_series_runs"].map((table) => home.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
+  await home.batch([...HOME_RESEARCH_TABLES, "research_output_sources", "rendered_outputs", "rendered_files", "plan_schedules", "plan_series_runs"].map((table) => home.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
   // The deliverables' share links live in the directory and are not exported (a link is a credential): they go with them.
   await env.DB.batch([...DIRECTORY_RESEARCH_TABLES, "output_shares"].map((table) => env.DB.prepare(`DELETE FROM ${table} WHERE org_id = ?`).bind(orgId)));
   // Snapshots of the org's cited pages, after the rows naming them: a source check still running then finds its row

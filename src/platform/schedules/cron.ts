@@ -68,7 +68,7 @@ async function tickSeries(env: Env, db: D1Database, schedule: Schedule, now: num
   if (settled?.status === "missed" && previous) {
     tick.missed++;
     // A missed run leaves the list of open plans: runs never pile up there.
-    await durablePlanEngine(env)
+    await durablePlanEngine(env, () => db)
       .run(schedule.orgId, previous.planId, { kind: "cancel", reason: `Missed: nobody started run ${previous.runNumber} before the next run was due.` }, schedulerActor(schedule), now)
       .catch((error: unknown) => log("warn", "missed run's plan not cancelled", { planId: previous.planId, error: String(error) }));
   }
@@ -83,7 +83,7 @@ async function tickSeries(env: Env, db: D1Database, schedule: Schedule, now: num
 async function finishRun(env: Env, db: D1Database, run: ClaimedRun, now: number): Promise<void> {
   const schedule = await db.prepare("SELECT plan_id, created_by, every FROM plan_schedules WHERE series_id = ?").bind(run.seriesId).first<{ plan_id: string; created_by: string; every: string }>();
   if (!schedule) return;
-  const plans = durablePlanEngine(env);
+  const plans = durablePlanEngine(env, () => db);
   let source: PlanState;
   try {
     source = await plans.read(run.orgId, schedule.plan_id, false);

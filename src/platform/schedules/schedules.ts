@@ -49,7 +49,7 @@ async function viewOf(env: Env, link: SeriesLink): Promise<ScheduleView> {
 export async function getSchedule(env: Env, orgId: string, planId: string): Promise<ScheduleView> {
   const link = await d1PlanSeries(await homeDatabase(env, orgId)).ofPlan(orgId, planId);
   if (!link) {
-    await durablePlanEngine(env).read(orgId, planId, false);
+    await durablePlanEngine(env, (id) => homeDatabase(env, id)).read(orgId, planId, false);
     throw notFound("schedule on plan", planId);
   }
   return viewOf(env, link);

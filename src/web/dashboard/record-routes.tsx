@@ -16,7 +16,7 @@ import { feedbackFor, listMembers, planNameOf, routingAccuracy, stallStats, tool
 import { renderedMarkdownOf } from "./rendered-deliverable";
 import { citedSourcesOf } from "./source-routes";
 import { DOWNLOAD_FORMATS, type DownloadFormat } from "../../domain/research/downloads";
-import { downloadOf, downloadResponse } from "../downloads";
+import { downloadFor, downloadResponse } from "../downloads";
 import { createShare, listShares, revokeShare, type ShareActor } from "../../platform/shares";
 import { ShareCreated, ShareLinks } from "./share-links";
 
@@ -119,9 +119,8 @@ export function registerRecordRoutes(app: Hono<App>): void {
     if (!ID_PATTERN.test(outputId) || !(DOWNLOAD_FORMATS as readonly string[]).includes(format)) return notFoundPage(c);
     const { orgId } = c.get("session");
     const { services, home, now } = await webServices(c.env, orgId);
-    const output = await services.outputs.get(orgId, outputId);
-    if (!output) return notFoundPage(c);
-    return downloadResponse(await downloadOf(services, home, output, format as DownloadFormat, now()));
+    const download = await downloadFor(services, home, orgId, outputId, format as DownloadFormat, now());
+    return download ? downloadResponse(download) : notFoundPage(c);
   });
 
   app.post("/outputs/:outputId/shares", async (c) => {

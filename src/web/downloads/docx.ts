@@ -256,6 +256,9 @@ const NUMBERING_LEVELS = Array.from({ length: 9 }, (_, level) => ({
   style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
 }));
 
+/** Raise it whenever what a deliverable's DOCX holds changes (the mapping, the docx package): every kept DOCX is made anew once. */
+export const DOCX_RENDERER = 1;
+
 /**
  * The document's bytes. `rendered` is what the Markdown rendered to (markdown.ts `renderForPage`, kept per version
  * by rendered-deliverable.ts), or null for another media type.

@@ -4,18 +4,23 @@
  * view (src/domain/research/public-view.ts). The sources are the ones the deliverable cites, each with what Cairn found
  * on the page and when it last read it.
  *
- *   const output = await services.outputs.get(orgId, outputId);        // the face's own access check
- *   const download = await downloadOf(services, home, output, format);  // format from parseDownloadFormat
- *   return downloadResponse(download);                                  // attachment, type, no-store
+ *   const download = await downloadFor(services, home, orgId, outputId, format);  // format from parseDownloadFormat
+ *   if (!download) throw notFound(...);                                            // none in the caller's org
+ *   return downloadResponse(download);                                             // attachment, type, no-store
  */
 import { contentDisposition, DOWNLOAD_CONTENT_TYPES, type DownloadFormat, downloadFilename, markdownDownload } from "../../domain/research/downloads";
 import type { PublicDeliverable } from "../../domain/research/public-view";
 import type { Services } from "../../domain/ports";
 import type { ResearchOutput } from "../../domain/research/outputs";
-import type { RenderedMarkdown } from "../../storage/rendered-outputs";
+import { rateLimited } from "../../domain/errors";
+import { RENDER_RETRY_SECONDS, RenderSlots } from "../../domain/research/render-slots";
+import { d1RenderedFiles, type RenderedFileKey, type RenderedMarkdown } from "../../storage/rendered-outputs";
+import { RENDERER_VERSION } from "../dashboard/markdown";
 import { renderedMarkdownOf } from "../dashboard/rendered-deliverable";
+import { log } from "../../platform/log";
 import { publicViewOf } from "../../platform/public-view";
-import { docxOf } from "./docx";
+import { sha256Hex } from "../dashboard/session";
+import { DOCX_RENDERER, docxOf } from "./docx";
 import { standaloneHtml } from "./html";
 
 export interface Download {
@@ -33,16 +38,98 @@ export interface Download {
 export async function deliverableDownload(view: PublicDeliverable, rendered: RenderedMarkdown | null, format: DownloadFormat, now: number = Date.now()): Promise<Download> {
   const body =
     format === "md" ? markdownDownload(view, view.sources) : format === "html" ? standaloneHtml(view, rendered, view.sources, now) : await docxOf(view, rendered, view.sources);
-  return { body, contentType: DOWNLOAD_CONTENT_TYPES[format], filename: downloadFilename(view.title, format).utf8, contentDisposition: contentDisposition(view.title, format) };
+  return fileOf(view, format, body);
+}
+
+const fileOf = (view: PublicDeliverable, format: DownloadFormat, body: Uint8Array | string): Download => ({
+  body,
+  contentType: DOWNLOAD_CONTENT_TYPES[format],
+  filename: downloadFilename(view.title, format).utf8,
+  contentDisposition: contentDisposition(view.title, format),
+});
+
+/** Files being made in this isolate, per org: one org's downloads cannot hold the isolate's thread from another's requests. */
+const renderSlots = new RenderSlots();
+
+/** A render slot for the org, as the function that frees it; refused (429, try again) past the org's bound. */
+function admitRender(orgId: string): () => void {
+  const release = renderSlots.admit(orgId);
+  if (!release) {
+    throw rateLimited(
+      `The organization already has ${renderSlots.perOrg} downloads being made. Try again in a few seconds: a rendered file is kept, so the retry is quick.`,
+      RENDER_RETRY_SECONDS,
+    );
+  }
+  return release;
+}
+
+/**
+ * The download of the org's deliverable `outputId`, or null when the org holds none by that id. An HTML or DOCX
+ * download takes one of the org's slots first, before the deliverable is even read (a refused download costs next to
+ * nothing), and holds it until the file is made, kept or rendered, so one org's files cannot fill the isolate.
+ */
+export async function downloadFor(
+  services: Services,
+  home: D1Database,
+  orgId: string,
+  outputId: string,
+  format: DownloadFormat,
+  now: number = Date.now(),
+): Promise<Download | null> {
+  const release = format === "md" ? null : admitRender(orgId);
+  try {
+    const output = await services.outputs.get(orgId, outputId);
+    return output ? await downloadOf(services, home, output, format, now) : null;
+  } finally {
+    release?.();
+  }
 }
 
 /**
  * The download of a deliverable the caller may read (the face checked that: this reads the output's own org). The
- * Markdown's render is the one kept per version (rendered-deliverable.ts), so a costly text costs its render once.
+ * Markdown's render is the one kept per version (rendered-deliverable.ts), and a DOCX is kept per version and source
+ * state, so a costly text costs its render once.
  */
-export async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number = Date.now()): Promise<Download> {
-  const [rendered, view] = await Promise.all([output.mediaType === "markdown" && format !== "md" ? renderedMarkdownOf(home, output) : null, publicViewOf(services, output)]);
+async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number): Promise<Download> {
+  if (format === "docx") {
+    const view = await publicViewOf(services, output);
+    return fileOf(view, "docx", await keptDocxOf(home, output, view));
+  }
+  const [rendered, view] = await Promise.all([output.mediaType === "markdown" && format === "html" ? renderedMarkdownOf(home, output) : null, publicViewOf(services, output)]);
   return deliverableDownload(view, rendered, format, now);
+}
+
+/** DOCX files being made in this isolate, per state: downloads of one file arriving together wait for one render. */
+const docxUnderWay = new Map<string, Promise<Uint8Array>>();
+
+/** The DOCX of this version and source state: kept from an earlier download, or made now (in a render slot) and kept. */
+async function keptDocxOf(home: D1Database, output: ResearchOutput, view: PublicDeliverable): Promise<Uint8Array> {
+  // Everything the file shows (the public view): a re-checked source, a new version or a new renderer makes another file.
+  const state = JSON.stringify([RENDERER_VERSION, view]);
+  const key: RenderedFileKey = { orgId: output.orgId, outputId: output.outputId, format: "docx", version: output.version, renderer: DOCX_RENDERER, stateSha256: await sha256Hex(state) };
+  const id = `${key.orgId}:${key.outputId}:${key.format}:${key.stateSha256}`;
+  let pending = docxUnderWay.get(id);
+  if (!pending) {
+    pending = renderDocxAndKeep(home, key, output, view).finally(() => docxUnderWay.delete(id));
+    docxUnderWay.set(id, pending);
+  }
+  // Each response its own copy: a body handed to one response is not shared with another.
+  return (await pending).slice();
+}
+
+async function renderDocxAndKeep(home: D1Database, key: RenderedFileKey, output: ResearchOutput, view: PublicDeliverable): Promise<Uint8Array> {
+  const files = d1RenderedFiles(home);
+  const kept = await files.get(key);
+  if (kept) return kept;
+  const rendered = output.mediaType === "markdown" ? await renderedMarkdownOf(home, output) : null;
+  const body = await docxOf(view, rendered, view.sources);
+  try {
+    await files.put(key, body, Date.now());
+  } catch (error) {
+    // Refused while the org is being erased (the write gate), or the database failing: the file is served all the same.
+    log("warn", "rendered file not kept", { orgId: key.orgId, outputId: key.outputId, error: String(error) });
+  }
+  return body;
 }
 
 /** The response: an attachment of the right type, never cached by anything between (its sources' status moves). */
