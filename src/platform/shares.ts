@@ -10,7 +10,7 @@ import { liveLinksRefusal, newShareToken, SHARE_LIMITS, SHARE_TOKEN_PATTERN, typ
 import type { Env } from "../env";
 import { d1OrgSettings } from "../storage/org-settings";
 import { d1OutputShares, type StoredShare } from "../storage/output-shares";
-import { publicOrigin, webServices } from "./runtime";
+import { webServices } from "./runtime";
 
 /** Who acts: a member of the org, through a client (an API key, an OAuth client, the dashboard). */
 export interface ShareActor {
@@ -70,8 +70,9 @@ async function outputOf(env: Env, orgId: string, outputId: string) {
 export async function createShare(env: Env, actor: ShareActor, caller: Caller, outputId: string, body: unknown): Promise<{ shareId: string; url: string; expiresAt: string }> {
   const refused = sharingRefusal(await d1OrgSettings(env.DB).sharing(actor.orgId), actor.role);
   if (refused) throw refused;
-  assertPerson(caller, "share_outside", `${publicOrigin(env)}/dashboard/outputs/${encodeURIComponent(outputId)}`);
+  // The deliverable first: another org's id answers not found, as a missing one does, whoever asks.
   const { services, origin, now } = await outputOf(env, actor.orgId, outputId);
+  assertPerson(caller, "share_outside", `${origin}/dashboard/outputs/${encodeURIComponent(outputId)}`);
   const at = now();
   const expiresAt = shareExpiryOf(body, at);
   const shares = d1OutputShares(env.DB);

@@ -5,7 +5,7 @@ import worker from "../../src/index";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok } from "../support/plans";
 import { adminOf, at, subscribe, useStandInReceivers, waitFor } from "../support/webhooks";
-import { fetchWorker, rest, seedTenant } from "../support/worker";
+import { fetchWorker, rest, seedApiKey, seedTenant } from "../support/worker";
 
 /**
  * Scheduled re-runs on workerd: the five-minute cron (the Worker's own scheduled handler, fired here at chosen times)
@@ -150,7 +150,7 @@ describe("scheduled re-runs", () => {
   });
 
   it("shows what changed since the previous run on the second run's deliverable (get_research_output and the dashboard)", async () => {
-    const { apiKey, admin } = await seedTenant();
+    const { apiKey, admin, orgId } = await seedTenant();
     const { planId } = await dailyPlan(apiKey);
     const now = Date.now();
     const deliver = async (runPlanId: string, density: number, third: { subtopic: string; text: string; url: string; heading: string }) => {
@@ -210,7 +210,9 @@ describe("scheduled re-runs", () => {
     expect(html).toContain(`href="/dashboard/outputs/${firstOutput}"`);
 
     // Shared outside the org, the deliverable says what changed too, naming the previous run's without a way in.
-    const shared = (await (await rest(apiKey, `/outputs/${secondOutput}/shares`, { method: "POST", body: JSON.stringify({}) })).json()) as { url: string };
+    // Publishing is a person's: an admin's key acting for people (plans:approve).
+    const personKey = (await seedApiKey(orgId, admin.userId, ["research:write", "plans:approve"])).key;
+    const shared = (await (await rest(personKey, `/outputs/${secondOutput}/shares`, { method: "POST", body: JSON.stringify({}) })).json()) as { url: string };
     const publicHtml = await (await fetchWorker(new Request(shared.url, { headers: { "cf-connecting-ip": "203.0.113.9" } }))).text();
     expect(publicHtml).toContain("What changed since the previous run");
     expect(publicHtml).toContain(read.changes.summary);
