@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { Visitor } from "../support/dashboard";
+import { emptyOrg, exportText, importInto } from "../support/org-files";
 import { completeNextStep, createPlan, ok, steps } from "../support/plans";
 import { rest, seedApiKey, seedTenant, tokensFor } from "../support/worker";
 
@@ -169,6 +170,19 @@ describe("person-level actions: one check on every surface", () => {
     const again = await action.prepare(s);
     expect((await again.viaDashboard()).status).toBe(action.allowed.dashboard);
     expect(await again.untouched()).toBe(false);
+  });
+
+  it("an import restoring settings looser than the org's is a person's; into an org as loose, an admin's", async () => {
+    const s = await setup();
+    const file = await exportText(s.personKey);
+    const target = await emptyOrg();
+    await requireApproval(target.orgId);
+    const refused = await importInto(target.key, file);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { detail: string }).detail).toContain("is a person's decision");
+    expect((await env.DB.prepare("SELECT plan_approval FROM orgs WHERE id = ?").bind(target.orgId).first<{ plan_approval: string }>())?.plan_approval).toBe("required");
+    await env.DB.prepare("UPDATE orgs SET plan_approval = 'optional' WHERE id = ?").bind(target.orgId).run();
+    expect((await importInto(target.key, file)).status).toBe(200);
   });
 
   it("tightening a protection or adding a member's address stays an admin's", async () => {
