@@ -55,8 +55,8 @@ export async function notificationsRoute(
       if (request.method === "GET") return Response.json({ channels: await channelsOf(env, orgId), eventTypes: NOTIFICATION_EVENT_TYPES });
       const body = await bodyOf(request);
       // An address outside the org's members is a person's decision: the assistant's credential may hold org:admin.
-      const address = (body as { kind?: unknown; address?: unknown } | null)?.kind === "email" ? (body as { address?: unknown }).address : undefined;
-      if (typeof address === "string" && !(await isMemberEmail(env.DB, orgId, address))) {
+      const { kind, address } = (typeof body === "object" && body !== null ? body : {}) as { kind?: unknown; address?: unknown };
+      if (kind === "email" && typeof address === "string" && !(await isMemberEmail(env.DB, orgId, address))) {
         assertPerson(principal, "outside_recipient", `${publicOrigin(env)}/dashboard/admin/notifications`);
       }
       const created = await createChannel(env, orgId, userId, publicOrigin(env), body, now);

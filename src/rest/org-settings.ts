@@ -67,7 +67,10 @@ export async function orgSettingsRoute(
 /** The settings route in the OpenAPI document. */
 export function orgSettingsOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {
   const common = { security: [{ oauth2: ["org:admin"] }, { apiKey: [] }], "x-required-scope": "org:admin", tags: ["org"] };
-  const errors = { "401": { description: "Missing, expired or revoked credential" }, "403": problem("Not an admin of the organization, or no org:admin scope") };
+  const errors = {
+    "401": { description: "Missing, expired or revoked credential" },
+    "403": problem("Not an admin of the organization, no org:admin scope, or a change that lowers a protection from a caller that is not a person (the dashboard, or a key with plans:approve)"),
+  };
   const domains = (description: string) => ({
     type: "array",
     maxItems: SOURCE_POLICY_LIMITS.domainsPerList,

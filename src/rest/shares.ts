@@ -105,7 +105,7 @@ export function sharesOpenApiPaths(base: string, problem: (description: string) 
             },
           },
           "400": problem("expiresInDays is not a whole number from 1 to 365, or an unknown field"),
-          "403": problem("The organization's sharing setting does not let you share (off, or admins only), or no research:write scope"),
+          "403": problem("The organization's sharing setting does not let you share (off, or admins only), no research:write scope, or not a person (publishing is a person's decision: the dashboard, or a key with plans:approve)"),
           "409": problem(`The deliverable has ${SHARE_LIMITS.livePerOutput} live links already`),
           ...errors,
         },
