@@ -109,8 +109,10 @@ ${bar}
   Demo sign-in     ${demo.email}
   Demo password    ${demo.password}
   Demo API key     ${demo.apiKey}
-                   (org "${demo.orgSlug}", scopes research:read research:write org:admin;
+                   (org "${demo.orgSlug}", scopes ${lib.DEMO_KEY_SCOPES.join(" ")};
                     kept in .wrangler/cairn-demo.json and reused on every start)
+                   The key is the assistant's: it never approves. Approve plans (and
+                   share, schedule, loosen settings) signed in to the dashboard.
 
   Connect Claude Code:
     claude mcp add --transport http cairn ${base}/mcp

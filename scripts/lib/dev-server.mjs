@@ -12,7 +12,7 @@ import { stripVTControlCharacters } from "node:util";
 import { API_KEY_PREFIX, generateApiKey, hashApiKey, looksLikeApiKey } from "../../src/auth/api-keys.ts";
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from "../../src/auth/password.ts";
 import { newId } from "../../src/domain/ids.ts";
-import { generatePassword, SCOPES } from "./operators.mjs";
+import { generatePassword } from "./operators.mjs";
 import { NO_COLOR_ENV, nodeBinary, OperatorError, projectRoot, runSqlAll, sleep, sqlInt, sqlString, UsageError, wranglerEnv } from "./wrangler.mjs";
 
 /** Where local development keeps its webhook secret key (under the gitignored .wrangler/), made on first start. */
@@ -42,6 +42,13 @@ const wranglerJs = path.join(projectRoot, "node_modules", "wrangler", "bin", "wr
 
 const DEMO = Object.freeze({ orgSlug: "demo", orgName: "Demo Org", email: "demo@cairn.local", displayName: "Demo Admin", keyName: "demo" });
 
+/**
+ * The demo key's scopes, exactly as the banner prints them. The key is the assistant's (Claude Code, the Inspector):
+ * never the person scope plans:approve, so it cannot approve a plan or take any other person-level action; the person
+ * does those in the dashboard with the demo sign-in.
+ */
+export const DEMO_KEY_SCOPES = Object.freeze(["research:read", "research:write", "org:admin"]);
+
 function readDemoState(file) {
   try {
     const state = JSON.parse(readFileSync(file, "utf8"));
@@ -60,7 +67,7 @@ function writeDemoState(file, state) {
 /**
  * Development only (never remote): makes sure the local database has org
  * `demo` ("Demo Org"), its admin `demo@cairn.local`, and an active API key
- * "demo" with all scopes. The password and key are kept in `stateFile`
+ * "demo" with DEMO_KEY_SCOPES (an older key holding more is brought back to them). The password and key are kept in `stateFile`
  * (default `.wrangler/cairn-demo.json`) and re-used on later runs; the
  * database is brought in line with that file (user re-created or password
  * reset, key hash re-inserted). A key revoked in the app is replaced by a new one.
@@ -80,7 +87,7 @@ export async function seedDemo({ persistTo, stateFile = DEFAULT_DEMO_STATE_FILE,
      SELECT id, password_hash FROM users WHERE email = ${sqlString(DEMO.email)};
      SELECT m.role FROM memberships m JOIN orgs o ON o.id = m.org_id JOIN users u ON u.id = m.user_id
       WHERE o.slug = ${sqlString(DEMO.orgSlug)} AND u.email = ${sqlString(DEMO.email)};
-     SELECT id, revoked_at FROM api_keys WHERE key_hash = ${sqlString(keyHash)}`,
+     SELECT id, revoked_at, scopes FROM api_keys WHERE key_hash = ${sqlString(keyHash)}`,
     options,
   );
   const changed = [];
@@ -129,12 +136,16 @@ export async function seedDemo({ persistTo, stateFile = DEFAULT_DEMO_STATE_FILE,
     statements.push(
       `INSERT INTO api_keys (id, org_id, user_id, name, prefix, key_hash, scopes, created_at, last_used_at, revoked_at)
        VALUES (${sqlString(newId("key"))}, ${orgId}, ${userId}, ${sqlString(DEMO.keyName)}, ${sqlString(prefix)}, ${sqlString(keyHash)},
-               ${sqlString(JSON.stringify(SCOPES))}, ${sqlInt(now)}, NULL, NULL)
+               ${sqlString(JSON.stringify(DEMO_KEY_SCOPES))}, ${sqlInt(now)}, NULL, NULL)
        ON CONFLICT(key_hash) DO NOTHING`,
       // Exactly one live "demo" key: any other (its secret lost with an old state file) is revoked.
       `UPDATE api_keys SET revoked_at = ${sqlInt(now)}
         WHERE org_id = ${orgId} AND name = ${sqlString(DEMO.keyName)} AND revoked_at IS NULL AND key_hash <> ${sqlString(keyHash)}`,
     );
+  } else if (key.scopes !== JSON.stringify(DEMO_KEY_SCOPES)) {
+    // A key made by an earlier version held every scope, plans:approve included: it keeps only the banner's.
+    changed.push("apiKey scopes");
+    statements.push(`UPDATE api_keys SET scopes = ${sqlString(JSON.stringify(DEMO_KEY_SCOPES))} WHERE key_hash = ${sqlString(keyHash)}`);
   }
   // The file first: if the database write fails, the next run retries with the same secrets.
   writeDemoState(stateFile, state);

@@ -15,6 +15,8 @@ export declare const DEFAULT_SCOPES: readonly ["research:read", "research:write"
 export declare const ROLES: readonly ["member", "admin"];
 export declare const OFFLINE_ENV: Readonly<Record<string, string>>;
 export declare const DEFAULT_DEMO_STATE_FILE: string;
+/** The demo API key's scopes, as `npm start` prints them: never plans:approve. */
+export declare const DEMO_KEY_SCOPES: readonly ["research:read", "research:write", "org:admin"];
 
 export declare class UsageError extends Error {
   readonly exitCode: 2;

@@ -21,7 +21,12 @@ import { normalizeSlug } from "./operators.mjs";
 import { placeMembers, readMembers, undoPlacement } from "./restore-members.mjs";
 import { OperatorError, projectRoot, runSql, runSqlAll, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
 
-const KEY_SCOPES = ["research:read", "research:write", "org:admin"];
+/**
+ * The operator at the command line holds the deployment's database: a person, not an assistant. The temporary key
+ * carries the person scope plans:approve, so the commands that are a person's decision (a share link, an outside
+ * e-mail recipient, a schedule where approval applies) go through.
+ */
+const KEY_SCOPES = ["research:read", "research:write", "org:admin", "plans:approve"];
 
 /**
  * The deployment's public URL as the local configuration names it (wrangler.toml's PUBLIC_URL, what `npm start`

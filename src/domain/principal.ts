@@ -15,6 +15,11 @@ export interface Principal {
   /** API key id when the credential is an API key. */
   apiKeyId?: string;
   /**
+   * A person signed in to the dashboard, its session and the form's CSRF token checked: set only by the dashboard,
+   * never from a credential (see domain/person-actions.ts).
+   */
+  signedIn?: true;
+  /**
    * The org's import and erasure marks as admission read them (with the membership, at most its
    * cache bound old): every write is refused while either holds (see domain/org-data/write-gate.ts).
    */

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { newId } from "../domain/ids";
 import { APPROVAL_MODES } from "../domain/plans/approval";
-import { effectiveApproval } from "../domain/plans/approval-authority";
 import { validationError } from "../domain/errors";
 import { LIMITS, STEP_TYPES } from "../domain/plans/model";
+import { createTerms } from "../domain/plans/spend-gate";
 import { derivePlanStatusWithReviews } from "../domain/plans/status";
 import { MODES, planTemplate, RESEARCH_TYPES } from "../domain/plans/templates";
 import { CITATION_POLICIES } from "../domain/research/ledger";
@@ -91,7 +91,8 @@ export const createResearchPlan = defineOperation({
       input.sessionId ? ctx.services.skillExecutions.findLatestStarted(orgId, input.sessionId) : null,
       ctx.services.orgSettings.planApproval(orgId),
     ]);
-    const approval = effectiveApproval(orgApproval, input.approval);
+    // May this plan spend: the one gate every plan-making path asks (its approval and budget).
+    const terms = createTerms(orgApproval, { approval: input.approval, budget: budgetOf(input.budget) });
     const { state } = await ctx.services.plans.run(
       orgId,
       planId,
@@ -109,8 +110,8 @@ export const createResearchPlan = defineOperation({
           sessionId: input.sessionId ?? null,
           executionId: execution?.executionId ?? null,
           stallThresholdMinutes: input.stallThresholdMinutes ?? null,
-          budget: budgetOf(input.budget) ?? null,
-          approval,
+          budget: terms.budget,
+          approval: terms.approval,
         },
       },
       actorOf(ctx),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { StepEdit } from "../domain/plans/approval";
-import { APPROVAL_SCOPE, type Approver } from "../domain/plans/approval-authority";
+import { isPerson } from "../domain/person-actions";
 import { LIMITS } from "../domain/plans/model";
 import { defineOperation, type OperationContext } from "./operation";
 import { BudgetLimits, budgetOf } from "./budget-views";
@@ -31,11 +31,10 @@ export async function answerReview(
   input: z.infer<typeof SubmitReviewInput>,
   ctx: OperationContext,
   formEdits: StepEdit[] = [],
-  signedIn = false,
 ): Promise<z.infer<typeof SubmitReviewOutput>> {
   const stepEdits: StepEdit[] = [...(input.edits ?? []), ...formEdits];
-  // A person: signed in to the dashboard's form (session and CSRF checked there), or an integration an admin granted plans:approve.
-  const approver: Approver = signedIn || ctx.principal.scopes.includes(APPROVAL_SCOPE) ? "person" : "assistant";
+  // A person (domain/person-actions.ts): signed in to the dashboard's form, or an integration an admin granted the person scope.
+  const approver = isPerson(ctx.principal) ? "person" : "assistant";
   const { state, modifications } = await ctx.services.plans.run(
     ctx.principal.orgId,
     input.planId,

@@ -3,6 +3,7 @@
  * link rules (src/domain/shares.ts) over the directory's links (src/storage/output-shares.ts), audited in the org's log.
  */
 import { notFound } from "../domain/errors";
+import { assertPerson, type Caller } from "../domain/person-actions";
 import { newId } from "../domain/ids";
 import type { Role } from "../domain/scopes";
 import { liveLinksRefusal, newShareToken, SHARE_LIMITS, SHARE_TOKEN_PATTERN, type ShareStatus, shareExpiryOf, shareStatus, sharingRefusal } from "../domain/shares";
@@ -63,13 +64,15 @@ async function outputOf(env: Env, orgId: string, outputId: string) {
 }
 
 /**
- * Makes a link to the deliverable, if the org's sharing setting lets this person share. The token is in this answer
- * only: the link cannot be shown again.
+ * Makes a link to the deliverable, if the org's sharing setting lets this member share and the caller is a person
+ * (publishing outside the org is a person-level action). The token is in this answer only: the link cannot be shown again.
  */
-export async function createShare(env: Env, actor: ShareActor, outputId: string, body: unknown): Promise<{ shareId: string; url: string; expiresAt: string }> {
+export async function createShare(env: Env, actor: ShareActor, caller: Caller, outputId: string, body: unknown): Promise<{ shareId: string; url: string; expiresAt: string }> {
   const refused = sharingRefusal(await d1OrgSettings(env.DB).sharing(actor.orgId), actor.role);
   if (refused) throw refused;
+  // The deliverable first: another org's id answers not found, as a missing one does, whoever asks.
   const { services, origin, now } = await outputOf(env, actor.orgId, outputId);
+  assertPerson(caller, "share_outside", `${origin}/dashboard/outputs/${encodeURIComponent(outputId)}`);
   const at = now();
   const expiresAt = shareExpiryOf(body, at);
   const shares = d1OutputShares(env.DB);

@@ -1,6 +1,8 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { isCairnError, validationError } from "../domain/errors";
 import { MAX_LINE_BYTES } from "../domain/org-data/format";
+import { type OrgSettingsValues, parseExportedSettings, readSettings } from "../domain/org-settings";
+import { assertPerson, loosensProtection } from "../domain/person-actions";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
 import { eraseOrg } from "../platform/org-data/erase";
@@ -8,6 +10,7 @@ import { exportOrg, exportStream } from "../platform/org-data/export";
 import { importOrg } from "../platform/org-data/import";
 import { streamLines } from "../platform/org-data/lines";
 import { readBoundedText } from "../platform/request-body";
+import { publicOrigin, webServices } from "../platform/runtime";
 import { problemResponse } from "./problem";
 import { adminGate } from "./route-gates";
 
@@ -55,7 +58,7 @@ export async function orgDataRoute(
       });
     }
     if (route === "/org/import") {
-      const summary = await importOrg(env, principal.orgId, streamLines(request.body, MAX_LINE_BYTES));
+      const summary = await importOrg(env, principal.orgId, settingsChecked(env, principal, streamLines(request.body, MAX_LINE_BYTES)));
       console.log(JSON.stringify({ level: "info", correlationId, message: "org imported", orgId: principal.orgId, plans: summary.plans }));
       return Response.json({ imported: summary });
     }
@@ -130,4 +133,36 @@ export function orgDataOpenApiPaths(base: string, problem: (description: string)
       },
     },
   };
+}
+
+/** The settings a file's first line (its header) carries, or null: a line that is not a valid header is the importer's to refuse. */
+function headerSettings(line: string): OrgSettingsValues | null {
+  try {
+    const record = JSON.parse(line) as { type?: unknown; settings?: unknown };
+    return record.type === "header" && record.settings !== undefined ? parseExportedSettings(record.settings, "Line 1") : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An import's lines, its header checked first: an import restores the file's settings, and settings looser than the
+ * org's (approval no longer required, sharing opened, a domain unblocked) lower a protection, which is a person's
+ * decision. Refused at line 1, before anything is written, as a bad header is.
+ */
+async function* settingsChecked(env: Env, principal: Principal, lines: AsyncIterable<string>): AsyncIterable<string> {
+  let first = true;
+  for await (const line of lines) {
+    if (first) {
+      first = false;
+      const settings = headerSettings(line);
+      if (settings) {
+        const { services } = await webServices(env, principal.orgId);
+        if (loosensProtection(await readSettings(services.orgSettings, principal.orgId), settings)) {
+          assertPerson(principal, "lower_protection", `${publicOrigin(env)}/dashboard/admin/settings`);
+        }
+      }
+    }
+    yield line;
+  }
 }

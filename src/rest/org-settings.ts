@@ -1,11 +1,12 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { applySettingsChange, readSettings, settingsChangeDetail, writeSettings } from "../domain/org-settings";
+import { assertPerson, loosensProtection } from "../domain/person-actions";
 import { APPROVAL_MODES } from "../domain/plans/approval";
 import type { Principal } from "../domain/principal";
 import { SHARING_MODES } from "../domain/shares";
 import { SOURCE_POLICY_LIMITS } from "../domain/sources/source-policy";
 import type { Env } from "../env";
-import { webServices } from "../platform/runtime";
+import { publicOrigin, webServices } from "../platform/runtime";
 import { adminGate, answering, jsonBody } from "./route-gates";
 
 /**
@@ -15,6 +16,8 @@ import { adminGate, answering, jsonBody } from "./route-gates";
  * planApproval is what create_research_plan does when the caller names no approval; the source policy is what
  * record_evidence refuses (blocked domains) and what the ledger counts (preferred domains).
  * Not an MCP tool: an assistant does not decide whether its own plans need approving, nor which sources it may use.
+ * Lowering or lifting a protection (approval to optional, sharing opened, a domain unblocked) is a person's action
+ * (domain/person-actions.ts): a signed-in person in the dashboard, or an API key carrying the person scope.
  */
 
 const PATH = "/org/settings";
@@ -42,6 +45,8 @@ export async function orgSettingsRoute(
     const before = await readSettings(services.orgSettings, orgId);
     if (request.method !== "PATCH") return Response.json(before);
     const after = applySettingsChange(await jsonBody(request, BODY_LIMIT), before);
+    // Tightening is the admin scope's; lowering or lifting a protection is a person's (an assistant's credential may hold org:admin).
+    if (loosensProtection(before, after)) assertPerson(principal, "lower_protection", `${publicOrigin(env)}/dashboard/admin/settings`);
     await writeSettings(services.orgSettings, orgId, before, after);
     const detail = settingsChangeDetail(before, after);
     if (Object.keys(detail).length > 0) {
@@ -62,7 +67,10 @@ export async function orgSettingsRoute(
 /** The settings route in the OpenAPI document. */
 export function orgSettingsOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {
   const common = { security: [{ oauth2: ["org:admin"] }, { apiKey: [] }], "x-required-scope": "org:admin", tags: ["org"] };
-  const errors = { "401": { description: "Missing, expired or revoked credential" }, "403": problem("Not an admin of the organization, or no org:admin scope") };
+  const errors = {
+    "401": { description: "Missing, expired or revoked credential" },
+    "403": problem("Not an admin of the organization, no org:admin scope, or a change that lowers a protection from a caller that is not a person (the dashboard, or a key with plans:approve)"),
+  };
   const domains = (description: string) => ({
     type: "array",
     maxItems: SOURCE_POLICY_LIMITS.domainsPerList,

@@ -84,7 +84,8 @@ export function scheduleOpenApiPaths(base: string, problem: (description: string
       put: {
         operationId: "set_plan_schedule",
         summary: "Re-run a plan on a schedule",
-        description: "At each due time the cron creates the next run: a new plan copied from this one, waiting for an assistant. At most 50 schedules per organization.",
+        description:
+          "At each due time the cron creates the next run: a new plan copied from this one with its budget, waiting for an assistant (or, where approval applies, for a person's approval first). At most 50 schedules per organization.",
         parameters: [planId],
         security: [{ oauth2: ["research:write"] }, { apiKey: [] }],
         "x-required-scope": "research:write",
@@ -106,7 +107,14 @@ export function scheduleOpenApiPaths(base: string, problem: (description: string
             },
           },
         },
-        responses: { "200": answer("Set again (a paused series resumes)"), "201": answer("Set"), "400": problem("Not a valid schedule"), "404": problem("No such plan"), "409": problem("The organization has 50 schedules") },
+        responses: {
+          "200": answer("Set again (a paused series resumes)"),
+          "201": answer("Set"),
+          "400": problem("Not a valid schedule"),
+          "403": problem("The plan's runs need approval, and scheduling it is a person's decision: the dashboard, or a key with plans:approve"),
+          "404": problem("No such plan"),
+          "409": problem("The organization has 50 schedules, or the plan waits for approval, was rejected at approval or was cancelled"),
+        },
       },
       delete: {
         operationId: "stop_plan_schedule",

@@ -13,7 +13,8 @@ import { answering, jsonBody, memberGate } from "./route-gates";
  *   POST   /outputs/{outputId}/shares             {expiresInDays?}  → 201 {shareId, url, expiresAt} (the url in this answer only)
  *   GET    /outputs/{outputId}/shares             → {shares}: each link's state and views, never its url
  *   DELETE /outputs/{outputId}/shares/{shareId}   → the link, revoked
- * Not MCP tools: handing research to people outside the org is a person's decision, not an assistant's.
+ * Not MCP tools: handing research to people outside the org is a person's decision, not an assistant's: making a link
+ * needs a person (domain/person-actions.ts), a signed-in one in the dashboard or an API key carrying the person scope.
  */
 
 const ROUTE = /^\/outputs\/([^/]+)\/shares(?:\/([^/]+))?$/;
@@ -46,7 +47,7 @@ export async function sharesRoute(
       return Response.json({ share: await revokeShare(env, actor, outputId, shareId) });
     }
     if (request.method === "GET") return Response.json(await listShares(env, principal.orgId, outputId));
-    const created = await createShare(env, actor, outputId, await bodyOf(request));
+    const created = await createShare(env, actor, principal, outputId, await bodyOf(request));
     return Response.json(created, { status: 201 });
   });
 }
@@ -104,7 +105,7 @@ export function sharesOpenApiPaths(base: string, problem: (description: string) 
             },
           },
           "400": problem("expiresInDays is not a whole number from 1 to 365, or an unknown field"),
-          "403": problem("The organization's sharing setting does not let you share (off, or admins only), or no research:write scope"),
+          "403": problem("The organization's sharing setting does not let you share (off, or admins only), no research:write scope, or not a person (publishing is a person's decision: the dashboard, or a key with plans:approve)"),
           "409": problem(`The deliverable has ${SHARE_LIMITS.livePerOutput} live links already`),
           ...errors,
         },

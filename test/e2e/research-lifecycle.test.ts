@@ -428,7 +428,12 @@ describe("the research lifecycle through real MCP clients", () => {
       expect(status.pendingReviews.map((r) => r.kind)).toEqual(["budget"]);
       // The budget review is the plan's own, answered by its reviewId.
       expect(stopped.pendingReviews.map((r) => r.kind)).toEqual(["budget"]);
-      await deep.call("submit_review", { planId, stepId: stopped.pendingReviews[0]?.reviewId, decision: "approve", feedback: "Worth finishing", budget: { maxSteps: 4 } });
+      // A person raises it: the assistant's OAuth token is refused; the integration acting for people (plans:approve) answers.
+      const raise = { decision: "approve", feedback: "Worth finishing", budget: { maxSteps: 4 } };
+      const refused = await deep.tryCall("submit_review", { planId, stepId: stopped.pendingReviews[0]?.reviewId, ...raise });
+      expect(refused.isError).toBe(true);
+      const raised = await restCaller({ url: server.url, apiKey: server.approverKey })("POST", `/plans/${planId}/steps/${stopped.pendingReviews[0]?.reviewId}/review`, raise);
+      expect(raised.status).toBe(200);
 
       next = await deep.next(planId);
       if (next.status !== "step") throw new Error(`expected a step, got ${next.status}`);

@@ -93,7 +93,9 @@ describe("notifications to people", () => {
     const created = await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url, events: types }));
     expect(created.status).toBe(201);
     const { channelId } = (await created.json()) as { channelId: string };
-    const email = await rest(adminKey, "/org/notification-channels", json({ kind: "email", address: "Team@Example.com", events: ["plan.completed"] }));
+    // An address outside the org's members is a person's to add: an admin's key acting for people (plans:approve).
+    const personKey = (await seedApiKey(orgId, admin.userId, ["org:admin", "plans:approve"])).key;
+    const email = await rest(personKey, "/org/notification-channels", json({ kind: "email", address: "Team@Example.com", events: ["plan.completed"] }));
     expect(email.status).toBe(201);
     const listed = await rest(adminKey, "/org/notification-channels");
     const listing = await listed.text();

@@ -110,7 +110,7 @@ describe("a plan that waits for approval", () => {
 
 describe("budget reviews stored as steps by earlier versions", () => {
   it("are read as plan reviews, answered by their step id, and the step row goes", async () => {
-    const { apiKey, orgId } = await seedTenant();
+    const { apiKey, orgId, admin } = await seedTenant();
     const { planId } = await createPlan(apiKey, { steps: steps("search", "search", "analyze", "synthesize"), budget: { maxSteps: 2 } });
     await completeNextStep(apiKey, planId);
     await completeNextStep(apiKey, planId);
@@ -152,7 +152,9 @@ describe("budget reviews stored as steps by earlier versions", () => {
 
     const status = await statusOf(apiKey, planId);
     expect(status).toMatchObject({ status: "awaiting_review", progress: 50, totalSteps: 4, pendingReviews: [{ kind: "budget", reviewId: "step_legacybudget", stepId: null }] });
-    const raised = await ok(apiKey, "submit_review", { planId, stepId: "step_legacybudget", decision: "approve", budget: { maxSteps: 4 } });
+    // A person raises a budget: an admin's key acting for people (plans:approve).
+    const personKey = (await seedApiKey(orgId, admin.userId, ["research:write", "plans:approve"])).key;
+    const raised = await ok(personKey, "submit_review", { planId, stepId: "step_legacybudget", decision: "approve", budget: { maxSteps: 4 } });
     expect(raised.planStatus).toBe("active");
     const rows = await runInDurableObject(stub, (_i: PlanObject, state) => state.storage.sql.exec("SELECT step_id, step_order FROM steps ORDER BY step_order").toArray());
     expect(rows.map((row) => row.step_order)).toEqual([1, 2, 3, 4]);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { PlanObject } from "../../src/durable-objects/plan-object";
 import { completeNextStep, createPlan, ok, REPORT, steps } from "../support/plans";
 import { Visitor } from "../support/dashboard";
-import { callTool, seedTenant } from "../support/worker";
+import { callTool, seedApiKey, seedTenant } from "../support/worker";
 
 const stubOf = (orgId: string, planId: string) => env.PLAN.getByName(`${orgId}:${planId}`);
 
@@ -18,7 +18,7 @@ interface BudgetView {
 
 describe("plan budgets through the operations and the plan object", () => {
   it("a step budget pauses the plan for a person, shows used / limit everywhere, and a raise lets it complete", async () => {
-    const { apiKey } = await seedTenant();
+    const { apiKey, orgId, admin } = await seedTenant();
     const { planId } = await createPlan(apiKey, { steps: steps("search", "search", "analyze", "synthesize", "synthesize"), budget: { maxSteps: 4 } });
     for (let i = 0; i < 3; i++) await completeNextStep(apiKey, planId);
 
@@ -51,12 +51,16 @@ describe("plan budgets through the operations and the plan object", () => {
     const row = await env.DB.prepare("SELECT budget_percent, budget_exhausted FROM plans WHERE plan_id = ?").bind(planId).first();
     expect(row).toEqual({ budget_percent: 100, budget_exhausted: 1 });
 
-    // A raise that leaves the limit spent is refused and changes nothing; a real one resumes the plan.
-    const tooSmall = await callTool(apiKey, "submit_review", { planId, stepId: reviewStepId, decision: "approve", budget: { maxSteps: 4 } });
+    // A raise is a person's: the assistant's key is refused, naming the dashboard page; an integration acting for people
+    // (plans:approve) raises. A raise that leaves the limit spent is refused and changes nothing; a real one resumes the plan.
+    const byAssistant = await callTool(apiKey, "submit_review", { planId, stepId: reviewStepId, decision: "approve", budget: { maxSteps: 5 } });
+    expect(byAssistant.body).toMatchObject({ error: { code: "forbidden", url: expect.stringContaining(`/dashboard/plans/${planId}`) } });
+    const personKey = (await seedApiKey(orgId, admin.userId, ["research:write", "plans:approve"])).key;
+    const tooSmall = await callTool(personKey, "submit_review", { planId, stepId: reviewStepId, decision: "approve", budget: { maxSteps: 4 } });
     expect(tooSmall.isError).toBe(true);
     expect(JSON.stringify(tooSmall.body)).toContain("budget.maxSteps");
     expect(((await ok(apiKey, "get_plan_status", { planId })) as { status: string }).status).toBe("awaiting_review");
-    const raised = await ok(apiKey, "submit_review", { planId, stepId: reviewStepId, decision: "approve", budget: { maxSteps: 5 } });
+    const raised = await ok(personKey, "submit_review", { planId, stepId: reviewStepId, decision: "approve", budget: { maxSteps: 5 } });
     expect(raised.planStatus).toBe("active");
 
     const last = (await ok(apiKey, "get_next_step", { planId })) as { status: string; budgetWarning?: string };

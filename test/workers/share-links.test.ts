@@ -6,6 +6,8 @@ import { fetchWorker, ORIGIN, rest, seedApiKey, seedTenant, seedUser } from "../
 
 const sourcePages = inject("sourcePagesOrigin");
 const ADMIN_SCOPES = ["research:read", "research:write", "org:admin"] as const;
+/** Publishing outside the org is a person's decision: an admin's integration key acting for people carries plans:approve. */
+const PERSON_SCOPES = [...ADMIN_SCOPES, "plans:approve"] as const;
 
 const json = (body: unknown) => ({ method: "POST", body: JSON.stringify(body) });
 const open = (path: string, address = "203.0.113.7") => fetchWorker(new Request(`${ORIGIN}${path}`, { headers: { "cf-connecting-ip": address } }));
@@ -17,6 +19,7 @@ async function sharedReport() {
   const adminKey = (await seedApiKey(tenant.orgId, tenant.admin.userId, [...ADMIN_SCOPES])).key;
   const member = await seedUser(tenant.orgId, "member");
   const memberKey = (await seedApiKey(tenant.orgId, member.userId)).key;
+  const personKey = (await seedApiKey(tenant.orgId, tenant.admin.userId, [...PERSON_SCOPES])).key;
   const { planId } = await createPlan(tenant.apiKey, { name: "[Deep] Secret plan name", steps: steps("search", "synthesize") });
   await ok(tenant.apiKey, "record_evidence", {
     planId,
@@ -29,7 +32,7 @@ async function sharedReport() {
     mediaType: "markdown",
     content: "# Batteries\n\nLab cells reached **500 Wh/kg** [E1].\n\n<script>alert(1)</script>",
   })) as { outputId: string };
-  return { ...tenant, adminKey, member, memberKey, planId, outputId };
+  return { ...tenant, adminKey, member, memberKey, personKey, planId, outputId };
 }
 
 /** The words a page shows a reader: its text without tags, styles or entities, lowercased. */
@@ -55,7 +58,7 @@ const SHARE_PAGE_CHROME = visibleWords(
 describe("share links", () => {
   it("makes, lists and revokes a link; its page shows the deliverable and its sources and nothing else of the org; revoked answers as unknown", async () => {
     const t = await sharedReport();
-    const made = await rest(t.memberKey, `/outputs/${t.outputId}/shares`, json({ expiresInDays: 7 }));
+    const made = await rest(t.personKey, `/outputs/${t.outputId}/shares`, json({ expiresInDays: 7 }));
     expect(made.status).toBe(201);
     const share = (await made.json()) as { shareId: string; url: string; expiresAt: string };
     expect(share.url).toMatch(/^http:\/\/localhost:8787\/s\/[A-Za-z0-9_-]{43}$/);
@@ -144,24 +147,24 @@ describe("share links", () => {
 
   it("follows the org's sharing setting, refuses bad expiries by name, and ends expired links with the same 404", async () => {
     const t = await sharedReport();
-    const bad = await rest(t.memberKey, `/outputs/${t.outputId}/shares`, json({ expiresInDays: 400 }));
+    const bad = await rest(t.personKey, `/outputs/${t.outputId}/shares`, json({ expiresInDays: 400 }));
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { detail: string }).detail).toContain("expiresInDays is a whole number of days from 1 to 365");
-    const unknownField = await rest(t.memberKey, `/outputs/${t.outputId}/shares`, json({ days: 3 }));
+    const unknownField = await rest(t.personKey, `/outputs/${t.outputId}/shares`, json({ days: 3 }));
     expect(unknownField.status).toBe(400);
     const readOnly = (await seedApiKey(t.orgId, t.member.userId, ["research:read"])).key;
     expect((await rest(readOnly, `/outputs/${t.outputId}/shares`, json({}))).status).toBe(403);
 
-    const early = (await (await rest(t.memberKey, `/outputs/${t.outputId}/shares`, json({}))).json()) as { shareId: string; url: string; expiresAt: string };
+    const early = (await (await rest(t.personKey, `/outputs/${t.outputId}/shares`, json({}))).json()) as { shareId: string; url: string; expiresAt: string };
     expect(Math.round((Date.parse(early.expiresAt) - Date.now()) / 86_400_000)).toBe(30);
 
-    const setSharing = (sharing: string) => rest(t.adminKey, "/org/settings", { method: "PATCH", body: JSON.stringify({ sharing }) });
+    const setSharing = (sharing: string) => rest(t.personKey, "/org/settings", { method: "PATCH", body: JSON.stringify({ sharing }) });
     expect((await setSharing("everyone")).status).toBe(400);
     expect(await (await setSharing("admins")).json()).toMatchObject({ sharing: "admins" });
     const refused = await rest(t.memberKey, `/outputs/${t.outputId}/shares`, json({}));
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: "forbidden", detail: expect.stringContaining("Only the organization's admins may share") });
-    expect((await rest(t.apiKey, `/outputs/${t.outputId}/shares`, json({}))).status).toBe(201);
+    expect((await rest(t.personKey, `/outputs/${t.outputId}/shares`, json({}))).status).toBe(201);
     // Links made before stay open under "admins"…
     expect((await open(pathOf(early.url))).status).toBe(200);
 
@@ -207,8 +210,8 @@ describe("share links", () => {
   it("goes with the org's erasure, another org's links staying", async () => {
     const t = await sharedReport();
     const other = await sharedReport();
-    const mine = (await (await rest(t.memberKey, `/outputs/${t.outputId}/shares`, json({}))).json()) as { url: string };
-    const theirs = (await (await rest(other.memberKey, `/outputs/${other.outputId}/shares`, json({}))).json()) as { url: string };
+    const mine = (await (await rest(t.personKey, `/outputs/${t.outputId}/shares`, json({}))).json()) as { url: string };
+    const theirs = (await (await rest(other.personKey, `/outputs/${other.outputId}/shares`, json({}))).json()) as { url: string };
     const slug = (await env.DB.prepare("SELECT slug FROM orgs WHERE id = ?").bind(t.orgId).first<{ slug: string }>())?.slug;
     expect((await rest(t.adminKey, "/org", { method: "DELETE", body: JSON.stringify({ confirm: slug }) })).status).toBe(200);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM output_shares WHERE org_id = ?").bind(t.orgId).first("n")).toBe(0);

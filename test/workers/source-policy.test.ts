@@ -31,7 +31,7 @@ const evidenceRows = async (orgId: string) =>
 
 describe("the org's source policy over REST", () => {
   it("is kept by admins: normalized, a member gets 403 problem+json, bad domains are refused naming each, another org is unaffected", async () => {
-    const { orgId, apiKey, adminKey } = await adminTenant();
+    const { orgId, apiKey, adminKey, admin } = await adminTenant();
     // A member's key with every scope it may hold, and the admin's key without org:admin: both refused.
     const member = await seedUser(orgId, "member");
     const memberKey = (await seedApiKey(orgId, member.userId, ["research:read", "research:write"])).key;
@@ -61,8 +61,13 @@ describe("the org's source policy over REST", () => {
     expect(await tooMany.text()).toContain("At most 500 domains (501 given)");
     expect(await (await rest(adminKey, "/org/settings")).json()).toEqual(set);
 
+    // Unblocking lowers a protection: a person's decision (an admin's key acting for people), never org:admin's alone.
+    const unblock = await patch(adminKey, { sourcePolicy: { blockedDomains: ["example.com"] } });
+    expect(unblock.status).toBe(403);
+    expect(await unblock.text()).toContain("is a person's decision");
+    const personKey = (await seedApiKey(orgId, admin.userId, ["org:admin", "plans:approve"])).key;
     // The change is audited with what was added and removed.
-    await setPolicy(adminKey, { blockedDomains: ["example.com"] });
+    await setPolicy(personKey, { blockedDomains: ["example.com"] });
     const audit = await env.DB.prepare("SELECT detail FROM audit_log WHERE org_id = ? AND action = 'org.settings_changed' ORDER BY rowid").bind(orgId).all<{ detail: string }>();
     expect(audit.results.map((row) => JSON.parse(row.detail))).toEqual([
       { blockedDomains: { added: ["example.com", "spam.net", "xn--bcher-kva.de"], removed: [], total: 3 }, preferredDomains: { added: ["nature.com"], removed: [], total: 1 } },

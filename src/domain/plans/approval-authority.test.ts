@@ -47,12 +47,12 @@ describe("who approves a plan", () => {
   });
 
   it("only a person decides: the assistant (or no authority at all) is refused, naming the approval page", () => {
-    expect(thrown(() => assertPersonDecides({ approver: "person", approvalUrl: URL }, "Approving"))).toBeNull();
-    const refused = thrown(() => assertPersonDecides({ approver: "assistant", approvalUrl: URL }, "Approving this plan"));
+    expect(thrown(() => assertPersonDecides({ approver: "person", approvalUrl: URL }, "approve_plan"))).toBeNull();
+    const refused = thrown(() => assertPersonDecides({ approver: "assistant", approvalUrl: URL }, "approve_plan"));
     expect(refused).toMatchObject({ code: "forbidden", details: { url: URL } });
     expect(refused?.message).toContain(URL);
     expect(refused?.message).toContain("plans:approve");
-    expect(thrown(() => assertPersonDecides(undefined, "Approving"))?.code).toBe("forbidden");
+    expect(thrown(() => assertPersonDecides(undefined, "approve_plan"))?.code).toBe("forbidden");
   });
 
   it("an approval names the version it approves: missing is invalid, another version a conflict", () => {

@@ -1,12 +1,14 @@
-import { conflict, forbidden, validationError } from "../errors";
+import { conflict, validationError } from "../errors";
+import { notAPerson, type PersonAction } from "../person-actions";
 import type { Budget } from "./budget";
 import type { PlanState } from "./model";
 
 /**
  * Who may give a plan's approval. Where approval is required (by the org, or by the plan where the org
  * leaves it to the plan), a person gives it: in the dashboard (a signed-in session), or through a
- * credential an admin granted the `plans:approve` scope for an integration acting for people. Every
- * other credential is the assistant's: it can reject a plan (as it can cancel one) but never start it.
+ * credential an admin granted the person scope for an integration acting for people (`isPerson` in
+ * domain/person-actions.ts decides). Every other credential is the assistant's: it can reject a plan (as it can
+ * cancel one) but never start it.
  */
 export type Approver = "person" | "assistant";
 
@@ -16,8 +18,6 @@ export interface ReviewAuthority {
   approvalUrl: string;
 }
 
-export const APPROVAL_SCOPE = "plans:approve";
-
 /** The approval a new plan gets: an org that requires approval is not overridden by the plan's own "optional". */
 export function effectiveApproval(org: "required" | "optional", plan: "required" | "optional" | undefined): "required" | "optional" {
   return org === "required" ? "required" : (plan ?? org);
@@ -26,14 +26,13 @@ export function effectiveApproval(org: "required" | "optional", plan: "required"
 /** A plan created with approval required carries its approval review from creation, answered or not. */
 export const approvalRequired = (state: PlanState): boolean => (state.plan.reviews ?? []).some((review) => review.kind === "approval");
 
-/** Refuses a decision that starts or continues the plan when the caller is not a person. */
-export function assertPersonDecides(authority: ReviewAuthority | undefined, what: string): void {
+/**
+ * Refuses a person-level decision on the plan (domain/person-actions.ts) when the caller is not a person. The faces
+ * decide who is a person with `isPerson` and hand the answer in as the authority.
+ */
+export function assertPersonDecides(authority: ReviewAuthority | undefined, action: PersonAction): void {
   if (authority?.approver === "person") return;
-  const url = authority?.approvalUrl;
-  throw forbidden(
-    `${what} is a person's decision: open ${url ?? "the plan's page in the dashboard"} in a browser to approve it (an assistant's credential cannot; an admin can grant the ${APPROVAL_SCOPE} scope to an integration acting for people).`,
-    url ? { url } : {},
-  );
+  throw notAPerson(action, authority?.approvalUrl);
 }
 
 /** An approval names the plan version it approves: the plan must not have changed since the person saw it. */

@@ -255,7 +255,7 @@ describe("plan-level reviews are not steps", () => {
     expect(progressOf(lifted.steps)).toBe(50);
     expect(lifted.plan.reviews).toMatchObject([{ reviewId: "step_legacy", kind: "budget", decision: null }]);
     expect(liftLegacyReviews(lifted)).toBe(lifted);
-    const raised = submitReview(lifted, { stepId: "step_legacy", decision: "approve", feedback: null, followUpSteps: [], budget: { maxSteps: 4 } }, actor, T0, newId);
+    const raised = submitReview(lifted, { stepId: "step_legacy", decision: "approve", feedback: null, followUpSteps: [], budget: { maxSteps: 4 }, authority: person.authority }, actor, T0, newId);
     expect(raised.state.plan.status).toBe("active");
     expect(finish(raised.state, 2).plan.status).toBe("completed");
   });

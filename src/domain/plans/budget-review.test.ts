@@ -8,6 +8,8 @@ import { progressOf } from "./status";
 const T0 = 1_700_000_000_000;
 const HOUR = 3_600_000;
 const actor = { userId: "usr_1", clientId: "cli_1" };
+/** A person answers (a budget is raised only by one). */
+const person = { approver: "person" as const, approvalUrl: "https://cairn.test/dashboard/plans/pln_1" };
 const report = { thinking: "t", webSearches: [{ q: "a" }, { q: "b" }], webFetches: [], otherToolCalls: [], subagents: [] };
 
 let newId: NewId;
@@ -105,14 +107,16 @@ describe("a step budget", () => {
   it("a raise at review lets the plan go on and complete", () => {
     const paused = runSequential(create(steps(5), { budget: { maxSteps: 3 } }));
     const review = { stepId: reviewIdOf(paused) };
-    expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [] }, actor, T0, newId))).toBe("validation");
-    expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [], budget: { maxSteps: 3 } }, actor, T0, newId))).toBe("validation");
+    expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [], authority: person }, actor, T0, newId))).toBe("validation");
+    expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [], budget: { maxSteps: 3 }, authority: person }, actor, T0, newId))).toBe("validation");
     expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "revise", feedback: "more", followUpSteps: [] }, actor, T0, newId))).toBe("validation");
     // Step edits revise an approval; a budget review refuses them rather than raise the budget and drop them.
     const pendingStep = paused.steps.find((s) => s.status === "pending")?.stepId ?? "";
     const withEdits = { stepId: review.stepId, decision: "approve" as const, feedback: null, followUpSteps: [], budget: { maxSteps: 5 }, stepEdits: [{ stepId: pendingStep, remove: true }] };
     expect(codeOf(() => submitReview(paused, withEdits, actor, T0, newId))).toBe("validation");
-    const raised = submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: "go on", followUpSteps: [], budget: { maxSteps: 5 } }, actor, T0, newId);
+    // The assistant (no person's authority) may end the plan at its budget but never raise it.
+    expect(codeOf(() => submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: null, followUpSteps: [], budget: { maxSteps: 5 } }, actor, T0, newId))).toBe("forbidden");
+    const raised = submitReview(paused, { stepId: review.stepId, decision: "approve", feedback: "go on", followUpSteps: [], budget: { maxSteps: 5 }, authority: person }, actor, T0, newId);
     expect(raised.state.plan.budget).toEqual({ maxSteps: 5 });
     expect(raised.state.plan.status).toBe("active");
     expect(raised.events.map((e) => e.action)).toEqual(["review.approve", "plan.budget_raised"]);
@@ -219,7 +223,7 @@ describe("a deadline", () => {
     expect(state.plan.status).toBe("awaiting_review");
     expect(nextBudgetAlarm(state, T0 + HOUR)).toBeNull();
     expect(onAlarm(state, T0 + 2 * HOUR, newId).events).toEqual([]);
-    const raised = submitReview(state, { stepId: reviewIdOf(state), decision: "approve", feedback: null, followUpSteps: [], budget: { deadline: T0 + 3 * HOUR } }, actor, T0 + HOUR, newId);
+    const raised = submitReview(state, { stepId: reviewIdOf(state), decision: "approve", feedback: null, followUpSteps: [], budget: { deadline: T0 + 3 * HOUR }, authority: person }, actor, T0 + HOUR, newId);
     expect(nextBudgetAlarm(raised.state, T0 + HOUR)).toBe(T0 + 3 * HOUR);
   });
 });

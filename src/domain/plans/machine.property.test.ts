@@ -309,14 +309,14 @@ function resolve(world: World, command: Command): Call {
         authority: { approver: command.asPerson ? ("person" as const) : ("assistant" as const), approvalUrl: "https://cairn.test/dashboard/plans/p" },
         planVersion: state.plan.version,
       };
-      const approvalRequired = reviews.some((r) => r.kind === "approval");
       let expected: Expected = "ok";
       if (isTerminalPlan(state)) expected = "invalid_transition";
       else if (!review) expected = "not_found";
       else if (review.decision !== null) expected = "invalid_transition";
       // Starting a plan that needs approval, or raising its budget, is a person's decision.
       else if (!command.asPerson && review.kind === "approval" && command.decision !== "reject") expected = "forbidden";
-      else if (!command.asPerson && review.kind === "budget" && command.decision === "approve" && approvalRequired) expected = "forbidden";
+      // A budget stops spending: only a person raises it, on any plan.
+      else if (!command.asPerson && review.kind === "budget" && command.decision === "approve") expected = "forbidden";
       else if (review.kind === "budget") {
         if (command.decision === "revise" || (command.decision === "approve" && !command.raise)) expected = "validation";
       } else if (command.decision !== "revise" && command.raise) expected = "validation";

@@ -3,7 +3,7 @@ import { type Actor, isTerminalPlan, type NewStep, type PlanState, type Step } f
 import type { Budget } from "./budget";
 import { answerBudgetReview } from "./budget-review";
 import { answerApproval, type StepEdit } from "./approval";
-import { approvalRequired, assertApprovedVersion, assertPersonDecides, type ReviewAuthority } from "./approval-authority";
+import { assertApprovedVersion, assertPersonDecides, type ReviewAuthority } from "./approval-authority";
 import { settle } from "./settle";
 import { findStep, insertAfter, replaceStep, snapshot } from "./step-list";
 import type { NewId, PlanModification, Transition } from "./transition";
@@ -58,11 +58,11 @@ export function submitReview(state: PlanState, decision: ReviewDecision, actor: 
     if (planReview.decision !== null) throw invalidTransition(`The ${planReview.kind} review was already answered (${planReview.decision}).`);
     if (planReview.kind !== "approval") assertNoStepEdits(decision);
     if (planReview.kind === "approval" && decision.decision !== "reject") {
-      assertPersonDecides(decision.authority, "Approving this plan");
+      assertPersonDecides(decision.authority, "approve_plan");
       assertApprovedVersion(state, decision.planVersion);
     }
-    // A raised budget is a change beyond what the person approved: on such a plan, a person raises it.
-    if (planReview.kind === "budget" && decision.decision === "approve" && approvalRequired(state)) assertPersonDecides(decision.authority, "Raising the budget of a plan that needs approval");
+    // A budget stops spending until a person decides it goes on: the assistant ends the plan (reject) but never raises it.
+    if (planReview.kind === "budget" && decision.decision === "approve") assertPersonDecides(decision.authority, "raise_budget");
     return planReview.kind === "budget" ? answerBudgetReview(state, planReview, decision, actor, now) : answerApproval(state, planReview, decision, actor, now, newId);
   }
   const step = findStep(state, decision.stepId);

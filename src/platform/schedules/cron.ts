@@ -2,6 +2,7 @@ import { isCairnError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
 import type { Actor, PlanState } from "../../domain/plans/model";
 import { decideTick, runPlanName, SCHEDULE_LIMITS, type Schedule } from "../../domain/plans/schedule";
+import { scheduledRunInput, scheduleRefusal } from "../../domain/plans/spend-gate";
 import type { WebhookEvent } from "../../domain/webhooks/events";
 import type { Env } from "../../env";
 import { d1EvidenceLedger } from "../../storage/ledger-repository";
@@ -94,9 +95,17 @@ async function finishRun(env: Env, db: D1Database, run: ClaimedRun, now: number)
     log("warn", "scheduled series stopped: its plan is gone", { seriesId: run.seriesId });
     return;
   }
-  const approval = await d1OrgSettings(env.DB).planApproval(run.orgId);
+  // The series' plan was since cancelled, or its approval rejected or asked again: no run copies it.
+  const refused = scheduleRefusal(source);
+  if (refused) {
+    await abandonRun(db, run, Date.now());
+    log("warn", "scheduled series stopped: its plan may not be copied", { seriesId: run.seriesId, reason: refused.message });
+    return;
+  }
+  // May this run spend: the one gate (the org's approval or the series plan's own; the plan's budget carried).
+  const input = scheduledRunInput(source, run, await d1OrgSettings(env.DB).planApproval(run.orgId), now);
   try {
-    await plans.run(run.orgId, run.planId, { kind: "create", input: copyOf(source, run, approval) }, schedulerActor({ createdBy: schedule.created_by }), now);
+    await plans.run(run.orgId, run.planId, { kind: "create", input }, schedulerActor({ createdBy: schedule.created_by }), now);
   } catch (error) {
     // A tick that stopped after creating the plan: it exists, so the run is finished below.
     if (!String(error).includes("already exists")) throw error;
@@ -124,27 +133,4 @@ async function finishRun(env: Env, db: D1Database, run: ClaimedRun, now: number)
   };
   await markRunCreated(db, run, event, now);
   await outboxPublisher(env.WEBHOOK_QUEUE, db).publish([event]);
-}
-
-/** The series' plan as it stands (question, name, steps, quality gates, settings), as a new plan's arguments. */
-function copyOf(source: PlanState, run: ClaimedRun, approval: Awaited<ReturnType<ReturnType<typeof d1OrgSettings>["planApproval"]>>) {
-  const { plan, steps } = source;
-  return {
-    planId: run.planId,
-    orgId: run.orgId,
-    name: runPlanName(plan.name, run.runNumber),
-    researchQuestion: plan.researchQuestion,
-    // The steps people or the plan put there; reviews and budget gates belong to the run that met them.
-    steps: steps
-      .filter((step) => step.origin === "plan" || step.origin === "modification")
-      .map((step) => ({ stepType: step.stepType, instructions: step.instructions, parallelGroup: step.parallelGroup, critical: step.critical, stallThresholdMinutes: step.stallThresholdMinutes })),
-    branchingConditions: plan.branchingConditions.map(({ afterStepOrder, confidenceBelow, insertSteps, rationale }) => ({ afterStepOrder, confidenceBelow, insertSteps, rationale })),
-    planDesignRationale: plan.planDesignRationale,
-    outputFormattingNotes: plan.outputFormattingNotes,
-    sessionId: null,
-    executionId: null,
-    stallThresholdMinutes: plan.stallThresholdMinutes ?? null,
-    approval,
-    seriesRun: { seriesId: run.seriesId, runNumber: run.runNumber },
-  };
 }

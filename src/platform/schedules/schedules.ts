@@ -1,6 +1,8 @@
 import { notFound, validationError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
+import { assertPerson } from "../../domain/person-actions";
 import { applyScheduleRequest, assertScheduleRoom, parseScheduleRequest, type Schedule, type SeriesLink } from "../../domain/plans/schedule";
+import { scheduleNeedsPerson, scheduleRefusal } from "../../domain/plans/spend-gate";
 import type { Principal } from "../../domain/principal";
 import type { Env } from "../../env";
 import { countLiveSchedules, d1PlanSeries, recentRuns, saveSchedule, scheduleOfSeriesPlan, stopSchedule } from "../../storage/plan-schedules";
@@ -58,11 +60,17 @@ export async function getSchedule(env: Env, orgId: string, planId: string): Prom
 /** Sets the plan's schedule (new, or its series set again, which resumes a paused one). `body`: the parsed JSON. */
 export async function putSchedule(env: Env, principal: Principal, planId: string, body: unknown): Promise<{ created: boolean; schedule: ScheduleView }> {
   const { orgId } = principal;
-  const { services, home, now } = await webServices(env, orgId);
+  const { services, home, now, origin } = await webServices(env, orgId);
   const at = now();
   const request = parseScheduleRequest(body, at);
   // The plan must exist in this org (not_found otherwise, like any plan of another org).
-  await services.plans.read(orgId, planId, false);
+  const plan = await services.plans.read(orgId, planId, false);
+  // The spend gate: a plan waiting for approval, rejected or cancelled is not copied; where its runs need approval, a person schedules it.
+  const refused = scheduleRefusal(plan);
+  if (refused) throw refused;
+  if (scheduleNeedsPerson(await services.orgSettings.planApproval(orgId), plan)) {
+    assertPerson(principal, "schedule_with_approval", `${origin}/dashboard/plans/${encodeURIComponent(planId)}`);
+  }
   const link = await services.series.ofPlan(orgId, planId);
   if (link && link.runNumber > 0) {
     throw validationError(`Plan ${planId} is run ${link.runNumber} of the series of plan ${link.schedule.planId}; set the schedule on that plan.`, [{ path: "planId", message: "A run of a series" }]);

@@ -7,8 +7,6 @@ import { ID_PATTERN } from "../../domain/ids";
 import { refusedByDatabaseGate, writeRefusal } from "../../domain/org-data/write-gate";
 import type { StepEdit } from "../../domain/plans/approval";
 import type { PlanState } from "../../domain/plans/model";
-import type { Principal } from "../../domain/principal";
-import { scopesAllowedForRole } from "../../domain/scopes";
 import type { Env } from "../../env";
 import { validInput } from "../../operations/invoke";
 import type { OperationContext } from "../../operations/operation";
@@ -35,7 +33,6 @@ import {
   type StatusFilter,
 } from "./queries";
 import {
-  type DashboardSession,
   endSession,
   formCsrfValid,
   loginCsrfCookie,
@@ -54,7 +51,7 @@ import { registerSourceRoutes } from "./source-routes";
 import { registerWebhookRoutes } from "./webhook-routes";
 import { registerScheduleRoutes, scheduleForPage } from "./schedule-routes";
 import { budgetRaiseOf } from "./budget";
-import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, message, notFoundPage, render } from "./page";
+import { type App, DASHBOARD_CLIENT, dashboardPrincipal, type DashContext, flashFor, message, notFoundPage, render } from "./page";
 
 /**
  * The dashboard (issue 7): server-rendered pages for the people of an org, at
@@ -330,11 +327,6 @@ async function clientNames(env: Env, orgId: string, clientIds: readonly (string 
   return names;
 }
 
-/** The principal a signed-in person acts as: their role's research scopes, through the dashboard. */
-function principalOf(session: DashboardSession): Principal {
-  return { orgId: session.orgId, userId: session.userId, role: session.role, scopes: scopesAllowedForRole(session.role), clientId: DASHBOARD_CLIENT };
-}
-
 dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
   const form = c.get("form");
   const session = c.get("session");
@@ -360,9 +352,9 @@ dashboardApp.post("/plans/:planId/steps/:stepId/review", async (c) => {
     ...(approval && form.get("planVersion") ? { planVersion: Number(form.get("planVersion")) } : {}),
   };
   const review = validInput(submitReview, input, "The review is not valid.");
-  const ctx: OperationContext = { principal: principalOf(session), services, correlationId: crypto.randomUUID(), origin, now };
+  const ctx: OperationContext = { principal: dashboardPrincipal(session), services, correlationId: crypto.randomUUID(), origin, now };
   // The very operation the submit_review tool runs: same command, same audit, with this person as the actor.
-  await answerReview(review, ctx, revision.stepEdits ?? [], true);
+  await answerReview(review, ctx, revision.stepEdits ?? []);
   const back = safeReturn(form.get("back"), `/dashboard/plans/${review.planId}`);
   const done = form.get("budgetReview") === "1" ? (review.decision === "approve" ? "budget_raised" : "budget_ended") : approval ? `plan_${review.decision}` : review.decision;
   return c.redirect(`${back}${back.includes("?") ? "&" : "?"}done=${done}`, 303);

@@ -2,12 +2,27 @@
 import type { Context } from "hono";
 import type { DashboardSession } from "./session";
 import type { Env } from "../../env";
+import type { Principal } from "../../domain/principal";
+import { scopesAllowedForRole } from "../../domain/scopes";
 import { webServices } from "../../platform/runtime";
 import { Layout, type LayoutProps } from "./layout";
 import { Message } from "./pages";
 
 /** What the dashboard writes to audit logs as the "client" a person acted through. */
 export const DASHBOARD_CLIENT = "dashboard";
+
+/**
+ * The principal a signed-in person acts as: their role's scopes, through the dashboard, as a person (the middleware
+ * in app.tsx checked the session, and for a form its CSRF token, before any route runs).
+ */
+export const dashboardPrincipal = (session: DashboardSession): Principal => ({
+  orgId: session.orgId,
+  userId: session.userId,
+  role: session.role,
+  scopes: scopesAllowedForRole(session.role),
+  clientId: DASHBOARD_CLIENT,
+  signedIn: true,
+});
 
 /** An org audit entry for what the signed-in person did through the dashboard. */
 export async function recordAudit(c: DashContext, action: string, targetType: string, targetId: string, detail: Record<string, unknown> = {}): Promise<void> {

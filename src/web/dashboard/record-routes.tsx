@@ -10,7 +10,7 @@ import { Analytics, WINDOWS, type WindowKey } from "./analytics";
 import { budgetStats, callsPerDay, plansPerDay } from "./analytics-series";
 import { fillDays } from "./chart-geometry";
 import { DeliverablePage } from "./deliverable";
-import { type App, DASHBOARD_CLIENT, type DashContext, flashFor, notFoundPage, render } from "./page";
+import { type App, DASHBOARD_CLIENT, dashboardPrincipal, type DashContext, flashFor, notFoundPage, render } from "./page";
 import { ExecutionDetail, ExecutionsList } from "./executions";
 import { feedbackFor, listMembers, planNameOf, routingAccuracy, stallStats, toolCallStats } from "./queries";
 import { renderedMarkdownOf } from "./rendered-deliverable";
@@ -129,7 +129,7 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const raw = String(c.get("form").get("days") ?? "").trim();
     // The form's number as the API's field: anything but digits reaches the same rule as a bad expiresInDays.
     const days = /^\d{1,4}$/.test(raw) ? Number(raw) : raw;
-    const created = await createShare(c.env, actorOf(c), outputId, raw === "" ? {} : { expiresInDays: days });
+    const created = await createShare(c.env, actorOf(c), dashboardPrincipal(c.get("session")), outputId, raw === "" ? {} : { expiresInDays: days });
     const { services } = await webServices(c.env, c.get("session").orgId);
     const output = await services.outputs.get(c.get("session").orgId, outputId);
     return render(c, { title: "Share link created", section: "plans", children: <ShareCreated outputId={outputId} title={output?.title ?? "The deliverable"} {...created} /> }, 201);

@@ -1,22 +1,11 @@
 /** A plan's schedule from its page: the same rules as PUT and DELETE /api/v1/plans/{planId}/schedule. */
 import type { Hono } from "hono";
 import { isCairnError } from "../../domain/errors";
-import type { Principal } from "../../domain/principal";
-import { scopesAllowedForRole } from "../../domain/scopes";
 import { deleteSchedule, getSchedule, putSchedule, type ScheduleView } from "../../platform/schedules/schedules";
 import type { Env } from "../../env";
-import { type App, DASHBOARD_CLIENT, message, notFoundPage } from "./page";
-import type { DashboardSession } from "./session";
+import { type App, dashboardPrincipal, message, notFoundPage } from "./page";
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
-const principalOf = (session: DashboardSession): Principal => ({
-  orgId: session.orgId,
-  userId: session.userId,
-  role: session.role,
-  scopes: scopesAllowedForRole(session.role),
-  clientId: DASHBOARD_CLIENT,
-});
 
 /** A datetime-local value (no zone) is read as UTC, as the form says; empty is absent. */
 const utc = (value: File | string | null): string | undefined => {
@@ -42,7 +31,7 @@ export function registerScheduleRoutes(app: Hono<App>): void {
     const form = c.get("form");
     const body = { every: String(form.get("every") ?? ""), startAt: utc(form.get("startAt")), until: utc(form.get("until")) };
     try {
-      await putSchedule(c.env, principalOf(c.get("session")), planId, body);
+      await putSchedule(c.env, dashboardPrincipal(c.get("session")), planId, body);
     } catch (error) {
       if (!isCairnError(error) || error.code === "not_found") throw error;
       return message(c, "Schedule not set", error.message, error.code === "validation" ? 400 : 409);
@@ -53,7 +42,7 @@ export function registerScheduleRoutes(app: Hono<App>): void {
   app.post("/plans/:planId/schedule/stop", async (c) => {
     const planId = c.req.param("planId");
     if (!ID_PATTERN.test(planId)) return notFoundPage(c);
-    await deleteSchedule(c.env, principalOf(c.get("session")), planId);
+    await deleteSchedule(c.env, dashboardPrincipal(c.get("session")), planId);
     return c.redirect(`/dashboard/plans/${planId}?done=schedule_stopped`, 303);
   });
 }

@@ -2,8 +2,9 @@
 import type { Hono } from "hono";
 import { isCairnError } from "../../domain/errors";
 import { applySettingsChange, type OrgSettingsValues, readSettings, settingsChangeDetail, writeSettings } from "../../domain/org-settings";
+import { assertPerson, loosensProtection } from "../../domain/person-actions";
 import { webServices } from "../../platform/runtime";
-import { type App, type DashContext, flashFor, recordAudit, render } from "./page";
+import { type App, dashboardPrincipal, type DashContext, flashFor, recordAudit, render } from "./page";
 import { type SettingsFormValues, SettingsPage } from "./settings";
 
 const asForm = (settings: OrgSettingsValues): SettingsFormValues => ({
@@ -58,6 +59,8 @@ export function registerSettingsRoutes(dashboardApp: Hono<App>): void {
       // Shown with what was typed, so a long list is not lost to one bad line.
       return settingsPage(c, typed, { error: "Nothing was saved: correct the lines named below.", issues: error.details.issues ?? [], status: 400 });
     }
+    // The same check as the API's: a signed-in person passes it.
+    if (loosensProtection(before, after)) assertPerson(dashboardPrincipal(c.get("session")), "lower_protection");
     await writeSettings(services.orgSettings, orgId, before, after);
     const detail = settingsChangeDetail(before, after);
     if (Object.keys(detail).length > 0) await recordAudit(c, "org.settings_changed", "org", orgId, detail);
