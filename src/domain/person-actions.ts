@@ -24,6 +24,7 @@ export const PERSON_ACTIONS = {
   share_outside: "Publishing a deliverable outside the organization (a share link)",
   outside_recipient: "Adding an e-mail recipient who is not a member of the organization",
   schedule_with_approval: "Scheduling a plan whose runs need approval",
+  change_sign_in: "Changing how the organization's people sign in (single sign-on)",
 } as const;
 
 export type PersonAction = keyof typeof PERSON_ACTIONS;

@@ -1,6 +1,6 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { removeOrgSso, saveOrgSso, viewOf } from "../auth/sso/org-sso";
-import { assertPersonLevel } from "../domain/auth/person-level";
+import { assertPerson } from "../domain/person-actions";
 import { notFound } from "../domain/errors";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
@@ -13,7 +13,7 @@ import { adminGate, answering, jsonBody } from "./route-gates";
  *   PUT    /org/sso   {issuer, clientId, clientSecret, emailDomains, defaultRole?, required?}: checked, the provider's
  *                     discovery document read (a clear error when it cannot be used), the secret sealed; audited
  *   DELETE /org/sso   removes it (audited); password sign-in is open again
- * Changing it is a person's act (assertPersonLevel): the dashboard, or a credential with the person scope.
+ * Changing it is a person-level action (domain/person-actions.ts): the dashboard, or a credential with the person scope.
  */
 const PATH = "/org/sso";
 const BODY_LIMIT = 16 * 1024;
@@ -40,7 +40,7 @@ export async function orgSsoRoute(
       if (!stored) throw notFound("single sign-on configuration", "sso");
       return Response.json(viewOf(stored));
     }
-    assertPersonLevel({ via: "credential", scopes: principal.scopes }, "Changing the organization's single sign-on");
+    assertPerson(principal, "change_sign_in", "/dashboard/admin/sso");
     if (request.method === "DELETE") {
       const removed = await removeOrgSso(env, orgId, actor);
       if (!removed) throw notFound("single sign-on configuration", "sso");

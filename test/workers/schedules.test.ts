@@ -165,7 +165,7 @@ describe("scheduled re-runs", () => {
   });
 
   it("shows what changed since the previous run on the second run's deliverable (get_research_output and the dashboard)", async () => {
-    const { apiKey, admin, orgId } = await seedTenant();
+    const { apiKey, admin } = await seedTenant();
     const { planId } = await dailyPlan(apiKey);
     const now = Date.now();
     const deliver = async (runPlanId: string, density: number, third: { subtopic: string; text: string; url: string; heading: string }) => {

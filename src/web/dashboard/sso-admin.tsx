@@ -1,14 +1,14 @@
 /** Org admin → Single sign-on (admins only: app.tsx guards /admin/*). The same rules as PUT /api/v1/org/sso (src/auth/sso/org-sso.ts). */
 import type { Hono } from "hono";
 import { removeOrgSso, saveOrgSso, viewOf } from "../../auth/sso/org-sso";
-import { assertPersonLevel } from "../../domain/auth/person-level";
+import { assertPerson } from "../../domain/person-actions";
 import type { SsoConfigView } from "../../domain/auth/sso/config";
 import { isCairnError, type ValidationIssue } from "../../domain/errors";
 import { readOrgSso } from "../../storage/org-sso";
 import { canonicalOrigin } from "../../auth/resource";
 import { SSO_CALLBACK_PATH } from "../../auth/sso/org-sso";
 import { Flash } from "./layout";
-import { type App, type DashContext, DASHBOARD_CLIENT, flashFor, render } from "./page";
+import { type App, DASHBOARD_CLIENT, type DashContext, dashboardPrincipal, flashFor, render } from "./page";
 
 interface SsoFormValues {
   issuer: string;
@@ -123,8 +123,8 @@ export function registerSsoAdminRoutes(dashboardApp: Hono<App>): void {
 
   dashboardApp.post("/admin/sso", async (c) => {
     const session = c.get("session");
-    // The middleware checked the form's CSRF token: a person's change.
-    assertPersonLevel({ via: "dashboard", csrfChecked: true }, "Changing single sign-on");
+    // The middleware checked the form's CSRF token: a person signed in to the dashboard.
+    assertPerson(dashboardPrincipal(session), "change_sign_in");
     const form = c.get("form");
     const typed: SsoFormValues = {
       issuer: String(form.get("issuer") ?? ""),
@@ -149,7 +149,7 @@ export function registerSsoAdminRoutes(dashboardApp: Hono<App>): void {
 
   dashboardApp.post("/admin/sso/remove", async (c) => {
     const session = c.get("session");
-    assertPersonLevel({ via: "dashboard", csrfChecked: true }, "Removing single sign-on");
+    assertPerson(dashboardPrincipal(session), "change_sign_in");
     await removeOrgSso(c.env, session.orgId, { userId: session.userId, clientId: DASHBOARD_CLIENT });
     return c.redirect("/dashboard/admin/sso?done=sso_removed", 303);
   });
