@@ -1,5 +1,6 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { NOTIFICATION_EVENT_TYPES } from "../domain/notifications/policy";
+import { parseMailbox } from "../domain/notifications/mailbox";
 import { assertPerson } from "../domain/person-actions";
 import type { Principal } from "../domain/principal";
 import type { Env } from "../env";
@@ -57,7 +58,8 @@ export async function notificationsRoute(
       const body = await bodyOf(request);
       // An address outside the org's members is a person's decision: the assistant's credential may hold org:admin.
       const { kind, address } = (typeof body === "object" && body !== null ? body : {}) as { kind?: unknown; address?: unknown };
-      if (kind === "email" && typeof address === "string" && !(await isMemberEmail(env.DB, orgId, address))) {
+      // A malformed address is refused for what it is (400) before asking who may add it.
+      if (kind === "email" && typeof address === "string" && !(await isMemberEmail(env.DB, orgId, parseMailbox(address, "address")))) {
         assertPerson(principal, "outside_recipient", `${publicOrigin(env)}/dashboard/admin/notifications`);
       }
       const created = await createChannel(env, orgId, userId, publicOrigin(env), body, now);

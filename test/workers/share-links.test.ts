@@ -138,7 +138,8 @@ describe("share links", () => {
     await ok(tenant.apiKey, "record_evidence", { planId, evidence: [source(first), source(second)] });
     await sourceChecksSettled(tenant.apiKey, planId);
     const { outputId } = (await ok(tenant.apiKey, "store_research_output", { planId, title: "Two", mediaType: "markdown", content: "Cells reached 500 Wh/kg [E1] [E2]." })) as { outputId: string };
-    const share = (await (await rest(tenant.apiKey, `/outputs/${outputId}/shares`, json({ expiresInDays: 1 }))).json()) as { url: string };
+    const personKey = (await seedApiKey(tenant.orgId, tenant.admin.userId, [...PERSON_SCOPES])).key;
+    const share = (await (await rest(personKey, `/outputs/${outputId}/shares`, json({ expiresInDays: 1 }))).json()) as { url: string };
     const html = await (await open(pathOf(share.url), "203.0.113.9")).text();
     const escaped = (url: string) => url.replaceAll("&", "&amp;");
     const labels = [...html.matchAll(/the cited passage of (\S+) as Cairn read it/g)].map((m) => m[1]);
