@@ -1,0 +1,83 @@
+-- The recent full-text index holds each org's own newest artifacts, not the database's (hand-written: FTS5 and
+-- triggers). With the database's newest 25,000 (0032), a neighbour storing many artifacts pushed an org's own
+-- out of it, and which of its artifacts a search found depended on what other orgs stored. Now an org's window
+-- is its newest RECENT_PER_ORG = 25,000 artifacts whatever its neighbours hold, and a search of it reads only
+-- its own members' figures (src/storage/artifact-search.ts).
+-- The index is contentless with deletes by rowid (contentless_delete=1): an artifact leaving the window is
+-- dropped by its rowid, its text never read or tokenized again (0032 tokenized it a second time to delete it);
+-- snippets come from the full index (0003), which keeps the text.
+-- Limits: every statement here reads the artifacts table at most once in index order and writes at most
+-- 25,000 index records per org; on a million artifacts of one org it took about 20 s in all on the measuring
+-- machine (D1 stops a query at 30 s). A database of many orgs indexes each org's newest 25,000: for a million
+-- artifacts spread over many orgs that is up to the whole million, about a minute and a half here: run such a
+-- database's migration in pieces (docs/capacity.md).
+DROP TRIGGER IF EXISTS `artifacts_recent_fts_insert`;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `artifacts_recent_fts_delete`;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `artifacts_recent_fts_update`;
+--> statement-breakpoint
+DROP TABLE IF EXISTS `artifacts_recent_fts`;
+--> statement-breakpoint
+DROP TABLE IF EXISTS `artifacts_recent_seq`;
+--> statement-breakpoint
+CREATE VIRTUAL TABLE `artifacts_recent_fts` USING fts5(
+	title, content_text, tag_index,
+	content='', contentless_delete=1,
+	tokenize='porter unicode61 remove_diacritics 2'
+);
+--> statement-breakpoint
+-- How many artifacts each org has stored, ever: the number the next one gets. A member's number says how far
+-- behind the org's newest it is, so the one leaving is found in one index step, whatever other orgs store.
+CREATE TABLE `artifacts_recent_orgs` (
+	`org_id` text PRIMARY KEY NOT NULL,
+	`stored` integer NOT NULL
+) WITHOUT ROWID;
+--> statement-breakpoint
+-- The recent index's members: each org's newest 25,000 artifacts, numbered in the order the org stored them.
+CREATE TABLE `artifacts_recent` (
+	`seq` integer PRIMARY KEY NOT NULL,
+	`org_id` text NOT NULL,
+	`ordinal` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `artifacts_recent_org` ON `artifacts_recent` (`org_id`, `ordinal`);
+--> statement-breakpoint
+INSERT INTO `artifacts_recent_orgs` (`org_id`, `stored`) SELECT `org_id`, COUNT(*) FROM `artifacts` INDEXED BY `artifacts_org_seq` GROUP BY `org_id`;
+--> statement-breakpoint
+-- The window function walks artifacts_org_seq (org, then seq) once: each artifact's number within its org.
+INSERT INTO `artifacts_recent` (`seq`, `org_id`, `ordinal`)
+	SELECT n.seq, n.org_id, n.ordinal
+	  FROM (SELECT `seq`, `org_id`, ROW_NUMBER() OVER (PARTITION BY `org_id` ORDER BY `seq`) AS ordinal FROM `artifacts` INDEXED BY `artifacts_org_seq`) n
+	  JOIN `artifacts_recent_orgs` o ON o.org_id = n.org_id
+	 WHERE n.ordinal > o.stored - 25000;
+--> statement-breakpoint
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
+	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq;
+--> statement-breakpoint
+-- A new artifact enters its org's window; the org's member 25,000 behind it leaves (by rowid: its text is not read).
+-- Deletes leave tombstones in the index's segments; FTS5 merges a segment once a tenth of it is deleted
+-- (its 'deletemerge' default), so what left does not pile up in what a search reads.
+CREATE TRIGGER `artifacts_recent_insert` AFTER INSERT ON `artifacts` BEGIN
+	INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index) VALUES (new.seq, new.title, new.content_text, new.tag_index);
+	INSERT INTO artifacts_recent_orgs(org_id, stored) VALUES (new.org_id, 1) ON CONFLICT(org_id) DO UPDATE SET stored = stored + 1;
+	INSERT INTO artifacts_recent(seq, org_id, ordinal) SELECT new.seq, new.org_id, stored FROM artifacts_recent_orgs WHERE org_id = new.org_id;
+	DELETE FROM artifacts_recent_fts WHERE rowid IN (
+		SELECT r.seq FROM artifacts_recent r WHERE r.org_id = new.org_id AND r.ordinal <= (SELECT stored FROM artifacts_recent_orgs WHERE org_id = new.org_id) - 25000);
+	DELETE FROM artifacts_recent WHERE org_id = new.org_id AND ordinal <= (SELECT stored FROM artifacts_recent_orgs WHERE org_id = new.org_id) - 25000;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `artifacts_recent_delete` AFTER DELETE ON `artifacts` WHEN EXISTS (SELECT 1 FROM artifacts_recent WHERE seq = old.seq) BEGIN
+	DELETE FROM artifacts_recent_fts WHERE rowid = old.seq;
+	DELETE FROM artifacts_recent WHERE seq = old.seq;
+END;
+--> statement-breakpoint
+CREATE TRIGGER `artifacts_recent_update` AFTER UPDATE ON `artifacts` WHEN EXISTS (SELECT 1 FROM artifacts_recent WHERE seq = old.seq) BEGIN
+	DELETE FROM artifacts_recent_fts WHERE rowid = old.seq;
+	INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index) VALUES (new.seq, new.title, new.content_text, new.tag_index);
+END;
+--> statement-breakpoint
+-- An org's count goes with its last artifact (an erased org leaves no row named by it).
+CREATE TRIGGER `artifacts_recent_orgs_forget` AFTER DELETE ON `artifacts` WHEN NOT EXISTS (SELECT 1 FROM artifacts INDEXED BY artifacts_org_seq WHERE org_id = old.org_id) BEGIN
+	DELETE FROM artifacts_recent_orgs WHERE org_id = old.org_id;
+END;
