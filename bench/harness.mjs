@@ -230,7 +230,7 @@ export async function applyMigrations(db, migrationsDir) {
  * written directly with SQL. The hashing and key helpers are the project's own
  * import-free modules, so the Worker accepts what is stored here.
  */
-export async function seedTenant(db) {
+export async function seedTenant(db, { slug = "bench", email = "bench-admin@example.com" } = {}) {
   const { hashPassword } = await import("../src/auth/password.ts");
   const { generateApiKey } = await import("../src/auth/api-keys.ts");
   const { newId } = await import("../src/domain/ids.ts");
@@ -238,11 +238,10 @@ export async function seedTenant(db) {
   const orgId = newId("org");
   const userId = newId("usr");
   const keyId = newId("key");
-  const email = "bench-admin@example.com";
   const password = `bench-${crypto.randomUUID()}`;
   const apiKey = await generateApiKey();
   await db.batch([
-    db.prepare("INSERT INTO orgs (id, slug, name, created_at) VALUES (?, ?, ?, ?)").bind(orgId, "bench", "Bench Org", now),
+    db.prepare("INSERT INTO orgs (id, slug, name, created_at) VALUES (?, ?, ?, ?)").bind(orgId, slug, slug === "bench" ? "Bench Org" : `Bench Org (${slug})`, now),
     db
       .prepare("INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)")
       .bind(userId, email, "Bench Admin", await hashPassword(password), now),
