@@ -15,7 +15,7 @@ import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { benchArtifact } from "./corpus.ts";
 
-const { values: args } = parseArgs({ options: { count: { type: "string", default: "60000" } } });
+const { values: args } = parseArgs({ options: { count: { type: "string", default: "60000" }, only: { type: "boolean", default: false }, upto: { type: "string" }, extra: { type: "string" } } });
 const count = Number(args.count);
 const migrations = path.join(import.meta.dirname, "..", "migrations");
 const statementsOf = (file) =>
@@ -32,6 +32,8 @@ function measure(label, upTo) {
   try {
     for (const file of files.filter((name) => name < upTo)) for (const statement of statementsOf(file)) db.exec(statement);
     db.exec("DROP TRIGGER IF EXISTS artifacts_org_write_gate");
+    // --extra: a statement run after the migrations (an FTS5 option to try, say).
+    if (args.extra && upTo > "0033") db.exec(args.extra);
     const insert = db.prepare(
       `INSERT INTO artifacts (id, org_id, artifact_type, title, content, content_text, confidence, plan_id, step_id, tags, tag_index, source_url, version, created_by, created_at, updated_at)
        VALUES (?, 'org_bench', ?, ?, '{}', ?, NULL, NULL, NULL, '[]', ' ', NULL, 1, 'usr_bench', ?, ?)`,
@@ -56,6 +58,14 @@ function measure(label, upTo) {
   }
 }
 
+if (args.upto) {
+  measure(`migrations before ${args.upto}`, args.upto);
+  process.exit(0);
+}
+if (args.only) {
+  measure(`each org's newest 25,000, contentless (0033)${args.extra ? `, then ${args.extra}` : ""}`, "0034");
+  process.exit(0);
+}
 const base = measure("full index only (before 0032)", "0032");
 const database = measure("+ the database's newest 25,000 (0032)", "0033");
 const perOrg = measure("+ each org's newest 25,000, contentless (0033)", "0034");

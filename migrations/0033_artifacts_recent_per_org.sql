@@ -1,16 +1,15 @@
 -- The recent full-text index holds each org's own newest artifacts, not the database's (hand-written: FTS5 and
 -- triggers). With the database's newest 25,000 (0032), a neighbour storing many artifacts pushed an org's own
 -- out of it, and which of its artifacts a search found depended on what other orgs stored. Now an org's window
--- is its newest RECENT_PER_ORG = 25,000 artifacts whatever its neighbours hold, and a search of it reads only
+-- is its newest 25,000 artifacts whatever its neighbours hold, and a search of it reads only
 -- its own members' figures (src/storage/artifact-search.ts).
 -- The index is contentless with deletes by rowid (contentless_delete=1): an artifact leaving the window is
 -- dropped by its rowid, its text never read or tokenized again (0032 tokenized it a second time to delete it);
 -- snippets come from the full index (0003), which keeps the text.
--- Limits: every statement here reads the artifacts table at most once in index order and writes at most
--- 25,000 index records per org; on a million artifacts of one org it took about 20 s in all on the measuring
--- machine (D1 stops a query at 30 s). A database of many orgs indexes each org's newest 25,000: for a million
--- artifacts spread over many orgs that is up to the whole million, about a minute and a half here: run such a
--- database's migration in pieces (docs/capacity.md).
+-- Limits (D1 stops a query at 30 s): each statement reads the artifacts table at most once in index order, and
+-- the members' text is indexed a 32nd at a time. On a million artifacts of one org it took 24.5 s in all on a
+-- heavily loaded 2-core machine, its longest statement 4.1 s (bench/search-migrate.mjs). A database of many
+-- orgs below 25,000 artifacts each indexes nearly all its artifacts: measure it first (docs/capacity.md).
 DROP TRIGGER IF EXISTS `artifacts_recent_fts_insert`;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `artifacts_recent_fts_delete`;
@@ -26,6 +25,10 @@ CREATE VIRTUAL TABLE `artifacts_recent_fts` USING fts5(
 	content='', contentless_delete=1,
 	tokenize='porter unicode61 remove_diacritics 2'
 );
+--> statement-breakpoint
+-- A segment is merged (what left dropped from it) once half its records have left. FTS5's default, a tenth, merged
+-- the oldest segments over and over as the window moved on: 623 → 439 µs of CPU an insert (bench/search-ingest-cost.mjs).
+INSERT INTO artifacts_recent_fts(artifacts_recent_fts, rank) VALUES ('deletemerge', 50);
 --> statement-breakpoint
 -- How many artifacts each org has stored, ever: the number the next one gets. A member's number says how far
 -- behind the org's newest it is, so the one leaving is found in one index step, whatever other orgs store.
@@ -151,8 +154,8 @@ INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
 	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 31;
 --> statement-breakpoint
 -- A new artifact enters its org's window; the org's member 25,000 behind it leaves (by rowid: its text is not read).
--- Deletes leave tombstones in the index's segments; FTS5 merges a segment once a tenth of it is deleted
--- (its 'deletemerge' default), so what left does not pile up in what a search reads.
+-- Deletes leave tombstones in the index's segments; FTS5 merges a segment once half of it is deleted
+-- ('deletemerge', above), so what left is never more than half of what a search reads.
 CREATE TRIGGER `artifacts_recent_insert` AFTER INSERT ON `artifacts` BEGIN
 	INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index) VALUES (new.seq, new.title, new.content_text, new.tag_index);
 	INSERT INTO artifacts_recent_orgs(org_id, stored) VALUES (new.org_id, 1) ON CONFLICT(org_id) DO UPDATE SET stored = stored + 1;
