@@ -20,8 +20,10 @@ DROP TABLE IF EXISTS `artifacts_recent_fts`;
 --> statement-breakpoint
 DROP TABLE IF EXISTS `artifacts_recent_seq`;
 --> statement-breakpoint
+-- org_key: the org's id as one word (without '_' and '-'): a search matches it beside its own words, so FTS5
+-- reads the query's lists only where they meet the org's, never walking the other orgs' windows.
 CREATE VIRTUAL TABLE `artifacts_recent_fts` USING fts5(
-	title, content_text, tag_index,
+	title, content_text, tag_index, org_key,
 	content='', contentless_delete=1,
 	tokenize='porter unicode61 remove_diacritics 2'
 );
@@ -57,107 +59,107 @@ INSERT INTO `artifacts_recent` (`seq`, `org_id`, `ordinal`)
 --> statement-breakpoint
 -- The members' text is indexed in 32 statements of a 32nd each (by seq), so no one statement runs long:
 -- tokenizing is the migration's cost (≈ 0.2–0.6 ms an artifact of 2 KB on the measuring machine).
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 0;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 0;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 1;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 1;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 2;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 2;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 3;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 3;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 4;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 4;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 5;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 5;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 6;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 6;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 7;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 7;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 8;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 8;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 9;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 9;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 10;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 10;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 11;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 11;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 12;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 12;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 13;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 13;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 14;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 14;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 15;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 15;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 16;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 16;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 17;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 17;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 18;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 18;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 19;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 19;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 20;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 20;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 21;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 21;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 22;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 22;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 23;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 23;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 24;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 24;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 25;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 25;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 26;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 26;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 27;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 27;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 28;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 28;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 29;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 29;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 30;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 30;
 --> statement-breakpoint
-INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index)
-	SELECT a.seq, a.title, a.content_text, a.tag_index FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 31;
+INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key)
+	SELECT a.seq, a.title, a.content_text, a.tag_index, replace(replace(a.org_id, '_', ''), '-', '') FROM artifacts_recent r CROSS JOIN artifacts a ON a.seq = r.seq WHERE r.seq % 32 = 31;
 --> statement-breakpoint
 -- A new artifact enters its org's window; the org's member 25,000 behind it leaves (by rowid: its text is not read).
 -- Deletes leave tombstones in the index's segments; FTS5 merges a segment once half of it is deleted
 -- ('deletemerge', above), so what left is never more than half of what a search reads.
 CREATE TRIGGER `artifacts_recent_insert` AFTER INSERT ON `artifacts` BEGIN
-	INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index) VALUES (new.seq, new.title, new.content_text, new.tag_index);
+	INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key) VALUES (new.seq, new.title, new.content_text, new.tag_index, replace(replace(new.org_id, '_', ''), '-', ''));
 	INSERT INTO artifacts_recent_orgs(org_id, stored) VALUES (new.org_id, 1) ON CONFLICT(org_id) DO UPDATE SET stored = stored + 1;
 	INSERT INTO artifacts_recent(seq, org_id, ordinal) SELECT new.seq, new.org_id, stored FROM artifacts_recent_orgs WHERE org_id = new.org_id;
 	DELETE FROM artifacts_recent_fts WHERE rowid IN (
@@ -172,7 +174,7 @@ END;
 --> statement-breakpoint
 CREATE TRIGGER `artifacts_recent_update` AFTER UPDATE ON `artifacts` WHEN EXISTS (SELECT 1 FROM artifacts_recent WHERE seq = old.seq) BEGIN
 	DELETE FROM artifacts_recent_fts WHERE rowid = old.seq;
-	INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index) VALUES (new.seq, new.title, new.content_text, new.tag_index);
+	INSERT INTO artifacts_recent_fts(rowid, title, content_text, tag_index, org_key) VALUES (new.seq, new.title, new.content_text, new.tag_index, replace(replace(new.org_id, '_', ''), '-', ''));
 END;
 --> statement-breakpoint
 -- An org's count goes with its last artifact (an erased org leaves no row named by it).
