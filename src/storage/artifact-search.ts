@@ -13,6 +13,8 @@ import { filterSql, type Row, SUMMARY_COLUMNS } from "./artifact-rows";
 export const RANKING_WINDOW = 500;
 /** With a plan filter the candidates are the plan's own newest artifacts, found by index: this many. */
 export const PLAN_WINDOW = 2_000;
+/** How many of its newest artifacts each org has in the recent index (migration 0033 says it in its triggers). */
+export const RECENT_PER_ORG = 25_000;
 
 /**
  * How much of the full index a search may read: the org's own records holding its words, summed over its
@@ -56,7 +58,7 @@ export interface ArtifactSearchResult {
  * of a common word's matches can be small, and walking the matches to find it is slow). Otherwise: the
  * newest matches that pass the filters.
  */
-function candidates(fts: string, orgId: string, ftsQuery: string, filters: ArtifactFilters): { sql: string; params: unknown[]; window: number; byPlan: boolean } {
+function candidates(fts: string, orgId: string, match: Fragment, filters: ArtifactFilters): { sql: string; params: unknown[]; window: number; byPlan: boolean } {
   if (filters.planId) {
     const where = filterSql(orgId, filters, false);
     return { sql: `SELECT a.seq AS r FROM artifacts a WHERE ${where.sql} ORDER BY a.seq DESC LIMIT ?`, params: [...where.params, PLAN_WINDOW + 1], window: PLAN_WINDOW, byPlan: true };
@@ -64,10 +66,28 @@ function candidates(fts: string, orgId: string, ftsQuery: string, filters: Artif
   const where = filterSql(orgId, filters, true);
   return {
     sql: `SELECT ${fts}.rowid AS r FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
-           WHERE ${fts} MATCH ? AND ${where.sql} ORDER BY ${fts}.rowid DESC LIMIT ?`,
-    params: [ftsQuery, ...where.params, RANKING_WINDOW + 1],
+           WHERE ${fts} MATCH ${match.sql} AND ${where.sql} ORDER BY ${fts}.rowid DESC LIMIT ?`,
+    params: [...match.params, ...where.params, RANKING_WINDOW + 1],
     window: RANKING_WINDOW,
     byPlan: false,
+  };
+}
+
+type Fragment = { sql: string; params: unknown[] };
+
+/**
+ * What a search matches in an index. In the recent index, an org whose window is not full (a small org,
+ * whose records may be few among other orgs' windows) matches its own key beside the query's words, so
+ * FTS5 reads the words' lists only where they meet the org's (a small org's common word read 150,000 rows
+ * walking a large neighbour's window); an org with a full window matches the words alone, its own records
+ * being most of what it walks, and bm25 not counting its key's 25,000 records on every search. The key's
+ * column weighs nothing: the hits and their scores are the same either way.
+ */
+function matchIn(index: ArtifactIndex, ftsQuery: string, orgId: string): Fragment {
+  if (index === "all") return { sql: "?", params: [ftsQuery] };
+  return {
+    sql: `(CASE WHEN COALESCE((SELECT stored FROM artifacts_recent_orgs WHERE org_id = ?), 0) < ${RECENT_PER_ORG} THEN ? ELSE ? END)`,
+    params: [orgId, withinOrg(ftsQuery, orgId), ftsQuery],
   };
 }
 
@@ -78,12 +98,9 @@ function candidates(fts: string, orgId: string, ftsQuery: string, filters: Artif
  */
 export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number, index: ArtifactIndex): Query<ArtifactSearchResult> {
   const fts = index === "recent" ? "artifacts_recent_fts" : "artifacts_fts";
-  // In the recent index the org's own key is matched beside the query: its other orgs' windows are skipped
-  // by FTS5 (a small org's common word read 150,000 rows walking a large neighbour's window), and the key's
-  // column weighs nothing in bm25.
-  const matching = index === "recent" ? withinOrg(ftsQuery, orgId) : ftsQuery;
+  const match = matchIn(index, ftsQuery, orgId);
   const weights = index === "recent" ? "4.0, 1.0, 2.0, 0.0" : "4.0, 1.0, 2.0";
-  const c = candidates(fts, orgId, matching, filters);
+  const c = candidates(fts, orgId, match, filters);
   const where = filterSql(orgId, filters, true);
   // Filters read their columns from artifacts_search_filters, not the rows (a few KB each: 33 → 13 ms
   // for a tag filter over the recent index's matches of a common word, with D1's small page cache).
@@ -135,7 +152,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
             top AS MATERIALIZED (
               SELECT ${fts}.rowid AS r, bm25(${fts}, ${weights}) AS rank
                 FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
-               WHERE ${fts} MATCH ? AND ${bound} AND ${where.sql}
+               WHERE ${fts} MATCH ${match.sql} AND ${bound} AND ${where.sql}
                ORDER BY rank LIMIT ?)
        SELECT reach.n AS candidates, reach.lowest AS lowest, reach.highest AS highest, reach.floor AS floor, reach.first AS first, reach.stored AS stored, reach.older AS older,
               ${[...counts, "hit.*"].join(", ")}
@@ -150,7 +167,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
              LEFT JOIN skill_executions e ON e.id = p.execution_id AND e.org_id = a.org_id) hit ON 1
         ORDER BY hit.rank`,
     )
-    .bind(...c.params, ...reach.params, FULL_INDEX_BUDGET, matching, ...where.params, limit, ...measured.map((list) => withinOrg(list, orgId)), ftsQuery);
+    .bind(...c.params, ...reach.params, FULL_INDEX_BUDGET, ...match.params, ...where.params, limit, ...measured.map((list) => withinOrg(list, orgId)), ftsQuery);
   type Ranked = Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown };
   type Reach = { candidates: number; lowest: number | null; highest: number | null; floor: number | null; first: number | null; stored: number | null; older: number } & Record<`list${number}`, number | null>;
   const read = (rows: unknown[]): ArtifactSearchResult => {
