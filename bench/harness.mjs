@@ -250,7 +250,7 @@ export async function seedTenant(db, { slug = "bench", email = "bench-admin@exam
   const password = `bench-${crypto.randomUUID()}`;
   const apiKey = await generateApiKey();
   await db.batch([
-    db.prepare("INSERT INTO orgs (id, slug, name, created_at) VALUES (?, ?, ?, ?)").bind(orgId, slug, "Bench Org", now),
+    db.prepare("INSERT INTO orgs (id, slug, name, created_at) VALUES (?, ?, ?, ?)").bind(orgId, slug, slug === "bench" ? "Bench Org" : `Bench Org (${slug})`, now),
     db
       .prepare("INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)")
       .bind(userId, email, "Bench Admin", await hashPassword(password), now),

@@ -16,15 +16,40 @@ export function render(report) {
   out.push(
     `Harness: one workerd (Miniflare ${createRequire(import.meta.url)("miniflare/package.json").version}), local D1 persisted on disk, ` +
       `Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} at the end. ` +
-      `Corpus: ~${settings.textChars} characters of text per artifact, one org; ${settings.reps} timed rounds of the query set.`,
+      `Corpus: ~${settings.textChars} characters of text per artifact, ${settings.skew ? "two orgs (the second stores every 100th artifact)" : "one org"}; ${settings.reps} timed rounds of the query set.`,
   );
-  for (const run of runs) out.push(renderRun(run));
+  for (const run of runs) out.push(renderRun(run), ...(run.neighbour ? [renderNeighbour(run)] : []));
   if (runs.length > 1) {
     const [base, large] = [runs[0], runs[runs.length - 1]];
     out.push("", `## Scale goals (${base.count.toLocaleString("en-US")} → ${large.count.toLocaleString("en-US")} artifacts)`, "");
     out.push(...scaleGoalLines({ count: base.count, ...base.search }, { count: large.count, ...large.search }));
+    if (base.neighbour && large.neighbour) {
+      out.push("", `## Scale goals, the second org (${base.neighbour.count.toLocaleString("en-US")} → ${large.neighbour.count.toLocaleString("en-US")} of its own, beside the first)`, "");
+      out.push(...scaleGoalLines({ count: base.count, ...base.neighbour.search }, { count: large.count, ...large.neighbour.search }));
+    }
   }
   return out.join("\n");
+}
+
+/** The second org's searches in the skewed two-org shape (`--skew`). */
+function renderNeighbour(run) {
+  const { count, search } = run.neighbour;
+  return [
+    "",
+    `### The second org: ${count.toLocaleString("en-US")} of the ${run.count.toLocaleString("en-US")} artifacts, stored among the first org's`,
+    "",
+    `search_sources inside the Worker (${search.overall.samples} calls): p50 ${fixed(search.overall.p50)} ms, p95 ${fixed(search.overall.p95)} ms, max ${fixed(search.overall.max)} ms; ` +
+      `floor p95 ${fixed(search.floor.p95)} ms (${fixed(search.overall.p95 / search.floor.p95, 1)}×).`,
+    "",
+    table(
+      ["class", "queries", "calls", "p50 ms", "p95 ms", "max ms", "its own documents with every word", "ranking", "D1 rows read"],
+      search.byClass.map((c) => {
+        const ofClass = search.perQuery.filter((q) => q.cls === c.cls);
+        return [c.cls, c.queries, c.samples, fixed(c.p50), fixed(c.p95), fixed(c.max), c.matches.join(", "), ofClass.map((q) => q.ranking ?? "–").join(", "), ofClass.map((q) => q.rowsRead ?? "–").join(", ")];
+      }),
+    ),
+    "",
+  ].join("\n");
 }
 
 /** One size's section of the report. */

@@ -39,6 +39,9 @@ interface IngestRequest {
   /** Plan ids; artifact n belongs to planIds[n % planEvery] when n % planEvery < planIds.length. */
   planIds: string[];
   planEvery: number;
+  /** A second org storing every `neighbourEvery`-th artifact among the first org's (the skewed two-org shape). */
+  neighbour?: Principal;
+  neighbourEvery?: number;
 }
 
 interface SearchCase {
@@ -69,6 +72,8 @@ function contextFor(env: Env, executionCtx: ExecutionContext, principal: Princip
 
 async function ingest(env: Env, executionCtx: ExecutionContext, request: IngestRequest) {
   const base = await contextFor(env, executionCtx, request.principal);
+  const neighbourBase = request.neighbour ? await contextFor(env, executionCtx, request.neighbour) : null;
+  const every = request.neighbourEvery ?? 0;
   const buffer: D1PreparedStatement[] = [];
   const artifacts = d1ArtifactRepository(capturingDatabase(env.DB, buffer));
   let batches = 0;
@@ -81,10 +86,12 @@ async function ingest(env: Env, executionCtx: ExecutionContext, request: IngestR
   const started = Date.now();
   for (let n = request.from; n < request.from + request.count; n++) {
     const draft = benchArtifact(n, request.textChars);
+    const ofNeighbour = neighbourBase !== null && every > 0 && n % every === every - 1;
     const slot = n % request.planEvery;
-    const planId = slot < request.planIds.length ? request.planIds[slot] : undefined;
+    const planId = !ofNeighbour && slot < request.planIds.length ? request.planIds[slot] : undefined;
     const at = request.epochMs + n * 1000;
-    const ctx: OperationContext = { ...base, services: { ...base.services, artifacts }, now: () => at };
+    const from = ofNeighbour ? neighbourBase : base;
+    const ctx: OperationContext = { ...from, services: { ...from.services, artifacts }, now: () => at };
     await saveArtifact(ctx, { ...draft, ...(planId ? { planId } : {}), sourceUrl: draft.sourceUrl ?? undefined });
     bytes += draft.contentText.length;
     if ((n - request.from + 1) % request.batch === 0) await flush();

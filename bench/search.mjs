@@ -6,6 +6,8 @@
  *   npm run bench:search -- --count 50000 --reps 30 --batch 500 --json /tmp/search.json --keep
  *   npm run bench:search -- --quick --no-sizes   (skip the default-response sizes)
  *   npm run bench:search -- --count 1000000 --no-sizes --keep   (measures 100,000 too; the scale goals)
+ *   npm run bench:search -- --count 1000000 --skew --no-sizes --keep   (two orgs: one holds 99 %, the other
+ *       1 %, every 100th artifact; both orgs' searches timed and judged)
  *
  * --keep keeps each size's database (under --db-dir, default <tmpdir>/cairn-bench-search-kept) and
  * reuses it on the next run with --keep: only migrations it has not had are applied, so a repeated
@@ -52,6 +54,7 @@ const { values: args } = parseArgs({
     json: { type: "string" },
     keep: { type: "boolean", default: false },
     "db-dir": { type: "string" },
+    skew: { type: "boolean", default: false },
   },
 });
 const positiveInt = (text, name) => {
@@ -66,7 +69,11 @@ const settings = {
   chunk: positiveInt(args.chunk, "chunk"),
   textChars: positiveInt(args["text-chars"], "text-chars"),
   sizes: !args["no-sizes"],
+  /** Two orgs: every NEIGHBOUR_EVERY-th artifact is the second org's (1 % of the database), the rest the first's. */
+  skew: args.skew,
 };
+const NEIGHBOUR_EVERY = 100;
+const neighbourCount = (count) => (settings.skew ? Math.floor(count / NEIGHBOUR_EVERY) : 0);
 
 const log = (message) => process.stderr.write(`[bench:search] ${message}\n`);
 const fixed = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
@@ -186,7 +193,8 @@ function dirBytes(dir) {
 }
 
 /** Where a kept database of `count` artifacts lives, and what it holds (written once its ingest finished). */
-const keptDir = (count) => path.join(path.resolve(args["db-dir"] ?? path.join(os.tmpdir(), "cairn-bench-search-kept")), `${count}x${settings.textChars}`);
+const keptDir = (count) =>
+  path.join(path.resolve(args["db-dir"] ?? path.join(os.tmpdir(), "cairn-bench-search-kept")), `${count}x${settings.textChars}${settings.skew ? "-skew" : ""}`);
 const readState = (dir) => (existsSync(path.join(dir, "state.json")) ? JSON.parse(readFileSync(path.join(dir, "state.json"), "utf8")) : null);
 
 /** Migrations a kept database has not had yet (a schema change is applied to it as it would be to a live one). */
@@ -204,6 +212,8 @@ async function applyNewMigrations(db, migrationsDir, applied) {
 async function recoverTenant(db) {
   const { hashPassword } = await import("../src/auth/password.ts");
   const org = await db.prepare("SELECT id FROM orgs WHERE slug = 'bench'").first("id");
+  const neighbourOrg = await db.prepare("SELECT id FROM orgs WHERE slug = 'bench-b'").first("id");
+  const neighbourUser = neighbourOrg ? await db.prepare("SELECT user_id FROM memberships WHERE org_id = ?").bind(neighbourOrg).first("user_id") : null;
   const user = await db.prepare("SELECT id, email FROM users WHERE email = 'bench-admin@example.com'").first();
   const password = `bench-${crypto.randomUUID()}`;
   await db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(password), user.id).run();
@@ -211,7 +221,11 @@ async function recoverTenant(db) {
     .prepare("SELECT plan_id FROM artifacts WHERE org_id = ? AND plan_id IS NOT NULL GROUP BY plan_id ORDER BY MIN(seq)")
     .bind(org)
     .all();
-  return { tenant: { orgId: org, userId: user.id, email: user.email, password }, planIds: results.map((row) => row.plan_id) };
+  return {
+    tenant: { orgId: org, userId: user.id, email: user.email, password },
+    neighbour: neighbourOrg ? { orgId: neighbourOrg, userId: neighbourUser } : null,
+    planIds: results.map((row) => row.plan_id),
+  };
 }
 
 async function main() {
@@ -252,28 +266,31 @@ async function measure({ count, last, workDir, config, cairnBundle, searchCode }
     const workerdPid = findWorkerdPid();
     const db = await mf.getD1Database("DB", "cairn");
     let tenant;
+    let neighbour = null;
     let planIds = [];
     let accessToken;
     const epochMs = Date.parse("2026-01-01T00:00:00Z");
     if (state) {
       log(`${count}: reusing the database kept in ${kept}`);
       const migrations = await applyNewMigrations(db, config.migrationsDir, state.migrations);
-      ({ tenant, planIds } = await recoverTenant(db));
+      ({ tenant, neighbour, planIds } = await recoverTenant(db));
       accessToken = (await obtainTokens((request) => fetch(request), publicUrl, { email: tenant.email, password: tenant.password })).tokens.access_token;
       writeFileSync(path.join(kept, "state.json"), JSON.stringify({ ...state, migrations }, null, 2));
       run.ingest = { ...state.ingest, reused: true, storedBytes: dirBytes(persistDir) };
     } else {
       const migrations = await applyMigrations(db, config.migrationsDir);
       tenant = await seedTenant(db);
+      if (settings.skew) neighbour = await seedTenant(db, { slug: "bench-b", email: "bench-b-admin@example.com" });
       accessToken = (await obtainTokens((request) => fetch(request), publicUrl, { email: tenant.email, password: tenant.password })).tokens.access_token;
       log(`${count}: migrated, seeded, OAuth token obtained; workerd pid ${workerdPid ?? "?"}`);
       planIds = await createPlans(publicUrl, accessToken);
-      run.ingest = await ingest({ count, searchUrl, principal: principalOf(tenant), planIds, epochMs, db, persistDir });
+      run.ingest = await ingest({ count, searchUrl, principal: principalOf(tenant), neighbour: neighbour ? principalOf(neighbour) : null, planIds, epochMs, db, persistDir });
       if (kept) writeFileSync(path.join(kept, "state.json"), JSON.stringify({ count, textChars: settings.textChars, migrations, ingest: run.ingest }, null, 2));
     }
     const principal = principalOf(tenant);
     const rows = await db.prepare("SELECT COUNT(*) AS n FROM artifacts WHERE org_id = ?").bind(tenant.orgId).first("n");
-    if (rows < count) throw new Error(`the database holds ${rows} artifacts, not ${count}`);
+    if (rows < count - neighbourCount(count)) throw new Error(`the database holds ${rows} artifacts of the org, not ${count - neighbourCount(count)}`);
+    if (settings.skew && !neighbour) throw new Error("--skew: the kept database has no second org");
 
     // ---- Search inside the Worker
     const sinceIso = new Date(epochMs + Math.floor(count * 0.9) * 1000).toISOString();
@@ -289,6 +306,7 @@ async function measure({ count, last, workDir, config, cairnBundle, searchCode }
     const errors = Object.entries(searched.errors);
     if (errors.length) throw new Error(`search_sources failed: ${errors.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
     run.search = summarizeSearch(cases, searched, matches);
+    if (neighbour) run.neighbour = await searchNeighbour({ db, searchUrl, neighbour, sinceIso, count });
     if (!last) return run;
 
     // ---- End to end through MCP over HTTP (context: auth, MCP framing, the tool-call log, the socket)
@@ -354,24 +372,59 @@ async function createPlans(publicUrl, accessToken) {
   return planIds;
 }
 
-async function ingest({ count: total, searchUrl, principal, planIds, epochMs, db, persistDir }) {
+async function ingest({ count: total, searchUrl, principal, neighbour, planIds, epochMs, db, persistDir }) {
   log(`ingesting ${total} artifacts of ~${settings.textChars} characters (${settings.batch} per D1 batch, ${settings.chunk} per request)`);
   const ingestStarted = performance.now();
   let workerMs = 0;
   let textChars = 0;
   for (let from = 0; from < total; from += settings.chunk) {
     const count = Math.min(settings.chunk, total - from);
-    const result = await postJson(`${searchUrl}/ingest`, { principal, from, count, batch: settings.batch, epochMs, textChars: settings.textChars, planIds, planEvery: 100 });
+    const result = await postJson(`${searchUrl}/ingest`, {
+      principal,
+      from,
+      count,
+      batch: settings.batch,
+      epochMs,
+      textChars: settings.textChars,
+      planIds,
+      planEvery: 100,
+      ...(neighbour ? { neighbour, neighbourEvery: NEIGHBOUR_EVERY } : {}),
+    });
     workerMs += result.ms;
     textChars += result.textChars;
     const elapsed = (performance.now() - ingestStarted) / 1000;
     if ((from / settings.chunk) % 4 === 3 || from + count >= total) log(`  ${from + count} artifacts in ${fixed(elapsed, 1)} s (${Math.round((from + count) / elapsed)}/s)`);
   }
   const ingestS = (performance.now() - ingestStarted) / 1000;
-  const rows = await db.prepare("SELECT COUNT(*) AS n FROM artifacts WHERE org_id = ?").bind(principal.orgId).first("n");
+  const rows = await db.prepare("SELECT COUNT(*) AS n FROM artifacts").first("n");
   const storedBytes = dirBytes(persistDir);
   log(`ingested ${rows} rows in ${fixed(ingestS, 1)} s; storage on disk ${fixed(storedBytes / 1e6, 0)} MB`);
   return { count: total, rows, seconds: ingestS, workerSeconds: workerMs / 1000, perSecond: total / ingestS, textChars, storedBytes };
+}
+
+/**
+ * The second org's searches (the skewed shape): the same query set but the plan filter (its plans are the
+ * first org's), timed the same way; its matches are its own records.
+ */
+async function searchNeighbour({ db, searchUrl, neighbour, sinceIso, count }) {
+  const cases = queryCases({ planIds: [], sinceIso }).filter((c) => c.cls !== "filter: plan");
+  const matches = {};
+  for (const c of cases) {
+    const fts = toFtsQuery(c.input.query);
+    matches[c.id] = fts
+      ? await db
+          .prepare("SELECT COUNT(*) AS n FROM artifacts_fts CROSS JOIN artifacts a ON a.seq = artifacts_fts.rowid WHERE artifacts_fts MATCH ? AND a.org_id = ?")
+          .bind(fts.all, neighbour.orgId)
+          .first("n")
+      : 0;
+  }
+  log(`${count}: the second org's search (${neighbourCount(count)} artifacts), ${cases.length} queries × ${settings.reps} rounds (+1 warm-up round)`);
+  const principal = principalOf(neighbour);
+  await postJson(`${searchUrl}/search`, { principal, cases, reps: 1 });
+  const searched = await postJson(`${searchUrl}/search`, { principal, cases, reps: settings.reps });
+  const errors = Object.entries(searched.errors);
+  if (errors.length) throw new Error(`search_sources (second org) failed: ${errors.map(([id, e]) => `${id}: ${e}`).join("; ")}`);
+  return { count: neighbourCount(count), search: summarizeSearch(cases, searched, matches) };
 }
 
 function summarizeSearch(cases, searched, matches) {

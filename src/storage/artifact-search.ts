@@ -2,7 +2,7 @@ import type { D1Queries } from "./database";
 import type { Query } from "./query";
 import type { ArtifactFilters } from "../domain/ports";
 import type { SearchHit } from "../domain/research/artifacts";
-import { indexLists } from "../domain/research/search-query";
+import { indexLists, withinOrg } from "../domain/research/search-query";
 import { filterSql, type Row, SUMMARY_COLUMNS } from "./artifact-rows";
 
 /**
@@ -13,22 +13,28 @@ import { filterSql, type Row, SUMMARY_COLUMNS } from "./artifact-rows";
 export const RANKING_WINDOW = 500;
 /** With a plan filter the candidates are the plan's own newest artifacts, found by index: this many. */
 export const PLAN_WINDOW = 2_000;
+/** How many of its newest artifacts each org has in the recent index (migration 0036 says it in its triggers). */
+export const RECENT_PER_ORG = 25_000;
 
 /**
- * How much of the full index a search may read: the records holding its words, summed over its words
- * (a phrase: each of its words), estimated from the recent index. FTS5 walks each word's whole list in
- * the full index, to match and again to weigh the word, so that sum is the search's cost there: about
- * 1 ms per 1,000 records on a quiet machine. A search over it is answered from the recent index alone,
+ * How much of the full index a search may read: the org's own records holding its words, summed over its
+ * words (a phrase: each of its words), estimated from their share of the org's window in the recent index.
+ * FTS5 walks each word's whole list in the full index, to match and again to weigh the word, so that sum
+ * is the search's cost there in a database of one org: about 1 ms per 1,000 records on a quiet machine.
+ * Counted on the org's own records, never its neighbours', so that whether a search reads the full index,
+ * and so what it finds, depends on the org's data alone (a neighbour's records of the same words still
+ * lengthen that read: its time, not its answer). A search over it is answered from the recent index alone,
  * ranked among the newest matches, and says so (`ranking: "recent-window"`): a rare word is found however
- * old its record; a phrase of common words among the newest 25,000 artifacts.
+ * old its record; a phrase of common words among the org's newest 25,000 artifacts.
  */
 export const FULL_INDEX_BUDGET = 25_000;
 /** A query reading more lists than this is over the budget without measuring (each list costs a count). */
 const MEASURED_LISTS = 8;
 
 /**
- * Which full-text index a search reads. "recent" holds the database's newest 25,000 artifacts
- * (migration 0032): its cost does not grow with the org's memory. "all" holds every artifact.
+ * Which full-text index a search reads. "recent" holds each org's own newest 25,000 artifacts
+ * (migration 0036, contentless: snippets come from the full index): its cost does not grow with the
+ * org's memory, and an org's window does not move with what other orgs store. "all" holds every artifact.
  */
 export type ArtifactIndex = "recent" | "all";
 
@@ -52,7 +58,7 @@ export interface ArtifactSearchResult {
  * of a common word's matches can be small, and walking the matches to find it is slow). Otherwise: the
  * newest matches that pass the filters.
  */
-function candidates(fts: string, orgId: string, ftsQuery: string, filters: ArtifactFilters): { sql: string; params: unknown[]; window: number; byPlan: boolean } {
+function candidates(fts: string, orgId: string, match: Fragment, filters: ArtifactFilters): { sql: string; params: unknown[]; window: number; byPlan: boolean } {
   if (filters.planId) {
     const where = filterSql(orgId, filters, false);
     return { sql: `SELECT a.seq AS r FROM artifacts a WHERE ${where.sql} ORDER BY a.seq DESC LIMIT ?`, params: [...where.params, PLAN_WINDOW + 1], window: PLAN_WINDOW, byPlan: true };
@@ -60,10 +66,28 @@ function candidates(fts: string, orgId: string, ftsQuery: string, filters: Artif
   const where = filterSql(orgId, filters, true);
   return {
     sql: `SELECT ${fts}.rowid AS r FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
-           WHERE ${fts} MATCH ? AND ${where.sql} ORDER BY ${fts}.rowid DESC LIMIT ?`,
-    params: [ftsQuery, ...where.params, RANKING_WINDOW + 1],
+           WHERE ${fts} MATCH ${match.sql} AND ${where.sql} ORDER BY ${fts}.rowid DESC LIMIT ?`,
+    params: [...match.params, ...where.params, RANKING_WINDOW + 1],
     window: RANKING_WINDOW,
     byPlan: false,
+  };
+}
+
+type Fragment = { sql: string; params: unknown[] };
+
+/**
+ * What a search matches in an index. In the recent index, an org whose window is not full (a small org,
+ * whose records may be few among other orgs' windows) matches its own key beside the query's words, so
+ * FTS5 reads the words' lists only where they meet the org's (a small org's common word read 150,000 rows
+ * walking a large neighbour's window); an org with a full window matches the words alone, its own records
+ * being most of what it walks, and bm25 not counting its key's 25,000 records on every search. The key's
+ * column weighs nothing: the hits and their scores are the same either way.
+ */
+function matchIn(index: ArtifactIndex, ftsQuery: string, orgId: string): Fragment {
+  if (index === "all") return { sql: "?", params: [ftsQuery] };
+  return {
+    sql: `(CASE WHEN COALESCE((SELECT stored FROM artifacts_recent_orgs WHERE org_id = ?), 0) < ${RECENT_PER_ORG} THEN ? ELSE ? END)`,
+    params: [orgId, withinOrg(ftsQuery, orgId), ftsQuery],
   };
 }
 
@@ -74,7 +98,9 @@ function candidates(fts: string, orgId: string, ftsQuery: string, filters: Artif
  */
 export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, filters: ArtifactFilters, limit: number, index: ArtifactIndex): Query<ArtifactSearchResult> {
   const fts = index === "recent" ? "artifacts_recent_fts" : "artifacts_fts";
-  const c = candidates(fts, orgId, ftsQuery, filters);
+  const match = matchIn(index, ftsQuery, orgId);
+  const weights = index === "recent" ? "4.0, 1.0, 2.0, 0.0" : "4.0, 1.0, 2.0";
+  const c = candidates(fts, orgId, match, filters);
   const where = filterSql(orgId, filters, true);
   // Filters read their columns from artifacts_search_filters, not the rows (a few KB each: 33 → 13 ms
   // for a tag filter over the recent index's matches of a common word, with D1's small page cache).
@@ -89,19 +115,28 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
   // would run the whole match again: 500 ms at 30k rows).
   const bound = `${fts}.rowid >= (SELECT lowest FROM bound)${c.byPlan ? ` AND +${fts}.rowid IN (SELECT r FROM win ORDER BY r DESC LIMIT ${c.window})` : ""}`;
   const oldest = `(SELECT r FROM win ORDER BY r DESC LIMIT 1 OFFSET ${c.window - 1})`;
-  // Recent index only: where it begins, and whether the org has an artifact older than that (by index).
+  // Recent index only: where the org's own window begins (its oldest member, by the number the org gave it),
+  // how many artifacts the org has stored, and whether it has an artifact older than its window (by index).
+  // Nothing here reads another org's members: what a search finds never depends on what neighbours store.
   const reach =
     index === "recent"
-      ? { sql: "floor, EXISTS (SELECT 1 FROM artifacts INDEXED BY artifacts_org_seq WHERE org_id = ? AND seq < floor) AS older FROM bound, (SELECT (SELECT MIN(seq) FROM artifacts_recent_seq) AS floor)", params: [orgId] }
-      : { sql: "NULL AS floor, 0 AS older FROM bound", params: [] };
+      ? {
+          sql: `floor, first, (SELECT stored FROM artifacts_recent_orgs WHERE org_id = ?) AS stored,
+                EXISTS (SELECT 1 FROM artifacts INDEXED BY artifacts_org_seq WHERE org_id = ? AND seq < COALESCE(floor, 9223372036854775807)) AS older
+                FROM bound, (SELECT (SELECT seq FROM artifacts_recent INDEXED BY artifacts_recent_org WHERE org_id = ? ORDER BY ordinal LIMIT 1) AS floor,
+                                    (SELECT ordinal FROM artifacts_recent INDEXED BY artifacts_recent_org WHERE org_id = ? ORDER BY ordinal LIMIT 1) AS first)`,
+          params: [orgId, orgId, orgId, orgId],
+        }
+      : { sql: "NULL AS floor, NULL AS first, NULL AS stored, 0 AS older FROM bound", params: [] };
   // Recent index: should the full index be needed, what it would cost. Each of the query's lists is
-  // counted in the recent index (only then, and only up to what shows it is over the budget: the budget
-  // scaled from the whole database to the recent index's share of it).
+  // counted among the org's own members of the recent index (only then, and only up to what shows it is
+  // over the budget: the budget scaled from all the org has stored to its window's share of it).
   const lists = index === "recent" ? indexLists(ftsQuery) : [];
   const measured = lists.length <= MEASURED_LISTS ? lists : [];
   // When: the org has older artifacts and the window is not full here; filtered to a plan, when its
   // candidates reach past the recent index and some are in it (with none in it, the full index ranks them).
   const needed = c.byPlan ? "reach.lowest < reach.floor AND reach.highest >= reach.floor" : `reach.older = 1 AND reach.n <= ${c.window}`;
+  // Each list is counted among the org's own records (its key matched beside it).
   const counts = measured.map(
     (_, i) =>
       `CASE WHEN ${needed} THEN (SELECT COUNT(*) FROM (SELECT 1 FROM artifacts_recent_fts WHERE artifacts_recent_fts MATCH ? LIMIT (SELECT k FROM cap))) END AS list${i}`,
@@ -113,18 +148,17 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
       `WITH win AS MATERIALIZED (${c.sql}),
             bound AS (SELECT COUNT(*) AS n, COALESCE(${oldest}, (SELECT MIN(r) FROM win)) AS lowest, (SELECT MAX(r) FROM win) AS highest FROM win),
             reach AS (SELECT n, lowest, highest, ${reach.sql}),
-            span AS (SELECT (SELECT MAX(seq) FROM artifacts) AS newest),
-            cap AS (SELECT CAST(? * (span.newest - reach.floor + 1) / span.newest AS INTEGER) + 1 AS k FROM span, reach),
+            cap AS (SELECT CAST(? * (reach.stored - reach.first + 1) / MAX(reach.stored, 1) AS INTEGER) + 1 AS k FROM reach),
             top AS MATERIALIZED (
-              SELECT ${fts}.rowid AS r, bm25(${fts}, 4.0, 1.0, 2.0) AS rank
+              SELECT ${fts}.rowid AS r, bm25(${fts}, ${weights}) AS rank
                 FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
-               WHERE ${fts} MATCH ? AND ${bound} AND ${where.sql}
+               WHERE ${fts} MATCH ${match.sql} AND ${bound} AND ${where.sql}
                ORDER BY rank LIMIT ?)
-       SELECT reach.n AS candidates, reach.lowest AS lowest, reach.highest AS highest, reach.floor AS floor, reach.older AS older, span.newest AS newest,
+       SELECT reach.n AS candidates, reach.lowest AS lowest, reach.highest AS highest, reach.floor AS floor, reach.first AS first, reach.stored AS stored, reach.older AS older,
               ${[...counts, "hit.*"].join(", ")}
-         FROM reach CROSS JOIN span LEFT JOIN (
+         FROM reach LEFT JOIN (
            SELECT ${SUMMARY_COLUMNS}, top.rank AS rank,
-                  (SELECT snippet(${fts}, 1, '«', '»', '…', 24) FROM ${fts} WHERE ${fts} MATCH ? AND ${fts}.rowid = top.r) AS snippet,
+                  (SELECT snippet(artifacts_fts, 1, '«', '»', '…', 24) FROM artifacts_fts WHERE artifacts_fts MATCH ? AND artifacts_fts.rowid = top.r) AS snippet,
                   p.research_question AS research_question,
                   CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
              FROM top
@@ -133,26 +167,30 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
              LEFT JOIN skill_executions e ON e.id = p.execution_id AND e.org_id = a.org_id) hit ON 1
         ORDER BY hit.rank`,
     )
-    .bind(...c.params, ...reach.params, FULL_INDEX_BUDGET, ftsQuery, ...where.params, limit, ...measured, ftsQuery);
+    .bind(...c.params, ...reach.params, FULL_INDEX_BUDGET, ...match.params, ...where.params, limit, ...measured.map((list) => withinOrg(list, orgId)), ftsQuery);
   type Ranked = Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown };
-  type Reach = { candidates: number; lowest: number | null; highest: number | null; floor: number | null; older: number; newest: number | null } & Record<`list${number}`, number | null>;
+  type Reach = { candidates: number; lowest: number | null; highest: number | null; floor: number | null; first: number | null; stored: number | null; older: number } & Record<`list${number}`, number | null>;
   const read = (rows: unknown[]): ArtifactSearchResult => {
     const figures = rows[0] as Reach | undefined;
     const candidatesFound = figures?.candidates ?? 0;
     const full = candidatesFound > c.window;
+    // With no member in the recent index (its window emptied by deletes) the org's older artifacts, if any,
+    // are ranked in the full index.
     const alone =
-      index === "all" || !figures || figures.floor === null
+      index === "all" || !figures
         ? true
-        : c.byPlan
-          ? figures.lowest === null || figures.lowest >= figures.floor
-          : full || figures.older === 0;
-    // Records the full index holds of the query's lists, from their share of the recent index.
+        : figures.floor === null
+          ? figures.older === 0
+          : c.byPlan
+            ? figures.lowest === null || figures.lowest >= figures.floor
+            : full || figures.older === 0;
+    // Records the full index holds of the query's lists for this org, from their share of its window.
     const overBudget = (() => {
-      if (alone || !figures || figures.floor === null || !figures.newest) return false;
+      if (alone || !figures || figures.floor === null || figures.first === null || !figures.stored) return false;
       if (c.byPlan && (figures.highest === null || figures.highest < figures.floor)) return false;
       if (lists.length > MEASURED_LISTS) return true;
       const inRecent = measured.reduce((sum, _, i) => sum + (figures[`list${i}`] ?? 0), 0);
-      return (inRecent * figures.newest) / (figures.newest - figures.floor + 1) > FULL_INDEX_BUDGET;
+      return (inRecent * figures.stored) / (figures.stored - figures.first + 1) > FULL_INDEX_BUDGET;
     })();
     const beyondWindow = full || overBudget;
     const answered = alone || overBudget;

@@ -9,7 +9,7 @@ import type { Query } from "./query";
  * The three full-text searches of research memory sent as one D1 batch: one round
  * trip where three parallel ones were; the artifacts' search also says whether they were
  * ranked among their newest matches only. A limit of 0 leaves that kind out.
- * Artifacts are searched in the index of the database's newest ones first; only when that
+ * Artifacts are searched in the index of each org's own newest ones first; only when that
  * cannot answer alone (few matches there and the org has older artifacts, or a plan's
  * candidates reach back beyond it) does a second round trip search the full index.
  */

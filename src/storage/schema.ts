@@ -225,7 +225,7 @@ export const artifacts = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   // artifacts_org_seq (org_id, then seq as the rowid) says in one step whether an org has artifacts older than
-  // the recent full-text index (migration 0032, with that index and its triggers); artifacts_search_filters
+  // its window in the recent full-text index (migration 0036, with that index, its members and its triggers); artifacts_search_filters
   // gives a search's filters their columns by seq without reading the rows.
   (t) => [index("artifacts_org_updated").on(t.orgId, t.updatedAt, t.id), index("artifacts_org_plan").on(t.orgId, t.planId), index("artifacts_org_seq").on(t.orgId), index("artifacts_search_filters").on(t.seq, t.orgId, t.artifactType, t.planId, t.tagIndex, t.updatedAt)],
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexLists, toFtsQuery } from "./search-query";
+import { indexLists, toFtsQuery, withinOrg } from "./search-query";
 
 describe("toFtsQuery", () => {
   it("quotes every word and keeps phrases and trailing prefixes", () => {
@@ -52,5 +52,13 @@ describe("indexLists", () => {
 
   it("reads back a quote inside a word as FTS5 does", () => {
     expect(indexLists('"o""brien" "x"*')).toEqual(['"o""brien"', '"x"*']);
+  });
+});
+
+describe("withinOrg", () => {
+  it("matches the org's key as one quoted word and the query's words in the text columns only", () => {
+    const query = toFtsQuery('heat "seasonal COP" pump*');
+    expect(withinOrg(query?.all ?? "", "org_ab-c1")).toBe('org_key : "orgabc1" AND {title content_text tag_index} : ("seasonal COP" "heat" "pump"*)');
+    expect(withinOrg(query?.any ?? "", "org_x")).toBe('org_key : "orgx" AND {title content_text tag_index} : ("seasonal COP" OR "heat" OR "pump"*)');
   });
 });

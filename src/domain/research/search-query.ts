@@ -74,3 +74,15 @@ export function indexLists(ftsQuery: string): string[] {
   }
   return [...lists];
 }
+
+/**
+ * A query built by toFtsQuery restricted to one org's records of the recent index, whose fourth column
+ * holds the org's id as one word (migration 0036): FTS5 then reads the query's lists only where they meet
+ * the org's own list. The query's words are matched in the three text columns only.
+ */
+export function withinOrg(ftsQuery: string, orgId: string): string {
+  return `org_key : ${quote(orgKey(orgId))} AND {title content_text tag_index} : (${ftsQuery})`;
+}
+
+/** An org's id as the recent index holds it: without '_' and '-', so that it is one word. */
+export const orgKey = (orgId: string) => orgId.replace(/[_-]/g, "");
