@@ -90,14 +90,14 @@ describe("export and import of source verdicts and snapshots", () => {
     const source = (quote: string, n: number) => ({ url: `${url}&n=${n}`, title: "Solid-state batteries reach 500 Wh/kg", facts: `Finding ${n}`, subtopic: "Density", quote });
     await ok(tenant.apiKey, "record_evidence", {
       planId,
-      evidence: [source("[the researchers] reported that solid-state cells reached 500 Wh/kg", 1), source("the team reported that solid-state cells [never] reached 500 Wh/kg", 2)],
+      evidence: [source("[The team] reported that solid-state cells reached 500 Wh/kg", 1), source("the team reported that solid-state cells [never] reached 500 Wh/kg", 2)],
     });
     const rows = await waitFor("the source checks", async () => {
       const all = await sourcesOf(tenant.orgId);
       return all.every((row) => row.verification_status !== null && row.verification_status !== "pending") ? all : null;
     });
     expect(rows.map((row) => [row.verification_status, JSON.parse(row.verification_edits ?? "null")])).toEqual([
-      ["verified", [{ bracket: "[the researchers]", replaces: "the team" }]],
+      ["verified", [{ bracket: "[The team]", replaces: "the team" }]],
       ["partial", [{ bracket: "[never]", replaces: "" }]],
     ]);
     const text = await exportText(adminKey);
