@@ -21,6 +21,22 @@ async function indexRow(planId: string) {
   return env.DB.prepare("SELECT status, stalled, progress, index_seq FROM plans WHERE plan_id = ?").bind(planId).first<{ status: string; stalled: number; progress: number; index_seq: number }>();
 }
 
+
+/**
+ * D1 refusing the plan index's writes while its reads still answer: a plan's object is reached only for an id the
+ * org's index lists (one read), so the read must work for the call to reach the object whose index write then fails.
+ */
+async function indexWritesFail(): Promise<void> {
+  await env.DB.batch([
+    env.DB.prepare("CREATE TRIGGER plans_index_down_insert BEFORE INSERT ON plans BEGIN SELECT RAISE(ABORT, 'the plan index is down'); END"),
+    env.DB.prepare("CREATE TRIGGER plans_index_down_update BEFORE UPDATE ON plans BEGIN SELECT RAISE(ABORT, 'the plan index is down'); END"),
+  ]);
+}
+
+async function indexWritesWork(): Promise<void> {
+  await env.DB.batch([env.DB.prepare("DROP TRIGGER plans_index_down_insert"), env.DB.prepare("DROP TRIGGER plans_index_down_update")]);
+}
+
 describe("PlanObject", () => {
   it("lets exactly one of 50 concurrent different submissions win, and stores only its result", async () => {
     const { apiKey, orgId } = await seedTenant();
@@ -90,7 +106,7 @@ describe("PlanObject", () => {
   it("keeps the index update when D1 fails, and the alarm retries it until the index matches", async () => {
     const { apiKey, orgId } = await seedTenant();
     const { planId } = await createPlan(apiKey);
-    await env.DB.prepare("ALTER TABLE plans RENAME TO plans_away").run();
+    await indexWritesFail();
     try {
       await completeNextStep(apiKey, planId);
       const pending = await runInDurableObject(stubOf(orgId, planId), (_i: PlanObject, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM outbox").one().n);
@@ -99,7 +115,7 @@ describe("PlanObject", () => {
       expect(alarm).toBeLessThan(Date.now() + 10 * 60_000);
       await expect(runDurableObjectAlarm(stubOf(orgId, planId))).rejects.toThrow();
     } finally {
-      await env.DB.prepare("ALTER TABLE plans_away RENAME TO plans").run();
+      await indexWritesWork();
     }
     expect((await indexRow(planId))?.progress).toBe(0);
     await runDurableObjectAlarm(stubOf(orgId, planId));
@@ -111,7 +127,7 @@ describe("PlanObject", () => {
   it("stops leaning on platform retries after repeated alarm failures: it swallows the error and re-arms itself", async () => {
     const { apiKey, orgId } = await seedTenant();
     const { planId } = await createPlan(apiKey);
-    await env.DB.prepare("ALTER TABLE plans RENAME TO plans_away").run();
+    await indexWritesFail();
     try {
       await completeNextStep(apiKey, planId);
       const stub = stubOf(orgId, planId);
@@ -121,7 +137,7 @@ describe("PlanObject", () => {
       const rearmed = await runInDurableObject(stub, (_i: PlanObject, state) => state.storage.getAlarm());
       expect(rearmed).toBeGreaterThan(Date.now());
     } finally {
-      await env.DB.prepare("ALTER TABLE plans_away RENAME TO plans").run();
+      await indexWritesWork();
     }
     await runDurableObjectAlarm(stubOf(orgId, planId));
     expect(await indexRow(planId)).toMatchObject({ progress: 33 });
