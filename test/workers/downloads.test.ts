@@ -35,6 +35,10 @@ const CONTENT = [
   '<img src=x onerror="alert(2)"> [click me](javascript:alert(3))',
   "",
   "![tracking pixel](https://evil.example/track.png) and ![](https://evil.example/blank.gif)",
+  "",
+  "## References",
+  "",
+  "- Lab news, 2026",
 ].join("\n");
 
 let tenant: Awaited<ReturnType<typeof seedTenant>>;
@@ -65,15 +69,19 @@ beforeAll(async () => {
 });
 
 describe("downloading a deliverable", () => {
-  it("as Markdown: its text, then each source with URL, title, status (unreachable with its kind) and when last checked", async () => {
+  it("as Markdown: its text, then each source with URL, title, status in words (unreachable with why) and when last checked, beside its own References", async () => {
     const response = await download("md");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
     const text = await response.text();
     expect(text.startsWith(CONTENT)).toBe(true);
-    const sources = text.slice(text.indexOf("## Sources"));
-    expect(sources).toMatch(new RegExp(`1\\. \\[E1\\] Solid-state batteries reach 500 Wh/kg — <${sourcePages}/article.html> — verified, checked \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`));
-    expect(sources).toMatch(new RegExp(`2\\. \\[E2\\] A page that is gone — <${sourcePages}/gone> — unreachable \\(dead\\), checked `));
+    // The deliverable has its own References: Cairn's section is its checks of them, not a second Sources.
+    expect(text.match(/^#+ (Sources|References|Source checks)$/gm)).toEqual(["## References", "## Source checks"]);
+    const sources = text.slice(text.indexOf("## Source checks"));
+    expect(sources).toMatch(
+      new RegExp(`1\\. \\[E1\\] Solid-state batteries reach 500 Wh/kg — <${sourcePages}/article.html> — verified \\(quote found on the page\\), checked \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`),
+    );
+    expect(sources).toMatch(new RegExp(`2\\. \\[E2\\] A page that is gone — <${sourcePages}/gone> — unreachable \\(the page does not exist: a dead link\\), checked `));
     expect(sources).toContain("3. A book without a URL — unchecked (not a recorded source), not checked yet");
   });
 
@@ -105,11 +113,12 @@ describe("downloading a deliverable", () => {
     expect(html).toContain("<title>Battery &quot;report&quot;; filename=evil.exe\r\nX-Injected: 1 — é</title>");
     expect(html).toContain("<h2>Density</h2>");
     expect(html).toContain('[<a class="ref" href="#source-E1">E1</a>]');
-    expect(html).toMatch(/<li id="source-E1"><strong>\[E1\]<\/strong> Solid-state batteries reach 500 Wh\/kg[\s\S]*?status-verified">verified</);
-    expect(html).toMatch(/<li id="source-E2">[\s\S]*?status-unreachable">unreachable \(dead\)</);
+    expect(html).toMatch(/<li id="source-E1"><strong>\[E1\]<\/strong> Solid-state batteries reach 500 Wh\/kg[\s\S]*?status-verified">verified \(quote found on the page\)</);
+    expect(html).toMatch(/<li id="source-E2">[\s\S]*?status-unreachable">unreachable \(the page does not exist: a dead link\)</);
+    expect(html.match(/<h2>(Sources|References|Source checks)<\/h2>/g)).toEqual(["<h2>References</h2>", "<h2>Source checks</h2>"]);
   });
 
-  it("as DOCX: a Word document whose text holds the deliverable, its structure and its sources", async () => {
+  it("as DOCX: a Word document whose text holds the deliverable, its structure and its sources, each cited [E#] a link to its source", async () => {
     const response = await download("docx");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
@@ -117,9 +126,17 @@ describe("downloading a deliverable", () => {
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
     const xml = strFromU8(files["word/document.xml"] ?? new Uint8Array());
     const text = [...xml.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join("");
-    for (const words of ["Solid-state batteries", "Density", "Lab cells reached ", "500 Wh/kg", "the lab", "Sources", "A page that is gone", "unreachable (dead)", "A book without a URL"]) {
+    for (const words of ["Solid-state batteries", "Density", "Lab cells reached ", "500 Wh/kg", "the lab", "References", "Source checks", "A page that is gone", "unreachable (the page does not exist: a dead link)", "A book without a URL"]) {
       expect(text).toContain(words);
     }
+    expect(text).not.toContain("Sources");
+    // Each cited [E#] is an internal link to the bookmark on its source's entry; a ref in code stays text.
+    for (const ref of ["E1", "E2"]) {
+      expect(xml).toMatch(new RegExp(`<w:hyperlink [^>]*w:anchor="source_${ref}"[^>]*><w:r>(?:<w:rPr>[\\s\\S]*?</w:rPr>)?<w:t[^>]*>${ref}</w:t>`));
+      expect(xml).toMatch(new RegExp(`<w:bookmarkStart [^>]*w:name="source_${ref}"[^>]*/><w:r>(?:<w:rPr>[\\s\\S]*?</w:rPr>)?<w:t[^>]*>\\[${ref}\\] </w:t>`));
+    }
+    expect(xml.match(/w:anchor="source_E1"/g)).toHaveLength(1);
+    expect(xml.match(/<w:bookmarkStart /g)).toHaveLength(2);
     expect(text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
     expect(xml).toContain('<w:pStyle w:val="Heading2"/>');
     expect(xml).toMatch(/<w:b\/>[\s\S]{0,200}500 Wh\/kg/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CairnError } from "../errors";
 import { PENDING, type SourceVerification } from "../sources/verification";
-import { contentDisposition, downloadFilename, markdownDownload, parseDownloadFormat, sourcesMarkdown, sourceStatusText } from "./downloads";
+import { contentDisposition, downloadFilename, hasOwnSourcesHeading, markdownDownload, parseDownloadFormat, sourcesMarkdown, sourceStatusText } from "./downloads";
 import { publicDeliverable } from "./public-view";
 
 const verdict = (status: SourceVerification["status"], reason: string | null = null, checkedAt: number | null = Date.UTC(2026, 10, 2, 9, 30)): SourceVerification => ({
@@ -22,12 +22,12 @@ describe("downloads: formats", () => {
 });
 
 describe("downloads: sources", () => {
-  it("says each status, an unreachable one with its kind, and a citation never recorded as unchecked", () => {
-    expect(sourceStatusText(verdict("verified"))).toBe("verified");
-    expect(sourceStatusText(verdict("not_found"))).toBe("not_found");
-    expect(sourceStatusText(verdict("unreachable", "dead: HTTP 404 (Not Found)"))).toBe("unreachable (dead)");
-    expect(sourceStatusText(verdict("unreachable", "walled: HTTP 403"))).toBe("unreachable (walled)");
-    expect(sourceStatusText(null)).toMatch(/^unchecked/);
+  it("says each status in words, an unreachable one with why, and a citation never recorded as unchecked", () => {
+    expect(sourceStatusText(verdict("verified"))).toBe("verified (quote found on the page)");
+    expect(sourceStatusText(verdict("not_found"))).toBe("not verified (quote not found on the page)");
+    expect(sourceStatusText(verdict("unreachable", "dead: HTTP 404 (Not Found)"))).toBe("unreachable (the page does not exist: a dead link)");
+    expect(sourceStatusText(verdict("unreachable", "walled: HTTP 403"))).toMatch(/^unreachable \(the site refused Cairn/);
+    expect(sourceStatusText(null)).toBe("unchecked (not a recorded source)");
   });
 
   it("lists the ledger's cited sources first cited first, then citations the ledger does not hold (the public view's sources)", () => {
@@ -47,7 +47,7 @@ describe("downloads: sources", () => {
       { ref: "E1", title: "Solar *boom* [x](javascript:1)", url: "https://a.example/p q>", verification: verdict("verified") },
       { ref: null, title: "A book", url: null, verification: null },
     ]);
-    expect(md).toContain("1. [E1] Solar \\*boom\\* \\[x\\](javascript:1) — <https://a.example/p%20q%3E> — verified, checked 2026-11-02 09:30 UTC");
+    expect(md).toContain("1. [E1] Solar \\*boom\\* \\[x\\](javascript:1) — <https://a.example/p%20q%3E> — verified (quote found on the page), checked 2026-11-02 09:30 UTC");
     expect(md).toContain("2. A book — unchecked (not a recorded source), not checked yet");
   });
 
@@ -56,6 +56,26 @@ describe("downloads: sources", () => {
     expect(markdownDownload({ title: "T", mediaType: "markdown", content: "# Report\n\nText [E1].\n\n" }, sources)).toMatch(/^# Report\n\nText \[E1\]\.\n\n## Sources\n\n1\. \[E1\] One/);
     const fenced = markdownDownload({ title: "Data", mediaType: "json", content: '{"a":"```"}' }, []);
     expect(fenced).toContain('````json\n{"a":"```"}\n````');
+  });
+
+  it("titles its section Source checks when the deliverable has a Sources or References heading of its own: never two Sources", () => {
+    const sources = [{ ref: "E1", title: "One", url: "https://one.example", verification: verdict("not_found") }];
+    const own = markdownDownload({ title: "T", mediaType: "markdown", content: "# Report\n\nText [E1].\n\n## Sources\n\n1. One, https://one.example\n" }, sources);
+    expect(own.match(/^#+ Sources$/gm)).toEqual(["## Sources"]);
+    expect(own).toMatch(/\n## Source checks\n\n1\. \[E1\] One — <https:\/\/one\.example> — not verified \(quote not found on the page\)/);
+    expect(markdownDownload({ title: "T", mediaType: "markdown", content: "## References\n" }, [])).toContain("## Source checks\n\nNone of the sources this deliverable cites is a recorded source");
+    expect(markdownDownload({ title: "T", mediaType: "markdown", content: "# Report\n\nText [E1].\n" }, sources)).toContain("\n## Sources\n\n1. [E1]");
+  });
+
+  it("knows a deliverable's own sources heading in its forms, not in code, prose or another media type", () => {
+    const has = (content: string, mediaType: "markdown" | "text" = "markdown") => hasOwnSourcesHeading({ mediaType, content });
+    for (const heading of ["## Sources", "# References", "### 5. Works cited", "## **Bibliography:**", "## Sources ##", "References\n----------", "Sources\n=======", "  ## source list"]) {
+      expect(has(`# Report\n\nText.\n\n${heading}\n\n- One\n`), heading).toBe(true);
+    }
+    for (const content of ["# Report\n\nSources: one and two.", "```\n## Sources\n```", "~~~~md\n## References\n~~~\n~~~~", "## Sources of energy", "- Sources\n---", "#Sources"]) {
+      expect(has(content), content).toBe(false);
+    }
+    expect(has("## Sources", "text")).toBe(false);
   });
 });
 

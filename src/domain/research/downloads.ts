@@ -4,7 +4,8 @@
  * of its own. Pure: the faces load the deliverable and its sources; the files are built in src/web/downloads.
  */
 import { validationError } from "../errors";
-import { unreachableKind, type SourceVerification } from "../sources/verification";
+import { verificationInWords } from "../sources/status-words";
+import type { SourceVerification } from "../sources/verification";
 import type { ResearchOutput } from "./outputs";
 
 export const DOWNLOAD_FORMATS = ["md", "html", "docx"] as const;
@@ -34,12 +35,8 @@ export interface DownloadSource {
   verification: Pick<SourceVerification, "status" | "reason" | "checkedAt"> | null;
 }
 
-/** The status as a reader of the file sees it: `verified`, `partial`, `not_found`, `unreachable (dead)`, `unchecked`. */
-export function sourceStatusText(verification: DownloadSource["verification"]): string {
-  if (!verification) return "unchecked (not a recorded source)";
-  if (verification.status === "unreachable") return `unreachable (${unreachableKind(verification.reason)})`;
-  return verification.status;
-}
+/** The status as a reader of the file sees it, in words: "not verified (quote not found on the page)", never `not_found`. */
+export const sourceStatusText = (verification: DownloadSource["verification"]): string => verificationInWords(verification);
 
 /** When the page was last read, to the minute in UTC, or that it has not been. */
 export function checkedText(verification: DownloadSource["verification"]): string {
@@ -53,15 +50,72 @@ const escapeMarkdown = (text: string) => text.replace(/[\\`*_[\]<>#|~]/g, "\\$&"
 /** A URL in angle brackets (an autolink), with what would end one early encoded. */
 const autolink = (url: string) => `<${url.replace(/[\s<>]/g, (c) => encodeURIComponent(c))}>`;
 
-/** The Sources list appended to a download's Markdown. */
-export function sourcesMarkdown(sources: readonly DownloadSource[]): string {
-  if (sources.length === 0) return "## Sources\n\nThis deliverable cites no sources.\n";
+/** The heading of the sources section every download ends with, and what it says when it lists none. */
+export interface SourcesSection {
+  title: string;
+  none: string;
+}
+
+const SOURCES: SourcesSection = { title: "Sources", none: "This deliverable cites no sources." };
+/** Beside a deliverable's own list of sources: Cairn's section is its checks of them, not a second "Sources". */
+const SOURCE_CHECKS: SourcesSection = { title: "Source checks", none: "None of the sources this deliverable cites is a recorded source, so Cairn checked none." };
+
+/** A heading's text that names a list of sources: "Sources", "References", "5. Works cited", "**Bibliography:**". */
+const SOURCES_HEADING = /^(?:sources?|references?|bibliography|works cited|citations|(?:source|reference) list|sources and references|references and sources|sources cited|references cited)$/;
+const ATX_HEADING = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+const namesSources = (heading: string) =>
+  SOURCES_HEADING.test(
+    heading
+      .replace(/[*_`]/g, "")
+      .replace(/^\d+(?:\.\d+)*\.?\s+/, "")
+      .replace(/[\s:.]+$/, "")
+      .trim()
+      .toLowerCase(),
+  );
+
+/** Whether the deliverable's Markdown has a heading of its own for its sources (outside code blocks). */
+export function hasOwnSourcesHeading(output: Pick<ResearchOutput, "mediaType" | "content">): boolean {
+  if (output.mediaType !== "markdown") return false;
+  let fence: string | null = null;
+  let previous = "";
+  for (const line of output.content.split(/\r?\n/)) {
+    const opener = FENCE.exec(line)?.[1];
+    if (fence !== null) {
+      if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) fence = null;
+      previous = "";
+      continue;
+    }
+    if (opener) {
+      fence = opener;
+      previous = "";
+      continue;
+    }
+    const atx = ATX_HEADING.exec(line)?.[1];
+    if (atx !== undefined && namesSources(atx)) return true;
+    if (SETEXT_UNDERLINE.test(line) && previous.trim() !== "" && !/^ {0,3}[-*+>#]/.test(previous) && namesSources(previous)) return true;
+    previous = line;
+  }
+  return false;
+}
+
+/**
+ * Cairn's sources section of a download: "Sources", or "Source checks" when the deliverable already ends in (or
+ * holds) a Sources or References heading of its own, so a file never carries two "Sources".
+ */
+export const sourcesSectionOf = (output: Pick<ResearchOutput, "mediaType" | "content">): SourcesSection => (hasOwnSourcesHeading(output) ? SOURCE_CHECKS : SOURCES);
+
+/** The sources section appended to a download's Markdown. */
+export function sourcesMarkdown(sources: readonly DownloadSource[], section: SourcesSection = SOURCES): string {
+  if (sources.length === 0) return `## ${section.title}\n\n${section.none}\n`;
   const lines = sources.map((source, i) => {
     const ref = source.ref ? `[${source.ref}] ` : "";
     const url = source.url ? ` — ${autolink(source.url)}` : "";
     return `${i + 1}. ${ref}${escapeMarkdown(source.title)}${url} — ${sourceStatusText(source.verification)}, ${checkedText(source.verification)}`;
   });
-  return `## Sources\n\n${lines.join("\n")}\n`;
+  return `## ${section.title}\n\n${lines.join("\n")}\n`;
 }
 
 /** A fence longer than any run of backticks in the text, so the text cannot close it. */
@@ -72,7 +126,7 @@ function fenceFor(text: string): string {
 
 /**
  * The deliverable as one Markdown file: its Markdown as written (any other media type as a fenced block under its
- * title), then its Sources.
+ * title), then its sources section (sourcesSectionOf).
  */
 export function markdownDownload(output: Pick<ResearchOutput, "title" | "mediaType" | "content">, sources: readonly DownloadSource[]): string {
   let body: string;
@@ -82,7 +136,7 @@ export function markdownDownload(output: Pick<ResearchOutput, "title" | "mediaTy
     const fence = fenceFor(output.content);
     body = `# ${escapeMarkdown(output.title)}\n\n${fence}${output.mediaType === "other" ? "" : output.mediaType}\n${output.content.replace(/\n$/, "")}\n${fence}`;
   }
-  return `${body}\n\n${sourcesMarkdown(sources)}`;
+  return `${body}\n\n${sourcesMarkdown(sources, sourcesSectionOf(output))}`;
 }
 
 const FILENAME_CHARS = 80;

@@ -3,14 +3,17 @@
  * Its Markdown goes through the dashboard's one renderer (escaped, bounded: markdown.ts) and the HTML that makes is
  * mapped to Word's own parts: headings, paragraphs, bulleted and numbered lists (nested), bold, italic,
  * strikethrough, code, links (http, https and mailto only), block quotes, code blocks and tables. Markdown past the
- * renderer's limits, and any other media type, is given as its text, a paragraph per line. Then its Sources.
+ * renderer's limits, and any other media type, is given as its text, a paragraph per line. Each cited [E#] is an
+ * internal link to its source's bookmark in the sources section that ends the document (titled by sourcesSectionOf).
  */
 import {
   AlignmentType,
+  Bookmark,
   BorderStyle,
   Document,
   ExternalHyperlink,
   HeadingLevel,
+  InternalHyperlink,
   LevelFormat,
   Packer,
   Paragraph,
@@ -22,10 +25,11 @@ import {
   TextRun,
   WidthType,
 } from "docx";
-import { checkedText, type DownloadSource, sourceStatusText } from "../../domain/research/downloads";
+import { checkedText, type DownloadSource, sourcesSectionOf, sourceStatusText } from "../../domain/research/downloads";
 import type { ResearchOutput } from "../../domain/research/outputs";
 import type { RenderedMarkdown } from "../../storage/rendered-outputs";
 import { type HtmlNode, parseHtml } from "./html-tree";
+import { citedRefOfHref, linkCitedRefs } from "./html";
 
 type Element = HtmlNode & { kind: "element" };
 type Block = Paragraph | Table;
@@ -34,6 +38,9 @@ const MONO = "Courier New";
 const ORDERED = "ordered";
 const HEADINGS = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6];
 const SAFE_LINK = /^(https?:|mailto:)/i;
+
+/** A source's bookmark in the document (Word's names: a letter first, then letters, digits and underscores). */
+const bookmarkOf = (ref: string) => `source_${ref}`;
 
 interface RunStyle {
   bold?: boolean;
@@ -96,7 +103,9 @@ function inlines(nodes: readonly HtmlNode[], style: RunStyle = {}): ParagraphChi
         // A link holds runs, not other links: its text, as one run in the link style.
         const href = node.attrs.href ?? "";
         const text = textOnly(node.children).replace(/\n/g, " ");
-        if (SAFE_LINK.test(href) && text) runs.push(new ExternalHyperlink({ link: href, children: [textRun(text, style, { link: true })] }));
+        const cited = citedRefOfHref(href);
+        if (cited && text) runs.push(new InternalHyperlink({ anchor: bookmarkOf(cited), children: [textRun(text, style, { link: true })] }));
+        else if (SAFE_LINK.test(href) && text) runs.push(new ExternalHyperlink({ link: href, children: [textRun(text, style, { link: true })] }));
         else runs.push(...inlines(node.children, style));
         break;
       }
@@ -222,15 +231,17 @@ function blocks(nodes: readonly HtmlNode[], ctx: Context): Block[] {
   return out;
 }
 
-function sourceParagraphs(sources: readonly DownloadSource[]): Paragraph[] {
-  const heading = new Paragraph({ heading: HeadingLevel.HEADING_2, children: [new TextRun("Sources")] });
-  if (sources.length === 0) return [heading, new Paragraph({ children: [new TextRun("This deliverable cites no sources.")] })];
+/** The sources section; each listed source's ref is the bookmark its inline [E#] links lead to. */
+function sourceParagraphs(output: Pick<ResearchOutput, "mediaType" | "content">, sources: readonly DownloadSource[]): Paragraph[] {
+  const section = sourcesSectionOf(output);
+  const heading = new Paragraph({ heading: HeadingLevel.HEADING_2, children: [new TextRun(section.title)] });
+  if (sources.length === 0) return [heading, new Paragraph({ children: [new TextRun(section.none)] })];
   const instance = 1_000_000;
   return [
     heading,
     ...sources.map((source) => {
       const children: ParagraphChild[] = [];
-      if (source.ref) children.push(new TextRun({ text: `[${source.ref}] `, bold: true }));
+      if (source.ref) children.push(new Bookmark({ id: bookmarkOf(source.ref), children: [new TextRun({ text: `[${source.ref}] `, bold: true })] }));
       children.push(new TextRun(source.title));
       if (source.url) {
         children.push(new TextRun(" — "));
@@ -242,9 +253,11 @@ function sourceParagraphs(sources: readonly DownloadSource[]): Paragraph[] {
   ];
 }
 
-/** The body: the rendered Markdown mapped, or the text a paragraph per line. */
-function bodyBlocks(output: Pick<ResearchOutput, "mediaType" | "content">, rendered: RenderedMarkdown | null): Block[] {
-  if (output.mediaType === "markdown" && rendered?.kind === "html") return blocks(parseHtml(rendered.html), { listDepth: 0, quoteDepth: 0, lists: { next: 1 } });
+/** The body: the rendered Markdown mapped (each cited [E#] an internal link to its source), or the text a paragraph per line. */
+function bodyBlocks(output: Pick<ResearchOutput, "mediaType" | "content">, rendered: RenderedMarkdown | null, sources: readonly DownloadSource[]): Block[] {
+  if (output.mediaType === "markdown" && rendered?.kind === "html") {
+    return blocks(parseHtml(linkCitedRefs(rendered.html, sources)), { listDepth: 0, quoteDepth: 0, lists: { next: 1 } });
+  }
   return output.content.split("\n").map((line) => new Paragraph({ children: [textRun(line, output.mediaType === "markdown" ? {} : { mono: true })] }));
 }
 
@@ -257,7 +270,7 @@ const NUMBERING_LEVELS = Array.from({ length: 9 }, (_, level) => ({
 }));
 
 /** Raise it whenever what a deliverable's DOCX holds changes (the mapping, the docx package): every kept DOCX is made anew once. */
-export const DOCX_RENDERER = 1;
+export const DOCX_RENDERER = 2;
 
 /**
  * The document's bytes. `rendered` is what the Markdown rendered to (markdown.ts `renderForPage`, kept per version
@@ -278,8 +291,8 @@ export async function docxOf(
         children: [
           new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(output.title)] }),
           new Paragraph({ children: [new TextRun({ text: meta, italics: true, color: "5B636E" })] }),
-          ...bodyBlocks(output, rendered),
-          ...sourceParagraphs(sources),
+          ...bodyBlocks(output, rendered, sources),
+          ...sourceParagraphs(output, sources),
         ],
       },
     ],

@@ -1,10 +1,10 @@
 /**
  * A deliverable as one standalone HTML file: everything inline (its own CSS, no script, no font, no image or
  * stylesheet from anywhere: its CSP says so too), its Markdown rendered by the dashboard's renderer (raw HTML
- * escaped, unsafe link protocols emptied, bounded beforehand), each cited [E#] linked to its entry in the Sources
- * at the end, and a print stylesheet so the browser's "Save as PDF" gives a clean document.
+ * escaped, unsafe link protocols emptied, bounded beforehand), each cited [E#] linked to its entry in the sources
+ * section at the end (titled by sourcesSectionOf), and a print stylesheet so the browser's "Save as PDF" gives a clean document.
  */
-import { checkedText, type DownloadSource, sourceStatusText } from "../../domain/research/downloads";
+import { checkedText, type DownloadSource, sourcesSectionOf, sourceStatusText } from "../../domain/research/downloads";
 import type { ResearchOutput } from "../../domain/research/outputs";
 import type { RenderedMarkdown } from "../../storage/rendered-outputs";
 import { linkRefs } from "../dashboard/markdown";
@@ -14,6 +14,18 @@ export const escapeHtml = (text: string) =>
 
 /** A source's anchor in the file. */
 const anchorOf = (ref: string) => `source-${ref}`;
+
+/**
+ * The rendered Markdown with each cited ref the sources list (E3 in `[E3]`, outside code and links) linked to its
+ * entry, `#source-E3`: the HTML file's anchors, and the DOCX's internal links (docx.ts maps them to its bookmarks).
+ */
+export function linkCitedRefs(html: string, sources: readonly DownloadSource[]): string {
+  const listed = new Set(sources.flatMap((s) => (s.ref ? [s.ref] : [])));
+  return linkRefs(html, (ref) => (listed.has(ref) ? `#${anchorOf(ref)}` : null));
+}
+
+/** The ref a `#source-E3` link of linkCitedRefs leads to, or null for any other link. */
+export const citedRefOfHref = (href: string): string | null => /^#source-([EC]\d{1,5})$/.exec(href)?.[1] ?? null;
 
 const STYLE = `
 :root { color-scheme: light; }
@@ -57,10 +69,7 @@ function sourceItem(source: DownloadSource): string {
 
 /** The deliverable's body: rendered Markdown, or its text as it is (another media type, or Markdown past the renderer's limits). */
 function bodyOf(output: Pick<ResearchOutput, "mediaType" | "content">, rendered: RenderedMarkdown | null, sources: readonly DownloadSource[]): string {
-  if (output.mediaType === "markdown" && rendered?.kind === "html") {
-    const listed = new Set(sources.flatMap((s) => (s.ref ? [s.ref] : [])));
-    return `<main class="deliverable">${linkRefs(rendered.html, (ref) => (listed.has(ref) ? `#${anchorOf(ref)}` : null))}</main>`;
-  }
+  if (output.mediaType === "markdown" && rendered?.kind === "html") return `<main class="deliverable">${linkCitedRefs(rendered.html, sources)}</main>`;
   const note = rendered?.kind === "text" ? `<p class="note">This Markdown is too complex to format, so it is given as its text: ${escapeHtml(rendered.note)}.</p>` : "";
   return `${note}<main class="deliverable"><pre>${escapeHtml(output.content)}</pre></main>`;
 }
@@ -78,6 +87,7 @@ export function standaloneHtml(
 ): string {
   const updated = new Date(output.updatedAt).toISOString().slice(0, 10);
   const made = new Date(downloadedAt).toISOString().slice(0, 16).replace("T", " ");
+  const section = sourcesSectionOf(output);
   return [
     "<!doctype html>",
     '<html lang="en"><head><meta charset="utf-8">',
@@ -89,8 +99,8 @@ export function standaloneHtml(
     "</head><body>",
     `<header><p class="meta">${escapeHtml(output.title)} · version ${output.version}, updated ${updated} · downloaded from Cairn ${made} UTC</p></header>`,
     bodyOf(output, rendered, sources),
-    `<section class="sources" id="sources"><h2>Sources</h2>`,
-    sources.length ? `<ol>${sources.map(sourceItem).join("")}</ol>` : "<p>This deliverable cites no sources.</p>",
+    `<section class="sources" id="sources"><h2>${escapeHtml(section.title)}</h2>`,
+    sources.length ? `<ol>${sources.map(sourceItem).join("")}</ol>` : `<p>${escapeHtml(section.none)}</p>`,
     `<p class="note">Each status is what Cairn found when it last read the page: whether the quoted words are on it, not whether the page is right.</p>`,
     "</section></body></html>",
   ].join("\n");
