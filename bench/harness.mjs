@@ -219,18 +219,23 @@ export async function startRuntime({ cairnBundle, bareCode, templateCode, config
   return { mf, publicUrl, cairnPort, barePort, templatePort: templateCode ? templatePort : null };
 }
 
-/** Applies migrations/*.sql in name order, one D1 batch (a transaction) per file, as `wrangler d1 migrations apply` does. */
-export async function applyMigrations(db, migrationsDir) {
-  const files = readdirSync(migrationsDir)
+/** The migration files of `migrationsDir` (migrations/*.sql), in the order they are applied. */
+export const migrationFiles = (migrationsDir) =>
+  readdirSync(migrationsDir)
     .filter((name) => name.endsWith(".sql"))
     .sort();
-  for (const file of files) {
-    const statements = readFileSync(path.join(migrationsDir, file), "utf8")
-      .split("--> statement-breakpoint")
-      .map((statement) => statement.trim())
-      .filter(Boolean);
-    await db.batch(statements.map((statement) => db.prepare(statement)));
-  }
+
+/** One migration file's statements, split where drizzle-kit marks them. */
+export const migrationStatements = (migrationsDir, file) =>
+  readFileSync(path.join(migrationsDir, file), "utf8")
+    .split("--> statement-breakpoint")
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+
+/** Applies migrations/*.sql in name order, one D1 batch (a transaction) per file, as `wrangler d1 migrations apply` does. */
+export async function applyMigrations(db, migrationsDir) {
+  const files = migrationFiles(migrationsDir);
+  for (const file of files) await db.batch(migrationStatements(migrationsDir, file).map((statement) => db.prepare(statement)));
   return files;
 }
 

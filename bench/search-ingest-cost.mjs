@@ -8,22 +8,19 @@
  *
  *   node --import tsx bench/search-ingest-cost.mjs --count 60000
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { benchArtifact } from "./corpus.ts";
+import { migrationFiles, migrationStatements } from "./harness.mjs";
 
 const { values: args } = parseArgs({ options: { count: { type: "string", default: "60000" }, only: { type: "boolean", default: false }, upto: { type: "string" }, extra: { type: "string" } } });
 const count = Number(args.count);
 const migrations = path.join(import.meta.dirname, "..", "migrations");
-const statementsOf = (file) =>
-  readFileSync(path.join(migrations, file), "utf8")
-    .split("--> statement-breakpoint")
-    .map((text) => text.trim())
-    .filter(Boolean);
-const files = readdirSync(migrations).filter((name) => name.endsWith(".sql")).sort();
+const statementsOf = (file) => migrationStatements(migrations, file);
+const files = migrationFiles(migrations);
 const drafts = Array.from({ length: count }, (_, n) => benchArtifact(n, 2000));
 
 function measure(label, upTo) {

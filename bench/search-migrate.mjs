@@ -9,12 +9,13 @@
  *   node --import tsx bench/search-migrate.mjs --count 1000000 --orgs 1
  *   node --import tsx bench/search-migrate.mjs --count 1000000 --orgs 100 --share 0.01
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { benchArtifact } from "./corpus.ts";
+import { migrationFiles, migrationStatements } from "./harness.mjs";
 
 const { values: args } = parseArgs({
   options: { count: { type: "string", default: "1000000" }, orgs: { type: "string", default: "1" }, share: { type: "string" }, dir: { type: "string" } },
@@ -25,12 +26,8 @@ const share = args.share === undefined ? 1 / orgs : Number(args.share);
 const dir = mkdtempSync(path.join(args.dir ?? os.tmpdir(), "cairn-migrate-"));
 const db = new DatabaseSync(path.join(dir, "db.sqlite"));
 const migrations = path.join(import.meta.dirname, "..", "migrations");
-const statementsOf = (file) =>
-  readFileSync(path.join(migrations, file), "utf8")
-    .split("--> statement-breakpoint")
-    .map((text) => text.trim())
-    .filter(Boolean);
-const files = readdirSync(migrations).filter((name) => name.endsWith(".sql")).sort();
+const statementsOf = (file) => migrationStatements(migrations, file);
+const files = migrationFiles(migrations);
 const timed = files.filter((name) => name >= "0032");
 try {
   for (const file of files.filter((name) => name < "0032")) for (const statement of statementsOf(file)) db.exec(statement);

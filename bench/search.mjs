@@ -36,7 +36,7 @@ import { findFreePort } from "../scripts/lib/local.mjs";
 import { obtainTokens } from "../test/support/oauth-flow.ts";
 import { mcpCall } from "./cases.mjs";
 import { benchArtifact, prose, rng, TOPICS, VOCABULARY } from "./corpus.ts";
-import { applyMigrations, buildCairnBundle, bundleBenchWorker, cairnWorker, findWorkerdPid, memoryOf, projectRoot, readProjectConfig, seedTenant } from "./harness.mjs";
+import { applyMigrations, buildCairnBundle, bundleBenchWorker, cairnWorker, findWorkerdPid, memoryOf, migrationFiles, migrationStatements, projectRoot, readProjectConfig, seedTenant } from "./harness.mjs";
 import { SCALE_GOALS } from "./search-goals.mjs";
 import { render } from "./search-report.mjs";
 import { worstCaseDefaultResponses } from "./response-cases.ts";
@@ -199,11 +199,10 @@ const readState = (dir) => (existsSync(path.join(dir, "state.json")) ? JSON.pars
 
 /** Migrations a kept database has not had yet (a schema change is applied to it as it would be to a live one). */
 async function applyNewMigrations(db, migrationsDir, applied) {
-  const pending = readdirSync(migrationsDir).filter((name) => name.endsWith(".sql") && !applied.includes(name)).sort();
+  const pending = migrationFiles(migrationsDir).filter((name) => !applied.includes(name));
   for (const file of pending) {
     log(`  applying ${file} to the kept database`);
-    const statements = readFileSync(path.join(migrationsDir, file), "utf8").split("--> statement-breakpoint").map((text) => text.trim()).filter(Boolean);
-    await db.batch(statements.map((statement) => db.prepare(statement)));
+    await db.batch(migrationStatements(migrationsDir, file).map((statement) => db.prepare(statement)));
   }
   return [...applied, ...pending];
 }
