@@ -221,6 +221,19 @@ export function Flash({ message, kind = "flash" }: { message?: string | null; ki
   ) : null;
 }
 
+/** A refused form's issues, one line each (`path: message`), under the form's error. */
+export function IssueList({ id, issues }: { id: string; issues?: readonly { path: string; message: string }[] | null }) {
+  return issues?.length ? (
+    <ul class="error" id={id}>
+      {issues.map((issue) => (
+        <li>
+          {issue.path}: {issue.message}
+        </li>
+      ))}
+    </ul>
+  ) : null;
+}
+
 export function StatusBadge({ status }: { status: string }) {
   return <span class={`badge ${status}`}>{status.replaceAll("_", " ")}</span>;
 }

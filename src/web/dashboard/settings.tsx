@@ -2,7 +2,7 @@ import type { ValidationIssue } from "../../domain/errors";
 import { APPROVAL_MODES, type ApprovalMode } from "../../domain/plans/approval";
 import { SHARE_LIMITS, SHARING_MODES, type SharingMode } from "../../domain/shares";
 import { SOURCE_POLICY_LIMITS } from "../../domain/sources/source-policy";
-import { Flash } from "./layout";
+import { Flash, IssueList } from "./layout";
 
 // ---------------------------------------------------------------------------
 // Org admin → Settings: new plans' approval, who may share deliverables by link, and the source policy (blocked and preferred domains).
@@ -36,15 +36,7 @@ export function SettingsPage(props: { values: SettingsFormValues; csrf: string; 
       <h1>Settings</h1>
       <Flash message={props.flash} />
       <Flash message={props.error} kind="error" />
-      {props.issues?.length ? (
-        <ul class="error" id="settings-issues">
-          {props.issues.map((issue) => (
-            <li>
-              {issue.path}: {issue.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <IssueList id="settings-issues" issues={props.issues} />
       <form class="card" method="post" action="/dashboard/admin/settings" id="org-settings">
         <input type="hidden" name="csrf" value={props.csrf} />
         <h2>Plan approval</h2>

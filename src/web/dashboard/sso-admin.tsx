@@ -7,7 +7,7 @@ import { isCairnError, type ValidationIssue } from "../../domain/errors";
 import { readOrgSso } from "../../storage/org-sso";
 import { canonicalOrigin } from "../../auth/resource";
 import { SSO_CALLBACK_PATH } from "../../auth/sso/org-sso";
-import { Flash } from "./layout";
+import { Flash, IssueList } from "./layout";
 import { type App, DASHBOARD_CLIENT, type DashContext, dashboardPrincipal, flashFor, render } from "./page";
 
 interface SsoFormValues {
@@ -36,15 +36,7 @@ function SsoPage(props: { values: SsoFormValues; configured: SsoConfigView | nul
       <h1>Single sign-on</h1>
       <Flash message={props.flash} />
       <Flash message={props.error} kind="error" />
-      {props.issues?.length ? (
-        <ul class="error" id="sso-issues">
-          {props.issues.map((issue) => (
-            <li>
-              {issue.path}: {issue.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <IssueList id="sso-issues" issues={props.issues} />
       <p>
         Your people sign in through your organization's OpenID Connect provider. Register Cairn there as a web application with the redirect URI{" "}
         <code>{props.redirectUri}</code> and the scopes <code>openid email profile</code>.
