@@ -38,15 +38,6 @@ export async function findUserByEmail(db: D1Database, email: string): Promise<Us
   return row ? { id: row.id, email: row.email, displayName: row.display_name, passwordHash: row.password_hash } : null;
 }
 
-/** Whether `email` is the address of one of the org's members (an e-mail recipient inside the org). */
-export async function isMemberEmail(db: D1Database, orgId: string, email: string): Promise<boolean> {
-  const row = await db
-    .prepare("SELECT 1 AS found FROM users u JOIN memberships m ON m.user_id = u.id WHERE m.org_id = ? AND u.email = ?")
-    .bind(orgId, email.trim().toLowerCase())
-    .first<{ found: number }>();
-  return row !== null;
-}
-
 /**
  * The orgs a person may act in (sign-in, consent, a dashboard session), with each org's marks. An org whose
  * erasure has begun is left out: its memberships are deleted last (so an interrupted erasure can be finished),

@@ -310,7 +310,9 @@ describe("notifications to people", () => {
       return real.send(message);
     };
     const observed = { ...(env as unknown as Env), SEND_EMAIL: { send } } as unknown as Env;
-    const created = await createChannel(observed, orgId, admin.userId, ORIGIN, { kind: "email", address: "victim@outside.example", events: ["plan.completed"] }, Date.now());
+    // The admin signed in to the dashboard: adding an outside address is a person's to do.
+    const person = { userId: admin.userId, scopes: [], signedIn: true as const };
+    const created = await createChannel(observed, orgId, person, ORIGIN, { kind: "email", address: "victim@outside.example", events: ["plan.completed"] }, Date.now());
     expect(created).toMatchObject({ confirmation: "awaiting_confirmation", confirmationSent: true, error: null });
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ to: "victim@outside.example", subject: expect.stringContaining("Confirm notifications") });
@@ -365,7 +367,7 @@ describe("notifications to people", () => {
 
     // An expired link confirms nothing.
     sent.length = 0;
-    const late = await createChannel(observed, orgId, admin.userId, ORIGIN, { kind: "email", address: "late@outside.example", events: ["plan.completed"] }, Date.now());
+    const late = await createChannel(observed, orgId, person, ORIGIN, { kind: "email", address: "late@outside.example", events: ["plan.completed"] }, Date.now());
     const lateLink = /Confirm: (\S+)/.exec(sent[0]?.text ?? "")?.[1] ?? "";
     await env.DB.prepare("UPDATE notification_channels SET confirm_expires_at = ? WHERE id = ?").bind(Date.now() - 1, late.channelId).run();
     expect((await fetchWorker(new Request(lateLink, { method: "POST" }))).status).toBe(404);

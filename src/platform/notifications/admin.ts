@@ -16,6 +16,7 @@ import {
   utcDay,
 } from "../../domain/notifications/policy";
 import { outboundPolicyFor } from "../../domain/outbound-gate";
+import { assertPerson, type Caller } from "../../domain/person-actions";
 import { checkWebhookTarget } from "../../domain/webhooks/policy";
 import { sealSecret } from "../../domain/webhooks/secret-box";
 import type { Env } from "../../env";
@@ -84,20 +85,21 @@ export async function channelsOf(env: Env, orgId: string): Promise<ChannelView[]
 }
 
 /**
- * Adds a channel. An e-mail address that is not one of the org's members' own waits for the address to confirm: the
- * answer says so, and the address gets the confirmation link — and nothing else until it is followed.
+ * Adds a channel. An e-mail address that is not one of the org's members' own is a person's to add (the one
+ * person-level check, asked of `caller` after the input is checked) and waits for the address to confirm: the answer
+ * says so, and the address gets the confirmation link — and nothing else until it is followed.
  */
 export async function createChannel(
   env: Env,
   orgId: string,
-  userId: string,
+  caller: Caller & { userId: string },
   origin: string,
   body: unknown,
   now: number,
 ): Promise<{ channelId: string; confirmation?: ChannelConfirmation; confirmationSent?: boolean; error?: string | null }> {
   const input = parseChannelInput(body);
   const id = newId("nch");
-  const base = { id, orgId, kind: input.kind, events: input.events, cairnOrigin: origin, createdBy: userId, createdAt: now };
+  const base = { id, orgId, kind: input.kind, events: input.events, cairnOrigin: origin, createdBy: caller.userId, createdAt: now };
   const full = () => conflict(`The organization has ${NOTIFICATION_LIMITS.channelsPerOrg} notification channels already; delete one first.`);
   if (input.kind === "slack") {
     const checked = checkWebhookTarget(input.url ?? "", outboundPolicyFor(env.CAIRN_ENV, "notification"));
@@ -111,6 +113,7 @@ export async function createChannel(
     if (!(await insertChannel(env.DB, { ...base, target: address, confirmedAt: now, confirmExpiresAt: null }, NOTIFICATION_LIMITS.channelsPerOrg))) throw full();
     return { channelId: id, confirmation: "confirmed" };
   }
+  assertPerson(caller, "outside_recipient", `${origin}/dashboard/admin/notifications`);
   const link = await newConfirmation(now);
   if (!(await insertChannel(env.DB, { ...base, target: address, confirmedAt: null, confirmExpiresAt: link.expiresAt }, NOTIFICATION_LIMITS.channelsPerOrg, link.tokenSha256))) throw full();
   let sent: { sent: boolean; error: string | null };

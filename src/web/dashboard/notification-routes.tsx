@@ -5,7 +5,7 @@ import { ID_PATTERN } from "../../domain/ids";
 import { channelsOf, createChannel, getPreferences, putPreferences, removeChannel, testChannel } from "../../platform/notifications/admin";
 import { publicOrigin } from "../../platform/runtime";
 import { ChannelsPage, PreferencesPage } from "./notifications";
-import { type App, type DashContext, flashFor, notFoundPage, recordAudit, render } from "./page";
+import { type App, type DashContext, dashboardPrincipal, flashFor, notFoundPage, recordAudit, render } from "./page";
 
 async function preferencesPage(c: DashContext) {
   const session = c.get("session");
@@ -51,7 +51,7 @@ export function registerNotificationRoutes(dashboardApp: Hono<App>): void {
       const kind = String(form.get("kind") ?? "");
       const target = String(form.get("target") ?? "").trim();
       const body = { kind, ...(kind === "email" ? { address: target } : { url: target }), events: form.getAll("events").map(String) };
-      const created = await createChannel(c.env, session.orgId, session.userId, publicOrigin(c.env), body, Date.now());
+      const created = await createChannel(c.env, session.orgId, dashboardPrincipal(session), publicOrigin(c.env), body, Date.now());
       await recordAudit(c, "notification_channel.created", "notification_channel", created.channelId, { kind, events: body.events, ...(created.confirmation ? { confirmation: created.confirmation } : {}) });
       if (created.confirmation === "awaiting_confirmation") {
         const sent = created.confirmationSent ? `a link to confirm was sent to ${target}` : `the link to confirm could not be sent (${created.error}); "Send a test" tries again`;
