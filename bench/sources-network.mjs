@@ -12,31 +12,13 @@
  *   passes strict without naming the ungrounded quote; a link with the fragment cites only the entry holding it.
  */
 import { createServer } from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { loadBundled } from "./node-bundle.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.join(here, "..");
-
-async function loadModules() {
-  const result = await build({
-    stdin: {
-      contents: [
+const loadModules = () =>
+  loadBundled([
         'export { fetchPage } from "./src/platform/sources/fetch-page";',
         'export { checkCitations, summarizeSubtopics } from "./src/domain/research/ledger";',
-      ].join("\n"),
-      resolveDir: root,
-      loader: "ts",
-    },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    write: false,
-    logLevel: "silent",
-  });
-  return import(`data:text/javascript;base64,${Buffer.from(result.outputFiles[0].text).toString("base64")}`);
-}
+  ]);
 
 const ARTICLE = "<!doctype html><html><head><title>Cells</title></head><body><p>Solid-state cells reached 500 Wh/kg in the lab.</p></body></html>";
 

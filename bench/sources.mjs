@@ -23,9 +23,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { build } from "esbuild";
 import { nearestRankPercentile } from "../src/domain/percentile.ts";
 import { buildPdf, wrapLines } from "../test/support/pdf-builder.ts";
+import { loadBundled } from "./node-bundle.mjs";
 import { table } from "./report.mjs";
 import { runArticleSet } from "./sources-articles.mjs";
 import { runNetworkAndCitations } from "./sources-network.mjs";
@@ -45,28 +45,14 @@ const log = (message) => process.stderr.write(`[bench:sources] ${message}\n`);
 const percentile = (values, p) => nearestRankPercentile(values, p) ?? Number.NaN;
 const fixed = (value, digits = 3) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
 
-const root = path.join(here, "..");
 
 /** The matcher, the plain-text reader and the PDF reader as the Worker bundles them (unpdf included). */
-async function loadPipeline() {
-  const result = await build({
-    stdin: {
-      contents: [
+const loadPipeline = () =>
+  loadBundled([
         'export { matchQuote, prepareSnapshot, QUOTE_MATCH_LIMITS } from "./src/domain/sources/quote-match";',
         'export { pageText } from "./src/platform/sources/visible-text";',
         'export { PDF_LIMITS, pdfText } from "./src/platform/sources/pdf-text";',
-      ].join("\n"),
-      resolveDir: root,
-      loader: "ts",
-    },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    write: false,
-    logLevel: "silent",
-  });
-  return import(`data:text/javascript;base64,${Buffer.from(result.outputFiles[0].text).toString("base64")}`);
-}
+  ]);
 
 /**
  * Bytes a checked source adds to R2: its snapshot object and its URL's pointer, as
