@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isCairnError } from "./errors";
-import { applySettingsChange, type OrgSettingsValues, parseExportedSettings, settingsChangeDetail } from "./org-settings";
+import { applySettingsChange, type OrgSettingsValues, parseExportedSettings, refuseNonMembers, settingsChangeDetail } from "./org-settings";
 
-const current: OrgSettingsValues = { planApproval: "optional", sourcePolicy: { blockedDomains: ["spam.net"], preferredDomains: ["nature.com"] }, sharing: "members" };
+const current: OrgSettingsValues = { planApproval: "optional", sourcePolicy: { blockedDomains: ["spam.net"], preferredDomains: ["nature.com"] }, sharing: "members", approvers: [] };
 
 function refusal(run: () => unknown) {
   try {
@@ -21,14 +21,20 @@ describe("applySettingsChange", () => {
       planApproval: "optional",
       sourcePolicy: { blockedDomains: ["example.com", "spam.net"], preferredDomains: ["nature.com"] },
       sharing: "members",
+      approvers: [],
     });
     expect(applySettingsChange({ sharing: "off" }, current)).toEqual({ ...current, sharing: "off" });
+    expect(applySettingsChange({ approvers: [" Ana@Example.com", "ana@example.com", "bo@example.com"] }, current).approvers).toEqual(["ana@example.com", "bo@example.com"]);
+    expect(refusal(() => applySettingsChange({ approvers: ["not an address"] }, current)).issues).toEqual([{ path: "approvers", message: "Each entry is a member's e-mail" }]);
+    expect(refusal(() => applySettingsChange({ approvers: "ana@example.com" }, current)).issues?.[0]?.path).toBe("approvers");
+    const outside = refusal(() => refuseNonMembers(["ana@example.com", "eve@elsewhere.test"], ["ANA@example.com"], "approvers"));
+    expect(outside.message).toBe("Not a member of the organization: eve@elsewhere.test. Name members only; nothing was changed.");
     expect(applySettingsChange({ sourcePolicy: { preferredDomains: [] } }, current).sourcePolicy).toEqual({ blockedDomains: ["spam.net"], preferredDomains: [] });
   });
 
   it("refuses unknown fields, nothing to change, bad values and a domain both blocked and preferred, naming each", () => {
     expect(refusal(() => applySettingsChange({ planApproval: "required", other: 1 }, current)).issues).toEqual([{ path: "other", message: "Not a field" }]);
-    expect(refusal(() => applySettingsChange({}, current)).issues).toEqual([{ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing or several" }]);
+    expect(refusal(() => applySettingsChange({}, current)).issues).toEqual([{ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing, approvers or several" }]);
     expect(refusal(() => applySettingsChange({ sharing: "everyone" }, current)).issues).toEqual([{ path: "sharing", message: "One of members, admins, off" }]);
     expect(refusal(() => applySettingsChange({ planApproval: "always" }, current)).issues).toEqual([{ path: "planApproval", message: "One of required, optional" }]);
     expect(refusal(() => applySettingsChange({ sourcePolicy: { blocked: [] } }, current)).issues).toEqual([{ path: "sourcePolicy.blocked", message: "Not a field" }]);
@@ -45,6 +51,10 @@ describe("parseExportedSettings", () => {
     expect(parseExportedSettings(current, "Line 1")).toEqual(current);
     // An export from before sharing was a setting: the default.
     expect(parseExportedSettings({ planApproval: "optional", sourcePolicy: current.sourcePolicy }, "Line 1").sharing).toBe("members");
+    // …and before approver groups: none. A group is a list of e-mails.
+    expect(parseExportedSettings({ planApproval: "optional", sourcePolicy: current.sourcePolicy }, "Line 1").approvers).toEqual([]);
+    expect(parseExportedSettings({ ...current, approvers: ["Ana@example.com"] }, "Line 1").approvers).toEqual(["ana@example.com"]);
+    expect(refusal(() => parseExportedSettings({ ...current, approvers: [42] }, "Line 1")).issues).toEqual([{ path: "settings.approvers", message: "Each entry is a member's e-mail" }]);
     expect(refusal(() => parseExportedSettings({ ...current, sharing: "all" }, "Line 1")).issues).toEqual([{ path: "settings.sharing", message: "One of members, admins, off" }]);
     expect(refusal(() => parseExportedSettings({ planApproval: "required", sourcePolicy: { blockedDomains: ["10.0.0.1"], preferredDomains: [] } }, "Line 1")).message).toMatch(
       /^Line 1: the org settings are not valid \(settings\.sourcePolicy\.blockedDomains\.0: "10\.0\.0\.1" is an IP address/,
@@ -62,7 +72,7 @@ describe("parseExportedSettings", () => {
 
 describe("settingsChangeDetail", () => {
   it("names what changed", () => {
-    const after: OrgSettingsValues = { planApproval: "required", sourcePolicy: { blockedDomains: ["spam.net", "x.com"], preferredDomains: [] }, sharing: "admins" };
+    const after: OrgSettingsValues = { planApproval: "required", sourcePolicy: { blockedDomains: ["spam.net", "x.com"], preferredDomains: [] }, sharing: "admins", approvers: [] };
     expect(settingsChangeDetail(current, after)).toEqual({
       planApproval: { from: "optional", to: "required" },
       sharing: { from: "members", to: "admins" },

@@ -6,15 +6,48 @@ import { checkSourcePolicy, SOURCE_POLICY_LISTS, type SourcePolicy } from "./sou
 
 /**
  * The org's settings as its admins see and change them (REST, dashboard, CLI) and as an org export carries them:
- * the default approval of new plans, the source policy, and who may share deliverables by link.
+ * the default approval of new plans, the source policy, who may share deliverables by link, and who approves plans.
  */
 export interface OrgSettingsValues {
   planApproval: ApprovalMode;
   sourcePolicy: SourcePolicy;
   sharing: SharingMode;
+  /** The approver group by e-mail (lower case): the members who approve plans; empty, anyone who may. */
+  approvers: string[];
 }
 
-const FIELDS = ["planApproval", "sourcePolicy", "sharing"];
+const FIELDS = ["planApproval", "sourcePolicy", "sharing", "approvers"];
+
+/** An approver group is a few named people, not a mailing list. */
+export const MAX_APPROVERS = 20;
+
+/** A list of member e-mails (approvers, a review's assignee), lower case, each once; not yet checked against the members. */
+function emailListOf(value: unknown, path: string): string[] | ValidationIssue {
+  if (!Array.isArray(value) || value.length > MAX_APPROVERS) return { path, message: `A list of up to ${MAX_APPROVERS} member e-mails` };
+  const emails: string[] = [];
+  for (const entry of value) {
+    if (typeof entry !== "string" || !looksLikeEmail(entry)) return { path, message: "Each entry is a member's e-mail" };
+    emails.push(entry.trim().toLowerCase());
+  }
+  return [...new Set(emails)];
+}
+
+/** Shape only: whether it names a member is the member lookup's to say (refuseNonMembers). */
+export const looksLikeEmail = (value: string): boolean => value.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(value.trim());
+
+/**
+ * Refuses e-mails that are not the org's members, naming each (`found`: the members' e-mails the lookup returned);
+ * nothing is stored then. The same words for a review's assignee and for the approver group.
+ */
+export function refuseNonMembers(emails: readonly string[], found: readonly string[], path: string): void {
+  const members = new Set(found.map((email) => email.toLowerCase()));
+  const outside = emails.filter((email) => !members.has(email.trim().toLowerCase()));
+  if (outside.length === 0) return;
+  const named = outside.slice(0, 5).map((email) => email.slice(0, 254));
+  throw validationError(`Not a member of the organization: ${named.join(", ")}${outside.length > 5 ? ", …" : ""}. Name members only; nothing was changed.`, [
+    { path, message: `Not a member: ${named.join(", ")}` },
+  ]);
+}
 
 function sharingOf(value: unknown, path: string): SharingMode | ValidationIssue {
   return isSharingMode(value) ? value : { path, message: `One of ${SHARING_MODES.join(", ")}` };
@@ -45,8 +78,14 @@ const refuse = (issues: ValidationIssue[]): never => {
 export function applySettingsChange(body: unknown, current: OrgSettingsValues): OrgSettingsValues {
   if (!isObject(body)) throw validationError("The body must be a JSON object.");
   const issues = unknownFields(body, FIELDS, "");
-  if (body.planApproval === undefined && body.sourcePolicy === undefined && body.sharing === undefined) {
-    issues.push({ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing or several" });
+  if (body.planApproval === undefined && body.sourcePolicy === undefined && body.sharing === undefined && body.approvers === undefined) {
+    issues.push({ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing, approvers or several" });
+  }
+  let approvers = current.approvers;
+  if (body.approvers !== undefined) {
+    const list = emailListOf(body.approvers, "approvers");
+    if (Array.isArray(list)) approvers = list;
+    else issues.push(list);
   }
   let sharing = current.sharing;
   if (body.sharing !== undefined) {
@@ -75,7 +114,7 @@ export function applySettingsChange(body: unknown, current: OrgSettingsValues): 
     }
   }
   if (issues.length) refuse(issues);
-  return { planApproval, sourcePolicy, sharing };
+  return { planApproval, sourcePolicy, sharing, approvers };
 }
 
 /**
@@ -94,8 +133,11 @@ export function parseExportedSettings(value: unknown, where: string): OrgSetting
   if (typeof sharing !== "string") issues.push(sharing);
   const checked = checkSourcePolicy({ blockedDomains: value.sourcePolicy.blockedDomains, preferredDomains: value.sourcePolicy.preferredDomains }, "settings.sourcePolicy");
   if (!checked.ok) issues.push(...checked.issues);
-  if (issues.length || typeof mode !== "string" || typeof sharing !== "string" || !checked.ok) return fail(issues);
-  return { planApproval: mode, sourcePolicy: checked.policy, sharing };
+  // An export made before approver groups has none.
+  const approvers = value.approvers === undefined ? [] : emailListOf(value.approvers, "settings.approvers");
+  if (!Array.isArray(approvers)) issues.push(approvers);
+  if (issues.length || typeof mode !== "string" || typeof sharing !== "string" || !checked.ok || !Array.isArray(approvers)) return fail(issues);
+  return { planApproval: mode, sourcePolicy: checked.policy, sharing, approvers };
 }
 
 /** What changed, for the audit log: the approval's from/to, and each list's added and removed domains (at most 20 named each). */
@@ -103,6 +145,7 @@ export function settingsChangeDetail(before: OrgSettingsValues, after: OrgSettin
   const detail: Record<string, unknown> = {};
   if (before.planApproval !== after.planApproval) detail.planApproval = { from: before.planApproval, to: after.planApproval };
   if (before.sharing !== after.sharing) detail.sharing = { from: before.sharing, to: after.sharing };
+  if (before.approvers.join(",") !== after.approvers.join(",")) detail.approvers = { from: before.approvers, to: after.approvers };
   for (const list of SOURCE_POLICY_LISTS) {
     const was = new Set(before.sourcePolicy[list]);
     const now = new Set(after.sourcePolicy[list]);
@@ -117,8 +160,8 @@ export function settingsChangeDetail(before: OrgSettingsValues, after: OrgSettin
 
 /** The org's settings, all read at once. */
 export async function readSettings(port: OrgSettings, orgId: string): Promise<OrgSettingsValues> {
-  const [planApproval, sourcePolicy, sharing] = await Promise.all([port.planApproval(orgId), port.sourcePolicy(orgId), port.sharing(orgId)]);
-  return { planApproval, sourcePolicy, sharing };
+  const [planApproval, sourcePolicy, sharing, approvers] = await Promise.all([port.planApproval(orgId), port.sourcePolicy(orgId), port.sharing(orgId), port.approvers(orgId)]);
+  return { planApproval, sourcePolicy, sharing, approvers: approvers.map((person) => person.email) };
 }
 
 /** Stores what differs between `before` and `after`. */
@@ -126,4 +169,5 @@ export async function writeSettings(port: OrgSettings, orgId: string, before: Or
   if (before.planApproval !== after.planApproval) await port.setPlanApproval(orgId, after.planApproval);
   if (before.sharing !== after.sharing) await port.setSharing(orgId, after.sharing);
   if (JSON.stringify(before.sourcePolicy) !== JSON.stringify(after.sourcePolicy)) await port.setSourcePolicy(orgId, after.sourcePolicy);
+  if (before.approvers.join(",") !== after.approvers.join(",")) await port.setApprovers(orgId, after.approvers);
 }

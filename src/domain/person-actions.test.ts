@@ -34,6 +34,12 @@ describe("a person's decision", () => {
     expect(loosensProtection({ ...base, planApproval: "optional" }, base)).toBe(false);
     expect(loosensProtection(base, { ...base, sharing: "members" })).toBe(true);
     expect(loosensProtection(base, { ...base, sharing: "off" })).toBe(false);
+    // The approver group: naming one, or narrowing it, tightens; lifting it or adding someone loosens.
+    const group = { ...base, approvers: ["ana@example.com", "bo@example.com"] };
+    expect(loosensProtection(base, group)).toBe(false);
+    expect(loosensProtection(group, { ...base, approvers: ["ana@example.com"] })).toBe(false);
+    expect(loosensProtection(group, { ...base, approvers: [] })).toBe(true);
+    expect(loosensProtection(group, { ...base, approvers: ["ana@example.com", "cy@example.com"] })).toBe(true);
     expect(loosensProtection(base, { ...base, sourcePolicy: { blockedDomains: ["junk.test"], preferredDomains: [] } })).toBe(true);
     // A parent domain blocks what the removed subdomain did; adding a domain or preferring one loosens nothing.
     expect(loosensProtection(base, { ...base, sourcePolicy: { blockedDomains: ["spam.test", "junk.test"], preferredDomains: ["a.test"] } })).toBe(false);

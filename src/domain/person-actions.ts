@@ -20,7 +20,7 @@ export const PERSON_SCOPE = "plans:approve";
 export const PERSON_ACTIONS = {
   approve_plan: "Approving or revising a plan's approval",
   raise_budget: "Raising a plan's budget at its budget review",
-  lower_protection: "Lowering or lifting a protection (the organization's plan approval, sharing or source policy)",
+  lower_protection: "Lowering or lifting a protection (the organization's plan approval, approvers, sharing or source policy)",
   share_outside: "Publishing a deliverable outside the organization (a share link)",
   outside_recipient: "Adding an e-mail recipient who is not a member of the organization",
   schedule_with_approval: "Scheduling a plan whose runs need approval",
@@ -63,18 +63,26 @@ export function assertPerson(caller: Caller, action: PersonAction, url?: string)
 
 // ---------------------------------------------------------------- what lowers a protection
 
+/** An approver group widens when someone new decides, or when it is lifted (empty: anyone who may answer decides). */
+function widensApprovers(before: readonly string[], after: readonly string[]): boolean {
+  if (before.length === 0) return false;
+  return after.length === 0 || after.some((email) => !before.includes(email));
+}
+
 const SHARING_OPENNESS: Record<SharingMode, number> = { off: 0, admins: 1, members: 2 };
 
 /**
- * Whether a settings change lowers or lifts a protection: plan approval from required to optional, sharing opened
- * to more people, a blocked domain unblocked. (Preferring a domain only changes what the ledger counts.) Tightening
- * is anyone's with the admin scope; loosening is a person's.
+ * Whether a settings change lowers or lifts a protection: plan approval from required to optional, the approver group
+ * widened or lifted (more people, or anyone, decide), sharing opened to more people, a blocked domain unblocked.
+ * (Preferring a domain only changes what the ledger counts.) Tightening is anyone's with the admin scope; loosening is
+ * a person's.
  */
 export function loosensProtection(
-  before: { planApproval: ApprovalMode; sharing: SharingMode; sourcePolicy: SourcePolicy },
-  after: { planApproval: ApprovalMode; sharing: SharingMode; sourcePolicy: SourcePolicy },
+  before: { planApproval: ApprovalMode; sharing: SharingMode; sourcePolicy: SourcePolicy; approvers?: readonly string[] },
+  after: { planApproval: ApprovalMode; sharing: SharingMode; sourcePolicy: SourcePolicy; approvers?: readonly string[] },
 ): boolean {
   if (before.planApproval === "required" && after.planApproval !== "required") return true;
+  if (widensApprovers(before.approvers ?? [], after.approvers ?? [])) return true;
   if (SHARING_OPENNESS[after.sharing] > SHARING_OPENNESS[before.sharing]) return true;
   // A domain still blocked by itself or by a parent domain (example.com covers www.example.com) stays blocked.
   const stillBlocked = (domain: string) => after.sourcePolicy.blockedDomains.some((blocked) => domain === blocked || domain.endsWith(`.${blocked}`));

@@ -171,6 +171,23 @@ export interface OrgSettings {
   /** Who may share the org's deliverables by link (src/domain/shares.ts). */
   sharing(orgId: string): Promise<SharingMode>;
   setSharing(orgId: string, mode: SharingMode): Promise<void>;
+  /** The approver group: the members who approve the org's plans, in the order named; empty for anyone who may. */
+  approvers(orgId: string): Promise<OrgPerson[]>;
+  /** Stores the group by e-mail: the members among them (who is not a member is refused before, and dropped here). */
+  setApprovers(orgId: string, emails: readonly string[]): Promise<void>;
+}
+
+/** A member as reviews name them: who they are to the people reading (e-mail and display name). */
+export interface OrgPerson {
+  userId: string;
+  email: string;
+  name: string;
+}
+
+/** The org's members, found by e-mail or user id; anyone else is simply not among the answers. */
+export interface OrgMembers {
+  byEmails(orgId: string, emails: readonly string[]): Promise<OrgPerson[]>;
+  byIds(orgId: string, userIds: readonly string[]): Promise<OrgPerson[]>;
 }
 
 export interface Services {
@@ -194,6 +211,8 @@ export interface Services {
   /** Full-text search over artifacts, deliverables and claims together. */
   researchSearch: ResearchSearch;
   orgSettings: OrgSettings;
+  /** The org's members by e-mail or id (named reviewers and approvers). */
+  members: OrgMembers;
   /** Hands recorded sources to the source-check queue (their verdicts land on the evidence rows later). */
   sourceChecks: SourceCheckQueue;
   /** Text assistants sent for pages Cairn may not reach (record_evidence's sourceText), kept under the org. */

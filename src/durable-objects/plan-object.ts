@@ -20,6 +20,7 @@ import {
   submitReview,
   type Transition,
 } from "../domain/plans/machine";
+import { assignReview } from "../domain/plans/review-assignee";
 import { type Actor, isTerminalPlan, type PlanState, type Step } from "../domain/plans/model";
 import { nextStallDeadline } from "../domain/plans/status";
 import { nextBudgetAlarm } from "../domain/plans/budget-review";
@@ -208,6 +209,9 @@ export class PlanObject extends DurableObject<Env> {
         break;
       case "submit_review":
         transition = submitReview(state, command.decision, actor, now, id);
+        break;
+      case "assign_review":
+        transition = assignReview(state, command, now);
         break;
       case "cancel":
         transition = cancelPlan(state, command.reason, now);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "./operation";
 import { ParamPlanId, PlanStatusView, planStatusView } from "./plan-views";
+import { reviewPeopleOf } from "./review-people";
 import { SeriesView, seriesView } from "./series-views";
 
 export const getPlanStatus = defineOperation({
@@ -21,7 +22,7 @@ export const getPlanStatus = defineOperation({
     const state = await ctx.services.plans.read(orgId, input.planId, false);
     // A run a schedule made says where it stands in its series; only such a run costs the series' read, so a plan's
     // status stays one read of the plan (round-trips.test.ts). The series' own plan: GET /plans/{planId}/schedule.
-    const link = state.plan.seriesRun ? await ctx.services.series.ofPlan(orgId, input.planId) : null;
-    return { ...planStatusView(state, ctx.now()), ...(link ? { series: seriesView(link, state) } : {}) };
+    const [link, people] = await Promise.all([state.plan.seriesRun ? ctx.services.series.ofPlan(orgId, input.planId) : null, reviewPeopleOf(ctx, state)]);
+    return { ...planStatusView(state, ctx.now(), people), ...(link ? { series: seriesView(link, state) } : {}) };
   },
 });

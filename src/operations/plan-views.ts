@@ -7,12 +7,13 @@ import { BudgetView, budgetView } from "./budget-views";
 import { APPROVAL_PRESENTATION_MAX } from "../domain/plans/approval";
 import { isoOrNull, ParamId } from "./params";
 import type { OperationContext } from "./operation";
+import { NO_REVIEW_PEOPLE, ReviewPerson, type ReviewPeople } from "./review-people";
 
 export const ParamPlanId = ParamId("plan");
 export const ParamStepId = ParamId("step");
 
 /** The acting user and the OAuth client or API key they act through, as plan audit entries name them. */
-export const actorOf = (ctx: OperationContext): Actor => ({
+export const actorOf = (ctx: Pick<OperationContext, "principal">): Actor => ({
   userId: ctx.principal.userId,
   clientId: ctx.principal.clientId ?? ctx.principal.apiKeyId ?? null,
 });
@@ -84,6 +85,10 @@ export const PlanStatusView = z.object({
       requestedAt: z.string(),
       /** An approval: the plan version it approves (submit_review's planVersion). */
       planVersion: z.number().optional(),
+      /** The member meant to decide it, or null (anyone). */
+      assignee: ReviewPerson.nullable(),
+      /** An approval in an org with an approver group: who approves. */
+      approvers: z.array(ReviewPerson).optional(),
     }),
   ),
   /** Limits and what has been spent; null when the plan has no budget. */
@@ -91,11 +96,13 @@ export const PlanStatusView = z.object({
   updatedAt: z.string(),
 });
 
+const assigneeView = (userId: string | null | undefined, people: ReviewPeople) => (userId ? (people.byId.get(userId) ?? null) : null);
+
 /** A review's presentation as the status view carries it: enough to decide on, bounded (the step context has it whole). */
 const REVIEW_PRESENTATION_CHARS = 2_000;
 
 
-export function planStatusView(state: PlanState, now: number): z.infer<typeof PlanStatusView> {
+export function planStatusView(state: PlanState, now: number, people: ReviewPeople = NO_REVIEW_PEOPLE): z.infer<typeof PlanStatusView> {
   const { plan, steps } = state;
   const current = steps.find((step) => step.status === "in_progress" || step.status === "awaiting_input");
   const terminal = plan.status === "completed" || plan.status === "failed" || plan.status === "cancelled";
@@ -137,6 +144,8 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
           questions: review.questions,
           requestedAt: new Date(review.requestedAt).toISOString(),
           ...(review.kind === "approval" ? { planVersion: plan.version } : {}),
+          assignee: assigneeView(review.assignee, people),
+          ...(review.kind === "approval" && people.approvers.length ? { approvers: people.approvers } : {}),
         })),
       ...steps
         .filter((step) => step.status === "awaiting_input" && step.review && step.review.decision === null)
@@ -147,6 +156,7 @@ export function planStatusView(state: PlanState, now: number): z.infer<typeof Pl
           presentation: clipNullable(step.review?.presentation ?? "", REVIEW_PRESENTATION_CHARS) ?? "",
           questions: step.review?.questions ?? [],
           requestedAt: new Date(step.review?.requestedAt ?? plan.updatedAt).toISOString(),
+          assignee: assigneeView(step.review?.assignee, people),
         })),
     ],
     budget: budgetView(state, now),

@@ -2,13 +2,14 @@ import { z } from "zod";
 import { LIMITS } from "../domain/plans/model";
 import { defineOperation } from "./operation";
 import { actorOf, ParamPlanId, ParamStepId } from "./plan-views";
+import { AssigneeEmail, memberNamed } from "./review-people";
 
 export const requestUserReview = defineOperation({
   name: "request_user_review",
   title: "Request user review",
   description:
     "At a checkpoint step you claimed, pause the plan for a person: what to present and the questions to ask. " +
-    "It waits for submit_review.",
+    "It waits for submit_review. assignee: a member's e-mail, who is notified.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
@@ -17,15 +18,24 @@ export const requestUserReview = defineOperation({
     claimId: z.string().min(1).max(64),
     presentation: z.string().min(1).max(20_000),
     questions: z.array(z.string().min(1).max(1000)).max(LIMITS.questionsPerReview),
+    assignee: AssigneeEmail.optional(),
   }),
   output: z.object({ stepId: z.string(), status: z.string(), planStatus: z.string() }),
   rest: { method: "post", path: "/plans/{planId}/steps/{stepId}/review-request" },
   core: { description: "At a checkpoint step you claimed, pause for a person: what to present and the questions. The plan waits for their review." },
   async handler(input, ctx) {
+    const assignee = input.assignee === undefined ? null : await memberNamed(ctx, input.assignee, "assignee");
     const { state } = await ctx.services.plans.run(
       ctx.principal.orgId,
       input.planId,
-      { kind: "request_review", stepId: input.stepId, claimId: input.claimId, presentation: input.presentation, questions: input.questions },
+      {
+        kind: "request_review",
+        stepId: input.stepId,
+        claimId: input.claimId,
+        presentation: input.presentation,
+        questions: input.questions,
+        ...(assignee ? { assignee: assignee.userId } : {}),
+      },
       actorOf(ctx),
       ctx.now(),
     );

@@ -35,6 +35,8 @@ export async function answerReview(
   const stepEdits: StepEdit[] = [...(input.edits ?? []), ...formEdits];
   // A person (domain/person-actions.ts): signed in to the dashboard's form, or an integration an admin granted the person scope.
   const approver = isPerson(ctx.principal) ? "person" : "assistant";
+  // The org's approver group, when it names one, is who approves (approval-authority.ts assertApprover).
+  const approvers = await ctx.services.orgSettings.approvers(ctx.principal.orgId);
   const { state, modifications } = await ctx.services.plans.run(
     ctx.principal.orgId,
     input.planId,
@@ -48,7 +50,7 @@ export async function answerReview(
         ...(input.budget ? { budget: budgetOf(input.budget) } : {}),
         ...(stepEdits.length ? { stepEdits } : {}),
         ...(input.planVersion !== undefined ? { planVersion: input.planVersion } : {}),
-        authority: { approver, approvalUrl: approvalUrlOf(ctx, input.planId) },
+        authority: { approver, approvalUrl: approvalUrlOf(ctx, input.planId), userId: ctx.principal.userId, approvers },
       },
     },
     actorOf(ctx),

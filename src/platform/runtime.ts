@@ -15,6 +15,7 @@ import { d1AuditLog } from "../storage/audit-log";
 import { d1Completions } from "../storage/completion-repository";
 import { type D1Queries, openDatabase } from "../storage/database";
 import { d1EvidenceLedger } from "../storage/ledger-repository";
+import { d1OrgMembers } from "../storage/org-members";
 import { d1OrgSettings } from "../storage/org-settings";
 import { d1FeedbackRepository, d1OutputRepository } from "../storage/output-repository";
 import { d1PlanIndex, durablePlanEngine } from "../storage/plan-engine";
@@ -76,6 +77,7 @@ function servicesFor(env: Env, home: D1Database): Services {
       webhookEvents: outboxPublisher(env.WEBHOOK_QUEUE, home),
       // Org settings are in the directory (DB), beside the org's row.
       orgSettings: d1OrgSettings(env.DB),
+      members: d1OrgMembers(env.DB),
       sourceChecks: sourceCheckQueue(env),
       // Texts assistants send count with the org's page snapshots, on its row in its home database.
       clientTexts: clientTextStore(env.SOURCE_SNAPSHOTS, { bytes: d1SnapshotBytes(home), cap: snapshotBytesCap(env.SOURCE_SNAPSHOT_BYTES_PER_ORG) }),

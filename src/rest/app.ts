@@ -15,6 +15,7 @@ import { orgDataRoute } from "./org-data";
 import { notificationsRoute } from "./notifications";
 import { webhooksRoute } from "./webhooks";
 import { orgSettingsRoute } from "./org-settings";
+import { reviewAssigneeRoute } from "./review-assignee";
 import { orgSsoRoute } from "./org-sso";
 import { sourceRecheckRoute } from "./source-recheck";
 import { promptsRoute } from "./prompts";
@@ -110,6 +111,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   if (schedule) return schedule;
   const download = await outputDownloadRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (download) return download;
+  const assignee = await reviewAssigneeRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (assignee) return assignee;
   const shares = await sharesRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (shares) return shares;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));

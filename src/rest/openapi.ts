@@ -15,6 +15,7 @@ import { scheduleOpenApiPaths } from "./schedules";
 import { promptsOpenApiPaths } from "./prompts";
 import { outputDownloadOpenApiPaths } from "./output-download";
 import { sharesOpenApiPaths } from "./shares";
+import { reviewAssigneeOpenApiPaths } from "./review-assignee";
 
 const PROBLEM = {
   type: "object",
@@ -113,7 +114,7 @@ export function openApiDocument(origin: string) {
     const path = `${REST_BASE}${operation.rest.path}`;
     paths[path] = { ...paths[path], [operation.rest.method]: pathItem(operation) };
   }
-  Object.assign(paths, promptsOpenApiPaths(REST_BASE, problem), orgDataOpenApiPaths(REST_BASE, problem), webhooksOpenApiPaths(REST_BASE, problem), notificationsOpenApiPaths(REST_BASE, problem), orgSettingsOpenApiPaths(REST_BASE, problem), orgSsoOpenApiPaths(REST_BASE, problem), sourceRecheckOpenApiPaths(REST_BASE, problem), scheduleOpenApiPaths(REST_BASE, problem), outputDownloadOpenApiPaths(REST_BASE, problem), sharesOpenApiPaths(REST_BASE, problem));
+  Object.assign(paths, promptsOpenApiPaths(REST_BASE, problem), orgDataOpenApiPaths(REST_BASE, problem), webhooksOpenApiPaths(REST_BASE, problem), notificationsOpenApiPaths(REST_BASE, problem), orgSettingsOpenApiPaths(REST_BASE, problem), orgSsoOpenApiPaths(REST_BASE, problem), sourceRecheckOpenApiPaths(REST_BASE, problem), scheduleOpenApiPaths(REST_BASE, problem), outputDownloadOpenApiPaths(REST_BASE, problem), sharesOpenApiPaths(REST_BASE, problem), reviewAssigneeOpenApiPaths(REST_BASE, problem));
   return {
     openapi: "3.1.0",
     info: {

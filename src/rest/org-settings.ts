@@ -1,5 +1,5 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { applySettingsChange, readSettings, settingsChangeDetail, writeSettings } from "../domain/org-settings";
+import { applySettingsChange, MAX_APPROVERS, readSettings, refuseNonMembers, settingsChangeDetail, writeSettings } from "../domain/org-settings";
 import { assertPerson, loosensProtection } from "../domain/person-actions";
 import { APPROVAL_MODES } from "../domain/plans/approval";
 import type { Principal } from "../domain/principal";
@@ -12,7 +12,8 @@ import { adminGate, answering, jsonBody } from "./route-gates";
 /**
  * The org's settings, for its admins (org:admin scope and the admin role):
  *   GET   /org/settings    {planApproval, sourcePolicy: {blockedDomains, preferredDomains}, sharing}
- *   PATCH /org/settings    any of those fields; a list given replaces the stored one whole
+ *   PATCH /org/settings    any of those fields; a list given replaces the stored one whole (PUT: the same)
+ *   approvers: the members (by e-mail) who approve plans; [] for anyone who may. Someone not a member is refused, named.
  * planApproval is what create_research_plan does when the caller names no approval; the source policy is what
  * record_evidence refuses (blocked domains) and what the ledger counts (preferred domains).
  * Not an MCP tool: an assistant does not decide whether its own plans need approving, nor which sources it may use.
@@ -33,7 +34,7 @@ export async function orgSettingsRoute(
   correlationId: string,
 ): Promise<Response | null> {
   if (relativePath.replace(/\/$/, "") !== PATH) return null;
-  const refused = adminGate(request, ["GET", "PATCH"], ctx, principal, correlationId, {
+  const refused = adminGate(request, ["GET", "PATCH", "PUT"], ctx, principal, correlationId, {
     scope: `${request.method === "GET" ? "Reading" : "Changing"} the organization's settings needs the org:admin scope`,
     role: "Only the organization's admins manage its settings.",
   });
@@ -43,8 +44,10 @@ export async function orgSettingsRoute(
   return answering(correlationId, async () => {
     const { services } = await webServices(env, orgId);
     const before = await readSettings(services.orgSettings, orgId);
-    if (request.method !== "PATCH") return Response.json(before);
+    if (request.method === "GET") return Response.json(before);
     const after = applySettingsChange(await jsonBody(request, BODY_LIMIT), before);
+    const found = await services.members.byEmails(orgId, after.approvers);
+    refuseNonMembers(after.approvers, found.map((person) => person.email), "approvers");
     // Tightening is the admin scope's; lowering or lifting a protection is a person's (an assistant's credential may hold org:admin).
     if (loosensProtection(before, after)) assertPerson(principal, "lower_protection", `${publicOrigin(env)}/dashboard/admin/settings`);
     await writeSettings(services.orgSettings, orgId, before, after);
@@ -92,6 +95,12 @@ export function orgSettingsOpenApiPaths(base: string, problem: (description: str
     properties: {
       planApproval: { type: "string", enum: [...APPROVAL_MODES], description: "required: new plans wait for a person's approval unless create_research_plan says otherwise" },
       sourcePolicy,
+      approvers: {
+        type: "array",
+        maxItems: MAX_APPROVERS,
+        items: { type: "string", format: "email" },
+        description: "The members (by e-mail) who approve plans; [] for anyone who may. Widening or lifting it is a person's change",
+      },
       sharing: {
         type: "string",
         enum: [...SHARING_MODES],
@@ -102,6 +111,13 @@ export function orgSettingsOpenApiPaths(base: string, problem: (description: str
   const json = { description: "The org's settings", content: { "application/json": { schema: settings } } };
   return {
     [`${base}${PATH}`]: {
+      put: {
+        operationId: "put_org_settings",
+        summary: "Change the organization's settings (as PATCH)",
+        ...common,
+        requestBody: { required: true, content: { "application/json": { schema: { ...settings, minProperties: 1, additionalProperties: false } } } },
+        responses: { "200": json, "400": problem("A field is not valid, or an approver is not a member (named)"), ...errors },
+      },
       get: { operationId: "get_org_settings", summary: "The organization's settings", ...common, responses: { "200": json, ...errors } },
       patch: {
         operationId: "update_org_settings",

@@ -20,6 +20,19 @@ function domainList(text: string | null | undefined): string[] {
   });
 }
 
+/**
+ * Stores the approver group given by e-mail as the user ids of the org's members among them, in the order given
+ * (`also`: a further condition on the org's row, as an import's lock).
+ */
+function approversStatement(directory: D1Database, orgId: string, emails: readonly string[], also: string): D1PreparedStatement {
+  return directory
+    .prepare(
+      `UPDATE orgs SET approvers = (SELECT COALESCE(json_group_array(id), '[]') FROM (SELECT u.id FROM json_each(?2) j JOIN users u ON u.email = j.value
+          JOIN memberships m ON m.user_id = u.id AND m.org_id = ?1 ORDER BY j.key)) WHERE id = ?1${also}`,
+    )
+    .bind(orgId, JSON.stringify(emails));
+}
+
 /** The org's settings, in its row of the directory's `orgs` table. */
 export function d1OrgSettings(directory: D1Database): OrgSettings {
   return {
@@ -54,6 +67,21 @@ export function d1OrgSettings(directory: D1Database): OrgSettings {
     async setSharing(orgId, mode) {
       await directory.prepare("UPDATE orgs SET sharing = ? WHERE id = ?").bind(mode, orgId).run();
     },
+    async approvers(orgId) {
+      // Joined through the memberships: a person who left the org (or was erased) is no longer an approver.
+      const { results } = await directory
+        .prepare(
+          `SELECT u.id, u.email, u.display_name FROM orgs o, json_each(CASE WHEN json_valid(o.approvers) THEN o.approvers ELSE '[]' END) j
+             JOIN memberships m ON m.org_id = o.id AND m.user_id = j.value JOIN users u ON u.id = m.user_id
+            WHERE o.id = ? ORDER BY j.key`,
+        )
+        .bind(orgId)
+        .all<{ id: string; email: string; display_name: string }>();
+      return results.map((row) => ({ userId: row.id, email: row.email, name: row.display_name }));
+    },
+    async setApprovers(orgId, emails) {
+      await approversStatement(directory, orgId, emails, "").run();
+    },
   };
 }
 
@@ -62,8 +90,12 @@ export function d1OrgSettings(directory: D1Database): OrgSettings {
  * `lock` still holds the org (it runs in the batch that ends the import, so the settings come with the rows or not
  * at all).
  */
-export function importedSettingsStatement(directory: D1Database, orgId: string, lock: number, settings: OrgSettingsValues): D1PreparedStatement {
-  return directory
-    .prepare("UPDATE orgs SET plan_approval = ?1, source_blocked_domains = ?2, source_preferred_domains = ?3, sharing = ?6 WHERE id = ?4 AND importing_since = ?5")
-    .bind(settings.planApproval, JSON.stringify(settings.sourcePolicy.blockedDomains), JSON.stringify(settings.sourcePolicy.preferredDomains), orgId, lock, settings.sharing);
+export function importedSettingsStatements(directory: D1Database, orgId: string, lock: number, settings: OrgSettingsValues): D1PreparedStatement[] {
+  return [
+    directory
+      .prepare("UPDATE orgs SET plan_approval = ?1, source_blocked_domains = ?2, source_preferred_domains = ?3, sharing = ?6 WHERE id = ?4 AND importing_since = ?5")
+      .bind(settings.planApproval, JSON.stringify(settings.sourcePolicy.blockedDomains), JSON.stringify(settings.sourcePolicy.preferredDomains), orgId, lock, settings.sharing),
+    // The approvers the file names who are members here (an import places no one: src/domain/org-data/members.ts).
+    approversStatement(directory, orgId, settings.approvers, ` AND importing_since = ${Number(lock)}`),
+  ];
 }

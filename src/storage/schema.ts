@@ -26,6 +26,8 @@ export const orgs = sqliteTable("orgs", {
   sourcePreferredDomains: text("source_preferred_domains").notNull().default("[]"),
   /** Who may share a deliverable by link: "members", "admins" or "off" (src/domain/shares.ts). */
   sharing: text("sharing").notNull().default("members"),
+  /** The approver group: a JSON list of member user ids who approve the org's plans; empty, anyone who may (src/domain/org-settings.ts). */
+  approvers: text("approvers").notNull().default("[]"),
   /** Bytes of page snapshots the org keeps (counted in its home's copy of this row; src/storage/snapshot-bytes.ts). */
   snapshotBytes: integer("snapshot_bytes").notNull().default(0),
 });

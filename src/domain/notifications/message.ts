@@ -72,6 +72,8 @@ export function headline(event: NotifiedEvent): string {
     }
     case "plan.scheduled_run_due":
       return `The next scheduled run of ${name} is due and waits for an assistant to start it.`;
+    case "review.assigned":
+      return `A review on ${name} was assigned to you: the plan continues when you (or another person) answer it.`;
   }
 }
 
@@ -82,6 +84,7 @@ const SUBJECTS: Record<NotificationEventType, string> = {
   "plan.completed": "Plan complete",
   "research_output.sources_changed": "Sources changed",
   "plan.scheduled_run_due": "Scheduled run due",
+  "review.assigned": "Review assigned to you",
 };
 
 const FOOTER = "You receive this because of your Cairn notification settings or your organization's channels.";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dashboardLink, type NotifiedEvent, renderDigest, renderEvent } from "./message";
 import { currentEvents } from "./digest";
-import { dailyCapOf, digestWindowOf, NOTIFICATION_LIMITS, parseChannelInput, parsePreferences, secondsUntilNextUtcDay, sendableAt, utcDay } from "./policy";
+import { dailyCapOf, digestWindowOf, NOTIFICATION_LIMITS, parseChannelInput, parsePreferences, reviewRecipients, secondsUntilNextUtcDay, sendableAt, utcDay } from "./policy";
 
 const T0 = Date.UTC(2026, 10, 28, 23, 59, 30);
 const ORIGIN = "https://cairn.example.com";
@@ -15,6 +15,19 @@ describe("notification policy", () => {
     expect(() => parsePreferences({ email: "plan.completed" })).toThrow(/list of event names/);
     expect(() => parsePreferences({ slack: [] })).toThrow(/Unknown fields: slack/);
     expect(() => parsePreferences({})).toThrow(/email is required/);
+  });
+
+  it("sends an assigned review to its assignee alone, an approval to the approver group, and review.assigned to no channel", () => {
+    const approvers = ["usr_a", "usr_b"];
+    expect(reviewRecipients("plan.review_requested", { assigneeUserId: "usr_x" }, approvers, true)).toEqual({ people: ["usr_x"], channels: false });
+    expect(reviewRecipients("plan.approval_requested", { assigneeUserId: "usr_x" }, approvers, true)).toEqual({ people: ["usr_x"], channels: false });
+    // An assignee who left: as unassigned (the approver group for an approval, else the usual owner and channels).
+    expect(reviewRecipients("plan.approval_requested", { assigneeUserId: "usr_x" }, approvers, false)).toEqual({ people: approvers, channels: true });
+    expect(reviewRecipients("plan.review_requested", { assigneeUserId: "usr_x" }, approvers, false)).toBeNull();
+    expect(reviewRecipients("plan.approval_requested", {}, [], false)).toBeNull();
+    expect(reviewRecipients("plan.completed", { assigneeUserId: "usr_x" }, approvers, true)).toBeNull();
+    expect(reviewRecipients("review.assigned", { assigneeUserId: null }, approvers, false)).toEqual({ people: [], channels: false });
+    expect(() => parseChannelInput({ kind: "slack", url: "https://hooks.example.com/x", events: ["review.assigned"] })).toThrow(/assignee only/);
   });
 
   it("checks a channel's kind, target and events", () => {

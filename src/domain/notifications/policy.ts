@@ -15,16 +15,42 @@ export const NOTIFICATION_EVENT_TYPES = [
   "plan.completed",
   "research_output.sources_changed",
   "plan.scheduled_run_due",
+  "review.assigned",
 ] as const satisfies readonly WebhookEventType[];
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 
 export const isNotificationEvent = (type: string): type is NotificationEventType => (NOTIFICATION_EVENT_TYPES as readonly string[]).includes(type);
 
+/** What an org channel can carry: a review assigned to someone reaches that person alone, never a channel. */
+export const CHANNEL_EVENT_TYPES: readonly NotificationEventType[] = NOTIFICATION_EVENT_TYPES.filter((type) => type !== "review.assigned");
+
 /**
- * A member who never chose: reviews and approvals of their own plans, and the runs of the schedules they own coming
- * due (a run waits for someone to start it), by e-mail.
+ * A member who never chose: reviews and approvals of their own plans (or assigned to them, or theirs as an approver),
+ * reviews reassigned to them, and the runs of the schedules they own coming due (a run waits for someone to start
+ * it), by e-mail.
  */
-export const DEFAULT_EMAIL_EVENTS: readonly NotificationEventType[] = ["plan.review_requested", "plan.approval_requested", "plan.scheduled_run_due"];
+export const DEFAULT_EMAIL_EVENTS: readonly NotificationEventType[] = ["plan.review_requested", "plan.approval_requested", "plan.scheduled_run_due", "review.assigned"];
+
+/**
+ * Whom a review's notification names instead of the plan's owner: its assignee alone while they are a member (others
+ * see it in the inbox but are not notified, the org's channels included), else for an approval the org's approver
+ * group (with the channels), else null: the owner and the channels, as for any event. An assignee who left the org is
+ * no one's; review.assigned to no one (or to someone who left) reaches nobody.
+ */
+export function reviewRecipients(
+  type: NotificationEventType,
+  data: Record<string, unknown>,
+  approvers: readonly string[],
+  assigneeIsMember: boolean,
+): { people: string[]; channels: boolean } | null {
+  const assignee = typeof data.assigneeUserId === "string" ? data.assigneeUserId : null;
+  if (assignee && assigneeIsMember && (type === "plan.review_requested" || type === "plan.approval_requested" || type === "review.assigned")) {
+    return { people: [assignee], channels: false };
+  }
+  if (type === "review.assigned") return { people: [], channels: false };
+  if (type === "plan.approval_requested" && approvers.length > 0) return { people: [...approvers], channels: true };
+  return null;
+}
 
 export const CHANNEL_KINDS = ["slack", "email"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
@@ -110,6 +136,7 @@ export function parseChannelInput(body: unknown): ChannelInput {
   const { kind, url, address } = fields;
   if (kind !== "slack" && kind !== "email") throw validationError('kind is "slack" or "email".', [{ path: "kind", message: "slack or email" }]);
   const events = checkEventList(fields.events, "events");
+  if (events.includes("review.assigned")) throw validationError("review.assigned reaches the review's assignee only, never a channel.", [{ path: "events", message: "Not for a channel" }]);
   if (events.length === 0) throw validationError("events names at least one event.", [{ path: "events", message: "At least one" }]);
   if (kind === "slack") {
     if (address !== undefined) throw validationError("A slack channel has a url, not an address.", [{ path: "address", message: "Not for slack" }]);

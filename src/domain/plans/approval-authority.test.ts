@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CairnError } from "../errors";
-import { assertApprovedVersion, assertNotAwaitingApproval, assertPersonDecides, effectiveApproval, raisesBudget } from "./approval-authority";
+import { assertApprovedVersion, assertApprover, assertNotAwaitingApproval, assertPersonDecides, effectiveApproval, raisesBudget } from "./approval-authority";
 import { createPlan } from "./machine";
 import type { PlanState } from "./model";
 
@@ -53,6 +53,16 @@ describe("who approves a plan", () => {
     expect(refused?.message).toContain(URL);
     expect(refused?.message).toContain("plans:approve");
     expect(thrown(() => assertPersonDecides(undefined, "approve_plan"))?.code).toBe("forbidden");
+  });
+
+  it("an org's approver group approves its plans: anyone else is refused naming the group; no group, anyone who may", () => {
+    const group = [{ userId: "usr_2", email: "ana@example.com" }];
+    expect(thrown(() => assertApprover({ approver: "person", approvalUrl: URL, userId: "usr_2", approvers: group }))).toBeNull();
+    expect(thrown(() => assertApprover({ approver: "person", approvalUrl: URL, userId: "usr_1", approvers: [] }))).toBeNull();
+    expect(thrown(() => assertApprover({ approver: "person", approvalUrl: URL, userId: "usr_1" }))).toBeNull();
+    const refused = thrown(() => assertApprover({ approver: "person", approvalUrl: URL, userId: "usr_1", approvers: group }));
+    expect(refused).toMatchObject({ code: "forbidden", details: { url: URL } });
+    expect(refused?.message).toContain("ana@example.com");
   });
 
   it("an approval names the version it approves: missing is invalid, another version a conflict", () => {

@@ -1,4 +1,4 @@
-import { conflict, validationError } from "../errors";
+import { conflict, forbidden, validationError } from "../errors";
 import { notAPerson, type PersonAction } from "../person-actions";
 import type { Budget } from "./budget";
 import type { PlanState } from "./model";
@@ -16,6 +16,9 @@ export interface ReviewAuthority {
   approver: Approver;
   /** The dashboard page where a person approves the plan; named in every refusal. */
   approvalUrl: string;
+  /** Who answers (their user id), and the org's approver group when it names one: then only its members approve. */
+  userId?: string;
+  approvers?: readonly { userId: string; email: string }[];
 }
 
 /** The approval a new plan gets: an org that requires approval is not overridden by the plan's own "optional". */
@@ -33,6 +36,19 @@ export const approvalRequired = (state: PlanState): boolean => (state.plan.revie
 export function assertPersonDecides(authority: ReviewAuthority | undefined, action: PersonAction): void {
   if (authority?.approver === "person") return;
   throw notAPerson(action, authority?.approvalUrl);
+}
+
+/**
+ * An org that names an approver group (its approvers setting) has its plans approved or revised by those members
+ * only; a rejection stays anyone's who may answer, as ending a plan always is.
+ */
+export function assertApprover(authority: ReviewAuthority | undefined): void {
+  const group = authority?.approvers ?? [];
+  if (group.length === 0 || group.some((approver) => approver.userId === authority?.userId)) return;
+  throw forbidden(
+    `Only the organization's approvers approve its plans: ${group.map((approver) => approver.email).join(", ")}. Ask one of them, or an admin to change the approvers setting.`,
+    authority?.approvalUrl ? { url: authority.approvalUrl } : {},
+  );
 }
 
 /** An approval names the plan version it approves: the plan must not have changed since the person saw it. */

@@ -11,7 +11,8 @@ export type PlanCommand =
   | { kind: "next"; workerId: string }
   | { kind: "submit"; submission: Submission }
   | { kind: "modify"; modification: Modification; rationale: string }
-  | { kind: "request_review"; stepId: string; claimId: string; presentation: string; questions: string[] }
+  | { kind: "request_review"; stepId: string; claimId: string; presentation: string; questions: string[]; assignee?: string | null }
+  | { kind: "assign_review"; reviewId: string; assignee: string | null }
   | { kind: "submit_review"; decision: ReviewDecision }
   | { kind: "cancel"; reason: string }
   | { kind: "resume"; sessionId: string };

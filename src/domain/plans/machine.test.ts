@@ -15,6 +15,7 @@ import {
   submitReview,
 } from "./machine";
 import type { NewStep, PlanState, Step, StepType } from "./model";
+import { assignReview } from "./review-assignee";
 import { progressOf } from "./status";
 
 const MINUTE = 60_000;
@@ -619,6 +620,29 @@ describe("requestReview and submitReview", () => {
     const approved = decide(state, checkpoint.stepId, "approve").state;
     expect(codeOf(() => decide(approved, checkpoint.stepId, "approve"))).toBe("invalid_transition");
     expect(codeOf(() => decide(approved, stepAt(approved, 3).stepId, "approve"))).toBe("invalid_transition");
+  });
+
+  it("names an assignee when asked, reassigns (audited from and to), refuses a review not waiting, and the decision's audit names who was meant to decide", () => {
+    const state = runNext(create(specs("search", "checkpoint", "synthesize")), T0).state;
+    const taken = take(state, "w1", T0 + MINUTE);
+    const asked = requestReview(taken.state, { stepId: taken.step.stepId, claimId: taken.claimId, presentation: "p", questions: [], assignee: "usr_2" }, T0 + 2 * MINUTE);
+    expect(stepAt(asked.state, 2).review?.assignee).toBe("usr_2");
+    expect(asked.events[0]?.detail).toMatchObject({ assignee: "usr_2" });
+    const moved = assignReview(asked.state, { reviewId: taken.step.stepId, assignee: "usr_3" }, T0 + 3 * MINUTE);
+    expect(stepAt(moved.state, 2).review?.assignee).toBe("usr_3");
+    expect(moved.events).toEqual([{ action: "review.assigned", stepId: taken.step.stepId, detail: { reviewId: taken.step.stepId, from: "usr_2", to: "usr_3" } }]);
+    // The same assignee again changes nothing and says nothing.
+    expect(assignReview(moved.state, { reviewId: taken.step.stepId, assignee: "usr_3" }, T0 + 3 * MINUTE).events).toEqual([]);
+    const decided = submitReview(moved.state, { stepId: taken.step.stepId, decision: "approve", feedback: null, followUpSteps: [] }, actor, T0 + 4 * MINUTE, newId);
+    expect(decided.events[0]).toMatchObject({ action: "review.approve", detail: { assignee: "usr_3" } });
+    expect(codeOf(() => assignReview(decided.state, { reviewId: taken.step.stepId, assignee: null }, T0 + 5 * MINUTE))).toBe("invalid_transition");
+    expect(codeOf(() => assignReview(decided.state, { reviewId: "step_nope", assignee: null }, T0 + 5 * MINUTE))).toBe("not_found");
+    // A plan review (an approval) is assigned by its reviewId; unassigning is null.
+    const approval = create(specs("search"), { approval: "required" });
+    const reviewId = approval.plan.reviews?.[0]?.reviewId ?? "";
+    const assigned = assignReview(approval, { reviewId, assignee: "usr_2" }, T0 + MINUTE);
+    expect(assigned.state.plan.reviews?.[0]?.assignee).toBe("usr_2");
+    expect(assignReview(assigned.state, { reviewId, assignee: null }, T0 + 2 * MINUTE).state.plan.reviews?.[0]?.assignee).toBeNull();
   });
 
   it("never stalls a step that waits for review", () => {

@@ -58,6 +58,8 @@ export interface Review {
   feedback: string | null;
   decidedAt: number | null;
   decidedBy: string | null;
+  /** The member meant to decide it (their user id), or absent/null: anyone in the org (review-assignee.ts). */
+  assignee?: string | null;
 }
 
 /** A gate on the whole plan, not a step: it never enters the step list or the progress formula. */

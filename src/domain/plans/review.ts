@@ -3,7 +3,8 @@ import { type Actor, isTerminalPlan, type NewStep, type PlanState, type Step } f
 import type { Budget } from "./budget";
 import { answerBudgetReview } from "./budget-review";
 import { answerApproval, type StepEdit } from "./approval";
-import { assertApprovedVersion, assertPersonDecides, type ReviewAuthority } from "./approval-authority";
+import { assertApprovedVersion, assertApprover, assertPersonDecides, type ReviewAuthority } from "./approval-authority";
+import { assigneeOf } from "./review-assignee";
 import { settle } from "./settle";
 import { findStep, insertAfter, replaceStep, snapshot } from "./step-list";
 import type { NewId, PlanModification, Transition } from "./transition";
@@ -12,7 +13,7 @@ import type { NewId, PlanModification, Transition } from "./transition";
 
 export function requestReview(
   state: PlanState,
-  request: { stepId: string; claimId: string; presentation: string; questions: string[] },
+  request: { stepId: string; claimId: string; presentation: string; questions: string[]; assignee?: string | null },
   now: number,
 ): Transition {
   if (isTerminalPlan(state.plan)) throw invalidTransition(`The plan is ${state.plan.status}.`);
@@ -24,10 +25,19 @@ export function requestReview(
     ...step,
     status: "awaiting_input",
     lastActivityAt: now,
-    review: { presentation: request.presentation, questions: request.questions, requestedAt: now, decision: null, feedback: null, decidedAt: null, decidedBy: null },
+    review: {
+      presentation: request.presentation,
+      questions: request.questions,
+      requestedAt: now,
+      decision: null,
+      feedback: null,
+      decidedAt: null,
+      decidedBy: null,
+      ...(request.assignee ? { assignee: request.assignee } : {}),
+    },
   };
   const settled = settle(replaceStep(state, waiting), now);
-  return { state: settled.state, events: [{ action: "review.requested", stepId: step.stepId, detail: { questions: request.questions.length } }, ...settled.events], modifications: [] };
+  return { state: settled.state, events: [{ action: "review.requested", stepId: step.stepId, detail: { questions: request.questions.length, ...(request.assignee ? { assignee: request.assignee } : {}) } }, ...settled.events], modifications: [] };
 }
 
 export interface ReviewDecision {
@@ -52,6 +62,15 @@ function assertNoStepEdits(decision: ReviewDecision): void {
 }
 
 export function submitReview(state: PlanState, decision: ReviewDecision, actor: Actor, now: number, newId: NewId): Transition {
+  const assignee = assigneeOf(state, decision.stepId, decision.stepId);
+  const transition = decideReview(state, decision, actor, now, newId);
+  if (!assignee) return transition;
+  // The audit says who was meant to decide beside who did (the entry's actor).
+  const decided = `review.${decision.decision}`;
+  return { ...transition, events: transition.events.map((event) => (event.action === decided ? { ...event, detail: { ...event.detail, assignee } } : event)) };
+}
+
+function decideReview(state: PlanState, decision: ReviewDecision, actor: Actor, now: number, newId: NewId): Transition {
   if (isTerminalPlan(state.plan)) throw invalidTransition(`The plan is ${state.plan.status}.`);
   const planReview = state.plan.reviews?.find((review) => review.reviewId === decision.stepId);
   if (planReview) {
@@ -59,6 +78,7 @@ export function submitReview(state: PlanState, decision: ReviewDecision, actor: 
     if (planReview.kind !== "approval") assertNoStepEdits(decision);
     if (planReview.kind === "approval" && decision.decision !== "reject") {
       assertPersonDecides(decision.authority, "approve_plan");
+      assertApprover(decision.authority);
       assertApprovedVersion(state, decision.planVersion);
     }
     // A budget stops spending until a person decides it goes on: the assistant ends the plan (reject) but never raises it.

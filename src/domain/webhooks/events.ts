@@ -18,6 +18,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "research_output.sources_changed",
   /** A plan's schedule made its next run (a new plan of the series, waiting for an assistant): once per run. */
   "plan.scheduled_run_due",
+  /** A waiting review was assigned to a member (or to no one) after it was requested: data.assigneeUserId, null for no one. */
+  "review.assigned",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -38,6 +40,7 @@ const PLAN_ACTIONS: Record<string, WebhookEventType> = {
   "plan.completed": "plan.completed",
   "plan.failed": "plan.failed",
   "plan.budget_exhausted": "plan.budget_exhausted",
+  "review.assigned": "review.assigned",
 };
 
 export const webhookTypeOfPlanAction = (action: string): WebhookEventType | null => PLAN_ACTIONS[action] ?? null;

@@ -30,11 +30,15 @@ export function planWebhookEvents(state: PlanState, events: readonly PlanEvent[]
     };
     if (type === "plan.stalled") data.stalledStepIds = event.detail.stepIds ?? [];
     const planReview = typeof event.detail.reviewId === "string" ? plan.reviews?.find((review) => review.reviewId === event.detail.reviewId) : undefined;
-    if (type === "plan.review_requested" && planReview) {
+    const aboutReview = type === "plan.review_requested" || type === "review.assigned";
+    if (aboutReview && planReview) {
       data.review = { reviewId: planReview.reviewId, kind: planReview.kind, presentation: clipNullable(planReview.presentation, PRESENTATION_CHARS), questions: planReview.questions };
-    } else if (type === "plan.review_requested" && step?.review) {
+    } else if (aboutReview && step?.review) {
       data.review = { reviewId: step.stepId, kind: "step", presentation: clipNullable(step.review.presentation, PRESENTATION_CHARS), questions: step.review.questions };
     }
+    // The member meant to decide: then the one person its notifications reach (src/platform/notifications).
+    const assignee = aboutReview ? ((planReview ? planReview.assignee : step?.review?.assignee) ?? null) : null;
+    if (assignee || type === "review.assigned") data.assigneeUserId = assignee;
     if (type === "plan.failed") data.reason = plan.failureReason;
     if (type === "plan.completed") data.finishedAt = new Date(plan.finishedAt ?? now).toISOString();
     if (type === "plan.budget_exhausted") {

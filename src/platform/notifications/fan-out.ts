@@ -1,11 +1,12 @@
 import { newId } from "../../domain/ids";
 import type { NotifiedEvent } from "../../domain/notifications/message";
 import { maySend } from "../../domain/notifications/confirmation";
-import { DEFAULT_EMAIL_EVENTS, isNotificationEvent } from "../../domain/notifications/policy";
+import { DEFAULT_EMAIL_EVENTS, isNotificationEvent, reviewRecipients } from "../../domain/notifications/policy";
 import type { WebhookEvent } from "../../domain/webhooks/events";
 import type { WebhookMessage } from "../../domain/webhooks/model";
 import type { Env } from "../../env";
 import { getEmailEvents, insertDeliveries, listChannels, type NewDelivery, unattemptedDeliveries } from "../../storage/notification-repository";
+import { d1OrgSettings } from "../../storage/org-settings";
 import { homeDatabase } from "../org-homes";
 import { publicOrigin } from "../runtime";
 
@@ -34,12 +35,14 @@ async function concernedPeople(env: Env, event: WebhookEvent): Promise<string[]>
   return [];
 }
 
+const isMember = async (env: Env, orgId: string, userId: string): Promise<boolean> =>
+  (await env.DB.prepare("SELECT 1 AS ok FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, userId).first()) !== null;
+
 /** Members of the org among `userIds`, with the events each takes by e-mail (their choice, or the defaults). */
 async function membersWanting(env: Env, orgId: string, userIds: readonly string[], type: string): Promise<string[]> {
   const wanting: string[] = [];
   for (const userId of userIds) {
-    const member = await env.DB.prepare("SELECT 1 AS ok FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, userId).first();
-    if (!member) continue;
+    if (!(await isMember(env, orgId, userId))) continue;
     const events = (await getEmailEvents(env.DB, orgId, userId)) ?? DEFAULT_EMAIL_EVENTS;
     if ((events as readonly string[]).includes(type)) wanting.push(userId);
   }
@@ -57,10 +60,14 @@ export async function fanOutNotifications(env: Env, event: WebhookEvent, now: nu
   if (event.type === "plan.review_requested" && review?.kind === "approval") return;
   const notified: NotifiedEvent = { eventId: event.eventId, type: event.type, occurredAt: event.occurredAt, data: event.data };
   const base = { orgId: event.orgId, eventId: event.eventId, eventType: event.type, event: JSON.stringify(notified), createdAt: now };
-  const people = await membersWanting(env, event.orgId, await concernedPeople(env, event), event.type);
+  // A review names its own recipients: its assignee, or an approval's approver group (policy.ts reviewRecipients).
+  const approvers = event.type === "plan.approval_requested" ? (await d1OrgSettings(env.DB).approvers(event.orgId)).map((person) => person.userId) : [];
+  const assignee = isId(event.data.assigneeUserId) ? event.data.assigneeUserId : null;
+  const named = reviewRecipients(event.type, event.data, approvers, assignee !== null && (await isMember(env, event.orgId, assignee)));
+  const people = await membersWanting(env, event.orgId, named ? named.people.filter(isId) : await concernedPeople(env, event), event.type);
   const origin = publicOrigin(env);
   const deliveries: NewDelivery[] = people.map((userId) => ({ ...base, id: newId("ntf"), recipient: `user:${userId}`, userId, channelId: null, cairnOrigin: origin }));
-  for (const channel of await listChannels(env.DB, event.orgId)) {
+  for (const channel of named?.channels === false ? [] : await listChannels(env.DB, event.orgId)) {
     // An address that has not confirmed gets nothing but its confirmation link.
     if (!(channel.events as readonly string[]).includes(event.type) || !maySend(channel)) continue;
     deliveries.push({ ...base, id: newId("ntf"), recipient: `channel:${channel.id}`, userId: null, channelId: channel.id, cairnOrigin: channel.cairnOrigin });

@@ -10,7 +10,7 @@ import { IdRemapper } from "../../domain/org-data/id-remap";
 import { newId } from "../../domain/ids";
 import type { OrgSettingsValues } from "../../domain/org-settings";
 import type { Env } from "../../env";
-import { importedSettingsStatement } from "../../storage/org-settings";
+import { importedSettingsStatements } from "../../storage/org-settings";
 import { countPlacement, type ImportedMembers } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
@@ -110,7 +110,7 @@ export async function importOrg(env: Env, orgId: string, lines: AsyncIterable<st
     await takeBackUnfinished(env, home, orgId, lock);
     const { summary, settings } = await importUnlocked(env, home, new ImportHold(env.DB, orgId, lock), lines, now);
     // The file's settings replace the org's, with the import's end: an import that fails changes none of them.
-    const restoreSettings = settings ? [importedSettingsStatement(env.DB, orgId, lock, settings)] : [];
+    const restoreSettings = settings ? importedSettingsStatements(env.DB, orgId, lock, settings) : [];
     if (!(await completeImport(env.DB, home, orgId, lock, restoreSettings))) throw takenOver();
     // Which sources each imported deliverable cites is rebuilt from it (a file cannot say what was verified at
     // delivery): each stands at the verdict it arrived with (judged again on its snapshot), or pending until

@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { checkPassword, waitInWords } from "../../auth/sign-in";
 import { canonicalOrigin } from "../../auth/resource";
-import { CairnError, httpStatusOf, isCairnError } from "../../domain/errors";
+import { httpStatusOf, isCairnError } from "../../domain/errors";
 import { ID_PATTERN } from "../../domain/ids";
 import { refusedByDatabaseGate, writeRefusal } from "../../domain/org-data/write-gate";
 import type { StepEdit } from "../../domain/plans/approval";
@@ -18,7 +18,8 @@ import { markOrgUsed, membershipsOf } from "../../storage/accounts";
 import { chooseOrgPage, openDashboard, registerOrgChoiceRoutes } from "./org-choice";
 import { registerSsoRoutes, ssoOfferFor } from "./sso-routes";
 import { orgsOpenedBy } from "../../domain/auth/sso/sign-in-orgs";
-import { type InboxItem, ReviewInbox, SignIn } from "./pages";
+import { SignIn } from "./pages";
+import { registerInboxRoutes } from "./inbox-routes";
 import { ledgerView } from "./plan-ledger";
 import { splitWorkerId } from "./plan-steps";
 import { PlanDetail, PlansList } from "./plans";
@@ -28,7 +29,6 @@ import {
   listPlans,
   liveFingerprint,
   PLANS_PAGE,
-  plansAwaitingReview,
   STATUS_FILTERS,
   type StatusFilter,
 } from "./queries";
@@ -377,39 +377,7 @@ function approvalRevisionOf(form: FormData, state: PlanState, now: number): { st
   return { ...(stepEdits.length ? { stepEdits } : {}), ...(Object.keys(changed).length ? { budget: changed } : {}) };
 }
 
-// ---------------------------------------------------------------------------
-// Review inbox
-
-dashboardApp.get("/reviews", async (c) => {
-  const { orgId, csrf } = c.get("session");
-  const { services, home } = await webServices(c.env, orgId);
-  const fingerprint = await liveFingerprint(home, orgId, null);
-  const plans = await plansAwaitingReview(home, orgId);
-  const states = await Promise.all(
-    plans.map((plan) =>
-      services.plans.read(orgId, plan.planId, false).catch((error: unknown) => {
-        // The index can name a plan a moment before its object answers; skip it this time.
-        if (error instanceof CairnError && error.code === "not_found") return null;
-        throw error;
-      }),
-    ),
-  );
-  const items: InboxItem[] = [];
-  plans.forEach((plan, i) => {
-    const state = states[i];
-    if (!state) return;
-    const budget = state.plan.budget ?? null;
-    for (const review of state.plan.reviews ?? []) if (review.decision === null) items.push({ plan, subject: { planReview: review, steps: state.steps, planVersion: state.plan.version }, budget });
-    for (const step of state.steps) if (step.status === "awaiting_input" && step.review) items.push({ plan, subject: { step }, budget });
-  });
-  return render(c, {
-    title: "Review inbox",
-    section: "reviews",
-    live: { url: "/dashboard/live", fingerprint, intervalMs: LIVE_INTERVAL_MS },
-    children: <ReviewInbox items={items} csrf={csrf} flash={flashFor(c)} />,
-  });
-});
-
+registerInboxRoutes(dashboardApp);
 registerRecordRoutes(dashboardApp);
 registerArtifactRoutes(dashboardApp);
 registerSourceRoutes(dashboardApp);

@@ -13,10 +13,11 @@ const MEANING: Record<NotificationEventType, string> = {
   "plan.completed": "a plan of yours is complete",
   "research_output.sources_changed": "a source of your deliverable has changed or gone",
   "plan.scheduled_run_due": "the next scheduled run of your plan is due",
+  "review.assigned": "a review was assigned to you",
 };
 
 /** The same events as an org channel hears them: of every plan of the organization, not one person's. */
-const CHANNEL_MEANING: Record<NotificationEventType, string> = {
+const CHANNEL_MEANING: Partial<Record<NotificationEventType, string>> = {
   "plan.review_requested": "a review is waiting on a plan",
   "plan.approval_requested": "a plan waits for approval before its first step",
   "plan.stalled": "a plan has stalled",
@@ -25,12 +26,12 @@ const CHANNEL_MEANING: Record<NotificationEventType, string> = {
   "plan.scheduled_run_due": "the next scheduled run of a plan is due",
 };
 
-function EventChecks(props: { name: string; checked: readonly string[]; meaning?: Record<NotificationEventType, string> }) {
+function EventChecks(props: { name: string; checked: readonly string[]; meaning?: Partial<Record<NotificationEventType, string>> }) {
   const meaning = props.meaning ?? MEANING;
   return (
     <fieldset>
       <legend>Events</legend>
-      {NOTIFICATION_EVENT_TYPES.map((type) => (
+      {NOTIFICATION_EVENT_TYPES.filter((type) => meaning[type] !== undefined).map((type) => (
         <label class="check">
           <input type="checkbox" name={props.name} value={type} checked={props.checked.includes(type)} /> {type} <span class="muted">({meaning[type]})</span>
           <br />

@@ -81,6 +81,7 @@ const flashes: Record<string, string> = {
   schedule_set: "Schedule set: each run is a new plan, made when it is due.",
   schedule_stopped: "Schedule stopped: no further runs (the runs made stay).",
   share_revoked: "Share link revoked: it answers “not found” from now on.",
+  reassigned: "Review reassigned: only its assignee is notified.",
 };
 
 /** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */

@@ -1,5 +1,6 @@
 import type { Budget } from "../../domain/plans/budget";
 import type { PlanIndexEntry } from "../../domain/plans/index-entry";
+import type { ReviewPersonView } from "../../operations/review-people";
 import { type SsoOffer, SsoForm } from "../pages";
 import { Flash, Progress } from "./layout";
 import { ReviewForm, type ReviewSubject } from "./review-form";
@@ -51,13 +52,32 @@ export function Message(props: { title: string; message: string; kind?: "error" 
 // ---------------------------------------------------------------------------
 // Review inbox
 
+/** Who a review is assigned to, and a control to hand it to another member (or to no one). */
+function AssigneeControl(props: { planId: string; reviewId: string; assignee: ReviewPersonView | null; mine: boolean; csrf: string }) {
+  const { assignee } = props;
+  return (
+    <form class="assignee" method="post" action={`/dashboard/plans/${props.planId}/reviews/${props.reviewId}/assignee`} data-assignee-form={props.reviewId}>
+      <input type="hidden" name="csrf" value={props.csrf} />
+      <p>
+        {props.mine ? <strong class="assigned-to-you">Assigned to you</strong> : assignee ? <span>Assigned to {assignee.name || assignee.email} ({assignee.email})</span> : <span class="muted">Not assigned: anyone may answer</span>}{" "}
+        <label for={`assignee-${props.reviewId}`}>Reassign to (a member's e-mail; empty for no one)</label>{" "}
+        <input id={`assignee-${props.reviewId}`} type="email" name="email" maxlength={254} value={assignee?.email ?? ""} />{" "}
+        <button type="submit">Reassign</button>
+      </p>
+    </form>
+  );
+}
+
 export interface InboxItem {
   plan: PlanIndexEntry;
   subject: ReviewSubject;
   budget: Budget | null;
+  /** The member meant to decide it (a current member), or null. */
+  assigneeUserId: string | null;
+  assignee: ReviewPersonView | null;
 }
 
-export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: string | null; error?: string | null }) {
+export function ReviewInbox(props: { items: InboxItem[]; userId: string; csrf: string; flash?: string | null; error?: string | null }) {
   return (
     <>
       <h1>Review inbox</h1>
@@ -70,8 +90,8 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
             Nothing awaits review.
           </p>
         ) : (
-          props.items.map(({ plan, subject, budget }) => (
-            <div class="card" data-inbox-plan={plan.planId}>
+          props.items.map(({ plan, subject, budget, assignee, assigneeUserId }) => (
+            <div class="card" data-inbox-plan={plan.planId} data-assigned={assigneeUserId === props.userId ? "you" : assignee ? "other" : "none"}>
               <p>
                 <a href={`/dashboard/plans/${plan.planId}`}>
                   <strong>{plan.name}</strong>
@@ -80,6 +100,7 @@ export function ReviewInbox(props: { items: InboxItem[]; csrf: string; flash?: s
                 <br />
                 <span class="muted">{plan.researchQuestion}</span>
               </p>
+              <AssigneeControl planId={plan.planId} reviewId={"step" in subject ? subject.step.stepId : subject.planReview.reviewId} assignee={assignee} mine={assigneeUserId === props.userId} csrf={props.csrf} />
               <ReviewForm planId={plan.planId} subject={subject} csrf={props.csrf} back="/dashboard/reviews" budget={budget} researchQuestion={plan.researchQuestion} />
             </div>
           ))

@@ -275,7 +275,8 @@ export async function setMemberRole(db: D1Database, orgId: string, userId: strin
 /**
  * Takes a person out of the org: the membership goes (never the last admin's)
  * and their API keys in the org are revoked with it, so re-adding them later
- * does not bring old keys back. One batch: both or neither.
+ * does not bring old keys back, and they leave the org's approver group (a review assigned to them reads as no
+ * one's: assignees are shown and notified only while members). One batch: all or nothing.
  */
 export async function removeMember(db: D1Database, orgId: string, userId: string, now: number): Promise<"ok" | "not_found" | "last_admin"> {
   const [removed] = await db.batch([
@@ -288,6 +289,12 @@ export async function removeMember(db: D1Database, orgId: string, userId: string
     db
       .prepare("UPDATE api_keys SET revoked_at = ? WHERE org_id = ? AND user_id = ? AND revoked_at IS NULL AND NOT EXISTS (SELECT 1 FROM memberships WHERE org_id = ? AND user_id = ?)")
       .bind(now, orgId, userId, orgId, userId),
+    db
+      .prepare(
+        `UPDATE orgs SET approvers = (SELECT COALESCE(json_group_array(j.value), '[]') FROM json_each(CASE WHEN json_valid(approvers) THEN approvers ELSE '[]' END) j WHERE j.value <> ?)
+          WHERE id = ? AND NOT EXISTS (SELECT 1 FROM memberships WHERE org_id = ? AND user_id = ?)`,
+      )
+      .bind(userId, orgId, orgId, userId),
   ]);
   if ((removed?.meta.changes ?? 0) > 0) return "ok";
   const exists = await db.prepare("SELECT 1 AS x FROM memberships WHERE org_id = ? AND user_id = ?").bind(orgId, userId).first();
