@@ -12,7 +12,7 @@ export const AssigneeEmail = z.string().trim().toLowerCase().min(3).max(254).ema
 
 /** The member with this e-mail, or a refusal naming the address (nothing is stored then). */
 export async function memberNamed(ctx: Pick<OperationContext, "services" | "principal">, email: string, path: string): Promise<OrgPerson> {
-  const [found] = await ctx.services.members.byEmails(ctx.principal.orgId, [email]);
+  const [found] = email.length <= 254 ? await ctx.services.members.byEmails(ctx.principal.orgId, [email]) : [];
   refuseNonMembers([email], found ? [found.email] : [], path);
   return found as OrgPerson;
 }
