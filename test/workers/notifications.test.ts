@@ -8,9 +8,9 @@ import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import { createChannel } from "../../src/platform/notifications/admin";
 import { Visitor } from "../support/dashboard";
-import { createPlan, ok } from "../support/plans";
+import { createPlan, ok, steps } from "../support/plans";
 import { adminOf, at, received, useStandInReceivers, waitFor } from "../support/webhooks";
-import { fetchWorker, ORIGIN, rest, seedApiKey, seedUser } from "../support/worker";
+import { callTool, fetchWorker, ORIGIN, rest, seedApiKey, seedOrg, seedUser } from "../support/worker";
 
 /**
  * Notifications on the real runtime: events leave through the webhook queue, people get e-mail through the
@@ -225,6 +225,66 @@ describe("notifications to people", () => {
       ["plan.approval_requested", "answered before it was sent"],
     ]);
     expect(at(path)).toHaveLength(2);
+  });
+
+  it("e-mails an assigned review to its assignee alone (not the owner, not the org's channels), a reassignment to the new assignee, an approval to the approver group; refuses a non-member by name", async () => {
+    const { orgId, adminKey } = await adminOf();
+    const [owner, bea, cy] = [await memberOf(orgId), await memberOf(orgId), await memberOf(orgId)];
+    const outsider = await seedUser(await seedOrg());
+    const path = "/slack/assigned";
+    expect((await rest(adminKey, "/org/notification-channels", json({ kind: "slack", url: `https://hooks.example.com${path}`, events: ["plan.review_requested", "plan.approval_requested"] }))).status).toBe(201);
+    const { planId } = await createPlan(owner.key, { steps: steps("checkpoint", "synthesize") });
+    const next = (await ok(owner.key, "get_next_step", { planId })) as { step: { stepId: string }; claimId: string };
+    const reviewId = next.step.stepId;
+    const ask = (assignee: string) => callTool(owner.key, "request_user_review", { planId, stepId: reviewId, claimId: next.claimId, presentation: "Scope?", questions: [], assignee });
+    const pending = async () => ((await ok(owner.key, "get_plan_status", { planId })) as { pendingReviews: Record<string, unknown>[] }).pendingReviews;
+
+    const refused = await ask(outsider.email);
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.body)).toContain(`Not a member of the organization: ${outsider.email.toLowerCase()}`);
+    expect(await pending()).toEqual([]);
+    expect((await ask(bea.email.toUpperCase())).isError).toBe(false);
+    expect(await pending()).toEqual([expect.objectContaining({ reviewId, kind: "step", assignee: { email: bea.email.toLowerCase(), name: bea.email } })]);
+    const [sent] = await waitFor("the assignee's e-mail", async () => {
+      const rows = await rowsFor(`user:${bea.userId}`);
+      return rows.some((r) => r.status === "delivered") && rows;
+    });
+    expect(sent).toMatchObject({ event_type: "plan.review_requested", sent_to: bea.email.toLowerCase() });
+    // One fan-out writes every delivery of an event at once: none for the owner or the channel now means none at all.
+    expect(await rowsFor(`user:${owner.userId}`)).toEqual([]);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM notification_deliveries WHERE org_id = ? AND channel_id IS NOT NULL").bind(orgId).first("n")).toBe(0);
+
+    // Reassigned over REST: someone outside is refused by name and nothing changes; a member is named, and alone hears of it.
+    const put = (email: string | null) => rest(owner.key, `/plans/${planId}/reviews/${reviewId}/assignee`, { method: "PUT", body: JSON.stringify({ email }) });
+    const outside = await put(outsider.email);
+    expect(outside.status).toBe(400);
+    expect(((await outside.json()) as { detail: string }).detail).toContain(outsider.email.toLowerCase());
+    expect((await pending())[0]?.assignee).toEqual({ email: bea.email.toLowerCase(), name: bea.email });
+    const moved = await put(cy.email);
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toEqual({ reviewId, assignee: { email: cy.email.toLowerCase(), name: cy.email } });
+    const [reassigned] = await waitFor("the new assignee's e-mail", async () => {
+      const rows = await rowsFor(`user:${cy.userId}`);
+      return rows.some((r) => r.status === "delivered") && rows;
+    });
+    expect(reassigned).toMatchObject({ event_type: "review.assigned", subject: expect.stringContaining("Review assigned to you") });
+    expect(await rowsFor(`user:${bea.userId}`)).toHaveLength(1);
+    expect(await rowsFor(`user:${owner.userId}`)).toEqual([]);
+    // The plan's audit says who assigned it to whom, and the decision names who was meant to decide.
+    await ok(owner.key, "submit_review", { planId, stepId: reviewId, decision: "approve" });
+    const history = (await ok(owner.key, "get_plan_history", { planId })) as { audit: { action: string; detail: Record<string, unknown> }[] };
+    expect(history.audit.find((entry) => entry.action === "review.assigned")?.detail).toEqual({ reviewId, from: bea.userId, to: cy.userId });
+    expect(history.audit.find((entry) => entry.action === "review.approve")?.detail).toMatchObject({ assignee: cy.userId });
+
+    // An approval in an org with an approver group: the group hears of it (the channel too), the owner does not.
+    expect((await rest(adminKey, "/org/settings", { method: "PUT", body: JSON.stringify({ approvers: [bea.email] }) })).status).toBe(200);
+    const approval = await createPlan(owner.key, { approval: "required" });
+    await waitFor("the approver's e-mail", async () => (await rowsFor(`user:${bea.userId}`)).some((r) => r.event_type === "plan.approval_requested"));
+    await waitFor("the channel's message", async () => at(path).length === 1);
+    expect(await rowsFor(`user:${owner.userId}`)).toEqual([]);
+    expect((await pending()).length).toBe(0);
+    const waiting = ((await ok(owner.key, "get_plan_status", { planId: approval.planId })) as { pendingReviews: Record<string, unknown>[] }).pendingReviews;
+    expect(waiting).toEqual([expect.objectContaining({ kind: "approval", assignee: null, approvers: [{ email: bea.email.toLowerCase(), name: bea.email }] })]);
   });
 
   it("sends nothing to a member removed from the org", async () => {
