@@ -229,6 +229,44 @@ describe("dashboard review inbox", () => {
     expect(review).toMatchObject({ actorUserId: member.userId, actorClientId: "dashboard" });
   });
 
+  it("lists the reviews assigned to you first, and reassigns one from the inbox (a non-member refused by name)", async () => {
+    const { orgId, apiKey } = await seedTenant();
+    const [member, other] = [await seedUser(orgId, "member"), await seedUser(orgId, "member")];
+    const outsider = await seedUser(await seedOrg(), "member");
+    const mine = await planAwaitingReview(apiKey, "[Scan] Mine");
+    const theirs = await planAwaitingReview(apiKey, "[Scan] Theirs");
+    const unassigned = await planAwaitingReview(apiKey, "[Scan] Anyone's");
+    const assign = (plan: { planId: string; checkpointStepId: string }, email: string) =>
+      rest(apiKey, `/plans/${plan.planId}/reviews/${plan.checkpointStepId}/assignee`, { method: "PUT", body: JSON.stringify({ email }) });
+    // Mine is assigned first, so the others are more recently updated: the index alone would list it last.
+    expect((await assign(mine, member.email)).status).toBe(200);
+    expect((await assign(theirs, other.email)).status).toBe(200);
+    const visitor = await signedIn(member.email, member.password);
+    const order = (html: string) => [...html.matchAll(/data-inbox-plan="([^"]+)" data-assigned="([^"]+)"/g)].map((m) => [m[1], m[2]]);
+    const inbox = await (await visitor.get("/dashboard/reviews")).text();
+    expect(order(inbox)).toEqual([
+      [mine.planId, "you"],
+      [unassigned.planId, "none"],
+      [theirs.planId, "other"],
+    ]);
+    expect(inbox).toContain("Assigned to you");
+    expect(inbox).toContain(`Assigned to ${other.email} (${other.email.toLowerCase()})`);
+
+    const csrf = Visitor.csrfOf(inbox);
+    const path = `/dashboard/plans/${mine.planId}/reviews/${mine.checkpointStepId}/assignee`;
+    const refused = await visitor.post(path, { csrf, email: outsider.email });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(outsider.email.toLowerCase());
+    const moved = await visitor.post(path, { csrf, email: other.email });
+    expect(moved.status).toBe(303);
+    expect(moved.headers.get("location")).toBe("/dashboard/reviews?done=reassigned");
+    const after = await (await visitor.get("/dashboard/reviews?done=reassigned")).text();
+    expect(after).toContain("Review reassigned");
+    expect(order(after).find(([planId]) => planId === mine.planId)?.[1]).toBe("other");
+    const history = (await ok(apiKey, "get_plan_history", { planId: mine.planId })) as { audit: { action: string; actorUserId: string; detail: unknown }[] };
+    expect(history.audit[0]).toMatchObject({ action: "review.assigned", actorUserId: member.userId, detail: { from: member.userId, to: other.userId } });
+  });
+
   it("revises with follow-up steps from the plan page", async () => {
     const { admin, apiKey } = await seedTenant();
     const { planId, checkpointStepId } = await planAwaitingReview(apiKey);

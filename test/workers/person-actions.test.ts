@@ -5,7 +5,7 @@ import worker from "../../src/index";
 import { Visitor } from "../support/dashboard";
 import { emptyOrg, exportText, importInto } from "../support/org-files";
 import { completeNextStep, createPlan, ok, steps } from "../support/plans";
-import { rest, seedApiKey, seedTenant, tokensFor } from "../support/worker";
+import { rest, seedApiKey, seedOrg, seedTenant, seedUser, tokensFor } from "../support/worker";
 
 /**
  * One list of person-level actions, one check, every surface: each action is refused (403, naming how a person does
@@ -191,6 +191,48 @@ describe("person-level actions: one check on every surface", () => {
     const [, orgAdminKey] = s.refused[1] as [string, string];
     expect((await rest(orgAdminKey, "/org/settings", json("PATCH", { planApproval: "required", sharing: "admins" }))).status).toBe(200);
     expect((await rest(orgAdminKey, "/org/notification-channels", json("POST", { kind: "email", address: s.admin.email.toUpperCase(), events: ["plan.completed"] }))).status).toBe(201);
+  });
+});
+
+describe("the org's approver group", () => {
+  it("naming members is an admin's (a non-member refused by name, nothing stored); widening or lifting it a person's; only its members approve", async () => {
+    const s = await setup();
+    const [, orgAdminKey] = s.refused[1] as [string, string];
+    const ana = await seedUser(s.orgId, "member");
+    const outsider = await seedUser(await seedOrg(), "member");
+    const approvers = async () => ((await (await rest(orgAdminKey, "/org/settings")).json()) as { approvers: string[] }).approvers;
+    const put = (key: string, list: string[]) => rest(key, "/org/settings", json("PUT", { approvers: list }));
+
+    const outside = await put(orgAdminKey, [ana.email, outsider.email]);
+    expect(outside.status).toBe(400);
+    expect(((await outside.json()) as { detail: string }).detail).toContain(`Not a member of the organization: ${outsider.email.toLowerCase()}`);
+    expect(await approvers()).toEqual([]);
+    expect((await put(orgAdminKey, [ana.email])).status).toBe(200);
+    expect(await approvers()).toEqual([ana.email.toLowerCase()]);
+    for (const widened of [[ana.email, s.admin.email], []]) {
+      const refused = await put(orgAdminKey, widened);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { detail: string }).detail).toContain("is a person's decision");
+    }
+    expect(await approvers()).toEqual([ana.email.toLowerCase()]);
+
+    // The admin is a person (their plans:approve key) but not an approver: refused, naming who approves.
+    const { planId } = await createPlan(s.apiKey, { approval: "required" });
+    const reviewId = await pendingOf(s.apiKey, planId, "approval");
+    const approve = () => rest(s.personKey, `/plans/${planId}/steps/${reviewId}/review`, json("POST", { decision: "approve", planVersion: 1 }));
+    const notApprover = await approve();
+    expect(notApprover.status).toBe(403);
+    expect(((await notApprover.json()) as { detail: string }).detail).toContain(ana.email.toLowerCase());
+    expect(await pendingOf(s.apiKey, planId, "approval")).toBe(reviewId);
+    // A person lifts the group; then any person approves.
+    expect((await put(s.personKey, [])).status).toBe(200);
+    expect((await approve()).status).toBe(200);
+
+    // A member removed from the org leaves the group with their membership.
+    expect((await put(orgAdminKey, [ana.email])).status).toBe(200);
+    const removed = await s.visitor.post(`/dashboard/admin/members/${ana.userId}/remove`, { csrf: await s.visitor.csrf("/dashboard/admin") });
+    expect(removed.status).toBe(303);
+    expect(await env.DB.prepare("SELECT approvers FROM orgs WHERE id = ?").bind(s.orgId).first("approvers")).toBe("[]");
   });
 });
 
