@@ -151,6 +151,20 @@ describe("webhooks", () => {
     expect(at("/stalls").filter((r) => r.body.includes('"plan.stalled"'))).toHaveLength(2);
   });
 
+  it("announces a review assigned to a member as review.assigned, signed like every event", async () => {
+    const { apiKey, adminKey, orgId } = await adminOf();
+    const member = await seedUser(orgId, "member");
+    const { secret } = await subscribe(adminKey, "/assigned", ["review.assigned"]);
+    const { planId } = await createPlan(apiKey, { approval: "required" });
+    const { pendingReviews } = (await ok(apiKey, "get_plan_status", { planId })) as { pendingReviews: { reviewId: string }[] };
+    const reviewId = pendingReviews[0]?.reviewId ?? "";
+    const put = await rest(apiKey, `/plans/${planId}/reviews/${reviewId}/assignee`, { method: "PUT", body: JSON.stringify({ email: member.email }) });
+    expect(put.status).toBe(200);
+    const delivered = await waitFor("review.assigned", async () => at("/assigned")[0]);
+    const payload = new Webhook(secret).verify(delivered.body, delivered.headers) as { type: string; data: Record<string, unknown> };
+    expect(payload).toMatchObject({ type: "review.assigned", data: { planId, assigneeUserId: member.userId, review: { reviewId, kind: "approval" } } });
+  });
+
   it("announces a stored deliverable and a spent budget", async () => {
     const { apiKey, adminKey } = await adminOf();
     await subscribe(adminKey, "/outputs", ["research_output.created", "plan.budget_exhausted"]);
