@@ -81,7 +81,9 @@ async function richOrg() {
   await ok(key, "submit_step_result", { planId: plan.planId, stepId: first.step.stepId, claimId: first.claimId, result: { found: 3 }, confidence: 0.7, stepExecutionReport: REPORT });
   await ok(key, "modify_plan", { planId: plan.planId, action: "add", modificationRationale: "One more angle", steps: [{ stepType: "analyze", instructions: "Compare costs" }] });
   const checkpoint = (await ok(key, "get_next_step", { planId: plan.planId })) as { step: { stepId: string }; claimId: string };
-  await ok(key, "request_user_review", { planId: plan.planId, stepId: checkpoint.step.stepId, claimId: checkpoint.claimId, presentation: "Scope: cars only", questions: ["Include phones?"] });
+  await ok(key, "request_user_review", { planId: plan.planId, stepId: checkpoint.step.stepId, claimId: checkpoint.claimId, presentation: "Scope: cars only", questions: ["Include phones?"], assignee: member.email });
+  // The member also approves the org's plans: the export's settings carry the group by e-mail.
+  expect((await api(admin.key, "/org/settings", { method: "PUT", body: JSON.stringify({ approvers: [member.email] }) })).status).toBe(200);
   const artifact = (await ok(key, "store_research", { artifactType: "finding", title: "Electrolyte density", content: { whKg: 400 }, contentText: "Solid electrolytes reach 400 Wh/kg", planId: plan.planId })) as { artifactId: string };
   await ok(key, "store_research", { artifactId: artifact.artifactId, artifactType: "finding", title: "Electrolyte density (revised)", content: { whKg: 410 }, contentText: "Solid electrolytes reach 410 Wh/kg" });
   await ok(key, "record_evidence", { planId: plan.planId, subtopics: ["Density"], evidence: [source(1, "Density")] });
@@ -113,6 +115,9 @@ describe("org export, import and erasure", () => {
     expect(lines[0]).toMatchObject({ type: "header", format: "cairn-org-export", formatVersion: 3, org: { id: a.orgId } });
     expect(lines.at(-1)).toMatchObject({ type: "end" });
     expect(first).not.toMatch(/password_hash|key_hash|pbkdf2/i);
+    // Named reviewers travel: the approver group by e-mail in the header, the review's assignee in the plan's state.
+    expect(lines[0]).toMatchObject({ settings: { approvers: [a.member.email.toLowerCase()] } });
+    expect(JSON.stringify(lines.filter((r) => r.type === "plan_state"))).toContain(`\\"assignee\\":\\"${a.member.userId}\\"`);
     const kinds = new Set(lines.map((r) => (r.type === "row" ? `row:${String(r.table)}` : String(r.type))));
     for (const kind of ["member", "plan_state", "session_state", "row:plans", "row:artifacts", "row:artifact_versions", "row:research_outputs", "row:research_output_versions", "row:research_feedback", "row:evidence_ledgers", "row:ledger_evidence", "row:ledger_claims", "row:ledger_verdicts", "row:search_sessions", "row:skill_executions", "row:api_keys"]) {
       expect(kinds, kind).toContain(kind);
@@ -147,8 +152,11 @@ describe("org export, import and erasure", () => {
     const bPlans = (await ok(bKey, "list_active_plans", {})) as { plans: { planId: string }[] };
     const bPlanId = bPlans.plans[0]?.planId ?? "";
     expect(bPlanId).not.toBe(a.planId);
-    const status = (await ok(bKey, "get_plan_status", { planId: bPlanId })) as { pendingReviews: { stepId: string; questions: string[] }[] };
+    const status = (await ok(bKey, "get_plan_status", { planId: bPlanId })) as { pendingReviews: { stepId: string; questions: string[]; assignee: unknown }[] };
     expect(status.pendingReviews[0]?.questions).toEqual(["Include phones?"]);
+    // The assignee and the approver group are the restored member here.
+    expect(status.pendingReviews[0]?.assignee).toEqual({ email: a.member.email.toLowerCase(), name: a.member.email });
+    expect(((await (await api(bKey, "/org/settings")).json()) as { approvers: string[] }).approvers).toEqual([a.member.email.toLowerCase()]);
     await ok(bKey, "submit_review", { planId: bPlanId, stepId: status.pendingReviews[0]?.stepId, decision: "approve" });
     expect(await ok(bKey, "get_next_step", { planId: bPlanId })).toMatchObject({ status: "step", step: { stepType: "synthesize" } });
     const hits = (await ok(bKey, "search_sources", { query: "electrolytes" })) as { results: { id: string }[] };
