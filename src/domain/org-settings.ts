@@ -1,5 +1,5 @@
 import { type ValidationIssue, validationError } from "./errors";
-import type { OrgSettings } from "./ports";
+import type { OrgMembers, OrgSettings } from "./ports";
 import { APPROVAL_MODES, type ApprovalMode } from "./plans/approval";
 import { isSharingMode, SHARING_MODES, type SharingMode } from "./shares";
 import { checkSourcePolicy, SOURCE_POLICY_LISTS, type SourcePolicy } from "./sources/source-policy";
@@ -138,6 +138,13 @@ export function parseExportedSettings(value: unknown, where: string): OrgSetting
   if (!Array.isArray(approvers)) issues.push(approvers);
   if (issues.length || typeof mode !== "string" || typeof sharing !== "string" || !checked.ok || !Array.isArray(approvers)) return fail(issues);
   return { planApproval: mode, sourcePolicy: checked.policy, sharing, approvers };
+}
+
+/** Refuses an approver group naming anyone who is not a member of the org, naming them (REST and the dashboard ask this). */
+export async function assertApproversAreMembers(members: OrgMembers, orgId: string, approvers: readonly string[]): Promise<void> {
+  if (approvers.length === 0) return;
+  const found = await members.byEmails(orgId, approvers);
+  refuseNonMembers(approvers, found.map((person) => person.email), "approvers");
 }
 
 /** What changed, for the audit log: the approval's from/to, and each list's added and removed domains (at most 20 named each). */

@@ -1,5 +1,5 @@
 import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import { applySettingsChange, MAX_APPROVERS, readSettings, refuseNonMembers, settingsChangeDetail, writeSettings } from "../domain/org-settings";
+import { applySettingsChange, assertApproversAreMembers, MAX_APPROVERS, readSettings, settingsChangeDetail, writeSettings } from "../domain/org-settings";
 import { assertPerson, loosensProtection } from "../domain/person-actions";
 import { APPROVAL_MODES } from "../domain/plans/approval";
 import type { Principal } from "../domain/principal";
@@ -46,8 +46,7 @@ export async function orgSettingsRoute(
     const before = await readSettings(services.orgSettings, orgId);
     if (request.method === "GET") return Response.json(before);
     const after = applySettingsChange(await jsonBody(request, BODY_LIMIT), before);
-    const found = await services.members.byEmails(orgId, after.approvers);
-    refuseNonMembers(after.approvers, found.map((person) => person.email), "approvers");
+    await assertApproversAreMembers(services.members, orgId, after.approvers);
     // Tightening is the admin scope's; lowering or lifting a protection is a person's (an assistant's credential may hold org:admin).
     if (loosensProtection(before, after)) assertPerson(principal, "lower_protection", `${publicOrigin(env)}/dashboard/admin/settings`);
     await writeSettings(services.orgSettings, orgId, before, after);

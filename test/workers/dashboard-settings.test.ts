@@ -35,6 +35,7 @@ describe("the dashboard's org settings", () => {
       planApproval: "required",
       sourcePolicy: { blockedDomains: ["example.com", "spam.net"], preferredDomains: ["nature.com", "who.int"] },
       sharing: "members",
+      approvers: [],
     });
     const shown = await (await visitor.get("/dashboard/admin/settings?done=settings")).text();
     expect(shown).toContain("Settings saved.");
@@ -64,6 +65,17 @@ describe("the dashboard's org settings", () => {
 
     const audit = await env.DB.prepare("SELECT actor_client_id AS client, detail FROM audit_log WHERE org_id = ? AND action = 'org.settings_changed'").bind(orgId).all<{ client: string; detail: string }>();
     expect(audit.results).toHaveLength(1);
+    // The approver group: someone outside the org is refused by name and nothing saved; a member is saved.
+    const member = await seedUser(orgId, "member");
+    const outsider = await seedUser(await seedOrg(), "member");
+    const base = { csrf, planApproval: "required", blockedDomains: "example.com\nspam.net", preferredDomains: "nature.com\nwho.int" };
+    const outside = await visitor.post("/dashboard/admin/settings", { ...base, approvers: `${member.email}\n${outsider.email}` });
+    expect(outside.status).toBe(400);
+    expect(await outside.text()).toContain(`Not a member: ${outsider.email.toLowerCase()}`);
+    expect(((await (await rest(adminKey, "/org/settings")).json()) as { approvers: string[] }).approvers).toEqual([]);
+    expect((await visitor.post("/dashboard/admin/settings", { ...base, approvers: member.email })).status).toBe(303);
+    expect(((await (await rest(adminKey, "/org/settings")).json()) as { approvers: string[] }).approvers).toEqual([member.email.toLowerCase()]);
+    expect(await (await visitor.get("/dashboard/admin/settings")).text()).toMatch(new RegExp(`<textarea[^>]*name="approvers"[^>]*>${member.email.toLowerCase().replace(".", "\\.")}</textarea>`));
     expect(audit.results[0]?.client).toBe("dashboard");
     expect(JSON.parse(audit.results[0]?.detail ?? "{}")).toMatchObject({ planApproval: { from: "optional", to: "required" }, blockedDomains: { added: ["example.com", "spam.net"] } });
   });

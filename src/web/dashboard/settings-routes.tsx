@@ -1,7 +1,7 @@
 /** Org admin → Settings (admins only: app.tsx guards /admin/*). The same rules as PATCH /api/v1/org/settings (src/domain/org-settings.ts). */
 import type { Hono } from "hono";
 import { isCairnError } from "../../domain/errors";
-import { applySettingsChange, type OrgSettingsValues, readSettings, settingsChangeDetail, writeSettings } from "../../domain/org-settings";
+import { applySettingsChange, assertApproversAreMembers, type OrgSettingsValues, readSettings, settingsChangeDetail, writeSettings } from "../../domain/org-settings";
 import { assertPerson, loosensProtection } from "../../domain/person-actions";
 import { webServices } from "../../platform/runtime";
 import { type App, dashboardPrincipal, type DashContext, flashFor, recordAudit, render } from "./page";
@@ -12,9 +12,10 @@ const asForm = (settings: OrgSettingsValues): SettingsFormValues => ({
   blockedDomains: settings.sourcePolicy.blockedDomains.join("\n"),
   preferredDomains: settings.sourcePolicy.preferredDomains.join("\n"),
   sharing: settings.sharing,
+  approvers: settings.approvers.join("\n"),
 });
 
-/** A textarea's domains: one a line (commas and spaces separate too, as a domain holds none). */
+/** A textarea's domains or e-mails: one a line (commas and spaces separate too, as neither holds any). */
 const domainsOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 function settingsPage(c: DashContext, values: SettingsFormValues, extra: { error?: string; issues?: { path: string; message: string }[]; status?: number } = {}) {
@@ -47,13 +48,20 @@ export function registerSettingsRoutes(dashboardApp: Hono<App>): void {
       preferredDomains: String(form.get("preferredDomains") ?? ""),
       // A form without the field (one saved before sharing was a setting) leaves it as it is.
       sharing: String(form.get("sharing") ?? before.sharing) as SettingsFormValues["sharing"],
+      approvers: String(form.get("approvers") ?? before.approvers.join("\n")),
     };
     let after: OrgSettingsValues;
     try {
       after = applySettingsChange(
-        { planApproval: typed.planApproval, sharing: typed.sharing, sourcePolicy: { blockedDomains: domainsOf(typed.blockedDomains), preferredDomains: domainsOf(typed.preferredDomains) } },
+        {
+          planApproval: typed.planApproval,
+          sharing: typed.sharing,
+          sourcePolicy: { blockedDomains: domainsOf(typed.blockedDomains), preferredDomains: domainsOf(typed.preferredDomains) },
+          approvers: domainsOf(typed.approvers),
+        },
         before,
       );
+      await assertApproversAreMembers(services.members, orgId, after.approvers);
     } catch (error) {
       if (!isCairnError(error)) throw error;
       // Shown with what was typed, so a long list is not lost to one bad line.

@@ -5,7 +5,7 @@ import { SOURCE_POLICY_LIMITS } from "../../domain/sources/source-policy";
 import { Flash, IssueList } from "./layout";
 
 // ---------------------------------------------------------------------------
-// Org admin → Settings: new plans' approval, who may share deliverables by link, and the source policy (blocked and preferred domains).
+// Org admin → Settings: new plans' approval and who approves, who may share deliverables by link, and the source policy (blocked and preferred domains).
 
 /** What the form shows: the stored settings, or after a refusal what the admin typed (so nothing typed is lost). */
 export interface SettingsFormValues {
@@ -13,6 +13,8 @@ export interface SettingsFormValues {
   blockedDomains: string;
   preferredDomains: string;
   sharing: SharingMode;
+  /** The approver group, one e-mail a line. */
+  approvers: string;
 }
 
 const SHARING_LABELS: Record<SharingMode, string> = {
@@ -49,6 +51,12 @@ export function SettingsPage(props: { values: SettingsFormValues; csrf: string; 
             </option>
           ))}
         </select>
+        <br />
+        <label for="s-approvers">Approvers: only these members approve plans, and a waiting approval is sent to them (one e-mail a line; empty: any person)</label>
+        <br />
+        <textarea id="s-approvers" name="approvers" rows={3} spellcheck={false} autocomplete="off">
+          {values.approvers}
+        </textarea>
         <h2>Share links</h2>
         <p class="muted">
           A share link lets anyone who has it read one deliverable with its sources, without signing in, for {SHARE_LIMITS.defaultDays} days unless its maker
