@@ -9,6 +9,7 @@ import { Trust } from "./artifact-views";
 import { defineOperation, type OperationContext } from "./operation";
 import { ParamSessionId } from "./params";
 import { actorOf, fillBudget, ParamPlanId, PlanStatusBrief, planStatusBrief, ResultSummary, resultSummaryOf } from "./plan-views";
+import { OpenCommentsView, openCommentsOnPlan } from "./comment-views";
 
 /**
  * Steps whose results a full page reads from the plan at a time (a result may be 256 KiB): it reads batch after
@@ -79,6 +80,7 @@ export const getResearchContext = defineOperation({
         trust: Trust.optional(),
       })
       .optional(),
+    comments: OpenCommentsView.optional(),
   }),
   rest: { method: "get", path: "/plans/{planId}/context" },
   async handler(input, ctx) {
@@ -146,7 +148,7 @@ export const getResearchContext = defineOperation({
       createdAt: new Date(plan.createdAt).toISOString(),
     };
     const truncated = cut || page.some((entry) => entry.cut);
-    const sources = start === 0 ? await sourcesOf(ctx, input.planId) : null;
+    const [sources, comments] = start === 0 ? await Promise.all([sourcesOf(ctx, input.planId), openCommentsOnPlan(ctx, input.planId)]) : [null, null];
     return {
       plan: header,
       status: planStatusBrief(outline, ctx.now()),
@@ -154,6 +156,7 @@ export const getResearchContext = defineOperation({
       nextCursor: end < outline.steps.length ? String(end) : null,
       truncated,
       ...(sources ? { sources } : {}),
+      ...(comments ? { comments } : {}),
     };
   },
 });

@@ -42,7 +42,7 @@ export const escapeSlack = (value: string): string => value.replaceAll("&", "&am
 export function dashboardLink(origin: string, event: NotifiedEvent): string {
   const base = origin.replace(/\/$/, "");
   const outputId = str(event.data.outputId);
-  if (event.type === "research_output.sources_changed" && outputId && ID.test(outputId)) return `${base}/dashboard/outputs/${outputId}`;
+  if ((event.type === "research_output.sources_changed" || event.type === "comment.created") && outputId && ID.test(outputId)) return `${base}/dashboard/outputs/${outputId}`;
   const planId = str(event.data.planId);
   if (planId && ID.test(planId)) return `${base}/dashboard/plans/${planId}`;
   return `${base}/dashboard/plans`;
@@ -72,6 +72,8 @@ export function headline(event: NotifiedEvent): string {
     }
     case "plan.scheduled_run_due":
       return `The next scheduled run of ${name} is due and waits for an assistant to start it.`;
+    case "comment.created":
+      return `You were mentioned in a comment on ${name}.`;
   }
 }
 
@@ -82,6 +84,7 @@ const SUBJECTS: Record<NotificationEventType, string> = {
   "plan.completed": "Plan complete",
   "research_output.sources_changed": "Sources changed",
   "plan.scheduled_run_due": "Scheduled run due",
+  "comment.created": "Mentioned in a comment",
 };
 
 const FOOTER = "You receive this because of your Cairn notification settings or your organization's channels.";

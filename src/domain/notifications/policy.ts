@@ -15,6 +15,7 @@ export const NOTIFICATION_EVENT_TYPES = [
   "plan.completed",
   "research_output.sources_changed",
   "plan.scheduled_run_due",
+  "comment.created",
 ] as const satisfies readonly WebhookEventType[];
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 
@@ -22,9 +23,10 @@ export const isNotificationEvent = (type: string): type is NotificationEventType
 
 /**
  * A member who never chose: reviews and approvals of their own plans, and the runs of the schedules they own coming
- * due (a run waits for someone to start it), by e-mail.
+ * due (a run waits for someone to start it), by e-mail; and comments that mention them (comment.created reaches a
+ * person only when it mentions them).
  */
-export const DEFAULT_EMAIL_EVENTS: readonly NotificationEventType[] = ["plan.review_requested", "plan.approval_requested", "plan.scheduled_run_due"];
+export const DEFAULT_EMAIL_EVENTS: readonly NotificationEventType[] = ["plan.review_requested", "plan.approval_requested", "plan.scheduled_run_due", "comment.created"];
 
 export const CHANNEL_KINDS = ["slack", "email"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];

@@ -18,6 +18,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "research_output.sources_changed",
   /** A plan's schedule made its next run (a new plan of the series, waiting for an assistant): once per run. */
   "plan.scheduled_run_due",
+  /** A person commented on a deliverable or a step (a mentioned member is notified of it). */
+  "comment.created",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

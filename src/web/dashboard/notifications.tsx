@@ -13,6 +13,7 @@ const MEANING: Record<NotificationEventType, string> = {
   "plan.completed": "a plan of yours is complete",
   "research_output.sources_changed": "a source of your deliverable has changed or gone",
   "plan.scheduled_run_due": "the next scheduled run of your plan is due",
+  "comment.created": "a comment mentions you by your e-mail address",
 };
 
 /** The same events as an org channel hears them: of every plan of the organization, not one person's. */
@@ -23,6 +24,7 @@ const CHANNEL_MEANING: Record<NotificationEventType, string> = {
   "plan.completed": "a plan is complete",
   "research_output.sources_changed": "a source of a deliverable has changed or gone",
   "plan.scheduled_run_due": "the next scheduled run of a plan is due",
+  "comment.created": "someone comments on a deliverable or a step",
 };
 
 function EventChecks(props: { name: string; checked: readonly string[]; meaning?: Record<NotificationEventType, string> }) {
