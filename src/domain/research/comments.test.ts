@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CairnError } from "../errors";
+import type { CairnError } from "../errors";
 import { answerableRefusal, bodyIssue, type Comment, COMMENT_LIMITS, fullTargetRefusal, mentionedEmails, parseNewComment, parseResolution, threadOf } from "./comments";
 
 const comment = (over: Partial<Comment>): Comment => ({
