@@ -234,3 +234,21 @@ describe("mentions and webhooks", () => {
     expect(others).toBe(0);
   });
 });
+
+describe("a member's comments after they leave", () => {
+  it("keeps the words as the org's record and drops the name: the author reads as a former member", async () => {
+    const leaving = await seedUser(t.orgId, "member");
+    const key = (await seedApiKey(t.orgId, leaving.userId)).key;
+    const made = (await (await post(key, `/outputs/${t.outputId}/comments`, { body: "Written before leaving" })).json()) as Comment;
+    expect(made.author?.email).toBe(leaving.email);
+    const admin = new Visitor();
+    await admin.signIn(t.admin.email, t.admin.password);
+    const csrf = await admin.csrf("/dashboard/admin");
+    expect((await admin.post(`/dashboard/admin/members/${leaving.userId}/remove`, { csrf })).status).toBe(303);
+    const listed = (await (await rest(t.memberKey, `/outputs/${t.outputId}/comments`)).json()) as { comments: Comment[] };
+    expect(listed.comments.find((c) => c.commentId === made.commentId)).toMatchObject({ body: "Written before leaving", author: null });
+    const page = await (await admin.get(`/dashboard/outputs/${t.outputId}`)).text();
+    expect(page.slice(page.indexOf(`id="comment-${made.commentId}"`))).toMatch(/^[^]*?a former member/);
+    expect(page).not.toContain(leaving.email);
+  });
+});
