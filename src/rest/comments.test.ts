@@ -248,7 +248,7 @@ describe("a member's comments after they leave", () => {
     const listed = (await (await rest(t.memberKey, `/outputs/${t.outputId}/comments`)).json()) as { comments: Comment[] };
     expect(listed.comments.find((c) => c.commentId === made.commentId)).toMatchObject({ body: "Written before leaving", author: null });
     const page = await (await admin.get(`/dashboard/outputs/${t.outputId}`)).text();
-    expect(page.slice(page.indexOf(`id="comment-${made.commentId}"`))).toMatch(/^[^]*?a former member/);
+    expect(page.slice(page.indexOf(`id="comment-${made.commentId}"`)).slice(0, 200)).toContain("a former member");
     expect(page).not.toContain(leaving.email);
   });
 });
