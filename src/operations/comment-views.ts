@@ -36,19 +36,23 @@ const anchorView = ({ heading, quote }: NonNullable<Comment["anchor"]>) => ({
 
 function openCommentsView(comments: readonly Comment[]): OpenCommentsView | null {
   if (comments.length === 0) return null;
-  const shown = comments.slice(0, COMMENT_LIMITS.forAssistant);
-  return {
-    open: shown.map((comment) => ({
-      commentId: comment.commentId,
-      ...(comment.replyTo ? { replyTo: comment.replyTo } : {}),
-      ...(comment.target.kind === "output" ? { outputId: comment.target.outputId } : { stepId: comment.target.stepId }),
-      ...(comment.anchor ? { anchor: anchorView(comment.anchor) } : {}),
-      body: clipText(comment.body, COMMENT_LIMITS.assistantBodyChars),
-      createdAt: new Date(comment.createdAt).toISOString(),
-    })),
-    ...(comments.length > shown.length ? { more: true } : {}),
-    trust: UNTRUSTED,
-  };
+  const rows = comments.slice(0, COMMENT_LIMITS.forAssistant).map((comment) => ({
+    commentId: comment.commentId,
+    ...(comment.replyTo ? { replyTo: comment.replyTo } : {}),
+    ...(comment.target.kind === "output" ? { outputId: comment.target.outputId } : { stepId: comment.target.stepId }),
+    ...(comment.anchor ? { anchor: anchorView(comment.anchor) } : {}),
+    body: clipText(comment.body, COMMENT_LIMITS.assistantBodyChars),
+    createdAt: new Date(comment.createdAt).toISOString(),
+  }));
+  // Newest first until the list's room is used (at least one), so a read stays bounded whatever people wrote.
+  const open: typeof rows = [];
+  let used = 0;
+  for (const row of rows) {
+    used += JSON.stringify(row).length + 1;
+    if (used > COMMENT_LIMITS.assistantListChars && open.length > 0) break;
+    open.push(row);
+  }
+  return { open, ...(comments.length > open.length ? { more: true } : {}), trust: UNTRUSTED };
 }
 
 /** The open comments on a deliverable; null when it has none. */

@@ -125,7 +125,9 @@ export const getResearchContext = defineOperation({
     };
     const cost = ({ row }: ReturnType<typeof rowOf>) => JSON.stringify(row).length;
     const page: ReturnType<typeof rowOf>[] = [];
-    let left = PAGE_CHARS[detail];
+    // People's open comments come with the first page, in its room (bounded themselves: comment-views.ts).
+    const comments = start === 0 ? await openCommentsOnPlan(ctx, input.planId) : null;
+    let left = PAGE_CHARS[detail] - (comments ? JSON.stringify(comments).length : 0);
     for (let from = start; from < outline.steps.length && left > 0; from += batchSize) {
       const outlined = outline.steps.slice(from, from + batchSize);
       const steps = full ? await withResults(outlined) : outlined;
@@ -148,7 +150,7 @@ export const getResearchContext = defineOperation({
       createdAt: new Date(plan.createdAt).toISOString(),
     };
     const truncated = cut || page.some((entry) => entry.cut);
-    const [sources, comments] = start === 0 ? await Promise.all([sourcesOf(ctx, input.planId), openCommentsOnPlan(ctx, input.planId)]) : [null, null];
+    const sources = start === 0 ? await sourcesOf(ctx, input.planId) : null;
     return {
       plan: header,
       status: planStatusBrief(outline, ctx.now()),

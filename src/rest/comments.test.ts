@@ -221,6 +221,28 @@ describe("the assistant hears comments", () => {
   });
 });
 
+describe("the assistant's reads stay bounded", () => {
+  it("lists the newest open comments within their room, clipped, and says there are more", async () => {
+    const fresh = await seedTenant();
+    const plan = await createPlan(fresh.apiKey, { name: "[Scan] Many comments" });
+    const { outputId } = (await ok(fresh.apiKey, "store_research_output", { planId: plan.planId, title: "Busy", mediaType: "markdown", content: "# Busy\n\nText." })) as { outputId: string };
+    const long = (n: number) => `Comment ${n}: ${"word ".repeat(Math.floor((COMMENT_LIMITS.bodyChars - 20) / 5))}`;
+    const made: string[] = [];
+    for (let n = 0; n < COMMENT_LIMITS.forAssistant + 5; n++) {
+      made.push(((await (await post(fresh.apiKey, `/outputs/${outputId}/comments`, { body: long(n), anchor: { quote: "q".repeat(COMMENT_LIMITS.quoteChars) } })).json()) as Comment).commentId);
+    }
+    for (const read of [await ok(fresh.apiKey, "get_research_output", { outputId }), await ok(fresh.apiKey, "get_research_context", { planId: plan.planId })]) {
+      const comments = read.comments as OpenComments;
+      expect(comments.more).toBe(true);
+      expect(comments.open[0]?.commentId).toBe(made.at(-1));
+      expect(comments.open.length).toBeLessThan(COMMENT_LIMITS.forAssistant);
+      expect(JSON.stringify(comments.open).length).toBeLessThanOrEqual(COMMENT_LIMITS.assistantListChars + 100);
+      for (const comment of comments.open) expect(comment.body.length).toBeLessThanOrEqual(COMMENT_LIMITS.assistantBodyChars);
+      expect(JSON.stringify(read).length).toBeLessThan(32_000);
+    }
+  });
+});
+
 describe("mentions and webhooks", () => {
   it("announces comment.created and notifies the members a comment mentions, not its author nor others", async () => {
     const mentioned = await seedUser(t.orgId, "member");

@@ -29,6 +29,8 @@ export const COMMENT_LIMITS = {
   forAssistant: 20,
   assistantBodyChars: 800,
   assistantAnchorChars: 200,
+  /** Characters of JSON the listed comments take together in one read (newest first; at least one is listed). */
+  assistantListChars: 6_000,
   /** Comments one deliverable version may answer. */
   answered: 50,
 } as const;
