@@ -16,6 +16,7 @@ import type { SourceVerification, VerificationStatus } from "./sources/verificat
 import type { SourcePolicy } from "./sources/source-policy";
 import type { SourceCounts } from "./sources/recheck";
 import type { SkillExecution, SkillExecutionStatus, SkillExecutionSummary } from "./skill-executions";
+import type { Comment, CommentTarget } from "./research/comments";
 
 /**
  * What operations need from storage. Every method takes the org id first: a
@@ -86,6 +87,27 @@ export interface OutputRepository {
    */
   sourceCounts(orgId: string, outputId: string, version: number): Promise<SourceCounts | null>;
   list(orgId: string, filters: { planId?: string }, page: { after?: PageCursor; limit: number }): Promise<ResearchOutputSummary[]>;
+}
+
+/** People's comments on deliverables and steps (src/domain/research/comments.ts), in the org's home database. */
+export interface CommentRepository {
+  /** Stores a comment with its webhook events (outbox, same transaction); a reply opens its thread again if it was resolved. */
+  insert(comment: Comment, events: readonly WebhookEvent[]): Promise<void>;
+  get(orgId: string, commentId: string): Promise<Comment | null>;
+  /** The org's comments among `ids` (others' are not found). */
+  getMany(orgId: string, ids: readonly string[]): Promise<Comment[]>;
+  /** Every comment on a deliverable, or on a step, oldest first (at most COMMENT_LIMITS.perTarget exist). */
+  onOutput(orgId: string, outputId: string): Promise<Comment[]>;
+  onStep(orgId: string, planId: string, stepId: string): Promise<Comment[]>;
+  /** Comments on any step of a plan, oldest first (the dashboard's plan page). */
+  onPlanSteps(orgId: string, planId: string, limit: number): Promise<Comment[]>;
+  /** Open comments, newest first: on a deliverable, or on a plan (its steps and its deliverables); `limit` rows. */
+  openOnOutput(orgId: string, outputId: string, limit: number): Promise<Comment[]>;
+  openOnPlan(orgId: string, planId: string, limit: number): Promise<Comment[]>;
+  /** How many comments a deliverable or a step holds (for its bound). */
+  count(orgId: string, target: CommentTarget): Promise<number>;
+  /** Resolves (or, with `resolvedAt` null, opens) the threads whose first comments are `threads`. */
+  setResolved(orgId: string, threads: readonly string[], resolution: { resolvedAt: number; resolvedBy: string; answeredBy: { outputId: string; version: number } | null } | null): Promise<void>;
 }
 
 export interface FeedbackRepository {
@@ -194,6 +216,7 @@ export interface Services {
   ledger: EvidenceLedgerRepository;
   outputs: OutputRepository;
   feedback: FeedbackRepository;
+  comments: CommentRepository;
   artifacts: ArtifactRepository;
   skillExecutions: SkillExecutionRepository;
   audit: AuditLog;

@@ -9,6 +9,7 @@ import { Trust } from "./artifact-views";
 import { defineOperation, type OperationContext } from "./operation";
 import { ParamSessionId } from "./params";
 import { actorOf, fillBudget, ParamPlanId, PlanStatusBrief, planStatusBrief, ResultSummary, resultSummaryOf } from "./plan-views";
+import { OpenCommentsView, openCommentsOnPlan } from "./comment-views";
 
 /**
  * Steps whose results a full page reads from the plan at a time (a result may be 256 KiB): it reads batch after
@@ -79,6 +80,7 @@ export const getResearchContext = defineOperation({
         trust: Trust.optional(),
       })
       .optional(),
+    comments: OpenCommentsView.optional(),
   }),
   rest: { method: "get", path: "/plans/{planId}/context" },
   async handler(input, ctx) {
@@ -123,7 +125,9 @@ export const getResearchContext = defineOperation({
     };
     const cost = ({ row }: ReturnType<typeof rowOf>) => JSON.stringify(row).length;
     const page: ReturnType<typeof rowOf>[] = [];
-    let left = PAGE_CHARS[detail];
+    // People's open comments come with the first page, in its room (bounded themselves: comment-views.ts).
+    const comments = start === 0 ? await openCommentsOnPlan(ctx, input.planId) : null;
+    let left = PAGE_CHARS[detail] - (comments ? JSON.stringify(comments).length : 0);
     for (let from = start; from < outline.steps.length && left > 0; from += batchSize) {
       const outlined = outline.steps.slice(from, from + batchSize);
       const steps = full ? await withResults(outlined) : outlined;
@@ -154,6 +158,7 @@ export const getResearchContext = defineOperation({
       nextCursor: end < outline.steps.length ? String(end) : null,
       truncated,
       ...(sources ? { sources } : {}),
+      ...(comments ? { comments } : {}),
     };
   },
 });

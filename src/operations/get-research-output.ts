@@ -10,6 +10,7 @@ import { deliverableChanges, type DeliverableChanges } from "../domain/research/
 import { whatDeliverableSaid } from "../domain/research/deliverable-said";
 import type { ResearchOutput } from "../domain/research/outputs";
 import { ParamOutputId } from "./store-research-output";
+import { OpenCommentsView, openCommentsOnOutput } from "./comment-views";
 
 const CitationView = z.object({ ref: z.string().optional(), title: z.string(), url: z.string().optional() });
 
@@ -85,6 +86,7 @@ export const getResearchOutput = defineOperation({
     sources: SourceCountsView.optional(),
     previousOutputId: z.string().optional(),
     changes: ChangesView.optional(),
+    comments: OpenCommentsView.optional(),
   }),
   rest: { method: "get", path: "/outputs/{outputId}" },
   async handler(input, ctx) {
@@ -112,13 +114,14 @@ export const getResearchOutput = defineOperation({
       : undefined;
     const offset = Math.min(input.offset ?? 0, output.content.length);
     // A run of a scheduled series says what changed since the previous run's deliverable, with its first page.
-    const comparison = offset === 0 ? await changesSincePreviousRun(ctx, output) : null;
+    const [comparison, comments] = offset === 0 ? await Promise.all([changesSincePreviousRun(ctx, output), openCommentsOnOutput(ctx, output.outputId)]) : [null, null];
     const fixed = {
       ...summary,
       formattingInstructions: clipNullable(instructions, INSTRUCTIONS_PREVIEW_CHARS),
       citations,
       ...(note ? { note } : {}),
       ...(comparison ?? {}),
+      ...(comments ? { comments } : {}),
     };
     const end = pageEnd(output.content, offset, readRoom(fixed));
     return { ...fixed, content: output.content.slice(offset, end), offset, nextOffset: end < output.content.length ? end : null };

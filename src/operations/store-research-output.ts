@@ -11,6 +11,7 @@ import { type Citation, MEDIA_TYPES, type MediaType, OUTPUT_LIMITS, type Researc
 import type { WebhookEvent } from "../domain/webhooks/events";
 import { defineOperation, type OperationContext, restPath } from "./operation";
 import { ParamExecutionId, ParamId } from "./params";
+import { answerableRefusal, COMMENT_LIMITS, threadOf } from "../domain/research/comments";
 
 export const ParamOutputId = ParamId("output");
 
@@ -18,9 +19,8 @@ export const storeResearchOutput = defineOperation({
   name: "store_research_output",
   title: "Store research output",
   description:
-    "Store a plan's deliverable as delivered: content in its mediaType, formatting instructions used, citations. " +
-    "outputId stores a new version. On a plan with an evidence ledger, citations ([E3]) are checked and reported; " +
-    "a strict plan refuses a failing one.",
+    "Store a plan's deliverable (content, formatting instructions used, citations). outputId stores a new version; " +
+    "answersComments resolves comments. With an evidence ledger, citations ([E3]) are checked and reported; strict plans refuse failing ones.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
@@ -35,11 +35,14 @@ export const storeResearchOutput = defineOperation({
       .array(z.strictObject({ ref: z.string().max(20).optional(), title: z.string().min(1).max(500), url: z.url({ protocol: /^https?$/ }).max(2000).optional() }))
       .max(OUTPUT_LIMITS.citations)
       .optional(),
+    answersComments: z.array(ParamId("comment")).max(COMMENT_LIMITS.answered).optional(),
   }),
   output: z.object({
     outputId: z.string(),
     version: z.number(),
     created: z.boolean(),
+    /** The comments' threads resolved as answered by this version. */
+    answeredComments: z.array(z.string()).optional(),
     /** The citation check: policy, passed, and only the lists that have something in them. */
     verification: z
       .object({
@@ -82,7 +85,7 @@ export const storeResearchOutput = defineOperation({
       .nullable(),
   }),
   rest: { method: "post", path: "/outputs", creates: { location: (stored) => restPath`/outputs/${stored.outputId}` } },
-  core: { description: "Store a plan's deliverable: content in its mediaType, with citations.", hide: ["outputId", "executionId", "formattingInstructions"] },
+  core: { description: "Store a plan's deliverable: content in its mediaType, with citations.", hide: ["outputId", "executionId", "formattingInstructions", "answersComments"] },
   async handler(input, ctx) {
     const { orgId, userId } = ctx.principal;
     const now = ctx.now();
@@ -93,6 +96,7 @@ export const storeResearchOutput = defineOperation({
       throw notFound("skill execution", input.executionId);
     }
     const planId = input.planId ?? previous?.planId ?? null;
+    const answered = await answeredThreads(ctx, input.answersComments ?? [], { outputId: previous?.outputId ?? null, planId });
     const checked = planId ? await verifyCitations(ctx, planId, input) : null;
     const verification = checked ? reportOf(checked) : null;
     if (checked?.policy === "strict" && !checked.passed) {
@@ -133,9 +137,26 @@ export const storeResearchOutput = defineOperation({
     const saved = await ctx.services.outputs.save(output, previous?.version ?? null, events, checked?.citedSources);
     if (!saved) throw conflict(`Output ${output.outputId} got a new version meanwhile; read it and store again.`);
     await ctx.services.webhookEvents.publish(events);
-    return { outputId: output.outputId, version: output.version, created: previous === null, verification: verification && withoutEmptyLists(verification) };
+    // The threads this version answers are resolved with a link to it (after it is stored: never to a version that is not).
+    await ctx.services.comments.setResolved(orgId, answered, { resolvedAt: now, resolvedBy: userId, answeredBy: { outputId: output.outputId, version: output.version } });
+    return {
+      outputId: output.outputId,
+      version: output.version,
+      created: previous === null,
+      ...(answered.length ? { answeredComments: answered } : {}),
+      verification: verification && withoutEmptyLists(verification) };
   },
 });
+
+/** The threads of the comments a version says it answers, checked before anything is stored (comments.ts answerableRefusal). */
+async function answeredThreads(ctx: OperationContext, ids: readonly string[], output: { outputId: string | null; planId: string | null }): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const unique = [...new Set(ids)];
+  const found = await ctx.services.comments.getMany(ctx.principal.orgId, unique);
+  const refused = answerableRefusal(unique, found, output);
+  if (refused) throw refused;
+  return [...new Set(found.map(threadOf))];
+}
 
 /** Plans without an evidence ledger have nothing to check against. */
 async function verifyCitations(ctx: OperationContext, planId: string, { content, mediaType, citations = [] }: { content: string; mediaType: MediaType; citations?: Citation[] }) {

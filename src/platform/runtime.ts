@@ -33,6 +33,7 @@ import { clientTextStore } from "./sources/client-texts";
 import { sourceCheckQueue } from "./sources/producer";
 import { snapshotTexts } from "./sources/snapshot-texts";
 import { outboxPublisher } from "./webhooks/producer";
+import { d1CommentRepository } from "../storage/comment-repository";
 
 const now = () => Date.now();
 
@@ -96,6 +97,7 @@ function homeRepositories(home: D1Queries) {
     ledger: d1EvidenceLedger(home),
     outputs: d1OutputRepository(home),
     feedback: d1FeedbackRepository(home),
+    comments: d1CommentRepository(home),
     skillExecutions: d1SkillExecutionRepository(db),
     audit: d1AuditLog(db, now),
     planIndex: d1PlanIndex(home),

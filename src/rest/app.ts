@@ -22,6 +22,7 @@ import { promptsRoute } from "./prompts";
 import { schedulesRoute } from "./schedules";
 import { outputDownloadRoute } from "./output-download";
 import { sharesRoute } from "./shares";
+import { commentsRoute } from "./comments";
 
 export const REST_BASE = "/api/v1";
 
@@ -115,6 +116,8 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   if (assignee) return assignee;
   const shares = await sharesRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
   if (shares) return shares;
+  const comments = await commentsRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+  if (comments) return comments;
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {

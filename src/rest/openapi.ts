@@ -16,6 +16,7 @@ import { promptsOpenApiPaths } from "./prompts";
 import { outputDownloadOpenApiPaths } from "./output-download";
 import { sharesOpenApiPaths } from "./shares";
 import { reviewAssigneeOpenApiPaths } from "./review-assignee";
+import { commentsOpenApiPaths } from "./comments";
 
 const PROBLEM = {
   type: "object",
@@ -115,6 +116,7 @@ export function openApiDocument(origin: string) {
     paths[path] = { ...paths[path], [operation.rest.method]: pathItem(operation) };
   }
   Object.assign(paths, promptsOpenApiPaths(REST_BASE, problem), orgDataOpenApiPaths(REST_BASE, problem), webhooksOpenApiPaths(REST_BASE, problem), notificationsOpenApiPaths(REST_BASE, problem), orgSettingsOpenApiPaths(REST_BASE, problem), orgSsoOpenApiPaths(REST_BASE, problem), sourceRecheckOpenApiPaths(REST_BASE, problem), scheduleOpenApiPaths(REST_BASE, problem), outputDownloadOpenApiPaths(REST_BASE, problem), sharesOpenApiPaths(REST_BASE, problem), reviewAssigneeOpenApiPaths(REST_BASE, problem));
+  Object.assign(paths, commentsOpenApiPaths(REST_BASE, problem));
   return {
     openapi: "3.1.0",
     info: {

@@ -626,3 +626,30 @@ export const notificationDailyUsage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.orgId, t.day] })],
 );
+
+/**
+ * People's comments on a deliverable (output_id) or on a step's result (plan_id, step_id), migration 0038
+ * (src/storage/comment-repository.ts). A deliverable's comment keeps its plan too, so a plan's read lists them.
+ * `reply_to` is the thread's first comment; a thread's resolution is written on every comment of it.
+ */
+export const comments = sqliteTable(
+  "comments",
+  {
+    id: text("id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    outputId: text("output_id"),
+    planId: text("plan_id"),
+    stepId: text("step_id"),
+    replyTo: text("reply_to"),
+    body: text("body").notNull(),
+    anchorHeading: text("anchor_heading"),
+    anchorQuote: text("anchor_quote"),
+    authorUserId: text("author_user_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    resolvedAt: integer("resolved_at"),
+    resolvedBy: text("resolved_by"),
+    answeredByOutputId: text("answered_by_output_id"),
+    answeredByVersion: integer("answered_by_version"),
+  },
+  (t) => [index("comments_output").on(t.orgId, t.outputId, t.createdAt), index("comments_plan").on(t.orgId, t.planId, t.createdAt)],
+);

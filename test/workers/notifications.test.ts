@@ -53,7 +53,7 @@ describe("notifications to people", () => {
     const { orgId } = await adminOf();
     const member = await memberOf(orgId);
     const defaults = await (await rest(member.key, "/me/notifications")).json();
-    expect(defaults).toMatchObject({ email: ["plan.review_requested", "plan.approval_requested", "plan.scheduled_run_due", "review.assigned"], defaults: true, address: member.email.toLowerCase(), digestWindowSeconds: 1 });
+    expect(defaults).toMatchObject({ email: ["plan.review_requested", "plan.approval_requested", "plan.scheduled_run_due", "review.assigned", "comment.created"], defaults: true, address: member.email.toLowerCase(), digestWindowSeconds: 1 });
 
     const { planId } = await createPlan(member.key, { approval: "required" });
     const [sent] = await waitFor("the approval e-mail", async () => {

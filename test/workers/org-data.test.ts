@@ -49,7 +49,7 @@ function canonical(text: string): string {
   return records(text)
     .filter((r) => r.type !== "header" && r.type !== "member" && !(r.type === "row" && r.table === "api_keys"))
     .map((r) => (r.type === "end" ? { ...r, counts: { ...(r.counts as object), member: "-", api_keys: "-" } } : r))
-    .map((r) => JSON.stringify(r).replace(/\b(org|plan|step|art|out|exec|claim|clm|cond|aud|srch|fb|call)_[0-9a-z]{25}\b/g, (id, kind: string) => {
+    .map((r) => JSON.stringify(r).replace(/\b(org|plan|step|art|out|exec|claim|clm|cond|aud|srch|fb|call|cmt)_[0-9a-z]{25}\b/g, (id, kind: string) => {
       if (!seen.has(id)) seen.set(id, `${kind}#${seen.size}`);
       return seen.get(id) ?? id;
     }))
@@ -92,6 +92,12 @@ async function richOrg() {
   const output = (await ok(key, "store_research_output", { planId: plan.planId, executionId: execution.executionId, title: "Report", mediaType: "markdown", content: "# Draft [E1]" })) as { outputId: string };
   await ok(key, "store_research_output", { outputId: output.outputId, planId: plan.planId, title: "Report", mediaType: "markdown", content: "# Final [E1]" });
   await ok(key, "submit_research_feedback", { planId: plan.planId, phase: "initial", satisfaction: 4, summary: "Useful" });
+  // People's comments: a thread on the deliverable (anchored, with a reply, answered by a version) and one on a step.
+  const comment = async (path: string, body: unknown) => ((await (await api(key, path, { method: "POST", body: JSON.stringify(body) })).json()) as { commentId: string }).commentId;
+  const asked = await comment(`/outputs/${output.outputId}/comments`, { body: "Is 400 Wh/kg the cell or the pack?", anchor: { heading: "Final", quote: "Final" } });
+  await comment(`/outputs/${output.outputId}/comments`, { body: "The cell.", replyTo: asked });
+  await comment(`/plans/${plan.planId}/steps/${first.step.stepId}/comments`, { body: "Add the 2026 survey." });
+  await ok(key, "store_research_output", { outputId: output.outputId, planId: plan.planId, title: "Report", mediaType: "markdown", content: "# Final, cell level [E1]", answersComments: [asked] });
   const sessionId = await startSession(key);
   return { ...tenant, member, adminKey: admin.key, planId: plan.planId, checkpointStepId: checkpoint.step.stepId, artifactId: artifact.artifactId, sessionId };
 }
@@ -119,7 +125,7 @@ describe("org export, import and erasure", () => {
     expect(lines[0]).toMatchObject({ settings: { approvers: [a.member.email.toLowerCase()] } });
     expect(JSON.stringify(lines.filter((r) => r.type === "plan_state"))).toContain(`\\"assignee\\":\\"${a.member.userId}\\"`);
     const kinds = new Set(lines.map((r) => (r.type === "row" ? `row:${String(r.table)}` : String(r.type))));
-    for (const kind of ["member", "plan_state", "session_state", "row:plans", "row:artifacts", "row:artifact_versions", "row:research_outputs", "row:research_output_versions", "row:research_feedback", "row:evidence_ledgers", "row:ledger_evidence", "row:ledger_claims", "row:ledger_verdicts", "row:search_sessions", "row:skill_executions", "row:api_keys"]) {
+    for (const kind of ["member", "plan_state", "session_state", "row:plans", "row:artifacts", "row:artifact_versions", "row:research_outputs", "row:research_output_versions", "row:research_feedback", "row:comments", "row:evidence_ledgers", "row:ledger_evidence", "row:ledger_claims", "row:ledger_verdicts", "row:search_sessions", "row:skill_executions", "row:api_keys"]) {
       expect(kinds, kind).toContain(kind);
     }
 
@@ -218,7 +224,7 @@ describe("org export, import and erasure", () => {
     };
     const inHome = await counts(secondDb, bOrg);
     const inDirectory = await counts(env.DB, bOrg);
-    for (const table of ["plans", "artifacts", "artifact_versions", "research_outputs", "research_output_versions", "research_feedback", "evidence_ledgers", "ledger_evidence", "ledger_claims", "ledger_verdicts", "skill_executions"]) {
+    for (const table of ["plans", "artifacts", "artifact_versions", "research_outputs", "research_output_versions", "research_feedback", "comments", "evidence_ledgers", "ledger_evidence", "ledger_claims", "ledger_verdicts", "skill_executions"]) {
       expect(inHome[table], table).toBeGreaterThan(0);
       expect(inDirectory[table], table).toBe(0);
     }

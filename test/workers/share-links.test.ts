@@ -288,6 +288,11 @@ describe("share links", () => {
         now,
       ),
     ]);
+    // People's comments on it stay in the org: a thread anchored in the shared text, and a reply.
+    const commented = await rest(t.apiKey, `/outputs/${outputId}/comments`, json({ body: `${SECRET} (Falcon comment)`, anchor: { heading: "Batteries", quote: "Lab cells reached" } }));
+    expect(commented.status).toBe(201);
+    const { commentId } = (await commented.json()) as { commentId: string };
+    expect((await rest(t.apiKey, `/outputs/${outputId}/comments`, json({ body: "Falcon reply: 7 million", replyTo: commentId }))).status).toBe(201);
     const read = (await ok(t.apiKey, "get_research_output", { outputId })) as { previousOutputId?: string; changes?: { summary: string } };
     expect(read.previousOutputId).toBeDefined();
     expect(read.changes?.summary).toContain("Since the previous run");
@@ -306,8 +311,14 @@ describe("share links", () => {
 
     // No "what changed" against a deliverable that was never shared, and nothing of it, of the ledger or of the plan.
     expect(html).not.toContain('id="what-changed"');
-    for (const secret of [SECRET, "Project Falcon", "Falcon", "7 million", "previous-run.example", "uncited-source.example", "Secret plan name", previousPlanId, planId, t.orgId, "evil.example"]) {
+    for (const secret of [SECRET, "Project Falcon", "Falcon", "7 million", "previous-run.example", "uncited-source.example", "Secret plan name", previousPlanId, planId, t.orgId, "evil.example", commentId]) {
       expect(html, secret).not.toContain(secret);
+    }
+    // Nor do the org's downloads of it carry the comments: they are built from the same public view.
+    for (const format of ["md", "html"]) {
+      const file = await (await rest(t.apiKey, `/outputs/${outputId}/download?format=${format}`)).text();
+      expect(file).toContain("Lab cells reached");
+      for (const secret of [SECRET, "Falcon", commentId]) expect(file, `${format}: ${secret}`).not.toContain(secret);
     }
     // Every word a reader sees is the deliverable's, its cited sources' (title, address, quote, the page Cairn read) or the page's own.
     const article = await (await fetch(`${sourcePages}/article.html`)).text();

@@ -42,7 +42,7 @@ export const escapeSlack = (value: string): string => value.replaceAll("&", "&am
 export function dashboardLink(origin: string, event: NotifiedEvent): string {
   const base = origin.replace(/\/$/, "");
   const outputId = str(event.data.outputId);
-  if (event.type === "research_output.sources_changed" && outputId && ID.test(outputId)) return `${base}/dashboard/outputs/${outputId}`;
+  if ((event.type === "research_output.sources_changed" || event.type === "comment.created") && outputId && ID.test(outputId)) return `${base}/dashboard/outputs/${outputId}`;
   const planId = str(event.data.planId);
   if (planId && ID.test(planId)) return `${base}/dashboard/plans/${planId}`;
   return `${base}/dashboard/plans`;
@@ -74,6 +74,8 @@ export function headline(event: NotifiedEvent): string {
       return `The next scheduled run of ${name} is due and waits for an assistant to start it.`;
     case "review.assigned":
       return `A review on ${name} was assigned to you: the plan continues when you (or another person) answer it.`;
+    case "comment.created":
+      return `You were mentioned in a comment on ${name}.`;
   }
 }
 
@@ -85,6 +87,7 @@ const SUBJECTS: Record<NotificationEventType, string> = {
   "research_output.sources_changed": "Sources changed",
   "plan.scheduled_run_due": "Scheduled run due",
   "review.assigned": "Review assigned to you",
+  "comment.created": "Mentioned in a comment",
 };
 
 const FOOTER = "You receive this because of your Cairn notification settings or your organization's channels.";

@@ -16,6 +16,7 @@ export const NOTIFICATION_EVENT_TYPES = [
   "research_output.sources_changed",
   "plan.scheduled_run_due",
   "review.assigned",
+  "comment.created",
 ] as const satisfies readonly WebhookEventType[];
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 
@@ -26,10 +27,10 @@ export const CHANNEL_EVENT_TYPES: readonly NotificationEventType[] = NOTIFICATIO
 
 /**
  * A member who never chose: reviews and approvals of their own plans (or assigned to them, or theirs as an approver),
- * reviews reassigned to them, and the runs of the schedules they own coming due (a run waits for someone to start
- * it), by e-mail.
+ * reviews reassigned to them, the runs of the schedules they own coming due (a run waits for someone to start it), and
+ * comments that mention them (comment.created reaches a person only when it mentions them), by e-mail.
  */
-export const DEFAULT_EMAIL_EVENTS: readonly NotificationEventType[] = ["plan.review_requested", "plan.approval_requested", "plan.scheduled_run_due", "review.assigned"];
+export const DEFAULT_EMAIL_EVENTS: readonly NotificationEventType[] = ["plan.review_requested", "plan.approval_requested", "plan.scheduled_run_due", "review.assigned", "comment.created"];
 
 /**
  * Whom a review's notification names instead of the plan's owner: its assignee alone while they are a member (others

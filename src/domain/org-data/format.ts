@@ -48,6 +48,7 @@ export const ROW_TABLES = [
   "research_outputs",
   "research_output_versions",
   "research_feedback",
+  "comments",
   "evidence_ledgers",
   "ledger_evidence",
   "ledger_claims",

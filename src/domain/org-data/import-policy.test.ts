@@ -180,3 +180,33 @@ describe("import budget", () => {
     expect(importDay(noon) + 1).toBe(importDay(Date.UTC(2026, 10, 26)));
   });
 });
+
+describe("imported comments", () => {
+  const comment = (extra: StoredRow = {}): StoredRow => ({
+    id: newId("cmt"),
+    org_id: "org_x",
+    output_id: newId("out"),
+    plan_id: null,
+    step_id: null,
+    reply_to: null,
+    body: "Is this the cell or the pack?",
+    anchor_heading: "Costs",
+    anchor_quote: null,
+    author_user_id: "usr_1",
+    created_at: T,
+    resolved_at: null,
+    resolved_by: null,
+    answered_by_output_id: null,
+    answered_by_version: null,
+    ...extra,
+  });
+
+  it("takes a comment a person could have posted, and refuses one the routes would refuse, naming the column", () => {
+    expect(checkImportRow("comments", comment(), 3, 3)).toBeTruthy();
+    expect(checkImportRow("comments", comment({ output_id: null, plan_id: newId("plan"), step_id: newId("step") }), 3, 3)).toBeTruthy();
+    expect(refusal(() => checkImportRow("comments", comment({ body: `${"> ".repeat(100)}deep` }), 4, 3))).toContain("column body");
+    expect(refusal(() => checkImportRow("comments", comment({ body: "x".repeat(9_000) }), 4, 3))).toContain("column body");
+    expect(refusal(() => checkImportRow("comments", comment({ output_id: null }), 4, 3))).toContain("about a deliverable");
+    expect(refusal(() => checkImportRow("comments", comment({ reply_to: "not-an-id" }), 4, 3))).toContain("column reply_to");
+  });
+});

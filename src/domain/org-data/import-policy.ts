@@ -20,6 +20,7 @@ import {
   isRecord,
   json,
   jsonBytes,
+  MAX_VERSION,
   objectValue,
   oneOf,
   orgColumn,
@@ -29,6 +30,7 @@ import {
   time,
   version,
 } from "./import-rules";
+import { bodyIssue, COMMENT_LIMITS } from "../research/comments";
 
 /**
  * What an import may write into each D1 table: an allowlist of columns, each with
@@ -159,6 +161,23 @@ export const IMPORT_POLICY: Readonly<Partial<Record<RowTable, Readonly<Record<st
     follow_up_requested: bool,
     created_by: actor(),
     created_at: time(),
+  },
+  comments: {
+    id: id("cmt"),
+    org_id: orgColumn,
+    output_id: id("out", true),
+    plan_id: planId(true),
+    step_id: id("step", true),
+    reply_to: id("cmt", true),
+    body: text(COMMENT_LIMITS.bodyChars, { min: 1 }),
+    anchor_heading: text(COMMENT_LIMITS.headingChars, { nullable: true }),
+    anchor_quote: text(COMMENT_LIMITS.quoteChars, { nullable: true }),
+    author_user_id: actor(),
+    created_at: time(),
+    resolved_at: time(true),
+    resolved_by: actor(true),
+    answered_by_output_id: id("out", true),
+    answered_by_version: int(1, MAX_VERSION, true),
   },
   evidence_ledgers: {
     org_id: orgColumn,
@@ -304,6 +323,12 @@ const DERIVED: Readonly<Partial<Record<RowTable, (row: StoredRow) => [string, st
     const tagList = JSON.parse(String(row.tags)) as string[];
     return row.tag_index === ` ${tagList.join(" ")} ` ? null : ["tag_index", "must be the tags, each between spaces"];
   },
+  // As POST …/comments holds a comment: a body a person could have sent, about a deliverable or a step.
+  comments: (row) => {
+    const issue = bodyIssue(String(row.body));
+    if (issue) return ["body", issue];
+    return row.output_id !== null || (row.plan_id !== null && row.step_id !== null) ? null : ["output_id", "a comment is about a deliverable (output_id) or a step (plan_id and step_id)"];
+  },
   ledger_claims: (row) => {
     if (row.subtopic_key !== String(row.subtopic).toLowerCase()) return ["subtopic_key", "must be the subtopic in lower case"];
     return row.normalized === normalizeClaim(String(row.text)) ? null : ["normalized", "must be the claim's text normalized"];
@@ -319,6 +344,7 @@ export const UNIQUE_KEYS: Readonly<Record<string, readonly (readonly string[])[]
   research_outputs: [["id"]],
   research_output_versions: [["output_id", "version"]],
   research_feedback: [["id"]],
+  comments: [["id"]],
   evidence_ledgers: [["plan_id"]],
   ledger_evidence: [["plan_id", "n"], ["plan_id", "url", "content_hash"]],
   ledger_claims: [["id"], ["plan_id", "n"], ["plan_id", "subtopic_key", "normalized"]],

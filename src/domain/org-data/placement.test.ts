@@ -31,7 +31,7 @@ describe("org placement", () => {
 
   it("keeps people, credentials, the tool-call log, webhooks and the session index in the directory; every other exported table in the home", () => {
     const home = ROW_TABLES.filter(livesInHome);
-    expect(home).toEqual(["skill_executions", "plans", "artifacts", "artifact_versions", "research_outputs", "research_output_versions", "research_feedback", "evidence_ledgers", "ledger_evidence", "ledger_claims", "ledger_verdicts", "audit_log"]);
+    expect(home).toEqual(["skill_executions", "plans", "artifacts", "artifact_versions", "research_outputs", "research_output_versions", "research_feedback", "comments", "evidence_ledgers", "ledger_evidence", "ledger_claims", "ledger_verdicts", "audit_log"]);
     expect([...DIRECTORY_TABLES]).toEqual(expect.arrayContaining(["orgs", "users", "memberships", "api_keys", "tool_call_log", "search_sessions", "webhook_subscriptions", "webhook_deliveries"]));
   });
 });

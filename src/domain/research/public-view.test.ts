@@ -33,4 +33,10 @@ describe("the public view of a deliverable", () => {
     const serialized = JSON.stringify(view);
     for (const secret of ["secretid", "secretorg", "secretplan", "exec_secret", "secretuser", "Falcon", "uncited.example"]) expect(serialized).not.toContain(secret);
   });
+
+  it("carries no comments: people's comments on the deliverable stay in the org, even handed a record that has them", () => {
+    const commented = { ...output, comments: [{ commentId: "cmt_secret", body: "Falcon budget is wrong" }] } as typeof output;
+    const serialized = JSON.stringify(publicDeliverable(commented, []));
+    for (const secret of ["cmt_secret", "Falcon", "comments"]) expect(serialized).not.toContain(secret);
+  });
 });

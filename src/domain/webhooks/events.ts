@@ -20,6 +20,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "plan.scheduled_run_due",
   /** A waiting review was assigned to a member (or to no one) after it was requested: data.assigneeUserId, null for no one. */
   "review.assigned",
+  /** A person commented on a deliverable or a step (a mentioned member is notified of it). */
+  "comment.created",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

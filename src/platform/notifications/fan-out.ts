@@ -16,11 +16,13 @@ const MAX_NAMED_RECIPIENTS = 20;
 const isId = (value: unknown): value is string => typeof value === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(value);
 
 /**
- * The people an event concerns: those it names (`ownerUserIds`, as a scheduled run's event does), else the plan's owner (`ownerUserId`, which
+ * The people an event concerns: those it names (`ownerUserIds`, as a scheduled run's event does; a comment's
+ * `mentionedUserIds`), else the plan's owner (`ownerUserId`, which
  * plan events carry), else the creator of the plan or deliverable it is about, as the org's records say.
  */
 async function concernedPeople(env: Env, event: WebhookEvent): Promise<string[]> {
-  const named = event.data.ownerUserIds;
+  // A comment concerns the members it mentions, and nobody else.
+  const named = event.type === "comment.created" ? event.data.mentionedUserIds : event.data.ownerUserIds;
   if (Array.isArray(named)) return [...new Set(named.filter(isId))].slice(0, MAX_NAMED_RECIPIENTS);
   if (isId(event.data.ownerUserId)) return [event.data.ownerUserId];
   const home = await homeDatabase(env, event.orgId);

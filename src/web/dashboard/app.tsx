@@ -52,6 +52,8 @@ import { registerWebhookRoutes } from "./webhook-routes";
 import { registerScheduleRoutes, scheduleForPage } from "./schedule-routes";
 import { budgetRaiseOf } from "./budget";
 import { type App, DASHBOARD_CLIENT, dashboardPrincipal, type DashContext, flashFor, message, notFoundPage, render } from "./page";
+import { stepComments } from "../../platform/comments";
+import { registerCommentRoutes } from "./comment-routes";
 
 /**
  * The dashboard (issue 7): server-rendered pages for the people of an org, at
@@ -269,12 +271,13 @@ dashboardApp.get("/plans/:planId", async (c) => {
   const { orgId } = c.get("session");
   const { services, home, now } = await webServices(c.env, orgId);
   const fingerprint = await liveFingerprint(home, orgId, planId);
-  const [state, history, members, ledger, schedule] = await Promise.all([
+  const [state, history, members, ledger, schedule, comments] = await Promise.all([
     services.plans.read(orgId, planId, true),
     services.plans.history(orgId, planId, null, 100),
     listMembers(c.env.DB, orgId),
     ledgerView(services, orgId, planId, now()),
     scheduleForPage(c.env, orgId, planId),
+    stepComments(c.env, orgId, planId),
   ]);
   const people = new Map(members.map((m) => [m.userId, m.displayName && m.displayName !== m.email ? `${m.displayName} (${m.email})` : m.email]));
   const workerClients = state.steps.map((step) => (step.claimedBy ? splitWorkerId(step.claimedBy)[1] : null));
@@ -300,6 +303,7 @@ dashboardApp.get("/plans/:planId", async (c) => {
         executionTopic={typeof topic === "string" ? topic : null}
         flash={flashFor(c)}
         schedule={schedule}
+        stepComments={comments}
       />
     ),
   });
@@ -379,6 +383,7 @@ function approvalRevisionOf(form: FormData, state: PlanState, now: number): { st
 
 registerInboxRoutes(dashboardApp);
 registerRecordRoutes(dashboardApp);
+registerCommentRoutes(dashboardApp);
 registerArtifactRoutes(dashboardApp);
 registerSourceRoutes(dashboardApp);
 registerAdminRoutes(dashboardApp);

@@ -14,6 +14,7 @@ const MEANING: Record<NotificationEventType, string> = {
   "research_output.sources_changed": "a source of your deliverable has changed or gone",
   "plan.scheduled_run_due": "the next scheduled run of your plan is due",
   "review.assigned": "a review was assigned to you",
+  "comment.created": "a comment mentions you by your e-mail address",
 };
 
 /** The same events as an org channel hears them: of every plan of the organization, not one person's. */
@@ -24,6 +25,7 @@ const CHANNEL_MEANING: Partial<Record<NotificationEventType, string>> = {
   "plan.completed": "a plan is complete",
   "research_output.sources_changed": "a source of a deliverable has changed or gone",
   "plan.scheduled_run_due": "the next scheduled run of a plan is due",
+  "comment.created": "someone comments on a deliverable or a step",
 };
 
 function EventChecks(props: { name: string; checked: readonly string[]; meaning?: Partial<Record<NotificationEventType, string>> }) {

@@ -82,6 +82,9 @@ const flashes: Record<string, string> = {
   schedule_stopped: "Schedule stopped: no further runs (the runs made stay).",
   share_revoked: "Share link revoked: it answers “not found” from now on.",
   reassigned: "Review reassigned: only its assignee is notified.",
+  commented: "Comment saved: the assistant sees it the next time it reads this.",
+  comment_resolved: "Thread resolved.",
+  comment_reopened: "Thread open again.",
 };
 
 /** The message for `?done=…`: own keys only, so `?done=toString` shows nothing rather than a function. */

@@ -31,7 +31,7 @@ function summaryText(summary: unknown): string | null {
   return entries.length === 1 && entries[0]?.[0] === "text" && typeof entries[0][1] === "string" ? entries[0][1] : null;
 }
 
-export function StepCard({ step, stalled, who, worker }: { step: Step; stalled: boolean; who: (id: string) => string; worker: (id: string) => string }) {
+export function StepCard({ step, stalled, who, worker, children }: { step: Step; stalled: boolean; who: (id: string) => string; worker: (id: string) => string; children?: unknown }) {
   const took = step.claimedAt !== null && step.finishedAt !== null ? step.finishedAt - step.claimedAt : null;
   const report = step.executionReport;
   // The stored summary read as every face returns it (an object); a step's note is shown on its own below.
@@ -143,6 +143,7 @@ export function StepCard({ step, stalled, who, worker }: { step: Step; stalled: 
           <LabelledValue value={step.result} />
         </details>
       ) : null}
+      {children}
     </div>
   );
 }

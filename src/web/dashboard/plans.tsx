@@ -13,6 +13,8 @@ import { BudgetBars } from "./budget";
 import { PlanReviewHistory, ReviewForm } from "./review-form";
 import { ApprovalDecision } from "./approval-decision";
 import { stepPurpose } from "../../domain/plans/step-purpose";
+import type { CommentView } from "../../platform/comments";
+import { CommentsSection } from "./comments";
 
 // ---------------------------------------------------------------------------
 // Plans list
@@ -172,6 +174,8 @@ export interface PlanDetailProps {
   error?: string | null;
   /** The plan's schedule (its own, or the series it is a run of); null when it has none. */
   schedule?: ScheduleView | null;
+  /** People's comments on each step, by step id. */
+  stepComments?: Map<string, CommentView[]>;
 }
 
 export function PlanDetail(props: PlanDetailProps) {
@@ -276,7 +280,9 @@ export function PlanDetail(props: PlanDetailProps) {
       <h2>Steps</h2>
       <div id="plan-steps" data-live>
         {steps.map((step) => (
-          <StepCard step={step} stalled={stalledIds.has(step.stepId)} who={who} worker={worker} />
+          <StepCard step={step} stalled={stalledIds.has(step.stepId)} who={who} worker={worker}>
+            <CommentsSection action={`/dashboard/plans/${plan.planId}/steps/${step.stepId}/comments`} comments={props.stepComments?.get(step.stepId) ?? []} csrf={props.csrf} id={`comments-${step.stepId}`} />
+          </StepCard>
         ))}
       </div>
 

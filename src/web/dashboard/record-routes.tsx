@@ -19,6 +19,8 @@ import { DOWNLOAD_FORMATS, type DownloadFormat } from "../../domain/research/dow
 import { downloadFor, downloadResponse } from "../downloads";
 import { createShare, listShares, revokeShare, type ShareActor } from "../../platform/shares";
 import { ShareCreated, ShareLinks } from "./share-links";
+import { listComments } from "../../platform/comments";
+import { CommentsSection } from "./comments";
 
 /** The person signed in, as the share rules see them. */
 const actorOf = (c: DashContext): ShareActor => {
@@ -79,7 +81,7 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const { services, home } = await webServices(c.env, orgId);
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
-    const [rendered, planName, members, cited, sourceCounts, changes, shares, sharing] = await Promise.all([
+    const [rendered, planName, members, cited, sourceCounts, changes, shares, sharing, comments] = await Promise.all([
       output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null,
       planNameOf(home, orgId, output.planId),
       listMembers(c.env.DB, orgId),
@@ -88,6 +90,7 @@ export function registerRecordRoutes(app: Hono<App>): void {
       changesSincePreviousRun({ principal: { orgId }, services }, output),
       listShares(c.env, orgId, output.outputId),
       services.orgSettings.sharing(orgId),
+      listComments(c.env, orgId, { kind: "output", outputId: output.outputId }),
     ]);
     const session = c.get("session");
     const author = members.find((m) => m.userId === output.createdBy);
@@ -106,6 +109,7 @@ export function registerRecordRoutes(app: Hono<App>): void {
           changes={changes}
           flash={flashFor(c)}
         >
+          <CommentsSection action={`/dashboard/outputs/${output.outputId}/comments`} comments={comments.comments} csrf={session.csrf} id="comments" heading="Comments" />
           <ShareLinks outputId={output.outputId} shares={shares.shares} sharing={sharing} role={session.role} csrf={session.csrf} />
         </DeliverablePage>
       ),
