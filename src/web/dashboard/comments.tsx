@@ -37,13 +37,9 @@ export function CommentsSection(props: { action: string; comments: readonly Comm
   const { action, csrf, id } = props;
   const threads = threadsOf(props.comments);
   const open = threads.filter((thread) => !thread.first.resolved).length;
-  return (
-    <section class="comments" id={id} aria-label={props.heading ?? "Comments"}>
-      {props.heading ? <h2>{props.heading}</h2> : <h3>Comments</h3>}
-      <p class="muted">
-        {threads.length === 0 ? "No comments yet." : `${open} open, ${threads.length - open} resolved.`} The assistant reads open comments as people's words and may answer them with a
-        new version. Mention a member by e-mail address to notify them.
-      </p>
+  const counts = threads.length === 0 ? "none yet" : `${open} open, ${threads.length - open} resolved`;
+  const list = (
+    <>
       {threads.map(({ first, replies }) => (
         <div class={`card comment-thread${first.resolved ? " resolved" : ""}`} data-comment-thread={first.commentId}>
           {first.anchor?.heading ? <p class="muted">On the section “{first.anchor.heading}”</p> : null}
@@ -98,6 +94,25 @@ export function CommentsSection(props: { action: string; comments: readonly Comm
           </button>
         </form>
       </details>
+    </>
+  );
+  // A deliverable's page gives its comments a section; a step's card folds them away, open while a thread is.
+  if (!props.heading) {
+    return (
+      <details class="comments" id={id} open={open > 0}>
+        <summary>Comments: {counts}</summary>
+        {list}
+      </details>
+    );
+  }
+  return (
+    <section class="comments" id={id} aria-label={props.heading}>
+      <h2>{props.heading}</h2>
+      <p class="muted">
+        {threads.length === 0 ? "No comments yet." : `${counts}.`} The assistant reads open comments as people's words and may answer them with a new version. Mention a member by
+        e-mail address to notify them.
+      </p>
+      {list}
     </section>
   );
 }
