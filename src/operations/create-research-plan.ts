@@ -65,8 +65,8 @@ export const createResearchPlan = defineOperation({
   name: "create_research_plan",
   title: "Create research plan",
   description:
-    "Create a plan of ordered steps, run with get_next_step; template + topic builds it (fields given replace the " +
-    "template's). name: '[Scan] <topic>' or '[Deep] <topic>'. Steps sharing a parallelGroup run in parallel; a " +
+    "Create a plan of ordered steps, run with get_next_step; template + topic builds it (given fields " +
+    "win). name: '[Scan] <topic>' or '[Deep] <topic>'. Steps of one parallelGroup run together; a " +
     "failed critical step fails the plan. sessionId links the skill execution.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -19,8 +19,8 @@ export const storeResearchOutput = defineOperation({
   name: "store_research_output",
   title: "Store research output",
   description:
-    "Store a plan's deliverable (content, formatting instructions used, citations). outputId stores a new version; " +
-    "answersComments resolves comments. With an evidence ledger, citations ([E3]) are checked and reported; strict plans refuse failing ones.",
+    "Store a plan's deliverable (content, formatting used, citations); outputId adds a version, answersComments " +
+    "resolves those comments. With an evidence ledger, citations ([E3]) are checked; strict plans refuse failing ones.",
   scope: "research:write",
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
