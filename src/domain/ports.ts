@@ -171,6 +171,9 @@ export interface OrgSettings {
   /** Who may share the org's deliverables by link (src/domain/shares.ts). */
   sharing(orgId: string): Promise<SharingMode>;
   setSharing(orgId: string, mode: SharingMode): Promise<void>;
+  /** The org's locale (a BCP 47 tag), or null when none is set: the paper of its PDF downloads (src/domain/research/paper-size.ts). */
+  locale(orgId: string): Promise<string | null>;
+  setLocale(orgId: string, locale: string | null): Promise<void>;
 }
 
 export interface Services {

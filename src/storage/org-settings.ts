@@ -54,6 +54,13 @@ export function d1OrgSettings(directory: D1Database): OrgSettings {
     async setSharing(orgId, mode) {
       await directory.prepare("UPDATE orgs SET sharing = ? WHERE id = ?").bind(mode, orgId).run();
     },
+    async locale(orgId) {
+      const row = await directory.prepare("SELECT locale FROM orgs WHERE id = ?").bind(orgId).first<{ locale: string | null }>();
+      return row?.locale ?? null;
+    },
+    async setLocale(orgId, locale) {
+      await directory.prepare("UPDATE orgs SET locale = ? WHERE id = ?").bind(locale, orgId).run();
+    },
   };
 }
 
