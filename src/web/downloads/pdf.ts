@@ -69,10 +69,26 @@ async function printWithBrowser(binding: Fetcher, html: string, paper: PaperSize
     return await Promise.race([printPage(started, html, paper, title), deadline]);
   } finally {
     clearTimeout(timer);
-    browsersInUse--;
-    // Closed in the background: a browser that does not close in time must not hold the response.
     const open = browser as Browser | null;
-    if (open) open.close().catch((error: unknown) => log("warn", "browser not closed", { error: String(error) }));
+    if (open) await closeWithin(open, BROWSER_CLOSE_MS);
+    browsersInUse--;
+  }
+}
+
+/** How long the response waits for the browser to close; past it the session ends on the platform's own idle timeout. */
+const BROWSER_CLOSE_MS = 3_000;
+
+async function closeWithin(browser: Browser, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([browser.close(), late]);
+  } catch (error) {
+    log("warn", "browser not closed", { error: String(error) });
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -104,5 +120,7 @@ async function printPage(browser: Browser, html: string, paper: PaperSize, title
     margin: MARGIN,
     timeout: PDF_TIME_LIMIT_MS,
   });
+  await page.setRequestInterception(false);
+  await page.close();
   return new Uint8Array(pdf);
 }
