@@ -13,7 +13,7 @@ import puppeteer, { type Browser } from "@cloudflare/puppeteer";
 import { notConfigured, unavailable } from "../../domain/errors";
 import type { PaperSize } from "../../domain/research/paper-size";
 import { log } from "../../platform/log";
-import { escapeHtml } from "./html";
+import { printOptions } from "./pdf-options";
 
 /** Bumped when the printed file changes for the same deliverable: a kept PDF of another renderer is printed anew. */
 export const PDF_RENDERER = 1;
@@ -92,13 +92,6 @@ async function closeWithin(browser: Browser, ms: number): Promise<void> {
   }
 }
 
-/** The page's margins: room for the header and the footer's page numbers. */
-const MARGIN = { top: "18mm", bottom: "18mm", left: "16mm", right: "16mm" };
-
-const HEADER = (title: string) =>
-  `<div style="font: 8px sans-serif; color: #555; width: 100%; padding: 0 16mm; overflow: hidden; white-space: nowrap; text-overflow: ellipsis;">${escapeHtml(title)}</div>`;
-const FOOTER = `<div style="font: 8px sans-serif; color: #555; width: 100%; padding: 0 16mm; text-align: right;">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>`;
-
 async function printPage(browser: Browser, html: string, paper: PaperSize, title: string): Promise<Uint8Array> {
   const page = await browser.newPage();
   page.setDefaultTimeout(PDF_TIME_LIMIT_MS);
@@ -109,17 +102,7 @@ async function printPage(browser: Browser, html: string, paper: PaperSize, title
     else void request.abort("blockedbyclient");
   });
   await page.setContent(html, { waitUntil: "load" });
-  const pdf = await page.pdf({
-    format: paper,
-    printBackground: true,
-    outline: true,
-    tagged: true,
-    displayHeaderFooter: true,
-    headerTemplate: HEADER(title),
-    footerTemplate: FOOTER,
-    margin: MARGIN,
-    timeout: PDF_TIME_LIMIT_MS,
-  });
+  const pdf = await page.pdf({ ...printOptions(paper, title), timeout: PDF_TIME_LIMIT_MS });
   await page.setRequestInterception(false);
   await page.close();
   return new Uint8Array(pdf);
