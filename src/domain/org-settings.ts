@@ -6,15 +6,30 @@ import { checkSourcePolicy, SOURCE_POLICY_LISTS, type SourcePolicy } from "./sou
 
 /**
  * The org's settings as its admins see and change them (REST, dashboard, CLI) and as an org export carries them:
- * the default approval of new plans, the source policy, and who may share deliverables by link.
+ * the default approval of new plans, the source policy, who may share deliverables by link, and the org's locale.
  */
 export interface OrgSettingsValues {
   planApproval: ApprovalMode;
   sourcePolicy: SourcePolicy;
   sharing: SharingMode;
+  /** A BCP 47 tag ("en-US", "ja-JP"): the paper of PDF downloads (research/paper-size.ts). Absent until an admin sets one. */
+  locale?: string;
 }
 
-const FIELDS = ["planApproval", "sourcePolicy", "sharing"];
+const FIELDS = ["planApproval", "sourcePolicy", "sharing", "locale"];
+
+/** A locale as sent (a BCP 47 tag, or null to unset), canonical ("en-us" → "en-US"), or the issue naming what is wrong. */
+function localeOf(value: unknown, path: string): { locale: string | undefined } | ValidationIssue {
+  if (value === null) return { locale: undefined };
+  const issue = { path, message: "A BCP 47 language tag such as en-US or ja-JP, or null" };
+  if (typeof value !== "string" || value.length === 0 || value.length > 35) return issue;
+  try {
+    const [canonical] = Intl.getCanonicalLocales(value);
+    return canonical ? { locale: canonical } : issue;
+  } catch {
+    return issue;
+  }
+}
 
 function sharingOf(value: unknown, path: string): SharingMode | ValidationIssue {
   return isSharingMode(value) ? value : { path, message: `One of ${SHARING_MODES.join(", ")}` };
@@ -45,8 +60,14 @@ const refuse = (issues: ValidationIssue[]): never => {
 export function applySettingsChange(body: unknown, current: OrgSettingsValues): OrgSettingsValues {
   if (!isObject(body)) throw validationError("The body must be a JSON object.");
   const issues = unknownFields(body, FIELDS, "");
-  if (body.planApproval === undefined && body.sourcePolicy === undefined && body.sharing === undefined) {
-    issues.push({ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing or several" });
+  if (body.planApproval === undefined && body.sourcePolicy === undefined && body.sharing === undefined && body.locale === undefined) {
+    issues.push({ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing, locale or several" });
+  }
+  let locale = current.locale;
+  if (body.locale !== undefined) {
+    const given = localeOf(body.locale, "locale");
+    if ("locale" in given) locale = given.locale;
+    else issues.push(given);
   }
   let sharing = current.sharing;
   if (body.sharing !== undefined) {
@@ -75,7 +96,7 @@ export function applySettingsChange(body: unknown, current: OrgSettingsValues): 
     }
   }
   if (issues.length) refuse(issues);
-  return { planApproval, sourcePolicy, sharing };
+  return { planApproval, sourcePolicy, sharing, ...(locale ? { locale } : {}) };
 }
 
 /**
@@ -94,8 +115,11 @@ export function parseExportedSettings(value: unknown, where: string): OrgSetting
   if (typeof sharing !== "string") issues.push(sharing);
   const checked = checkSourcePolicy({ blockedDomains: value.sourcePolicy.blockedDomains, preferredDomains: value.sourcePolicy.preferredDomains }, "settings.sourcePolicy");
   if (!checked.ok) issues.push(...checked.issues);
-  if (issues.length || typeof mode !== "string" || typeof sharing !== "string" || !checked.ok) return fail(issues);
-  return { planApproval: mode, sourcePolicy: checked.policy, sharing };
+  // An export made before the locale was a setting, or of an org that set none, has none.
+  const locale = value.locale === undefined ? { locale: undefined } : localeOf(value.locale, "settings.locale");
+  if (!("locale" in locale)) issues.push(locale);
+  if (issues.length || typeof mode !== "string" || typeof sharing !== "string" || !checked.ok || !("locale" in locale)) return fail(issues);
+  return { planApproval: mode, sourcePolicy: checked.policy, sharing, ...(locale.locale ? { locale: locale.locale } : {}) };
 }
 
 /** What changed, for the audit log: the approval's from/to, and each list's added and removed domains (at most 20 named each). */
@@ -103,6 +127,7 @@ export function settingsChangeDetail(before: OrgSettingsValues, after: OrgSettin
   const detail: Record<string, unknown> = {};
   if (before.planApproval !== after.planApproval) detail.planApproval = { from: before.planApproval, to: after.planApproval };
   if (before.sharing !== after.sharing) detail.sharing = { from: before.sharing, to: after.sharing };
+  if (before.locale !== after.locale) detail.locale = { from: before.locale ?? null, to: after.locale ?? null };
   for (const list of SOURCE_POLICY_LISTS) {
     const was = new Set(before.sourcePolicy[list]);
     const now = new Set(after.sourcePolicy[list]);
@@ -117,13 +142,14 @@ export function settingsChangeDetail(before: OrgSettingsValues, after: OrgSettin
 
 /** The org's settings, all read at once. */
 export async function readSettings(port: OrgSettings, orgId: string): Promise<OrgSettingsValues> {
-  const [planApproval, sourcePolicy, sharing] = await Promise.all([port.planApproval(orgId), port.sourcePolicy(orgId), port.sharing(orgId)]);
-  return { planApproval, sourcePolicy, sharing };
+  const [planApproval, sourcePolicy, sharing, locale] = await Promise.all([port.planApproval(orgId), port.sourcePolicy(orgId), port.sharing(orgId), port.locale(orgId)]);
+  return { planApproval, sourcePolicy, sharing, ...(locale ? { locale } : {}) };
 }
 
 /** Stores what differs between `before` and `after`. */
 export async function writeSettings(port: OrgSettings, orgId: string, before: OrgSettingsValues, after: OrgSettingsValues): Promise<void> {
   if (before.planApproval !== after.planApproval) await port.setPlanApproval(orgId, after.planApproval);
   if (before.sharing !== after.sharing) await port.setSharing(orgId, after.sharing);
+  if (before.locale !== after.locale) await port.setLocale(orgId, after.locale ?? null);
   if (JSON.stringify(before.sourcePolicy) !== JSON.stringify(after.sourcePolicy)) await port.setSourcePolicy(orgId, after.sourcePolicy);
 }

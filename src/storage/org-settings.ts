@@ -71,6 +71,6 @@ export function d1OrgSettings(directory: D1Database): OrgSettings {
  */
 export function importedSettingsStatement(directory: D1Database, orgId: string, lock: number, settings: OrgSettingsValues): D1PreparedStatement {
   return directory
-    .prepare("UPDATE orgs SET plan_approval = ?1, source_blocked_domains = ?2, source_preferred_domains = ?3, sharing = ?6 WHERE id = ?4 AND importing_since = ?5")
-    .bind(settings.planApproval, JSON.stringify(settings.sourcePolicy.blockedDomains), JSON.stringify(settings.sourcePolicy.preferredDomains), orgId, lock, settings.sharing);
+    .prepare("UPDATE orgs SET plan_approval = ?1, source_blocked_domains = ?2, source_preferred_domains = ?3, sharing = ?6, locale = ?7 WHERE id = ?4 AND importing_since = ?5")
+    .bind(settings.planApproval, JSON.stringify(settings.sourcePolicy.blockedDomains), JSON.stringify(settings.sourcePolicy.preferredDomains), orgId, lock, settings.sharing, settings.locale ?? null);
 }

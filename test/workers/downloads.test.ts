@@ -11,7 +11,7 @@ import type { Env } from "../../src/env";
 import { hookedD1, latch } from "../support/d1-hooks";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, sourceChecksSettled, steps } from "../support/plans";
-import { fetchWorkerOver, ORIGIN, rest, seedTenant } from "../support/worker";
+import { fetchWorkerOver, ORIGIN, rest, seedApiKey, seedTenant } from "../support/worker";
 
 const sourcePages = inject("sourcePagesOrigin");
 const HOSTILE_TITLE = 'Battery "report"; filename=evil.exe\r\nX-Injected: 1 — é';
@@ -267,8 +267,10 @@ describe("downloading a deliverable", () => {
     await env.DB.prepare("UPDATE rendered_files SET body = ? WHERE org_id = ? AND output_id = ? AND format = 'pdf'").bind(new TextEncoder().encode("KEPT PDF"), tenant.orgId, outputId).run();
     expect(await (await fetchWorkerOver({ ...env, BROWSER: undefined } as unknown as Env)(new Request(`${ORIGIN}/api/v1/outputs/${outputId}/download?format=pdf`, { headers: { authorization: `Bearer ${tenant.apiKey}` } }))).status).toBe(501);
     expect(await (await download("pdf")).text()).toBe("KEPT PDF");
-    // The org's locale set to the United States: US Letter (612 × 792), printed anew in place of the A4 file.
-    await env.DB.prepare("UPDATE orgs SET locale = 'en-US' WHERE id = ?").bind(tenant.orgId).run();
+    // An admin sets the org's locale to the United States: US Letter (612 × 792), printed anew in place of the A4 file.
+    const { key: adminKey } = await seedApiKey(tenant.orgId, tenant.admin.userId, ["org:admin"]);
+    const set = await rest(adminKey, "/org/settings", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "en-us" }) });
+    expect(await set.json()).toMatchObject({ locale: "en-US" });
     expect(await pageSizeOf(new Uint8Array(await (await download("pdf")).arrayBuffer()))).toEqual([612, 792]);
     const [second] = (await kept()).results;
     expect(second?.state).not.toBe(first?.state);
