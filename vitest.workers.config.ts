@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import type { Plugin } from "vitest/config";
 import { defineConfig } from "vitest/config";
+import { localBrowserEnv } from "./scripts/lib/local-browser.mjs";
 
 /**
  * The Text modules of wrangler.toml's [[rules]] (.sql, .md, .html) as Vite reads them: strings. The pool hands
@@ -63,6 +64,9 @@ const SHARED_TESTS = [
   "test/workers/snapshot-quota.test.ts",
   "test/workers/stored-input.test.ts",
 ];
+
+// The BROWSER binding (PDF downloads) starts this machine's Chromium, as under npm start, never a download.
+Object.assign(process.env, (await localBrowserEnv()).env);
 
 /** The Worker on the real runtime (workerd) with local D1, Durable Objects, KV, R2 and queues. */
 export default defineConfig(async () => ({

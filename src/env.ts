@@ -36,6 +36,11 @@ export interface Env {
   SEARCH_SESSION_MAX_ACTIVE_PER_MEMBER?: string;
   /** Steps per search session (default 100). */
   SEARCH_SESSION_MAX_STEPS?: string;
+  /**
+   * Cloudflare Browser Rendering (`[browser] binding = "BROWSER"`): prints the PDF download (src/web/downloads/pdf.ts).
+   * Absent: a PDF download answers 501 naming this setting; the other formats need no browser.
+   */
+  BROWSER?: Fetcher;
   /** Secrets: the web search provider for depth=thorough (Brave, then Tavily, then SearXNG); none means the org's research index. */
   BRAVE_API_KEY?: string;
   TAVILY_API_KEY?: string;

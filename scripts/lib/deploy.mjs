@@ -125,6 +125,7 @@ export async function dryRun({ root, baseToml, stored, settings, wrangler, log }
   D1 database      "${settings.d1.name}" (${known(settings.d1.id)})
 ${settings.databases.map((db) => `  D1 database      "${db.name}" as ${db.binding}, for org research (${known(db.id)})\n`).join("")}  KV namespace     "${settings.kv.title}" (${known(settings.kv.id)})
   Public URL       ${settings.publicUrl ?? "the hostname each request arrives on (workers.dev or your custom domain)"}
+  Browser          ${/^\[browser\]\s*\nbinding\s*=\s*"BROWSER"/m.test(baseToml) ? "Browser Rendering as BROWSER, for PDF downloads (a binding: nothing to create)" : "none: PDF downloads answer 501 (add [browser] binding = \"BROWSER\" to wrangler.toml)"}
 
   1. check the wrangler login                           wrangler whoami
   2. find or create the D1 database and KV namespace    wrangler d1 list / create, kv namespace list / create

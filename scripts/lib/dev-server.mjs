@@ -12,6 +12,7 @@ import { stripVTControlCharacters } from "node:util";
 import { API_KEY_PREFIX, generateApiKey, hashApiKey, looksLikeApiKey } from "../../src/auth/api-keys.ts";
 import { hashPassword, PASSWORD_MIN_LENGTH, verifyPassword } from "../../src/auth/password.ts";
 import { newId } from "../../src/domain/ids.ts";
+import { localBrowserEnv } from "./local-browser.mjs";
 import { generatePassword } from "./operators.mjs";
 import { NO_COLOR_ENV, nodeBinary, OperatorError, projectRoot, runSqlAll, sleep, sqlInt, sqlString, UsageError, wranglerEnv } from "./wrangler.mjs";
 
@@ -277,7 +278,8 @@ export async function startDevServer({ port, persistTo, vars = {}, inspectorPort
     // No dev registry: Cairn binds to no other local Worker, and its own entry there (the webhook queue's
     // consumer) would make wrangler print the bindings table a second time ("Connection status updated").
     // It also keeps several `wrangler dev` of Cairn (npm start, the e2e suite) from competing for one entry.
-    env: wranglerEnv({ ...(foreground ? {} : NO_COLOR_ENV), WRANGLER_REGISTRY_PATH: "" }),
+    // The Browser Rendering binding (PDF downloads) starts this machine's Chromium (local-browser.mjs), never a download.
+    env: wranglerEnv({ ...(foreground ? {} : NO_COLOR_ENV), WRANGLER_REGISTRY_PATH: "", ...(await localBrowserEnv()).env }),
     stdio: foreground ? "inherit" : ["ignore", "pipe", "pipe"],
     detached: !foreground,
   });

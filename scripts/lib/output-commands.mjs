@@ -10,7 +10,7 @@ import * as outputs from "./outputs.mjs";
 export function outputCommands(emit) {
   return {
     "outputs download": {
-      usage: "outputs download OUTPUT_ID --org SLUG [--format md|html|docx] [--out FILE] [--url URL]",
+      usage: "outputs download OUTPUT_ID --org SLUG [--format md|html|docx|pdf] [--out FILE] [--url URL]",
       summary: "download a deliverable as Markdown, standalone HTML or Word (DOCX)",
       flags: ["org", "format", "out", "url"],
       required: ["org"],

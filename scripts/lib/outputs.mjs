@@ -8,7 +8,7 @@ import path from "node:path";
 import { callWorker } from "./worker-call.mjs";
 import { UsageError } from "./wrangler.mjs";
 
-export const DOWNLOAD_FORMATS = ["md", "html", "docx"];
+export const DOWNLOAD_FORMATS = ["md", "html", "docx", "pdf"];
 
 /** The file name the Worker gave (RFC 6266 filename*, else filename), reduced to a name: never a path. */
 function filenameOf(disposition, fallback) {
@@ -30,7 +30,7 @@ function filenameOf(disposition, fallback) {
  */
 export async function downloadOutput({ outputId, format = "md", out, ...options }) {
   if (!outputId) throw new UsageError("Name the deliverable: outputs download OUTPUT_ID --org SLUG.");
-  if (!DOWNLOAD_FORMATS.includes(format)) throw new UsageError(`--format must be md, html or docx (got "${String(format).slice(0, 20)}").`);
+  if (!DOWNLOAD_FORMATS.includes(format)) throw new UsageError(`--format must be md, html, docx or pdf (got "${String(format).slice(0, 20)}").`);
   return callWorker(options, {
     what: "outputs download",
     path: `/outputs/${encodeURIComponent(outputId)}/download?format=${format}`,

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   "method_not_allowed",
   "rate_limited",
   "sources_pending",
+  "not_configured",
+  "unavailable",
   "internal",
 ] as const;
 
@@ -31,7 +33,7 @@ export interface ValidationIssue {
 export interface ErrorDetails {
   issues?: ValidationIssue[];
   requiredScopes?: string[];
-  /** rate_limited, import_in_progress, sources_pending: when a retry can succeed (the faces send it as `Retry-After`). */
+  /** rate_limited, import_in_progress, sources_pending, unavailable: when a retry can succeed (the faces send it as `Retry-After`). */
   retryAfterSeconds?: number;
   /** method_not_allowed: the methods the resource answers (sent as `Allow`). */
   allow?: string[];
@@ -79,6 +81,13 @@ export const rateLimited = (message: string, retryAfterSeconds: number) =>
 export const sourcesPending = (message: string, retryAfterSeconds: number) =>
   new CairnError("sources_pending", message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
 
+/** A feature this deployment has not set up: the message names the setting that turns it on. */
+export const notConfigured = (message: string) => new CairnError("not_configured", message);
+
+/** A service Cairn depends on is busy or down for now: retry after `retryAfterSeconds`. */
+export const unavailable = (message: string, retryAfterSeconds: number) =>
+  new CairnError("unavailable", message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
+
 /** The HTTP status each error code maps to. Exhaustive: adding a code without a status fails typecheck. */
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
@@ -101,6 +110,10 @@ export function httpStatusOf(code: ErrorCode): number {
       return 405;
     case "rate_limited":
       return 429;
+    case "not_configured":
+      return 501;
+    case "unavailable":
+      return 503;
     case "internal":
       return 500;
     default:

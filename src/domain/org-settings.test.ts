@@ -34,7 +34,7 @@ describe("applySettingsChange", () => {
 
   it("refuses unknown fields, nothing to change, bad values and a domain both blocked and preferred, naming each", () => {
     expect(refusal(() => applySettingsChange({ planApproval: "required", other: 1 }, current)).issues).toEqual([{ path: "other", message: "Not a field" }]);
-    expect(refusal(() => applySettingsChange({}, current)).issues).toEqual([{ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing, approvers or several" }]);
+    expect(refusal(() => applySettingsChange({}, current)).issues).toEqual([{ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing, approvers, locale or several" }]);
     expect(refusal(() => applySettingsChange({ sharing: "everyone" }, current)).issues).toEqual([{ path: "sharing", message: "One of members, admins, off" }]);
     expect(refusal(() => applySettingsChange({ planApproval: "always" }, current)).issues).toEqual([{ path: "planApproval", message: "One of required, optional" }]);
     expect(refusal(() => applySettingsChange({ sourcePolicy: { blocked: [] } }, current)).issues).toEqual([{ path: "sourcePolicy.blocked", message: "Not a field" }]);
@@ -43,6 +43,21 @@ describe("applySettingsChange", () => {
     expect(both).toMatchObject({ code: "validation", issues: [{ path: "sourcePolicy.preferredDomains.0", message: expect.stringContaining("nature.com is both blocked and preferred") }] });
     expect(both.message).toContain("The settings were not changed");
     expect(refusal(() => applySettingsChange([], current)).message).toBe("The body must be a JSON object.");
+  });
+});
+
+describe("the org's locale", () => {
+  it("is set as a canonical BCP 47 tag, unset with null, kept when not given, and a bad one is refused naming it", () => {
+    const set = applySettingsChange({ locale: "en-us" }, current);
+    expect(set).toEqual({ ...current, locale: "en-US" });
+    expect(applySettingsChange({ sharing: "admins" }, set).locale).toBe("en-US");
+    expect(applySettingsChange({ locale: null }, set)).toEqual(current);
+    for (const bad of ["", "not a locale", "x".repeat(36), 7, ["en"]]) {
+      expect(refusal(() => applySettingsChange({ locale: bad }, current)).issues, String(bad)).toEqual([{ path: "locale", message: "A BCP 47 language tag such as en-US or ja-JP, or null" }]);
+    }
+    expect(settingsChangeDetail(current, set)).toEqual({ locale: { from: null, to: "en-US" } });
+    expect(parseExportedSettings(set, "Line 1")).toEqual(set);
+    expect(refusal(() => parseExportedSettings({ ...current, locale: "??" }, "Line 1")).issues).toEqual([{ path: "settings.locale", message: "A BCP 47 language tag such as en-US or ja-JP, or null" }]);
   });
 });
 

@@ -6,7 +6,8 @@ import { checkSourcePolicy, SOURCE_POLICY_LISTS, type SourcePolicy } from "./sou
 
 /**
  * The org's settings as its admins see and change them (REST, dashboard, CLI) and as an org export carries them:
- * the default approval of new plans, the source policy, who may share deliverables by link, and who approves plans.
+ * the default approval of new plans, the source policy, who may share deliverables by link, who approves plans, and
+ * the org's locale.
  */
 export interface OrgSettingsValues {
   planApproval: ApprovalMode;
@@ -14,9 +15,11 @@ export interface OrgSettingsValues {
   sharing: SharingMode;
   /** The approver group by e-mail (lower case): the members who approve plans; empty, anyone who may. */
   approvers: string[];
+  /** A BCP 47 tag ("en-US", "ja-JP"): the paper of PDF downloads (research/paper-size.ts). Absent until an admin sets one. */
+  locale?: string;
 }
 
-const FIELDS = ["planApproval", "sourcePolicy", "sharing", "approvers"];
+const FIELDS = ["planApproval", "sourcePolicy", "sharing", "approvers", "locale"];
 
 /** An approver group is a few named people, not a mailing list. */
 export const MAX_APPROVERS = 20;
@@ -49,6 +52,19 @@ export function refuseNonMembers(emails: readonly string[], found: readonly stri
   ]);
 }
 
+/** A locale as sent (a BCP 47 tag, or null to unset), canonical ("en-us" → "en-US"), or the issue naming what is wrong. */
+function localeOf(value: unknown, path: string): { locale: string | undefined } | ValidationIssue {
+  if (value === null) return { locale: undefined };
+  const issue = { path, message: "A BCP 47 language tag such as en-US or ja-JP, or null" };
+  if (typeof value !== "string" || value.length === 0 || value.length > 35) return issue;
+  try {
+    const [canonical] = Intl.getCanonicalLocales(value);
+    return canonical ? { locale: canonical } : issue;
+  } catch {
+    return issue;
+  }
+}
+
 function sharingOf(value: unknown, path: string): SharingMode | ValidationIssue {
   return isSharingMode(value) ? value : { path, message: `One of ${SHARING_MODES.join(", ")}` };
 }
@@ -78,14 +94,20 @@ const refuse = (issues: ValidationIssue[]): never => {
 export function applySettingsChange(body: unknown, current: OrgSettingsValues): OrgSettingsValues {
   if (!isObject(body)) throw validationError("The body must be a JSON object.");
   const issues = unknownFields(body, FIELDS, "");
-  if (body.planApproval === undefined && body.sourcePolicy === undefined && body.sharing === undefined && body.approvers === undefined) {
-    issues.push({ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing, approvers or several" });
+  if (body.planApproval === undefined && body.sourcePolicy === undefined && body.sharing === undefined && body.approvers === undefined && body.locale === undefined) {
+    issues.push({ path: "planApproval", message: "Give planApproval, sourcePolicy, sharing, approvers, locale or several" });
   }
   let approvers = current.approvers;
   if (body.approvers !== undefined) {
     const list = emailListOf(body.approvers, "approvers");
     if (Array.isArray(list)) approvers = list;
     else issues.push(list);
+  }
+  let locale = current.locale;
+  if (body.locale !== undefined) {
+    const given = localeOf(body.locale, "locale");
+    if ("locale" in given) locale = given.locale;
+    else issues.push(given);
   }
   let sharing = current.sharing;
   if (body.sharing !== undefined) {
@@ -114,7 +136,7 @@ export function applySettingsChange(body: unknown, current: OrgSettingsValues): 
     }
   }
   if (issues.length) refuse(issues);
-  return { planApproval, sourcePolicy, sharing, approvers };
+  return { planApproval, sourcePolicy, sharing, approvers, ...(locale ? { locale } : {}) };
 }
 
 /**
@@ -136,8 +158,11 @@ export function parseExportedSettings(value: unknown, where: string): OrgSetting
   // An export made before approver groups has none.
   const approvers = value.approvers === undefined ? [] : emailListOf(value.approvers, "settings.approvers");
   if (!Array.isArray(approvers)) issues.push(approvers);
-  if (issues.length || typeof mode !== "string" || typeof sharing !== "string" || !checked.ok || !Array.isArray(approvers)) return fail(issues);
-  return { planApproval: mode, sourcePolicy: checked.policy, sharing, approvers };
+  // An export made before the locale was a setting, or of an org that set none, has none.
+  const locale = value.locale === undefined ? { locale: undefined } : localeOf(value.locale, "settings.locale");
+  if (!("locale" in locale)) issues.push(locale);
+  if (issues.length || typeof mode !== "string" || typeof sharing !== "string" || !checked.ok || !Array.isArray(approvers) || !("locale" in locale)) return fail(issues);
+  return { planApproval: mode, sourcePolicy: checked.policy, sharing, approvers, ...(locale.locale ? { locale: locale.locale } : {}) };
 }
 
 /** Refuses an approver group naming anyone who is not a member of the org, naming them (REST and the dashboard ask this). */
@@ -153,6 +178,7 @@ export function settingsChangeDetail(before: OrgSettingsValues, after: OrgSettin
   if (before.planApproval !== after.planApproval) detail.planApproval = { from: before.planApproval, to: after.planApproval };
   if (before.sharing !== after.sharing) detail.sharing = { from: before.sharing, to: after.sharing };
   if (before.approvers.join(",") !== after.approvers.join(",")) detail.approvers = { from: before.approvers, to: after.approvers };
+  if (before.locale !== after.locale) detail.locale = { from: before.locale ?? null, to: after.locale ?? null };
   for (const list of SOURCE_POLICY_LISTS) {
     const was = new Set(before.sourcePolicy[list]);
     const now = new Set(after.sourcePolicy[list]);
@@ -167,14 +193,21 @@ export function settingsChangeDetail(before: OrgSettingsValues, after: OrgSettin
 
 /** The org's settings, all read at once. */
 export async function readSettings(port: OrgSettings, orgId: string): Promise<OrgSettingsValues> {
-  const [planApproval, sourcePolicy, sharing, approvers] = await Promise.all([port.planApproval(orgId), port.sourcePolicy(orgId), port.sharing(orgId), port.approvers(orgId)]);
-  return { planApproval, sourcePolicy, sharing, approvers: approvers.map((person) => person.email) };
+  const [planApproval, sourcePolicy, sharing, approvers, locale] = await Promise.all([
+    port.planApproval(orgId),
+    port.sourcePolicy(orgId),
+    port.sharing(orgId),
+    port.approvers(orgId),
+    port.locale(orgId),
+  ]);
+  return { planApproval, sourcePolicy, sharing, approvers: approvers.map((person) => person.email), ...(locale ? { locale } : {}) };
 }
 
 /** Stores what differs between `before` and `after`. */
 export async function writeSettings(port: OrgSettings, orgId: string, before: OrgSettingsValues, after: OrgSettingsValues): Promise<void> {
   if (before.planApproval !== after.planApproval) await port.setPlanApproval(orgId, after.planApproval);
   if (before.sharing !== after.sharing) await port.setSharing(orgId, after.sharing);
+  if (before.locale !== after.locale) await port.setLocale(orgId, after.locale ?? null);
   if (JSON.stringify(before.sourcePolicy) !== JSON.stringify(after.sourcePolicy)) await port.setSourcePolicy(orgId, after.sourcePolicy);
   if (before.approvers.join(",") !== after.approvers.join(",")) await port.setApprovers(orgId, after.approvers);
 }

@@ -193,6 +193,9 @@ export interface OrgSettings {
   /** Who may share the org's deliverables by link (src/domain/shares.ts). */
   sharing(orgId: string): Promise<SharingMode>;
   setSharing(orgId: string, mode: SharingMode): Promise<void>;
+  /** The org's locale (a BCP 47 tag), or null when none is set: the paper of its PDF downloads (src/domain/research/paper-size.ts). */
+  locale(orgId: string): Promise<string | null>;
+  setLocale(orgId: string, locale: string | null): Promise<void>;
   /** The approver group: the members who approve the org's plans, in the order named; empty for anyone who may. */
   approvers(orgId: string): Promise<OrgPerson[]>;
   /** Stores the group by e-mail: the members among them (who is not a member is refused before, and dropped here). */

@@ -32,6 +32,8 @@ describe("error codes", () => {
       method_not_allowed: 405,
       rate_limited: 429,
       sources_pending: 409,
+      not_configured: 501,
+      unavailable: 503,
       internal: 500,
     });
   });

@@ -11,7 +11,7 @@ import { adminGate, answering, jsonBody } from "./route-gates";
 
 /**
  * The org's settings, for its admins (org:admin scope and the admin role):
- *   GET   /org/settings    {planApproval, sourcePolicy: {blockedDomains, preferredDomains}, sharing}
+ *   GET   /org/settings    {planApproval, sourcePolicy: {blockedDomains, preferredDomains}, sharing, approvers, locale?}
  *   PATCH /org/settings    any of those fields; a list given replaces the stored one whole (PUT: the same)
  *   approvers: the members (by e-mail) who approve plans; [] for anyone who may. Someone not a member is refused, named.
  * planApproval is what create_research_plan does when the caller names no approval; the source policy is what
@@ -104,6 +104,12 @@ export function orgSettingsOpenApiPaths(base: string, problem: (description: str
         type: "string",
         enum: [...SHARING_MODES],
         description: "Who may make share links of deliverables: members (any member), admins, or off (no one, and existing links stop answering)",
+      },
+      locale: {
+        type: ["string", "null"],
+        maxLength: 35,
+        description:
+          "The organization's locale, a BCP 47 tag such as en-US or ja-JP (absent until set; null in a change unsets it): PDF downloads are printed on US Letter in Letter countries (United States, Canada, Mexico…), on A4 elsewhere and when unset",
       },
     },
   };

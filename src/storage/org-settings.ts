@@ -82,6 +82,13 @@ export function d1OrgSettings(directory: D1Database): OrgSettings {
     async setApprovers(orgId, emails) {
       await approversStatement(directory, orgId, emails, "").run();
     },
+    async locale(orgId) {
+      const row = await directory.prepare("SELECT locale FROM orgs WHERE id = ?").bind(orgId).first<{ locale: string | null }>();
+      return row?.locale ?? null;
+    },
+    async setLocale(orgId, locale) {
+      await directory.prepare("UPDATE orgs SET locale = ? WHERE id = ?").bind(locale, orgId).run();
+    },
   };
 }
 
@@ -93,8 +100,8 @@ export function d1OrgSettings(directory: D1Database): OrgSettings {
 export function importedSettingsStatements(directory: D1Database, orgId: string, lock: number, settings: OrgSettingsValues): D1PreparedStatement[] {
   return [
     directory
-      .prepare("UPDATE orgs SET plan_approval = ?1, source_blocked_domains = ?2, source_preferred_domains = ?3, sharing = ?6 WHERE id = ?4 AND importing_since = ?5")
-      .bind(settings.planApproval, JSON.stringify(settings.sourcePolicy.blockedDomains), JSON.stringify(settings.sourcePolicy.preferredDomains), orgId, lock, settings.sharing),
+      .prepare("UPDATE orgs SET plan_approval = ?1, source_blocked_domains = ?2, source_preferred_domains = ?3, sharing = ?6, locale = ?7 WHERE id = ?4 AND importing_since = ?5")
+      .bind(settings.planApproval, JSON.stringify(settings.sourcePolicy.blockedDomains), JSON.stringify(settings.sourcePolicy.preferredDomains), orgId, lock, settings.sharing, settings.locale ?? null),
     // The approvers the file names who are members here (an import places no one: src/domain/org-data/members.ts).
     approversStatement(directory, orgId, settings.approvers, ` AND importing_since = ${Number(lock)}`),
   ];

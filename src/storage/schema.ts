@@ -30,6 +30,8 @@ export const orgs = sqliteTable("orgs", {
   approvers: text("approvers").notNull().default("[]"),
   /** Bytes of page snapshots the org keeps (counted in its home's copy of this row; src/storage/snapshot-bytes.ts). */
   snapshotBytes: integer("snapshot_bytes").notNull().default(0),
+  /** The org's locale, a BCP 47 tag ("en-US", "ja-JP"), or null: the PDF download's paper (src/domain/research/paper-size.ts). */
+  locale: text("locale"),
 });
 
 export const users = sqliteTable("users", {

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { strFromU8, unzipSync } from "fflate";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { extractText, getDocumentProxy } from "unpdf";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "../../scripts/lib/local.mjs";
 import { findBrowser } from "../support/browser";
@@ -12,7 +13,8 @@ import { runCli } from "../support/cli";
 /**
  * Downloads end to end: the operator CLI writes each format through the real Worker, the standalone HTML opens in
  * a real Chromium (test/support/browser.ts) with nothing fetched from anywhere and prints to PDF, and the dashboard's
- * DOCX link downloads a document whose text holds the deliverable. Screenshots and the PDF go to node_modules/.cache.
+ * DOCX link downloads a document whose text holds the deliverable, and the PDF download is printed by the server's
+ * Browser Rendering binding (wrangler dev's, on the local Chromium). Screenshots and the PDFs go to node_modules/.cache.
  */
 
 const server = inject("server");
@@ -70,9 +72,9 @@ describe("deliverable downloads: CLI, the HTML file in a browser, the dashboard 
     expect(md).toContain(CONTENT.trimEnd());
     expect(md).toContain("1. Field trial report — <https://trials.example.org/report> — unchecked (not a recorded source), not checked yet");
 
-    const bad = await cli("outputs", "download", outputId, "--org", server.orgSlug, "--format", "pdf");
+    const bad = await cli("outputs", "download", outputId, "--org", server.orgSlug, "--format", "odt");
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--format must be md, html or docx");
+    expect(bad.stderr).toContain("--format must be md, html, docx or pdf");
   });
 
   it("the HTML file opens with nothing fetched, its hostile Markdown inert, and prints to a PDF", async () => {
@@ -97,6 +99,46 @@ describe("deliverable downloads: CLI, the HTML file in a browser, the dashboard 
     expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(pdf.byteLength).toBeGreaterThan(5_000);
     await page.emulateMedia({ media: "screen" });
+  });
+
+  it("the PDF download is printed by wrangler dev's Browser Rendering: Japanese and Greek in its text layer, headings as its outline, live links, page numbers; kept for the next download", async () => {
+    const JAPANESE = "東京の天気は晴れです。";
+    const GREEK = "Η ενέργεια από τις παλίρροιες είναι προβλέψιμη.";
+    const content = `# 潮汐エネルギー: a brief\n\n## Ελληνικά\n\n${GREEK}\n\n## 日本語\n\n${JAPANESE}\n\nשלום עולם — Привет, мир. See [the survey](https://tides.example.org/survey).\n`;
+    const stored = await fetch(`${server.url}/api/v1/outputs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Tidal power 潮汐", mediaType: "markdown", content, citations: [{ title: "Tide survey", url: "https://tides.example.org/survey" }] }),
+    });
+    expect(stored.status).toBe(201);
+    const id = ((await stored.json()) as { outputId: string }).outputId;
+    const get = () => fetch(`${server.url}/api/v1/outputs/${id}/download?format=pdf`, { headers: { authorization: `Bearer ${server.apiKey}` } });
+    let started = performance.now();
+    const response = await get();
+    const printedMs = performance.now() - started;
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("content-disposition")).toContain(".pdf");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    writeFileSync(join(outDir, "download-printed.pdf"), bytes);
+    const pdf = await getDocumentProxy(bytes.slice());
+    // NFKC: a font may map a shared glyph to its Kangxi radical (日 as ⽇) in the text layer; read as a person would.
+    const text = (await extractText(pdf, { mergePages: true })).text.normalize("NFKC");
+    expect(text).toContain(JAPANESE);
+    expect(text).toContain(GREEK);
+    expect(text).toContain("Tide survey");
+    expect(text).toContain("unchecked (not a recorded source)");
+    expect(text).toMatch(/Page 1 of \d/);
+    const outline = JSON.stringify(await pdf.getOutline());
+    expect(outline).toContain("Ελληνικά");
+    expect(outline).toContain("日本語");
+    const links = (await (await pdf.getPage(1)).getAnnotations()).map((annotation: { url?: string }) => annotation.url);
+    expect(links).toContain("https://tides.example.org/survey");
+    // The next download is the kept file (same version and sources): the same bytes, without a browser.
+    started = performance.now();
+    const again = new Uint8Array(await (await get()).arrayBuffer());
+    console.log(`pdf download: printed in ${Math.round(printedMs)} ms, kept file in ${Math.round(performance.now() - started)} ms, ${bytes.byteLength} bytes`);
+    expect(Buffer.from(again).equals(Buffer.from(bytes))).toBe(true);
   });
 
   it("the dashboard's Word link downloads a document holding the deliverable", async () => {

@@ -283,7 +283,10 @@ describe("npm run deploy against a fake wrangler", { timeout: 30_000 }, () => {
     expect(existsSync(path.join(box.root, "wrangler.production.toml"))).toBe(false);
     expect(existsSync(path.join(box.root, ".wrangler.production.dry-run.toml"))).toBe(false);
     expect(result.rendered).toContain('CAIRN_ENV = "production"');
+    // PDF downloads: the Browser Rendering binding reaches the deployment's configuration, and the plan says so.
+    expect(result.rendered).toMatch(/^\[browser\]\nbinding = "BROWSER"$/m);
     const output = box.lines.join("\n");
+    expect(output).toContain("Browser          Browser Rendering as BROWSER, for PDF downloads");
     const files = readdirSync(path.join(projectRoot, "migrations")).filter((name) => name.endsWith(".sql")).length;
     expect(output).toMatch(new RegExp(`apply D1 migrations remotely, forward-only .* \\(${files} files\\)`));
     expect(output).toContain("Bundle check");

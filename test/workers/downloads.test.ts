@@ -1,15 +1,17 @@
 /**
  * Deliverables as files (REST /outputs/{id}/download and the dashboard): Markdown with its Sources, one standalone
- * HTML file, and DOCX, each listing what Cairn found on every cited page.
+ * HTML file, DOCX, and PDF (printed by the Browser Rendering binding, here Miniflare's on the local Chromium), each
+ * listing what Cairn found on every cited page.
  */
 import { strFromU8, unzipSync } from "fflate";
 import { env } from "cloudflare:workers";
+import { getDocumentProxy } from "unpdf";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Env } from "../../src/env";
 import { hookedD1, latch } from "../support/d1-hooks";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, sourceChecksSettled, steps } from "../support/plans";
-import { fetchWorkerOver, ORIGIN, rest, seedTenant } from "../support/worker";
+import { fetchWorkerOver, ORIGIN, rest, seedApiKey, seedTenant } from "../support/worker";
 
 const sourcePages = inject("sourcePagesOrigin");
 const HOSTILE_TITLE = 'Battery "report"; filename=evil.exe\r\nX-Injected: 1 — é';
@@ -43,6 +45,12 @@ const CONTENT = [
 
 let tenant: Awaited<ReturnType<typeof seedTenant>>;
 let outputId = "";
+
+/** A PDF's first page, width and height in whole points. */
+async function pageSizeOf(pdf: Uint8Array): Promise<[number, number]> {
+  const [, , width, height] = (await (await getDocumentProxy(pdf)).getPage(1)).view as number[];
+  return [Math.round(width ?? 0), Math.round(height ?? 0)];
+}
 
 const download = (format: string, id = outputId, key = tenant.apiKey) => rest(key, `/outputs/${id}/download?format=${format}`);
 
@@ -148,12 +156,12 @@ describe("downloading a deliverable", () => {
   });
 
   it("answers an unknown or missing format with 400, another org's deliverable and an unknown id with 404", async () => {
-    for (const format of ["pdf", ""]) {
+    for (const format of ["odt", ""]) {
       const response = await download(format);
       expect(response.status, format).toBe(400);
       const problem = (await response.json()) as { code: string; detail: string };
       expect(problem.code).toBe("validation");
-      expect(problem.detail).toContain("md, html or docx");
+      expect(problem.detail).toContain("md, html, docx or pdf");
     }
     const other = await seedTenant();
     const foreign = await download("md", outputId, other.apiKey);
@@ -168,7 +176,7 @@ describe("downloading a deliverable", () => {
     const visitor = new Visitor();
     await visitor.signIn(tenant.admin.email, tenant.admin.password);
     const page = await (await visitor.get(`/dashboard/outputs/${outputId}`)).text();
-    for (const format of ["md", "html", "docx"]) expect(page).toContain(`href="/dashboard/outputs/${outputId}/download?format=${format}"`);
+    for (const format of ["md", "html", "docx", "pdf"]) expect(page).toContain(`href="/dashboard/outputs/${outputId}/download?format=${format}"`);
     const file = await visitor.get(`/dashboard/outputs/${outputId}/download?format=docx`);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-disposition")).toMatch(/^attachment; /);
@@ -237,5 +245,86 @@ describe("downloading a deliverable", () => {
     expect((await Promise.all(running)).map((response) => response.status)).toEqual([200, 200]);
     // Its slots given back, B's third file renders.
     expect((await downloadB(outputs[2] as string)).status).toBe(200);
+  });
+
+  it("as PDF: printed by the browser binding on the org's paper, kept per version and source state like the DOCX", async () => {
+    const kept = () =>
+      env.DB.prepare("SELECT version, state_sha256 AS state, body FROM rendered_files WHERE org_id = ? AND output_id = ? AND format = 'pdf'")
+        .bind(tenant.orgId, outputId)
+        .all<{ version: number; state: string; body: ArrayBuffer }>();
+    const printed = await download("pdf");
+    expect(printed.status).toBe(200);
+    expect(printed.headers.get("content-type")).toBe("application/pdf");
+    expect(printed.headers.get("content-disposition")).toMatch(/filename\*=UTF-8''.*\.pdf$/);
+    const bytes = new Uint8Array(await printed.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
+    // A4 (210 × 297 mm: Chromium's 595.92 × 842.88 points) for an org with no locale.
+    expect(await pageSizeOf(bytes)).toEqual([596, 843]);
+    const [first] = (await kept()).results;
+    const version = ((await (await rest(tenant.apiKey, `/outputs/${outputId}`)).json()) as { version: number }).version;
+    expect(first?.version).toBe(version);
+    // The next download is the kept file, with no browser: altered in place, the alteration is what it serves.
+    await env.DB.prepare("UPDATE rendered_files SET body = ? WHERE org_id = ? AND output_id = ? AND format = 'pdf'").bind(new TextEncoder().encode("KEPT PDF"), tenant.orgId, outputId).run();
+    expect(await (await fetchWorkerOver({ ...env, BROWSER: undefined } as unknown as Env)(new Request(`${ORIGIN}/api/v1/outputs/${outputId}/download?format=pdf`, { headers: { authorization: `Bearer ${tenant.apiKey}` } }))).status).toBe(501);
+    expect(await (await download("pdf")).text()).toBe("KEPT PDF");
+    // An admin sets the org's locale to the United States: US Letter (612 × 792), printed anew in place of the A4 file.
+    const { key: adminKey } = await seedApiKey(tenant.orgId, tenant.admin.userId, ["org:admin"]);
+    const set = await rest(adminKey, "/org/settings", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ locale: "en-us" }) });
+    expect(await set.json()).toMatchObject({ locale: "en-US" });
+    expect(await pageSizeOf(new Uint8Array(await (await download("pdf")).arrayBuffer()))).toEqual([612, 792]);
+    const [second] = (await kept()).results;
+    expect(second?.state).not.toBe(first?.state);
+    // A new version: printed anew at its first download, the earlier version's file replaced.
+    await ok(tenant.apiKey, "store_research_output", { outputId, title: HOSTILE_TITLE, mediaType: "markdown", content: `${CONTENT}\n\nAnother version.` });
+    expect((await download("pdf")).status).toBe(200);
+    expect((await kept()).results.map((row) => row.version)).toEqual([version + 1]);
+  });
+
+  it("as PDF without a browser binding: 501 naming the setting; with the browser busy: 503 and Retry-After, nothing kept", async () => {
+    const b = await seedTenant();
+    const { outputId: id } = (await ok(b.apiKey, "store_research_output", { title: "B report", mediaType: "markdown", content: "# B\n\nText." })) as { outputId: string };
+    const over = (bindings: Partial<Env>) => (key = b.apiKey, output = id) =>
+      fetchWorkerOver({ ...env, ...bindings } as unknown as Env)(new Request(`${ORIGIN}/api/v1/outputs/${output}/download?format=pdf`, { headers: { authorization: `Bearer ${key}` } }));
+
+    const unconfigured = await over({ BROWSER: undefined })();
+    expect(unconfigured.status).toBe(501);
+    const problem = (await unconfigured.json()) as { code: string; detail: string };
+    expect(problem.code).toBe("not_configured");
+    expect(problem.detail).toContain('[browser] binding = "BROWSER"');
+    // The other formats need no browser.
+    const html = await fetchWorkerOver({ ...env, BROWSER: undefined } as unknown as Env)(new Request(`${ORIGIN}/api/v1/outputs/${id}/download?format=html`, { headers: { authorization: `Bearer ${b.apiKey}` } }));
+    expect(html.status).toBe(200);
+
+    // Browser Rendering refusing a browser (its 429 when the account's browsers are all in use): 503, try again later.
+    const refusing = { fetch: async () => new Response("Too many browsers", { status: 429 }) } as unknown as Fetcher;
+    const busy = await over({ BROWSER: refusing })();
+    expect(busy.status).toBe(503);
+    expect(Number(busy.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await busy.json()) as { code: string; detail: string }).detail).toContain("busy");
+
+    // Two prints under way in this isolate (held at the browser's start): a third, from another org, is told to come back.
+    const hold = latch();
+    const bothStarted = latch();
+    let started = 0;
+    const slow = {
+      fetch: async () => {
+        if (++started === 2) bothStarted.open();
+        await hold.promise;
+        return new Response("Too many browsers", { status: 429 });
+      },
+    } as unknown as Fetcher;
+    const c = await seedTenant();
+    const outputsOfC = await Promise.all(
+      [1, 2].map(async (n) => ((await ok(c.apiKey, "store_research_output", { title: `C ${n}`, mediaType: "markdown", content: `# C ${n}` })) as { outputId: string }).outputId),
+    );
+    const running = outputsOfC.map((output) => over({ BROWSER: slow })(c.apiKey, output));
+    await bothStarted.promise;
+    const third = await over({ BROWSER: slow })();
+    expect(third.status).toBe(503);
+    expect(((await third.json()) as { detail: string }).detail).toContain("2 files are being printed");
+    hold.open();
+    expect((await Promise.all(running)).map((response) => response.status)).toEqual([503, 503]);
+    const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM rendered_files WHERE org_id IN (?, ?) AND format = 'pdf'").bind(b.orgId, c.orgId).first<{ n: number }>();
+    expect(none?.n).toBe(0);
   });
 });

@@ -12,11 +12,12 @@ const verdict = (status: SourceVerification["status"], reason: string | null = n
 });
 
 describe("downloads: formats", () => {
-  it("takes md, html and docx and names them when given anything else", () => {
+  it("takes md, html, docx and pdf and names them when given anything else", () => {
     expect(parseDownloadFormat("docx")).toBe("docx");
-    for (const bad of ["pdf", "", null, undefined, "MD", "toString"]) {
+    expect(parseDownloadFormat("pdf")).toBe("pdf");
+    for (const bad of ["PDF", "odt", "", null, undefined, "MD", "toString"]) {
       expect(() => parseDownloadFormat(bad)).toThrow(CairnError);
-      expect(() => parseDownloadFormat(bad)).toThrow(/md, html or docx/);
+      expect(() => parseDownloadFormat(bad)).toThrow(/md, html, docx or pdf/);
     }
   });
 });

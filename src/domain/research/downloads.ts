@@ -8,7 +8,7 @@ import { verificationInWords } from "../sources/status-words";
 import type { SourceVerification } from "../sources/verification";
 import type { ResearchOutput } from "./outputs";
 
-export const DOWNLOAD_FORMATS = ["md", "html", "docx"] as const;
+export const DOWNLOAD_FORMATS = ["md", "html", "docx", "pdf"] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
 
 /** The media type each download is sent as. */
@@ -16,13 +16,14 @@ export const DOWNLOAD_CONTENT_TYPES: Record<DownloadFormat, string> = {
   md: "text/markdown; charset=utf-8",
   html: "text/html; charset=utf-8",
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  pdf: "application/pdf",
 };
 
 /** The `format` a caller asked for, or a validation error naming the ones there are. */
 export function parseDownloadFormat(value: string | null | undefined): DownloadFormat {
   if (value !== null && value !== undefined && (DOWNLOAD_FORMATS as readonly string[]).includes(value)) return value as DownloadFormat;
   const shown = value === null || value === undefined || value === "" ? "no format" : `"${value.slice(0, 20)}"`;
-  throw validationError(`Download format must be md, html or docx; got ${shown}.`, [{ path: "format", message: "One of md, html, docx" }]);
+  throw validationError(`Download format must be md, html, docx or pdf; got ${shown}.`, [{ path: "format", message: "One of md, html, docx, pdf" }]);
 }
 
 /** One source a deliverable cites, as a download lists it (a public view's source, public-view.ts, is one). */

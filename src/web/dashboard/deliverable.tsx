@@ -145,6 +145,10 @@ export function DeliverablePage(props: {
         <a href={`/dashboard/outputs/${output.outputId}/download?format=docx`} download>
           Word (DOCX)
         </a>
+        {" · "}
+        <a href={`/dashboard/outputs/${output.outputId}/download?format=pdf`} download>
+          PDF
+        </a>
       </p>
       {props.sourceCounts ? <SourceCountsLine counts={props.sourceCounts} /> : null}
       {props.changes ? <DeliverableChangesCard {...props.changes} /> : null}

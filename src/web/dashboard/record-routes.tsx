@@ -116,14 +116,14 @@ export function registerRecordRoutes(app: Hono<App>): void {
     });
   });
 
-  // The deliverable as a file (Markdown, standalone HTML, DOCX): the same files as REST's /outputs/{id}/download.
+  // The deliverable as a file (Markdown, standalone HTML, DOCX, PDF): the same files as REST's /outputs/{id}/download.
   app.get("/outputs/:outputId/download", async (c) => {
     const outputId = c.req.param("outputId");
     const format = c.req.query("format") ?? "";
     if (!ID_PATTERN.test(outputId) || !(DOWNLOAD_FORMATS as readonly string[]).includes(format)) return notFoundPage(c);
     const { orgId } = c.get("session");
     const { services, home, now } = await webServices(c.env, orgId);
-    const download = await downloadFor(services, home, orgId, outputId, format as DownloadFormat, now());
+    const download = await downloadFor(services, home, orgId, outputId, format as DownloadFormat, now(), c.env.BROWSER);
     return download ? downloadResponse(download) : notFoundPage(c);
   });
 

@@ -1,10 +1,11 @@
 /**
  * A deliverable as a file to download, one function for every face (REST, the dashboard, the CLI through REST, the
- * public share page): Markdown with its Sources, one standalone HTML file, or DOCX, built from the deliverable's public
+ * public share page): Markdown with its Sources, one standalone HTML file, DOCX, or that HTML file printed to PDF by
+ * the Browser Rendering binding (pdf.ts), built from the deliverable's public
  * view (src/domain/research/public-view.ts). The sources are the ones the deliverable cites, each with what Cairn found
  * on the page and when it last read it.
  *
- *   const download = await downloadFor(services, home, orgId, outputId, format);  // format from parseDownloadFormat
+ *   const download = await downloadFor(services, home, orgId, outputId, format, now, env.BROWSER);  // format from parseDownloadFormat
  *   if (!download) throw notFound(...);                                            // none in the caller's org
  *   return downloadResponse(download);                                             // attachment, type, no-store
  */
@@ -22,6 +23,7 @@ import { publicViewOf } from "../../platform/public-view";
 import { sha256Hex } from "../dashboard/session";
 import { DOCX_RENDERER, docxOf } from "./docx";
 import { standaloneHtml } from "./html";
+import { keptPdfRender } from "./pdf-download";
 
 export interface Download {
   body: Uint8Array | string;
@@ -75,11 +77,12 @@ export async function downloadFor(
   outputId: string,
   format: DownloadFormat,
   now: number = Date.now(),
+  browser?: Fetcher,
 ): Promise<Download | null> {
   const release = format === "md" ? null : admitRender(orgId);
   try {
     const output = await services.outputs.get(orgId, outputId);
-    return output ? await downloadOf(services, home, output, format, now) : null;
+    return output ? await downloadOf(services, home, output, format, now, browser) : null;
   } finally {
     release?.();
   }
@@ -90,39 +93,55 @@ export async function downloadFor(
  * Markdown's render is the one kept per version (rendered-deliverable.ts), and a DOCX is kept per version and source
  * state, so a costly text costs its render once.
  */
-async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number): Promise<Download> {
+async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number, browser?: Fetcher): Promise<Download> {
   if (format === "docx") {
     const view = await publicViewOf(services, output);
     return fileOf(view, "docx", await keptDocxOf(home, output, view));
+  }
+  if (format === "pdf") {
+    const { view, render } = await keptPdfRender(services, home, output, browser);
+    return fileOf(view, "pdf", await keptFileOf(home, output, render));
   }
   const [rendered, view] = await Promise.all([output.mediaType === "markdown" && format === "html" ? renderedMarkdownOf(home, output) : null, publicViewOf(services, output)]);
   return deliverableDownload(view, rendered, format, now);
 }
 
-/** DOCX files being made in this isolate, per state: downloads of one file arriving together wait for one render. */
-const docxUnderWay = new Map<string, Promise<Uint8Array>>();
+/** A costly file of one deliverable: its format and renderer, everything it shows (`state`), and how to make it. */
+export interface KeptRender {
+  format: "docx" | "pdf";
+  renderer: number;
+  state: string;
+  make(): Promise<Uint8Array>;
+}
+
+/** Files being made in this isolate, per state: downloads of one file arriving together wait for one render. */
+const filesUnderWay = new Map<string, Promise<Uint8Array>>();
 
 /** The DOCX of this version and source state: kept from an earlier download, or made now (in a render slot) and kept. */
-async function keptDocxOf(home: D1Database, output: ResearchOutput, view: PublicDeliverable): Promise<Uint8Array> {
+function keptDocxOf(home: D1Database, output: ResearchOutput, view: PublicDeliverable): Promise<Uint8Array> {
   // Everything the file shows (the public view): a re-checked source, a new version or a new renderer makes another file.
-  const state = JSON.stringify([RENDERER_VERSION, view]);
-  const key: RenderedFileKey = { orgId: output.orgId, outputId: output.outputId, format: "docx", version: output.version, renderer: DOCX_RENDERER, stateSha256: await sha256Hex(state) };
+  const make = async () => docxOf(view, output.mediaType === "markdown" ? await renderedMarkdownOf(home, output) : null, view.sources);
+  return keptFileOf(home, output, { format: "docx", renderer: DOCX_RENDERER, state: JSON.stringify([RENDERER_VERSION, view]), make });
+}
+
+/** The file of `render`'s format for this version and state: kept from an earlier download, or made now and kept. */
+async function keptFileOf(home: D1Database, output: ResearchOutput, render: KeptRender): Promise<Uint8Array> {
+  const key: RenderedFileKey = { orgId: output.orgId, outputId: output.outputId, format: render.format, version: output.version, renderer: render.renderer, stateSha256: await sha256Hex(render.state) };
   const id = `${key.orgId}:${key.outputId}:${key.format}:${key.stateSha256}`;
-  let pending = docxUnderWay.get(id);
+  let pending = filesUnderWay.get(id);
   if (!pending) {
-    pending = renderDocxAndKeep(home, key, output, view).finally(() => docxUnderWay.delete(id));
-    docxUnderWay.set(id, pending);
+    pending = renderAndKeep(home, key, render).finally(() => filesUnderWay.delete(id));
+    filesUnderWay.set(id, pending);
   }
   // Each response its own copy: a body handed to one response is not shared with another.
   return (await pending).slice();
 }
 
-async function renderDocxAndKeep(home: D1Database, key: RenderedFileKey, output: ResearchOutput, view: PublicDeliverable): Promise<Uint8Array> {
+async function renderAndKeep(home: D1Database, key: RenderedFileKey, render: KeptRender): Promise<Uint8Array> {
   const files = d1RenderedFiles(home);
   const kept = await files.get(key);
   if (kept) return kept;
-  const rendered = output.mediaType === "markdown" ? await renderedMarkdownOf(home, output) : null;
-  const body = await docxOf(view, rendered, view.sources);
+  const body = await render.make();
   try {
     await files.put(key, body, Date.now());
   } catch (error) {
