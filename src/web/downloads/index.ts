@@ -16,7 +16,7 @@ import { rateLimited } from "../../domain/errors";
 import { RENDER_RETRY_SECONDS, RenderSlots } from "../../domain/research/render-slots";
 import { d1RenderedFiles, type RenderedFileKey, type RenderedMarkdown } from "../../storage/rendered-outputs";
 import { RENDERER_VERSION } from "../dashboard/markdown";
-import { renderedMarkdownOf } from "../dashboard/rendered-deliverable";
+import { pauseForOthers, renderedMarkdownOf } from "../dashboard/rendered-deliverable";
 import { log } from "../../platform/log";
 import { publicViewOf } from "../../platform/public-view";
 import { sha256Hex } from "../dashboard/session";
@@ -122,7 +122,8 @@ async function renderDocxAndKeep(home: D1Database, key: RenderedFileKey, output:
   const kept = await files.get(key);
   if (kept) return kept;
   const rendered = output.mediaType === "markdown" ? await renderedMarkdownOf(home, output) : null;
-  const body = await docxOf(view, rendered, view.sources);
+  // Made in parts with pauses between, as the Markdown's render is: the instance's other requests run meanwhile.
+  const body = await docxOf(view, rendered, view.sources, pauseForOthers);
   try {
     await files.put(key, body, Date.now());
   } catch (error) {
