@@ -256,8 +256,8 @@ function sourceParagraphs(output: Pick<ResearchOutput, "mediaType" | "content">,
 }
 
 /** Top-level nodes of the rendered HTML mapped between two pauses, and blocks written out between two pauses. */
-const NODES_PER_PAUSE = 40;
-const BLOCKS_PER_PAUSE = 150;
+const NODES_PER_PAUSE = 8;
+const BLOCKS_PER_PAUSE = 50;
 
 /**
  * The body: the rendered Markdown mapped (each cited [E#] an internal link to its source), or the text a paragraph per
