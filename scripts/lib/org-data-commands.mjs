@@ -69,7 +69,8 @@ const COUNTED_APART = new Set(["plans", "search_sessions"]);
 export function importReport(slug, r) {
   const people = (list) => list.map((m) => `${m.email} (${m.role})`).join(", ");
   const rows = Object.entries(r.rows).filter(([table]) => !COUNTED_APART.has(table));
-  const lines = [`Imported into "${slug}": ${r.plans} plans, ${r.searchSessions} search sessions, ${r.snapshots ?? 0} page snapshots, ${r.clientTexts ?? 0} texts assistants sent for pages, ${rows.map(([k, n]) => `${n} ${k}`).join(", ") || "no other rows"}.`];
+  const waiting = r.plansAwaitingApproval ? ` (${r.plansAwaitingApproval} waiting for a person's approval here)` : "";
+  const lines = [`Imported into "${slug}": ${r.plans} plans${waiting}, ${r.searchSessions} search sessions, ${r.snapshots ?? 0} page snapshots, ${r.clientTexts ?? 0} texts assistants sent for pages, ${rows.map(([k, n]) => `${n} ${k}`).join(", ") || "no other rows"}.`];
   const placed = r.restoredByEmail;
   if (placed) {
     lines.push(`Members restored: ${r.members.restored}.`);

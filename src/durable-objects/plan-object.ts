@@ -23,6 +23,8 @@ import {
 import { assignReview } from "../domain/plans/review-assignee";
 import { type Actor, isTerminalPlan, type PlanState, type Step } from "../domain/plans/model";
 import { nextStallDeadline } from "../domain/plans/status";
+import type { ApprovalMode } from "../domain/plans/approval";
+import { importedPlanHold } from "../domain/plans/spend-gate";
 import { nextBudgetAlarm } from "../domain/plans/budget-review";
 import type { TableDump } from "../domain/org-data/format";
 import { orgBeingErased } from "../domain/org-data/write-gate";
@@ -122,19 +124,30 @@ export class PlanObject extends DurableObject<Env> {
   /**
    * Recreates an exported plan in this (empty) object: rows as exported, ids
    * already remapped by the importer; the stall alarm is armed as the plan's
-   * state asks, so a plan resumes exactly where it was.
+   * state asks, so a plan resumes where it was. It then goes through the spend
+   * gate as the org it arrives in lets it spend (`orgApproval`): a plan that can
+   * still spend where approval applies waits for a person of this org (audited,
+   * its index updated before the answer). Answers whether it waits for approval.
    */
-  async importState(tables: TableDump): Promise<RpcResult<{ planId: string }>> {
+  async importState(tables: TableDump, orgApproval: ApprovalMode, now: number): Promise<RpcResult<{ planId: string; awaitingApproval: boolean }>> {
     if (this.#load(false)) return rpcFailure(conflict("This plan already exists; an import never overwrites one."));
     try {
       this.ctx.storage.transactionSync(() => restoreTables(this.ctx.storage.sql, tables, PLAN_TABLES));
     } catch (error) {
       return rpcFailure(new CairnError("validation", `The plan's state does not fit: ${error instanceof Error ? error.message : String(error)}`));
     }
-    const state = this.#load(false);
+    let state = this.#load(false);
     if (!state) return rpcFailure(new CairnError("validation", "The plan's state has no plan row."));
-    await this.#scheduleAlarm(state);
-    return { ok: true, value: { planId: state.plan.planId } };
+    const held = importedPlanHold(orgApproval, state, now, (prefix) => newId(prefix));
+    if (held) {
+      this.#persist(state, held, { userId: "system", clientId: "import" }, now);
+      state = held.state;
+      await this.#afterWrite(state, true);
+    } else {
+      await this.#scheduleAlarm(state);
+    }
+    const awaitingApproval = (state.plan.reviews ?? []).some((review) => review.kind === "approval" && review.decision === null);
+    return { ok: true, value: { planId: state.plan.planId, awaitingApproval } };
   }
 
   /**

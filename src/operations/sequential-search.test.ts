@@ -1,3 +1,4 @@
+import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ok } from "../../test/support/plans";
@@ -136,6 +137,24 @@ describe("sequential_search", () => {
     expect(errorOf(foreignStep)).toMatchObject({ code: "not_found", message: `No search session with id "${sessionId}" exists.` });
     expect(await ok(a.apiKey, "get_research_session", { sessionId })).toMatchObject({ stepIndex: 1 });
     expect((await rest(b.apiKey, `/search-sessions/${sessionId}`)).status).toBe(404);
+  });
+
+  it("keeps no storage for a session id the org does not hold: another org's and an unknown one", async () => {
+    const a = await seedTenant();
+    const b = await seedTenant();
+    const theirs = await startSession(a.apiKey);
+    const unknown = "srch_0000000000000000000000001";
+    const before = await listDurableObjectIds(env.SEARCH_SESSION);
+    for (const sessionId of [theirs, unknown]) {
+      expect(errorOf(await callTool(b.apiKey, "get_research_session", { sessionId })).code, sessionId).toBe("not_found");
+      expect(errorOf(await step(b.apiKey, { sessionId, stepNumber: 2 })).code, sessionId).toBe("not_found");
+      expect((await rest(b.apiKey, `/search-sessions/${sessionId}`)).status, sessionId).toBe(404);
+    }
+    // Reaching a session's object makes its storage, which the prober's erasure (it finds objects by its rows) would leave behind.
+    const after = await listDurableObjectIds(env.SEARCH_SESSION);
+    for (const sessionId of [theirs, unknown]) expect(after.some((object) => object.equals(env.SEARCH_SESSION.idFromName(`${b.orgId}:${sessionId}`))), sessionId).toBe(false);
+    expect(after.length).toBe(before.length);
+    expect(await ok(a.apiKey, "get_research_session", { sessionId: theirs })).toMatchObject({ stepIndex: 1 });
   });
 
   it("serves both tools over REST", async () => {

@@ -10,6 +10,17 @@ import { findSessionRow, releaseSession, reserveSession } from "./search-session
 const stubFor = (env: Env, orgId: string, sessionId: string) => env.SEARCH_SESSION.getByName(`${orgId}:${sessionId}`);
 
 /**
+ * The object of a session the org's index lists (one read by primary key), or not_found before any object is touched:
+ * reaching an object makes its storage, so a probe (another org's id, a guess) would otherwise leave an object named
+ * after the org that its erasure, which finds objects by its rows, cannot find. Only a new session reaches its object
+ * unlisted, after its row is reserved.
+ */
+async function heldSession(env: Env, orgId: string, sessionId: string) {
+  if (!(await findSessionRow(env.DB, orgId, sessionId))) throw sessionNotFound(sessionId);
+  return stubFor(env, orgId, sessionId);
+}
+
+/**
  * Sessions in their Durable Objects, with the org-wide index in D1 beside them:
  * a new session first claims a slot in the index (the org's limit), and the
  * object updates its row after recording each step. A start whose object call
@@ -45,9 +56,10 @@ export function durableSearchSessions(env: Env, config: SessionConfig): SearchSe
         created = true;
       }
       const identity = created ? { sessionId, orgId, createdBy: userId } : null;
+      const stub = created ? stubFor(env, orgId, sessionId) : await heldSession(env, orgId, sessionId);
       let result: RpcResult<RecordOutcome>;
       try {
-        result = await stubFor(env, orgId, sessionId).record({ identity, input, config }, now);
+        result = await stub.record({ identity, input, config }, now);
       } catch (error) {
         if (created) await releaseSession(env.DB, orgId, sessionId).catch(() => undefined);
         throw error;
@@ -58,7 +70,7 @@ export function durableSearchSessions(env: Env, config: SessionConfig): SearchSe
     },
 
     async read(orgId, sessionId, now) {
-      return unwrap(await stubFor(env, orgId, sessionId).read(now), orgId, sessionId, now);
+      return unwrap(await (await heldSession(env, orgId, sessionId)).read(now), orgId, sessionId, now);
     },
   };
 }

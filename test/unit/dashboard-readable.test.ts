@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { labelOf } from "../../src/web/dashboard/labelled";
-import { NOTE_LIMITS, renderNote } from "../../src/web/dashboard/markdown";
+import { NOTE_LIMITS, renderForPage, renderForPageInParts, renderNote } from "../../src/web/dashboard/markdown";
+import { markdownParts } from "../../src/web/dashboard/markdown-parts";
 import { readingOrigin } from "../../src/web/dashboard/snapshot-window";
 
 describe("a note an assistant wrote, rendered for a person", () => {
@@ -35,5 +36,37 @@ describe("the origin of a reading on the source page", () => {
   it("is this source's URL, with the fallback time, when another page with the same text stored the snapshot", () => {
     expect(readingOrigin(snapshot, "https://b.example/q", 9)).toEqual({ url: "https://b.example/q", readAt: 9 });
     expect(readingOrigin(snapshot, "https://b.example/q", null)).toEqual({ url: "https://b.example/q", readAt: null });
+  });
+});
+
+describe("a long deliverable rendered in parts", () => {
+  const section = (n: number) =>
+    `## Section ${n}\n\n${Array.from({ length: 20 }, (_, i) => `- Step ${n}.${i}: see [guide](https://docs.example.org/${n}/${i}) and \`tool ${i}\` [E${(i % 8) + 1}]`).join("\n")}\n  - nested ${n}\n\n| a | b |\n| - | - |\n| ${n} | x |\n\n> a quote\n> [E1]\n\n\`\`\`sh\nrun ${n}\n\n# a comment, not a heading\n\`\`\`\n\n1. one\n2. two\n\n   loose\n`;
+  const long = `# Runbook\n\n${Array.from({ length: 12 }, (_, n) => section(n)).join("\n")}`;
+  const samples = [
+    long,
+    // Not split (rendered whole): a reference definition, a footnote, a comment across blank lines, a fence inside a list item.
+    `${long}\n[guide]: https://elsewhere.example.org\n`,
+    `${long}\nSee it[^1].\n\n[^1]: A note.\n`,
+    `<!-- open\n\n${long}\n-->`,
+    `- item\n\n  \`\`\`\n\n# inside the item's fence, which the heading ends\n  \`\`\`\n\n${long}`,
+  ];
+
+  it("renders to exactly what the whole renders to, pausing between parts of a long text", async () => {
+    for (const markdown of samples) {
+      let pauses = 0;
+      const parts = await renderForPageInParts(markdown, async () => {
+        pauses++;
+      });
+      expect(parts).toEqual(renderForPage(markdown));
+      expect(parts.kind).toBe("html");
+      if (markdown === long) expect(pauses).toBeGreaterThan(3);
+    }
+  }, 30_000);
+
+  it("splits only before a heading that follows a blank line outside code, and not a text whose meaning is document-wide", () => {
+    expect(markdownParts(long, 2_000).join("")).toBe(long);
+    for (const part of markdownParts(long, 2_000).slice(1)) expect(part).toMatch(/^## Section/);
+    for (const markdown of samples.slice(1)) expect(markdownParts(markdown, 2_000)).toEqual([markdown]);
   });
 });

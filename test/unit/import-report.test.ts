@@ -17,5 +17,8 @@ describe("the CLI's import summary", () => {
     const first = text.split("\n")[0] ?? "";
     expect(first).toBe('Imported into "acme": 8 plans, 2 search sessions, 3 page snapshots, 0 texts assistants sent for pages, 5 artifacts, 1 research_outputs.');
     expect(first.match(/8 plans/g)).toHaveLength(1);
+    // Plans an import put on hold for a person's approval are named beside them.
+    const held: string = importReport("acme", { plans: 3, plansAwaitingApproval: 2, searchSessions: 0, rows: {}, members: { restored: 0, notRestored: 0 }, skipped: {}, orgHasAdmin: true });
+    expect(held.split("\n")[0]).toContain("3 plans (2 waiting for a person's approval here), 0 search sessions");
   });
 });

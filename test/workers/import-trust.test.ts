@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/domain/ids";
 import { ROW_TABLES, SERVER_MANAGED_COLUMNS } from "../../src/domain/org-data/format";
+import type { PlanState } from "../../src/domain/plans/model";
+import type { RpcResult } from "../../src/domain/rpc-result";
 import { homeDatabase } from "../../src/platform/org-homes";
 import { nested } from "../support/hostile-inputs";
 import { createPlan, ok, REPORT, steps } from "../support/plans";
@@ -442,4 +444,72 @@ describe("import trust: the policy knows every column", () => {
       expect(Object.keys(IMPORT_POLICY[table] ?? {}).sort(), table).toEqual(expected);
     }
   });
+});
+
+describe("import trust: the spend gate", () => {
+  /** The plans an org holds, by name: their stored status and the kind of each review waiting for a person. */
+  async function plansOf(orgId: string) {
+    const home = await homeDatabase(env as never, orgId);
+    const { results } = await home.prepare("SELECT plan_id, name, status FROM plans WHERE org_id = ?").bind(orgId).all<{ plan_id: string; name: string; status: string }>();
+    const byName: Record<string, { planId: string; status: string; waiting: string[]; maxSteps: number | null }> = {};
+    for (const row of results) {
+      const state = (await env.PLAN.getByName(`${orgId}:${row.plan_id}`).read({ withResults: false })) as unknown as RpcResult<PlanState>;
+      if (!state.ok) throw new Error(`plan ${row.plan_id} not in its object`);
+      const { plan } = state.value;
+      byName[row.name] = { planId: row.plan_id, status: row.status, waiting: (plan.reviews ?? []).filter((review) => review.decision === null).map((review) => review.kind), maxSteps: plan.budget?.maxSteps ?? null };
+      expect(plan.status, row.name).toBe(row.status);
+    }
+    return byName;
+  }
+
+  it("brings a plan that can still spend in waiting for a person where approval applies; an approval in a file is not one given here; a finished plan stays finished", async () => {
+    const a = await seedTenant();
+    const person = (await seedApiKey(a.orgId, a.admin.userId, ["research:read", "research:write", "plans:approve"])).key;
+    const approve = async (planId: string) => {
+      const status = (await ok(a.apiKey, "get_plan_status", { planId })) as { pendingReviews: { reviewId: string; kind: string }[] };
+      const reviewId = status.pendingReviews.find((review) => review.kind === "approval")?.reviewId;
+      const answered = await fetchWorker(new Request(`${ORIGIN}/api/v1/plans/${planId}/steps/${reviewId}/review`, { method: "POST", body: JSON.stringify({ decision: "approve", planVersion: 1 }), headers: { authorization: `Bearer ${person}`, "content-type": "application/json" } }));
+      expect(answered.status).toBe(200);
+    };
+    const approved = await createPlan(a.apiKey, { name: "[Scan] Approved there", approval: "required", budget: { maxSteps: 5 } });
+    await approve(approved.planId);
+    expect(await ok(a.apiKey, "get_next_step", { planId: approved.planId })).toMatchObject({ status: "step" });
+    await createPlan(a.apiKey, { name: "[Scan] Never asked" });
+    const finished = await createPlan(a.apiKey, { name: "[Scan] Finished", approval: "required", steps: steps("search") });
+    await approve(finished.planId);
+    const next = (await ok(a.apiKey, "get_next_step", { planId: finished.planId })) as { step: { stepId: string }; claimId: string };
+    await ok(a.apiKey, "submit_step_result", { planId: finished.planId, stepId: next.step.stepId, claimId: next.claimId, result: { found: 1 }, confidence: 0.9, stepExecutionReport: REPORT });
+    await createPlan(a.apiKey, { name: "[Scan] Still waiting", approval: "required" });
+    const adminKey = (await seedApiKey(a.orgId, a.admin.userId, [...ADMIN_SCOPES])).key;
+    const exported = await exportOf(adminKey);
+
+    // Into an org that does not require approval: the plan that asked for one asks again, here, of a person.
+    const b = await emptyOrg();
+    const intoB = await importInto(b.key, exported);
+    expect(intoB.status).toBe(200);
+    const inB = await plansOf(b.orgId);
+    expect(inB["[Scan] Approved there"]).toMatchObject({ status: "awaiting_review", waiting: ["approval"] });
+    expect(((await intoB.json()) as { imported: Record<string, unknown> }).imported).toMatchObject({ plans: 4, plansAwaitingApproval: 2 });
+    expect(inB["[Scan] Still waiting"]).toMatchObject({ status: "awaiting_review", waiting: ["approval"] });
+    expect(inB["[Scan] Never asked"]).toMatchObject({ status: "active", waiting: [] });
+    expect(inB["[Scan] Finished"]).toMatchObject({ status: "completed", waiting: [] });
+    const bAssistant = (await seedApiKey(b.orgId, (await seedUser(b.orgId, "member")).userId, ["research:read", "research:write"])).key;
+    expect(await ok(bAssistant, "get_next_step", { planId: inB["[Scan] Approved there"]?.planId })).toMatchObject({ status: "awaiting_review", approvalUrl: expect.any(String) });
+    expect(await ok(bAssistant, "get_next_step", { planId: inB["[Scan] Never asked"]?.planId })).toMatchObject({ status: "step" });
+    // The budget it carried comes with it, for the person approving to see.
+    expect(inB["[Scan] Approved there"]?.maxSteps).toBe(5);
+
+    // Into an org that requires approval (the file's settings left out, as an older export has none): every plan that can spend waits.
+    const c = await emptyOrg();
+    await env.DB.prepare("UPDATE orgs SET plan_approval = 'required' WHERE id = ?").bind(c.orgId).run();
+    const lines = exported.split("\n").filter(Boolean);
+    const { settings: _settings, ...headerWithout } = JSON.parse(lines[0] ?? "{}") as Record<string, unknown>;
+    expect((await importInto(c.key, [JSON.stringify(headerWithout), ...lines.slice(1)].join("\n"))).status).toBe(200);
+    const inC = await plansOf(c.orgId);
+    expect(inC["[Scan] Never asked"]).toMatchObject({ status: "awaiting_review", waiting: ["approval"] });
+    expect(inC["[Scan] Approved there"]).toMatchObject({ status: "awaiting_review", waiting: ["approval"] });
+    expect(inC["[Scan] Finished"]).toMatchObject({ status: "completed", waiting: [] });
+    // Waiting plans are not asked twice.
+    expect(inC["[Scan] Still waiting"]).toMatchObject({ status: "awaiting_review", waiting: ["approval"] });
+  }, 60_000);
 });

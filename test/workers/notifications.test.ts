@@ -416,6 +416,11 @@ describe("notifications to people", () => {
     expect(await confirmed.text()).toContain('id="confirmed"');
     const again = await fetchWorker(new Request(`${ORIGIN}${confirmPath}`, { method: "POST" }));
     expect(again.status).toBe(404);
+    // The confirmation is the org's record too: the address acted, no member (the failed second try adds nothing).
+    const audited = await env.DB.prepare("SELECT actor_user_id, actor_client_id, target_type, target_id, detail FROM audit_log WHERE org_id = ? AND action = 'notification_channel.confirmed'").bind(orgId).all();
+    expect(audited.results).toEqual([
+      { actor_user_id: "victim@outside.example", actor_client_id: "email-confirmation", target_type: "notification_channel", target_id: created.channelId, detail: JSON.stringify({ address: "victim@outside.example" }) },
+    ]);
     expect((await fetchWorker(new Request(`${ORIGIN}${confirmPath}`))).status).toBe(404);
     expect(await env.DB.prepare("SELECT confirm_token_sha256 FROM notification_channels WHERE id = ?").bind(created.channelId).first("confirm_token_sha256")).toBeNull();
     const listing = (await (await rest(adminKey, "/org/notification-channels")).json()) as { channels: { channelId: string; confirmation?: string }[] };

@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApprovalMode } from "./approval";
 import { type Budget, normalizeBudget } from "./budget";
-import { cancelPlan, createPlan, type CreatePlanInput, nextStep, submitReview } from "./machine";
+import { cancelPlan, createPlan, type CreatePlanInput, nextStep, submitResult, submitReview } from "./machine";
 import type { PlanState } from "./model";
-import { createTerms, scheduledRunInput, scheduleNeedsPerson, scheduleRefusal } from "./spend-gate";
+import { createTerms, importedPlanHold, scheduledRunInput, scheduleNeedsPerson, scheduleRefusal } from "./spend-gate";
 import { MODES, planTemplate, RESEARCH_TYPES } from "./templates";
 
 /**
@@ -116,5 +116,51 @@ describe("one gate for every plan-making path", () => {
     expect(scheduleNeedsPerson("optional", open)).toBe(false);
     expect(scheduleNeedsPerson("required", open)).toBe(true);
     expect(scheduleNeedsPerson("optional", approvedByPerson(waiting, T0 + 1))).toBe(true);
+  });
+});
+
+describe("an imported plan goes through the same gate", () => {
+  /** A plan as a file may describe it: created under any terms, approved (by anyone) or not, some steps done, one maybe in flight, maybe cancelled. */
+  function describedPlan(terms: { approval: ApprovalMode; budget: Budget | null }, approved: boolean, stepsDone: number, inFlight: boolean, cancelled: boolean): PlanState {
+    let plan = createPlan(baseInput("pln_imp", terms), actor, T0, idsFrom()).state;
+    if (approved) plan = approvedByPerson(plan, T0 + 1);
+    for (let done = 0; done < stepsDone + (inFlight ? 1 : 0); done++) {
+      const next = nextStep(plan, "worker", T0 + 2, idsFrom());
+      if (next.outcome.status !== "step") break;
+      plan = next.state;
+      if (done === stepsDone) break;
+      const { step, claimId } = next.outcome;
+      plan = submitResult(plan, { stepId: step.stepId, claimId, result: { n: done }, resultHash: `h${done}`, confidence: 0.9, executionReport: null, outputFormattingNotes: null }, T0 + 3, idsFrom()).state;
+    }
+    return cancelled && !["completed", "failed"].includes(plan.plan.status) ? cancelPlan(plan, "Ended", T0 + 4).state : plan;
+  }
+
+  it("holds a plan that can spend for a person where the org or the plan asks, its steps in flight too; leaves finished plans and the budget as they were", () => {
+    fc.assert(
+      fc.property(approvalArb, approvalArb, budgetArb, fc.boolean(), fc.integer({ min: 0, max: 2 }), fc.boolean(), fc.boolean(), (orgHere, planApproval, budget, approved, stepsDone, inFlight, cancelled) => {
+        const described = describedPlan({ approval: planApproval, budget }, approved, stepsDone, inFlight, cancelled);
+        const held = importedPlanHold(orgHere, described, T0 + DAY, (prefix) => `${prefix}_import`);
+        const arrived = held?.state ?? described;
+        expect(arrived.plan.budget ?? null).toEqual(described.plan.budget ?? null);
+        if (["completed", "failed", "cancelled"].includes(described.plan.status)) {
+          expect(held).toBeNull();
+          return;
+        }
+        const mustApprove = orgHere === "required" || planApproval === "required";
+        if (!mustApprove) {
+          expect(held).toBeNull();
+          return;
+        }
+        // No step, not even one the file says is in flight, before a person of this org approves, whatever the file said was approved.
+        expect(handsOutStep(arrived, T0 + DAY)).toBe(false);
+        expect(arrived.plan.reviews?.filter((review) => review.kind === "approval" && review.decision === null)).toHaveLength(1);
+        // Approved here, it goes on (or meets its budget); a released step is counted once, when it starts again.
+        const restarted = nextStep(approvedByPerson(arrived, T0 + DAY + 1), "worker", T0 + DAY + 2, idsFrom());
+        expect(["step", "budget_exhausted"]).toContain(restarted.outcome.status);
+        const done = described.steps.filter((step) => step.status === "completed").length;
+        if (restarted.outcome.status === "step") expect(restarted.state.plan.usage?.steps).toBe(done + 1);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,14 +1,16 @@
 import { type CairnError, conflict, invalidTransition } from "../errors";
-import type { ApprovalMode } from "./approval";
+import { type ApprovalMode, reopenApproval } from "./approval";
 import { approvalRequired, effectiveApproval } from "./approval-authority";
 import { type Budget, normalizeBudget } from "./budget";
+import { usageOf } from "./budget-review";
 import type { CreatePlanInput } from "./machine";
-import type { PlanState } from "./model";
+import { isTerminalPlan, type PlanState } from "./model";
 import { runPlanName } from "./schedule";
+import type { NewId, Transition } from "./transition";
 
 /**
  * May this plan spend? The one decision every path that makes or restarts a plan goes through: a plan created by
- * a caller (its own steps or a template's), a schedule's run, and anything later that copies a plan. It settles the
+ * a caller (its own steps or a template's), a schedule's run, a plan an import brings in, and anything later that copies a plan. It settles the
  * two terms a new plan starts under: whether it waits for a person's approval (the org's requirement, or the plan's
  * own, whichever asks for more) and the budget it carries. The state machine then applies them: a plan created with
  * approval required hands out no step before a person approves it; a budget stops spending at its limits.
@@ -96,4 +98,32 @@ export function scheduledRunInput(source: PlanState, run: RunOfSeries, orgApprov
     budget: terms.budget,
     seriesRun: { seriesId: run.seriesId, runNumber: run.runNumber },
   };
+}
+
+/** Why an imported plan was put on hold for approval: the reason its plan audit records. */
+export const IMPORT_APPROVAL_REASON = "imported: an approval recorded in the file is not one given in this organization";
+
+/**
+ * An imported plan, as the org it arrives in may let it spend: the plan an import file describes is caller input, so
+ * an approval it records was given elsewhere, if at all. A plan that can still spend (not completed, failed or
+ * cancelled) where approval applies (the org requires it, or the plan itself asked for one) waits for a person of this
+ * org before its next step, with the budget it carries; one already waiting stays as it is. A finished plan, and one
+ * where approval does not apply, arrive as they were (null: nothing to change).
+ */
+export function importedPlanHold(orgApproval: ApprovalMode, state: PlanState, now: number, newId: NewId): Transition | null {
+  if (isTerminalPlan(state.plan)) return null;
+  if (effectiveApproval(orgApproval, ownApproval(state)) !== "required") return null;
+  if ((state.plan.reviews ?? []).some((review) => review.kind === "approval" && review.decision === null)) return null;
+  // A step the file says is in flight was claimed elsewhere: it goes back to pending (and out of the steps counted as
+  // started), so it too starts only after the approval, counted once then. Otherwise each "in progress" step would be
+  // handed back while the approval waits, as a worker's own step is.
+  const inFlight = state.steps.filter((step) => step.status === "in_progress");
+  const usage = usageOf(state.plan);
+  const released: PlanState = {
+    plan: inFlight.length ? { ...state.plan, usage: { ...usage, steps: Math.max(0, usage.steps - inFlight.length) } } : state.plan,
+    steps: state.steps.map((step) => (step.status === "in_progress" ? { ...step, status: "pending", claimId: null, claimedBy: null, claimedAt: null, lastActivityAt: null } : step)),
+  };
+  const held = reopenApproval(released, now, newId, IMPORT_APPROVAL_REASON);
+  const releasedEvents = inFlight.map((step) => ({ action: "step.released", stepId: step.stepId, detail: { reason: "imported: started before approval in this organization" } }));
+  return { ...held, events: [...releasedEvents, ...held.events] };
 }

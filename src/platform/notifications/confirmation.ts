@@ -12,7 +12,9 @@ import {
 } from "../../domain/notifications/confirmation";
 import { dailyCapMessage, dailyCapOf, secondsUntilNextUtcDay, utcDay } from "../../domain/notifications/policy";
 import type { Env } from "../../env";
+import { auditInsertStatement } from "../../storage/audit-log";
 import { confirmationPending, confirmChannel, renewConfirmation, returnDailySend, takeDailySend } from "../../storage/notification-repository";
+import { homeDatabase } from "../org-homes";
 import { sendMessage } from "./send";
 
 export async function tokenHash(token: string): Promise<string> {
@@ -61,8 +63,20 @@ export async function pendingConfirmation(env: Env, token: string, now: number):
   return confirmationPending(env.DB, await tokenHash(token), now);
 }
 
-/** Follows a link: confirms its channel and spends the token; null when the link confirms nothing. */
+/**
+ * Follows a link: confirms its channel and spends the token, and writes the confirmation to the org's audit log; null
+ * when the link confirms nothing. The one who acted is the address itself (no member, no credential): the audit
+ * entry names it as the actor.
+ */
 export async function confirmAddress(env: Env, token: string, now: number): Promise<{ orgId: string; channelId: string; address: string } | null> {
   if (!CONFIRMATION_TOKEN_PATTERN.test(token)) return null;
-  return confirmChannel(env.DB, await tokenHash(token), now);
+  const confirmed = await confirmChannel(env.DB, await tokenHash(token), now);
+  if (!confirmed) return null;
+  const { orgId, channelId, address } = confirmed;
+  await auditInsertStatement(
+    await homeDatabase(env, orgId),
+    { orgId, actorUserId: address, actorClientId: "email-confirmation", action: "notification_channel.confirmed", targetType: "notification_channel", targetId: channelId, detail: { address } },
+    now,
+  ).run();
+  return confirmed;
 }

@@ -9,8 +9,9 @@ import { sessionConfig } from "../../domain/sessions/config";
 import { IdRemapper } from "../../domain/org-data/id-remap";
 import { newId } from "../../domain/ids";
 import type { OrgSettingsValues } from "../../domain/org-settings";
+import type { ApprovalMode } from "../../domain/plans/approval";
 import type { Env } from "../../env";
-import { importedSettingsStatements } from "../../storage/org-settings";
+import { d1OrgSettings, importedSettingsStatements } from "../../storage/org-settings";
 import { countPlacement, type ImportedMembers } from "../../domain/org-data/members";
 import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
@@ -34,6 +35,8 @@ export interface ImportSummary {
   members: ImportedMembers;
   rows: Record<string, number>;
   plans: number;
+  /** Imported plans that wait for a person's approval in this org before their next step (src/domain/plans/spend-gate.ts). */
+  plansAwaitingApproval: number;
   searchSessions: number;
   /** Page snapshots stored (the org's sources' verdicts were reached on them). */
   snapshots: number;
@@ -168,7 +171,7 @@ async function importUnlocked(env: Env, home: D1Database, hold: ImportHold, line
   // An org past its day's budget is refused before a line is read.
   await meter.settle();
   try {
-    return await apply(env, home, hold, lines, now, meter, held);
+    return await apply(env, home, hold, lines, now, meter, held, await d1OrgSettings(env.DB).planApproval(orgId));
   } catch (error) {
     // What was read counts, however the import ended (the refusal itself has been counted already).
     await meter.settle().catch(() => undefined);
@@ -207,9 +210,10 @@ async function apply(
   now: number,
   meter: ImportMeter,
   held: HeldBefore,
+  orgApproval: ApprovalMode,
 ): Promise<Imported> {
   const { orgId, lock } = hold;
-  const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, searchSessions: 0, snapshots: 0, clientTexts: 0, skipped: {}, settings: "not_in_file" };
+  const summary: ImportSummary = { members: { restored: 0, notRestored: 0 }, rows: {}, plans: 0, plansAwaitingApproval: 0, searchSessions: 0, snapshots: 0, clientTexts: 0, skipped: {}, settings: "not_in_file" };
   const columnsOf = new Map<string, Set<string>>();
   let header: ExportHeader | null = null;
   let remap: IdRemapper | null = null;
@@ -306,9 +310,12 @@ async function apply(
         const planId = remap.id(record.planId);
         await hold.beat(true);
         await journalObject(env.DB, orgId, lock, "plan", planId);
-        const result = await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).importState(remapTables(remap, record.tables));
+        // Through the spend gate as this org lets a plan spend: its own requirement before the import, or the file's settings'.
+        const approvalHere = orgApproval === "required" || header.settings?.planApproval === "required" ? "required" : "optional";
+        const result = await env.PLAN.get(env.PLAN.idFromName(`${orgId}:${planId}`)).importState(remapTables(remap, record.tables), approvalHere, now);
         if (!result.ok) throw validationError(`Line ${lineNumber}: ${result.error.message}`);
         summary.plans++;
+        if (result.value.awaitingApproval) summary.plansAwaitingApproval++;
         break;
       }
       case "session_state": {

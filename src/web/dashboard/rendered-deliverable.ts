@@ -6,7 +6,7 @@
  */
 import type { ResearchOutput } from "../../domain/research/outputs";
 import { d1RenderedOutputs, type RenderedMarkdown, type RenderKey } from "../../storage/rendered-outputs";
-import { RENDERER_VERSION, renderForPage } from "./markdown";
+import { RENDERER_VERSION, renderForPageInParts } from "./markdown";
 import { sha256Hex } from "./session";
 
 /**
@@ -14,6 +14,9 @@ import { sha256Hex } from "./session";
  * finding nothing kept and rendering it again.
  */
 const underWay = new Map<string, Promise<RenderedMarkdown>>();
+
+/** Lets whatever else the instance has to do (other requests' I/O and timers) run before the render goes on. */
+export const pauseForOthers = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** The page's Markdown of a deliverable version: kept from an earlier view, or rendered now and kept. */
 export async function renderedMarkdownOf(home: D1Database, output: ResearchOutput): Promise<RenderedMarkdown> {
@@ -34,7 +37,8 @@ async function renderAndKeep(home: D1Database, key: RenderKey, markdown: string)
   const store = d1RenderedOutputs(home);
   const kept = await store.get(key);
   if (kept) return kept;
-  const rendered = renderForPage(markdown);
+  // In parts, pausing between them: a long text's first render does not hold the instance from other orgs' requests.
+  const rendered = await renderForPageInParts(markdown, pauseForOthers);
   try {
     await store.put(key, rendered, Date.now());
   } catch (error) {

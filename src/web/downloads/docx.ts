@@ -12,7 +12,9 @@ import {
   BorderStyle,
   Document,
   ExternalHyperlink,
+  FileChild,
   HeadingLevel,
+  type IXmlableObject,
   InternalHyperlink,
   LevelFormat,
   Packer,
@@ -253,12 +255,48 @@ function sourceParagraphs(output: Pick<ResearchOutput, "mediaType" | "content">,
   ];
 }
 
-/** The body: the rendered Markdown mapped (each cited [E#] an internal link to its source), or the text a paragraph per line. */
-function bodyBlocks(output: Pick<ResearchOutput, "mediaType" | "content">, rendered: RenderedMarkdown | null, sources: readonly DownloadSource[]): Block[] {
+/** Top-level nodes of the rendered HTML mapped between two pauses, and blocks written out between two pauses. */
+const NODES_PER_PAUSE = 8;
+const BLOCKS_PER_PAUSE = 50;
+
+/**
+ * The body: the rendered Markdown mapped (each cited [E#] an internal link to its source), or the text a paragraph per
+ * line. Mapped a few top-level nodes at a time with `pause` between (a list or table stays whole), so a long
+ * deliverable's mapping does not hold the instance from other requests.
+ */
+async function bodyBlocks(output: Pick<ResearchOutput, "mediaType" | "content">, rendered: RenderedMarkdown | null, sources: readonly DownloadSource[], pause: () => Promise<void>): Promise<Block[]> {
   if (output.mediaType === "markdown" && rendered?.kind === "html") {
-    return blocks(parseHtml(linkCitedRefs(rendered.html, sources)), { listDepth: 0, quoteDepth: 0, lists: { next: 1 } });
+    const nodes = parseHtml(linkCitedRefs(rendered.html, sources));
+    // One context for every group: numbered lists go on counting across them.
+    const ctx: Context = { listDepth: 0, quoteDepth: 0, lists: { next: 1 } };
+    const out: Block[] = [];
+    for (let start = 0; start < nodes.length; ) {
+      // A group ends after a block element: top-level inline content (between blocks, only line breaks) stays with its neighbours.
+      let end = Math.min(nodes.length, start + NODES_PER_PAUSE);
+      while (end < nodes.length && isInline(nodes[end - 1] as HtmlNode)) end++;
+      if (start > 0) await pause();
+      out.push(...blocks(nodes.slice(start, end), ctx));
+      start = end;
+    }
+    return out;
   }
   return output.content.split("\n").map((line) => new Paragraph({ children: [textRun(line, output.mediaType === "markdown" ? {} : { mono: true })] }));
+}
+
+/**
+ * A block of the body written out ahead of the document, by `docxOf` a group at a time with pauses between: the
+ * package writes a whole document in one synchronous pass, which for a long deliverable holds the instance for
+ * seconds. The package then takes what was written as it is (ids, links and list numbers were registered with the
+ * document while it was written, as in the package's own pass).
+ */
+class WrittenBlock extends FileChild {
+  written: IXmlableObject = {};
+  constructor() {
+    super("w:p");
+  }
+  override prepForXml(): IXmlableObject {
+    return this.written;
+  }
 }
 
 const NUMBERING_LEVELS = Array.from({ length: 9 }, (_, level) => ({
@@ -274,28 +312,35 @@ export const DOCX_RENDERER = 2;
 
 /**
  * The document's bytes. `rendered` is what the Markdown rendered to (markdown.ts `renderForPage`, kept per version
- * by rendered-deliverable.ts), or null for another media type.
+ * by rendered-deliverable.ts), or null for another media type. `pause` is awaited between parts of the work (mapping,
+ * writing out), so a long document lets the instance's other requests run while it is made.
  */
 export async function docxOf(
   output: Pick<ResearchOutput, "title" | "mediaType" | "content" | "version" | "updatedAt">,
   rendered: RenderedMarkdown | null,
   sources: readonly DownloadSource[],
+  pause: () => Promise<void> = async () => undefined,
 ): Promise<Uint8Array> {
   const meta = `Version ${output.version}, updated ${new Date(output.updatedAt).toISOString().slice(0, 10)}`;
+  const content: Block[] = [
+    new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(output.title)] }),
+    new Paragraph({ children: [new TextRun({ text: meta, italics: true, color: "5B636E" })] }),
+    ...(await bodyBlocks(output, rendered, sources, pause)),
+    ...sourceParagraphs(output, sources),
+  ];
+  const written = content.map(() => new WrittenBlock());
   const doc = new Document({
     title: output.title,
     creator: "Cairn",
     numbering: { config: [{ reference: ORDERED, levels: NUMBERING_LEVELS }] },
-    sections: [
-      {
-        children: [
-          new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(output.title)] }),
-          new Paragraph({ children: [new TextRun({ text: meta, italics: true, color: "5B636E" })] }),
-          ...bodyBlocks(output, rendered, sources),
-          ...sourceParagraphs(output, sources),
-        ],
-      },
-    ],
+    sections: [{ children: written }],
   });
+  // The context the package writes the body in: the document, its part's relationships, the body's ancestors.
+  const context = { file: doc, viewWrapper: doc.Document, stack: [] };
+  for (const [index, block] of content.entries()) {
+    if (index > 0 && index % BLOCKS_PER_PAUSE === 0) await pause();
+    (written[index] as WrittenBlock).written = block.prepForXml(context) ?? {};
+  }
+  await pause();
   return new Uint8Array(await Packer.toArrayBuffer(doc));
 }

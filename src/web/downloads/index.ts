@@ -17,7 +17,7 @@ import { rateLimited } from "../../domain/errors";
 import { RENDER_RETRY_SECONDS, RenderSlots } from "../../domain/research/render-slots";
 import { d1RenderedFiles, type RenderedFileKey, type RenderedMarkdown } from "../../storage/rendered-outputs";
 import { RENDERER_VERSION } from "../dashboard/markdown";
-import { renderedMarkdownOf } from "../dashboard/rendered-deliverable";
+import { pauseForOthers, renderedMarkdownOf } from "../dashboard/rendered-deliverable";
 import { log } from "../../platform/log";
 import { publicViewOf } from "../../platform/public-view";
 import { sha256Hex } from "../dashboard/session";
@@ -120,7 +120,8 @@ const filesUnderWay = new Map<string, Promise<Uint8Array>>();
 /** The DOCX of this version and source state: kept from an earlier download, or made now (in a render slot) and kept. */
 function keptDocxOf(home: D1Database, output: ResearchOutput, view: PublicDeliverable): Promise<Uint8Array> {
   // Everything the file shows (the public view): a re-checked source, a new version or a new renderer makes another file.
-  const make = async () => docxOf(view, output.mediaType === "markdown" ? await renderedMarkdownOf(home, output) : null, view.sources);
+  // Made in parts with pauses between, as the Markdown's render is: the instance's other requests run meanwhile.
+  const make = async () => docxOf(view, output.mediaType === "markdown" ? await renderedMarkdownOf(home, output) : null, view.sources, pauseForOthers);
   return keptFileOf(home, output, { format: "docx", renderer: DOCX_RENDERER, state: JSON.stringify([RENDERER_VERSION, view]), make });
 }
 
