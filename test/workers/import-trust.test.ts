@@ -396,8 +396,12 @@ describe("import trust: hostile cells", () => {
     await ok(a.apiKey, "record_evidence", { planId: plan.planId, subtopics: ["S"], evidence: [{ url: "https://example.org/a", title: "A", facts: "F", subtopic: "S" }] });
     await ok(a.apiKey, "record_claims", { planId: plan.planId, claims: [{ subtopic: "S", text: "A claim", evidenceRefs: ["E1"], workerId: "w1" }] });
     await ok(a.apiKey, "record_verdicts", { planId: plan.planId, verdicts: [{ claim: "C1", kind: "reviewer", judge: "r1", shard: 1, verdict: "SUPPORTED" }] });
-    await ok(a.apiKey, "store_research_output", { planId: plan.planId, executionId: execution.executionId, title: "R", mediaType: "markdown", content: "# R [E1]" });
+    const stored = (await ok(a.apiKey, "store_research_output", { planId: plan.planId, executionId: execution.executionId, title: "R", mediaType: "markdown", content: "# R [E1]" })) as { outputId: string };
     await ok(a.apiKey, "submit_research_feedback", { planId: plan.planId, phase: "initial", satisfaction: 4, summary: "Useful" });
+    const comment = await fetchWorker(
+      new Request(`${ORIGIN}/api/v1/outputs/${stored.outputId}/comments`, { method: "POST", headers: { authorization: `Bearer ${a.apiKey}`, "content-type": "application/json" }, body: JSON.stringify({ body: "Check the figure", anchor: { heading: "R" } }) }),
+    );
+    expect(comment.status).toBe(201);
     const { startSession } = await import("../support/search-sessions");
     await startSession(a.apiKey);
     const exported = (await fetchWorker(new Request(`${ORIGIN}/api/v1/org/export?toolCalls=true`, { headers: { authorization: `Bearer ${admin.key}` } }))).text();
