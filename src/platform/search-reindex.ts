@@ -3,9 +3,13 @@ import { indexPendingArtifacts } from "../storage/artifact-index-forms";
 import { bindingOf } from "./org-homes";
 import { homeDatabaseNames } from "./webhooks/sweeper";
 
-/** Artifacts given their indexed forms per statement batch, and how long one cron run may spend on them. */
-export const REINDEX_BATCH = 200;
-export const REINDEX_BUDGET_MS = 10_000;
+/**
+ * Artifacts given their indexed forms per statement batch, and how long one cron run may spend on them. An
+ * artifact of 2 KB of Japanese costs ≈ 6 ms of index work (bench/search-scripts.mjs): a batch holds its
+ * database ≈ 0.3 s, so searches meanwhile wait little; a million such artifacts take about a day of runs.
+ */
+export const REINDEX_BATCH = 50;
+export const REINDEX_BUDGET_MS = 20_000;
 
 /**
  * The five-minute cron's share of re-indexing what was stored before words inside Japanese, Chinese,
