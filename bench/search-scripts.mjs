@@ -195,7 +195,12 @@ const insert = full.prepare(
 full.exec("BEGIN");
 for (let i = 0; i < sweepCount; i++) insert.run(`art_${i}`, `記事 ${i}`, cjkText(i), i, i);
 full.exec("COMMIT");
-full.exec("INSERT INTO artifacts_index_pending (seq) SELECT seq FROM artifacts");
+// Migration 0039's own listing (its statements naming artifacts_fts_words), run again over these artifacts.
+const listing = migrationStatements(migrations, migrationFiles(migrations).find((f) => f.startsWith("0039"))).filter((sql) => sql.includes("artifacts_fts_words"));
+t = performance.now();
+for (const sql of listing) full.exec(sql);
+const listingMs = ms(t);
+const listed = Number(full.prepare("SELECT COUNT(*) AS n FROM artifacts_index_pending").get().n);
 const read = full.prepare("SELECT p.seq AS seq, a.title AS title, a.content_text AS text, a.version AS version FROM (SELECT seq FROM artifacts_index_pending ORDER BY seq LIMIT 200) p JOIN artifacts a ON a.seq = p.seq");
 const update = full.prepare("UPDATE artifacts SET search_title = ?, search_text = ? WHERE seq = ? AND version = ?");
 const done = full.prepare("DELETE FROM artifacts_index_pending WHERE seq = ?");
@@ -217,6 +222,7 @@ for (;;) {
 }
 const sweepMs = ms(t);
 console.log(`## Existing artifacts given their indexed form (the cron's sweep after migration 0039)\n`);
+console.log(`Migration 0039's listing (${listing.length} statements over the index's words): ${fmt(listed)} of ${fmt(sweepCount)} artifacts listed in ${fmt(listingMs)} ms.\n`);
 console.log(
   `${fmt(sweepCount)} artifacts of ~700 CJK characters, both full-text indexes kept by the triggers: ${fmt(sweepMs / sweepCount, 2)} ms an artifact (${fmt(formMs / sweepCount, 3)} ms of it the form); a million: ${fmt((sweepMs / sweepCount) * 1e6 / 1000 / 60, 0)} minutes of work, spread over five-minute runs of 20 s each (REINDEX_BUDGET_MS): ${fmt((sweepMs / sweepCount) * 1e6 / 20_000 * 5 / 60, 0)} hours.`,
 );

@@ -128,7 +128,8 @@ export default {
     await handleQueue(batch, env);
   },
   // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal); the
-  // five-minute one also sweeps sources left pending (sent again once, then unchecked) and makes plans' scheduled runs due;
+  // five-minute one also sweeps sources left pending (sent again once, then unchecked), makes plans' scheduled runs due and
+  // gives artifacts stored before migration 0039 their indexed forms;
   // the daily one also removes records that grow with use, past their retention, and re-checks cited sources.
   async scheduled(controller, env) {
     await sweepWebhooks(env, controller.scheduledTime);
