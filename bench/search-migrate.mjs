@@ -3,8 +3,9 @@
  * (D1 stops a query at 30 s: each statement must stay well under it). Builds a database of `--count`
  * artifacts of the bench corpus (~2 KB of text each) in node:sqlite with every migration before 0032,
  * spread over `--orgs` orgs (the first holding `--share` of them, the rest shared evenly, stored
- * interleaved), then applies 0032 and 0036 and prints each statement's time. The full-text index of
- * every artifact (0003) is left out of the build: neither migration reads or writes it.
+ * interleaved), then applies every later migration (0032, 0036, 0039…) and prints each statement's time.
+ * The full-text index of every artifact (0003) is left out of the build: 0032 and 0036 neither read nor
+ * write it, and 0039 makes it again from the artifacts.
  *
  *   node --import tsx bench/search-migrate.mjs --count 1000000 --orgs 1
  *   node --import tsx bench/search-migrate.mjs --count 1000000 --orgs 100 --share 0.01

@@ -31,7 +31,6 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { encode } from "gpt-tokenizer/encoding/cl100k_base";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { toFtsQuery } from "../src/domain/research/search-query.ts";
 import { findFreePort } from "../scripts/lib/local.mjs";
 import { obtainTokens } from "../test/support/oauth-flow.ts";
 import { mcpCall } from "./cases.mjs";
@@ -40,6 +39,10 @@ import { applyMigrations, buildCairnBundle, bundleBenchWorker, cairnWorker, find
 import { SCALE_GOALS } from "./search-goals.mjs";
 import { render } from "./search-report.mjs";
 import { worstCaseDefaultResponses } from "./response-cases.ts";
+import { loadBundled } from "./node-bundle.mjs";
+
+// The query reading imports the policy of what text is indexed (search-text.ts): bundled, as the Worker has it.
+const { toFtsQuery } = await loadBundled(['export { toFtsQuery } from "./src/domain/research/search-query";']);
 
 
 const { values: args } = parseArgs({

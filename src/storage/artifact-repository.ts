@@ -4,6 +4,7 @@ import type { ArtifactRepository } from "../domain/ports";
 import type { Artifact } from "../domain/research/artifacts";
 import { filterSql, type Row, SUMMARY_COLUMNS, toSummary } from "./artifact-rows";
 import { toAuditRow } from "./audit-log";
+import { storedIndexForm } from "../domain/research/search-text";
 
 export function d1ArtifactRepository(db: D1Queries): ArtifactRepository {
   return {
@@ -11,6 +12,9 @@ export function d1ArtifactRepository(db: D1Queries): ArtifactRepository {
       const tagIndex = ` ${artifact.tags.join(" ")} `;
       const content = JSON.stringify(artifact.content);
       const tags = JSON.stringify(artifact.tags);
+      // What the full-text indexes get beside the title and text, where it differs from them (migration 0039).
+      const searchTitle = storedIndexForm(artifact.title);
+      const searchText = storedIndexForm(artifact.contentText);
       const version = db
         .prepare(
           `INSERT INTO artifact_versions (artifact_id, version, org_id, title, content, content_text, confidence, tags, source_url, created_by, created_at)
@@ -21,10 +25,10 @@ export function d1ArtifactRepository(db: D1Queries): ArtifactRepository {
         await db.batch([
           db
             .prepare(
-              `INSERT INTO artifacts (id, org_id, artifact_type, title, content, content_text, confidence, plan_id, step_id, tags, tag_index, source_url, version, created_by, created_at, updated_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              `INSERT INTO artifacts (id, org_id, artifact_type, title, content, content_text, search_title, search_text, confidence, plan_id, step_id, tags, tag_index, source_url, version, created_by, created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             )
-            .bind(artifact.artifactId, artifact.orgId, artifact.artifactType, artifact.title, content, artifact.contentText, artifact.confidence, artifact.planId, artifact.stepId, tags, tagIndex, artifact.sourceUrl, artifact.version, artifact.createdBy, artifact.createdAt, artifact.updatedAt),
+            .bind(artifact.artifactId, artifact.orgId, artifact.artifactType, artifact.title, content, artifact.contentText, searchTitle, searchText, artifact.confidence, artifact.planId, artifact.stepId, tags, tagIndex, artifact.sourceUrl, artifact.version, artifact.createdBy, artifact.createdAt, artifact.updatedAt),
           version,
         ]);
         return true;
@@ -35,11 +39,11 @@ export function d1ArtifactRepository(db: D1Queries): ArtifactRepository {
         version,
         db
           .prepare(
-            `UPDATE artifacts SET artifact_type = ?, title = ?, content = ?, content_text = ?, confidence = ?, plan_id = ?, step_id = ?, tags = ?,
+            `UPDATE artifacts SET artifact_type = ?, title = ?, content = ?, content_text = ?, search_title = ?, search_text = ?, confidence = ?, plan_id = ?, step_id = ?, tags = ?,
                     tag_index = ?, source_url = ?, version = ?, updated_at = ?
               WHERE org_id = ? AND id = ? AND version = ?`,
           )
-          .bind(artifact.artifactType, artifact.title, content, artifact.contentText, artifact.confidence, artifact.planId, artifact.stepId, tags, tagIndex, artifact.sourceUrl, artifact.version, artifact.updatedAt, artifact.orgId, artifact.artifactId, expectedVersion),
+          .bind(artifact.artifactType, artifact.title, content, artifact.contentText, searchTitle, searchText, artifact.confidence, artifact.planId, artifact.stepId, tags, tagIndex, artifact.sourceUrl, artifact.version, artifact.updatedAt, artifact.orgId, artifact.artifactId, expectedVersion),
       ]);
       // D1 counts the full-text index's trigger writes too: any change means the row was ours.
       return (updated?.meta.changes ?? 0) > 0;

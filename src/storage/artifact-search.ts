@@ -3,6 +3,7 @@ import type { Query } from "./query";
 import type { ArtifactFilters } from "../domain/ports";
 import type { SearchHit } from "../domain/research/artifacts";
 import { indexLists, withinOrg } from "../domain/research/search-query";
+import { readSnippet } from "../domain/research/search-text";
 import { filterSql, type Row, SUMMARY_COLUMNS } from "./artifact-rows";
 
 /**
@@ -205,7 +206,8 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
             id: row.id,
             title: row.title,
             type: row.artifact_type,
-            snippet: row.snippet,
+            // The index's text has separators between the pieces of Japanese, Chinese, Korean and Thai runs: read without them.
+            snippet: typeof row.snippet === "string" ? readSnippet(row.snippet) : row.snippet,
             relevance: -row.rank,
             planId: row.plan_id,
             sourceUrl: row.source_url,

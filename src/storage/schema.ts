@@ -216,6 +216,9 @@ export const artifacts = sqliteTable(
     title: text("title").notNull(),
     content: text("content").notNull(),
     contentText: text("content_text").notNull(),
+    /** What the full-text indexes get of the title and the text when it differs from them (migration 0039, src/domain/research/search-text.ts); NULL: the title, the text. */
+    searchTitle: text("search_title"),
+    searchText: text("search_text"),
     confidence: real("confidence"),
     planId: text("plan_id"),
     stepId: text("step_id"),

@@ -501,6 +501,30 @@ describe("the research lifecycle through real MCP clients", () => {
     expect(new Set(history.audit.map((a) => a.actorClientId)).size).toBeGreaterThanOrEqual(2);
   });
 
+  it("finds Japanese, Chinese, Korean and German research by words inside its runs and compounds, highlighted", async () => {
+    const stored = new Map<string, string>();
+    for (const [key, title, contentText] of <[string, string, string][]>[
+      ["ja", "東京の天気", "東京の天気は晴れです。明日は午後から雨が降る予報です。"],
+      ["zh", "潮汐能", "潮汐能发电的前景很好。浙江的试验电站已经连续运行十年。"],
+      ["ko", "조력 발전의 전망", "시화호 조력 발전소는 세계 최대 규모의 조력 발전소이다."],
+      ["de", "Fabrik in Schweden", "Die neue Fabrik fertigt Batteriezellen für Elektroautos."],
+    ]) {
+      const artifact = await scan.call<{ artifactId: string }>("store_research", { artifactType: "finding", title, content: {}, contentText });
+      stored.set(key, artifact.artifactId);
+    }
+    for (const [key, query, highlighted] of <[string, string, string][]>[
+      ["ja", "天気", "«天気»"],
+      ["zh", "发电", "«发电»"],
+      ["ko", "발전", "«발전»"],
+      ["de", "Batterie", "«Batteriezellen»"],
+    ]) {
+      const found = await deep.call<{ results: { id: string; snippet: string }[] }>("search_sources", { query, limit: 5 });
+      const hit = found.results.find((r) => r.id === stored.get(key));
+      expect(hit, `${query}: ${JSON.stringify(found.results)}`).toBeDefined();
+      expect(hit?.snippet).toContain(highlighted);
+    }
+  });
+
   it("leaves every record in place: executions linked, plans complete, artifacts searchable, outputs, feedback and audit stored", async () => {
     const first = await scan.call<{ planId: string; status: string }>("get_skill_execution", { executionId: records.firstExecution });
     expect(first).toMatchObject({ planId: records.firstPlan, status: "completed" });

@@ -67,7 +67,8 @@ export type RowTable = (typeof ROW_TABLES)[number];
  * an import creates counts afresh.
  */
 export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly string[]>>> = {
-  artifacts: ["seq"],
+  // search_title, search_text: what the full-text index gets, made again from the title and text (search-text.ts).
+  artifacts: ["seq", "search_title", "search_text"],
   plans: ["index_seq"],
   research_outputs: ["seq"],
   ledger_claims: ["seq"],

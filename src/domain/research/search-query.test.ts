@@ -3,17 +3,17 @@ import { indexLists, toFtsQuery, withinOrg } from "./search-query";
 
 describe("toFtsQuery", () => {
   it("quotes every word and keeps phrases and trailing prefixes", () => {
-    expect(toFtsQuery('vector "on device" datab*')).toEqual({ all: '"on device" "vector" "datab"*', any: '"on device" OR "vector" OR "datab"*', terms: 3 });
+    expect(toFtsQuery('vector "on device" datab*')).toEqual({ all: '"on device" "vector"* "datab"*', any: '"on device" OR "vector"* OR "datab"*', terms: 3 });
   });
 
   it.each([
-    ['"unbalanced quote', '"unbalanced" "quote"'],
+    ['"unbalanced quote', '"unbalanced"* "quote"*'],
     ["(x OR y) AND NOT z", '"x" "y" "z"'],
-    ["title:secret -minus +plus", '"title" "secret" "minus" "plus"'],
+    ["title:secret -minus +plus", '"title"* "secret"* "minus"* "plus"'],
     ["NEAR(x y, 3)", '"x" "y" "3"'],
     ["it's o'brien's", `"it's" "o'brien's"`],
-    ["café naïve 東京", '"café" "naïve" "東京"'],
-    ['say ""hello""', '"say" "hello"'],
+    ["café naïve 東京", '"café" "naïve"* "東 京"'],
+    ['say ""hello""', '"say" "hello"*'],
   ])("makes %j safe", (input, all) => {
     expect(toFtsQuery(input)?.all).toBe(all);
   });

@@ -1,3 +1,5 @@
+import { queryPieces } from "./search-text";
+
 /**
  * Turns anything a person or a model types into an FTS5 query that cannot
  * fail to parse. FTS5 syntax (quotes, AND/OR/NOT/NEAR, parentheses, `*`,
@@ -13,7 +15,7 @@ export interface FtsQuery {
   terms: number;
 }
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’-]*/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}_'’-]*/gu;
 /**
  * Each term costs a pass over its whole list in the index on every search (bm25 weighs a term by
  * counting the records that hold it), however few records the search ranks: a pasted page is cut to
@@ -38,22 +40,70 @@ const STOP_WORDS = new Set(
 
 const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
+/**
+ * A word this long or longer is also found as the head of a longer word: "Batterie" finds
+ * "Batteriezellen", "Energie" "Energiespeicher" (German, Dutch, Swedish compounds; inflected forms in
+ * other languages). Shorter words are matched whole: a short prefix matches too many words to rank.
+ */
+export const HEAD_MIN_CHARS = 5;
+
+/**
+ * The words of a query as the index holds them: a Japanese, Chinese or Korean run is cut into words
+ * by the runtime's dictionary (Intl.Segmenter), each then read as the phrase of its characters (the
+ * index holds one piece per character: search-text.ts); a lone particle (の, は, 的, 了) is dropped
+ * like an English stop word (in nearly every record, it only slows the search). Other words come back as they are.
+ */
+function queryWords(word: string): string[] {
+  const pieces = queryPieces(word);
+  if (pieces.length <= 1) return [word];
+  // An Arabic or Hebrew word with its article: the word itself, so that it is found with the article or without.
+  if (ARTICLE_SCRIPT.test(word)) return [pieces[pieces.length - 1] as string];
+  const parts = segmentWords(word);
+  const kept = parts.filter((part) => !PARTICLE.test(part));
+  return kept.length > 0 ? kept : parts;
+}
+
+/** A Japanese particle (one hiragana) or a Chinese function character standing alone. */
+const PARTICLE = /^(?:\p{Script=Hiragana}|[的了是在和与及或之也都就])$/u;
+const ARTICLE_SCRIPT = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
+/** A Russian (Cyrillic) word's ending vowel: its head is the word without it ("пшеница" finds "пшеницы", "энергия" "энергией"). */
+const CYRILLIC_ENDING = /(?<=\p{Script=Cyrillic}{4})[аеёиоуыэюяйь]$/iu;
+
+/** One query word as an FTS5 term: the phrase of its pieces, or the word (or, long enough, the word as a head). */
+function wordTerm(word: string, prefix: boolean): string {
+  const pieces = queryPieces(word);
+  if (pieces.length > 1) return quote(pieces.join(" "));
+  const head = prefix || ([...word].length >= HEAD_MIN_CHARS && /^[\p{L}\p{M}]+$/u.test(word));
+  return head ? `${quote(word.replace(CYRILLIC_ENDING, ""))}*` : quote(word);
+}
+
+/** A run of text cut at the runtime's dictionary word boundaries (its words only, not the spaces or punctuation between). */
+function segmentWords(text: string): string[] {
+  wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
+  return Array.from(wordSegmenter.segment(text))
+    .filter((part) => part.isWordLike !== false)
+    .map((part) => part.segment);
+}
+let wordSegmenter: Intl.Segmenter | null = null;
+
 export function toFtsQuery(input: string): FtsQuery | null {
   const terms: string[] = [];
   // Quoted phrases first, so their words are not also taken one by one.
   const rest = input.replace(/"([^"]*)"/g, (_match, phrase: string) => {
-    const words = phrase.match(WORD) ?? [];
+    const words = (phrase.match(WORD) ?? []).flatMap(queryPieces);
     if (words.length > 0) terms.push(quote(words.join(" ")));
     return " ";
   });
   const stop: string[] = [];
   for (const match of rest.matchAll(new RegExp(`${WORD.source}(\\*)?`, "gu"))) {
-    const word = (match[0] ?? "").replace(/\*$/, "").replace(/['’-]+$/, "");
-    if (!word || /^(AND|OR|NOT|NEAR)$/.test(word)) continue;
-    const prefix = match[0]?.endsWith("*") === true && [...word].length >= MIN_PREFIX_CHARS;
-    const term = prefix ? `${quote(word)}*` : quote(word);
-    if (!prefix && STOP_WORDS.has(word.toLowerCase())) stop.push(term);
-    else terms.push(term);
+    const typed = (match[0] ?? "").replace(/\*$/, "").replace(/['’-]+$/, "");
+    if (!typed || /^(AND|OR|NOT|NEAR)$/.test(typed)) continue;
+    const prefix = match[0]?.endsWith("*") === true && [...typed].length >= MIN_PREFIX_CHARS;
+    if (!prefix && STOP_WORDS.has(typed.toLowerCase())) {
+      stop.push(quote(typed));
+      continue;
+    }
+    for (const word of queryWords(typed)) terms.push(wordTerm(word, prefix));
   }
   const kept = (terms.length > 0 ? terms : stop).slice(0, MAX_TERMS);
   if (kept.length === 0) return null;

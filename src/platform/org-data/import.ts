@@ -3,6 +3,7 @@ import { conflict, notFound, validationError } from "../../domain/errors";
 import { erasureBegun, heartbeatDue, importHolds, importRunning } from "../../domain/org-data/import-lock";
 import { type ExportHeader, type ExportRecord, NOT_IMPORTED, parseRecord, type RowTable, type StoredRow, type TableDump, upgradePlanState } from "../../domain/org-data/format";
 import { importBudget } from "../../domain/org-data/import-budget";
+import { storedIndexForm } from "../../domain/research/search-text";
 import { checkImportRow, ONLY_INTO_EMPTY, rowKeys } from "../../domain/org-data/import-policy";
 import { checkPlanState, checkSessionState } from "../../domain/org-data/object-state-policy";
 import { sessionConfig } from "../../domain/sessions/config";
@@ -293,6 +294,8 @@ async function apply(
         // The server sets the plan index's update counter (a file's is refused): the plan's new object
         // numbers its index updates from 1, and the index takes only newer ones.
         if (record.table === "plans") row.index_seq = 0;
+        // What the full-text indexes get of an artifact is made here from its title and text, as when it was stored.
+        if (record.table === "artifacts") Object.assign(row, { search_title: storedIndexForm(String(row.title)), search_text: storedIndexForm(String(row.content_text)) });
         const names = Object.keys(row);
         const unknown = names.find((name) => !columns.has(name));
         if (unknown) throw validationError(`Line ${lineNumber}: table ${record.table} has no column ${unknown}.`);
