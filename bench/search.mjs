@@ -56,6 +56,7 @@ const { values: args } = parseArgs({
     "db-dir": { type: "string" },
     skew: { type: "boolean", default: false },
     "ingest-only": { type: "boolean", default: false },
+    "no-recent-index": { type: "boolean", default: false },
   },
 });
 const positiveInt = (text, name) => {
@@ -74,7 +75,10 @@ const settings = {
   skew: args.skew,
   /** Stop after the ingest (its wall and workerd CPU time): no search, no end-to-end calls, no sizes. */
   ingestOnly: args["ingest-only"],
+  /** With --ingest-only: the recent index's triggers dropped after the migrations (the full index alone), to measure what keeping it costs an ingest. */
+  noRecentIndex: args["no-recent-index"],
 };
+if (settings.noRecentIndex && (!settings.ingestOnly || args.keep)) throw new Error("--no-recent-index needs --ingest-only (search reads the recent index) and no --keep");
 const NEIGHBOUR_EVERY = 100;
 const neighbourCount = (count) => (settings.skew ? Math.floor(count / NEIGHBOUR_EVERY) : 0);
 
@@ -290,6 +294,7 @@ async function measure({ count, last, workDir, config, cairnBundle, searchCode }
       run.ingest = { ...state.ingest, reused: true, storedBytes: dirBytes(persistDir) };
     } else {
       const migrations = await applyMigrations(db, config.migrationsDir);
+      if (settings.noRecentIndex) for (const trigger of ["insert", "delete", "update"]) await db.prepare(`DROP TRIGGER artifacts_recent_${trigger}`).run();
       tenant = await seedTenant(db);
       if (settings.skew) neighbour = await seedTenant(db, { slug: "bench-b", email: "bench-b-admin@example.com" });
       accessToken = (await obtainTokens((request) => fetch(request), publicUrl, { email: tenant.email, password: tenant.password })).tokens.access_token;
