@@ -115,10 +115,10 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
   // would run the whole match again: 500 ms at 30k rows).
   const bound = `${fts}.rowid >= (SELECT lowest FROM bound)${c.byPlan ? ` AND +${fts}.rowid IN (SELECT r FROM win ORDER BY r DESC LIMIT ${c.window})` : ""}`;
   const oldest = `(SELECT r FROM win ORDER BY r DESC LIMIT 1 OFFSET ${c.window - 1})`;
-  // Recent index only: where the org's own window begins (its oldest member), how many members it has, how many
-  // artifacts the org has stored, and whether it has an artifact older than its window (by index), all from the
-  // org's own row and rows (migration 0040). Nothing here reads another org's members: what a search finds never
-  // depends on what neighbours store.
+  // Recent index only: where the org's own window begins (its oldest member), how many members it has and how many
+  // artifacts the org has stored (its row in artifacts_recent_orgs, migration 0040), and whether it has an artifact
+  // older than its window (by index). Nothing here reads another org's members: what a search finds never depends
+  // on what neighbours store.
   const reach =
     index === "recent"
       ? {
