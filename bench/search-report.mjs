@@ -19,7 +19,7 @@ export function render(report) {
       `Corpus: ~${settings.textChars} characters of text per artifact, ${settings.skew ? "two orgs (the second stores every 100th artifact)" : "one org"}; ${settings.reps} timed rounds of the query set.`,
   );
   for (const run of runs) out.push(renderRun(run), ...(run.neighbour ? [renderNeighbour(run)] : []));
-  if (runs.length > 1) {
+  if (runs.length > 1 && runs.every((run) => run.search)) {
     const [base, large] = [runs[0], runs[runs.length - 1]];
     out.push("", `## Scale goals (${base.count.toLocaleString("en-US")} → ${large.count.toLocaleString("en-US")} artifacts)`, "");
     out.push(...scaleGoalLines({ count: base.count, ...base.search }, { count: large.count, ...large.search }));
@@ -62,13 +62,16 @@ function renderRun(run) {
     ingest.reused
       ? `### Ingest: database kept from an earlier run (--keep), ${ingest.rows ?? run.count} artifacts`
       : `### Ingest: ${ingest.rows} artifacts in ${fixed(ingest.seconds, 1)} s (${Math.round(ingest.perSecond)}/s, ` +
-          `${fixed(ingest.textChars / 1e6 / ingest.seconds, 1)} M characters of text/s; ${fixed(ingest.workerSeconds, 1)} s inside the Worker) — ` +
+          `${fixed(ingest.textChars / 1e6 / ingest.seconds, 1)} M characters of text/s; ${fixed(ingest.workerSeconds, 1)} s inside the Worker` +
+          (ingest.workerdCpuS !== undefined ? `; workerd CPU ${fixed(ingest.workerdCpuS, 1)} s, ${fixed((ingest.workerdCpuS * 1e6) / ingest.rows, 0)} µs an artifact; load average ${fixed(ingest.load[0], 1)} → ${fixed(ingest.load[1], 1)}` : "") +
+          ") — " +
           `goal ≤ ${SEARCH_GOALS.ingestS} s: ${verdict(ingest.seconds <= SEARCH_GOALS.ingestS)}` +
           (ingest.count !== 100_000 ? ` (for 100,000 at this rate: ${fixed((ingest.seconds * 100_000) / ingest.count, 0)} s)` : ""),
     "",
     `Storage on disk: ${fixed(ingest.storedBytes / 1e6, 0)} MB (D1 with artifacts, versions and the FTS5 index; KV; Durable Objects).`,
     "",
   );
+  if (!search) return out.join("\n"); // --ingest-only
   out.push(
     `### search_sources inside the Worker (${search.overall.samples} calls): p50 ${fixed(search.overall.p50)} ms, p95 ${fixed(search.overall.p95)} ms, ` +
       `max ${fixed(search.overall.max)} ms` + (run.count <= SCALE_GOALS.baseCount ? ` — goal p95 ≤ ${SEARCH_GOALS.p95Ms} ms: ${verdict(search.overall.p95 <= SEARCH_GOALS.p95Ms)}` : ""),

@@ -116,19 +116,19 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
   // would run the whole match again: 500 ms at 30k rows).
   const bound = `${fts}.rowid >= (SELECT lowest FROM bound)${c.byPlan ? ` AND +${fts}.rowid IN (SELECT r FROM win ORDER BY r DESC LIMIT ${c.window})` : ""}`;
   const oldest = `(SELECT r FROM win ORDER BY r DESC LIMIT 1 OFFSET ${c.window - 1})`;
-  // Recent index only: where the org's own window begins (its oldest member, by the number the org gave it),
-  // how many artifacts the org has stored, and whether it has an artifact older than its window (by index).
-  // Nothing here reads another org's members: what a search finds never depends on what neighbours store.
+  // Recent index only: where the org's own window begins (its oldest member), how many members it has and how many
+  // artifacts the org has stored (its row in artifacts_recent_orgs, migration 0040), and whether it has an artifact
+  // older than its window (by index). Nothing here reads another org's members: what a search finds never depends
+  // on what neighbours store.
   const reach =
     index === "recent"
       ? {
-          sql: `floor, first, (SELECT stored FROM artifacts_recent_orgs WHERE org_id = ?) AS stored,
+          sql: `floor, members, stored,
                 EXISTS (SELECT 1 FROM artifacts INDEXED BY artifacts_org_seq WHERE org_id = ? AND seq < COALESCE(floor, 9223372036854775807)) AS older
-                FROM bound, (SELECT (SELECT seq FROM artifacts_recent INDEXED BY artifacts_recent_org WHERE org_id = ? ORDER BY ordinal LIMIT 1) AS floor,
-                                    (SELECT ordinal FROM artifacts_recent INDEXED BY artifacts_recent_org WHERE org_id = ? ORDER BY ordinal LIMIT 1) AS first)`,
-          params: [orgId, orgId, orgId, orgId],
+                FROM bound LEFT JOIN (SELECT CASE WHEN members > 0 THEN floor END AS floor, members, stored FROM artifacts_recent_orgs WHERE org_id = ?) ON 1`,
+          params: [orgId, orgId],
         }
-      : { sql: "NULL AS floor, NULL AS first, NULL AS stored, 0 AS older FROM bound", params: [] };
+      : { sql: "NULL AS floor, NULL AS members, NULL AS stored, 0 AS older FROM bound", params: [] };
   // Recent index: should the full index be needed, what it would cost. Each of the query's lists is
   // counted among the org's own members of the recent index (only then, and only up to what shows it is
   // over the budget: the budget scaled from all the org has stored to its window's share of it).
@@ -149,13 +149,13 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
       `WITH win AS MATERIALIZED (${c.sql}),
             bound AS (SELECT COUNT(*) AS n, COALESCE(${oldest}, (SELECT MIN(r) FROM win)) AS lowest, (SELECT MAX(r) FROM win) AS highest FROM win),
             reach AS (SELECT n, lowest, highest, ${reach.sql}),
-            cap AS (SELECT CAST(? * (reach.stored - reach.first + 1) / MAX(reach.stored, 1) AS INTEGER) + 1 AS k FROM reach),
+            cap AS (SELECT CAST(? * COALESCE(reach.members, 0) / MAX(reach.stored, 1) AS INTEGER) + 1 AS k FROM reach),
             top AS MATERIALIZED (
               SELECT ${fts}.rowid AS r, bm25(${fts}, ${weights}) AS rank
                 FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
                WHERE ${fts} MATCH ${match.sql} AND ${bound} AND ${where.sql}
                ORDER BY rank LIMIT ?)
-       SELECT reach.n AS candidates, reach.lowest AS lowest, reach.highest AS highest, reach.floor AS floor, reach.first AS first, reach.stored AS stored, reach.older AS older,
+       SELECT reach.n AS candidates, reach.lowest AS lowest, reach.highest AS highest, reach.floor AS floor, reach.members AS members, reach.stored AS stored, reach.older AS older,
               ${[...counts, "hit.*"].join(", ")}
          FROM reach LEFT JOIN (
            SELECT ${SUMMARY_COLUMNS}, top.rank AS rank,
@@ -170,7 +170,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
     )
     .bind(...c.params, ...reach.params, FULL_INDEX_BUDGET, ...match.params, ...where.params, limit, ...measured.map((list) => withinOrg(list, orgId)), ftsQuery);
   type Ranked = Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown };
-  type Reach = { candidates: number; lowest: number | null; highest: number | null; floor: number | null; first: number | null; stored: number | null; older: number } & Record<`list${number}`, number | null>;
+  type Reach = { candidates: number; lowest: number | null; highest: number | null; floor: number | null; members: number | null; stored: number | null; older: number } & Record<`list${number}`, number | null>;
   const read = (rows: unknown[]): ArtifactSearchResult => {
     const figures = rows[0] as Reach | undefined;
     const candidatesFound = figures?.candidates ?? 0;
@@ -187,11 +187,11 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
             : full || figures.older === 0;
     // Records the full index holds of the query's lists for this org, from their share of its window.
     const overBudget = (() => {
-      if (alone || !figures || figures.floor === null || figures.first === null || !figures.stored) return false;
+      if (alone || !figures || figures.floor === null || !figures.members || !figures.stored) return false;
       if (c.byPlan && (figures.highest === null || figures.highest < figures.floor)) return false;
       if (lists.length > MEASURED_LISTS) return true;
       const inRecent = measured.reduce((sum, _, i) => sum + (figures[`list${i}`] ?? 0), 0);
-      return (inRecent * figures.stored) / (figures.stored - figures.first + 1) > FULL_INDEX_BUDGET;
+      return (inRecent * figures.stored) / figures.members > FULL_INDEX_BUDGET;
     })();
     const beyondWindow = full || overBudget;
     const answered = alone || overBudget;

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import recentPerOrg from "../../migrations/0036_artifacts_recent_per_org.sql";
+import recentUpkeep from "../../migrations/0040_artifacts_recent_window_upkeep.sql";
 import { createPlan, ok } from "../support/plans";
 import { seedTenant } from "../support/worker";
 
@@ -37,7 +39,26 @@ const quietAlone: unknown[] = [];
 const search = async (apiKey: string, query: string, filters: Record<string, unknown> = {}) => (await ok(apiKey, "search_sources", { query, limit: 5, ...filters })) as Found;
 const recentHolds = async (term: string) =>
   Number(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts_recent_fts WHERE artifacts_recent_fts MATCH ?").bind(`"${term}"`).first("n"));
-const members = async (orgId: string) => Number(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts_recent WHERE org_id = ?").bind(orgId).first("n"));
+/** An org's window: where it begins (its oldest member's seq) and how many members it has (migration 0040). */
+const windowOf = async (orgId: string) => (await env.DB.prepare("SELECT floor, members FROM artifacts_recent_orgs WHERE org_id = ?").bind(orgId).first<{ floor: number | null; members: number }>()) ?? { floor: null, members: 0 };
+const members = async (orgId: string) => (await windowOf(orgId)).members;
+/** The org's records in the recent index (matched by its key) and its artifacts from the window's floor on: both are its members. */
+const heldFor = async (orgId: string) => {
+  const { floor } = await windowOf(orgId);
+  const key = orgId.replace(/[_-]/g, "");
+  const inIndex = Number(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts_recent_fts WHERE artifacts_recent_fts MATCH ?").bind(`org_key : "${key}"`).first("n"));
+  const fromFloor = floor === null ? 0 : Number(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts WHERE org_id = ? AND seq >= ?").bind(orgId, floor).first("n"));
+  return { inIndex, fromFloor };
+};
+/** Runs a migration file's statements, as `wrangler d1 migrations apply` does (one batch). */
+const migrate = (sql: string) =>
+  env.DB.batch(
+    sql
+      .split("--> statement-breakpoint")
+      .map((statement) => statement.trim())
+      .filter(Boolean)
+      .map((statement) => env.DB.prepare(statement)),
+  );
 /** `count` notes of an org in one statement; id, title and text are printf patterns of the note's number (from + 1…from + count). */
 const insertNotes = (count: number, orgId: string, note: { id: string; title: string; text: string }, from = 0) =>
   env.DB.prepare(
@@ -102,7 +123,10 @@ describe("search with a recent index and a full one", () => {
     expect(await recentHolds("borehole")).toBe(1);
     expect(Number(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts_fts WHERE artifacts_fts MATCH 'borehole'").first("n"))).toBe(2);
     const firstNote = await env.DB.prepare("SELECT seq FROM artifacts WHERE id = ?").bind(`art_note${"1".padStart(19, "0")}`).first<number>("seq");
-    expect(await env.DB.prepare("SELECT seq FROM artifacts_recent WHERE seq = ?").bind(firstNote).first()).toBeNull();
+    expect((await windowOf(a.orgId)).floor).toBeGreaterThan(firstNote ?? Number.POSITIVE_INFINITY);
+    // The window is every artifact of the org from its floor on, each in the index once.
+    expect(await heldFor(a.orgId)).toEqual({ inIndex: RECENT, fromFloor: RECENT });
+    expect(await heldFor(quiet.orgId)).toEqual({ inIndex: 4, fromFloor: 4 });
   });
 
   it("costs an insert a bounded number of rows read once the recent index is full, however many artifacts are older", async () => {
@@ -175,6 +199,27 @@ describe("search with a recent index and a full one", () => {
     await env.DB.prepare("INSERT INTO artifacts_recent_fts(artifacts_recent_fts, rank) VALUES ('integrity-check', 0)").run();
   });
 
+  it("moves an org's window on when its oldest member is deleted, and forgets the org with its last artifact", async () => {
+    const small = await seedTenant();
+    const stored: string[] = [];
+    for (const title of ["Kiln permits", "Kiln emissions", "Kiln fuel costs"]) {
+      stored.push(((await ok(small.apiKey, "store_research", { artifactType: "finding", title, content: {}, contentText: `${title} for the brickworks.` })) as { artifactId: string }).artifactId);
+    }
+    const seqOf = async (id: string) => Number(await env.DB.prepare("SELECT seq FROM artifacts WHERE id = ?").bind(id).first("seq"));
+    expect(await windowOf(small.orgId)).toEqual({ floor: await seqOf(stored[0] as string), members: 3 });
+    const second = await seqOf(stored[1] as string);
+    await ok(small.apiKey, "delete_artifact", { artifactId: stored[0], reason: "Duplicate" });
+    expect(await windowOf(small.orgId)).toEqual({ floor: second, members: 2 });
+    expect(await heldFor(small.orgId)).toEqual({ inIndex: 2, fromFloor: 2 });
+    for (const id of stored.slice(1)) await ok(small.apiKey, "delete_artifact", { artifactId: id, reason: "Duplicate" });
+    expect(await env.DB.prepare("SELECT org_id FROM artifacts_recent_orgs WHERE org_id = ?").bind(small.orgId).first()).toBeNull();
+    expect(await recentHolds("kiln")).toBe(0);
+    // Storing again starts a new window at the new artifact.
+    const again = ((await ok(small.apiKey, "store_research", { artifactType: "finding", title: "Kiln permits", content: {}, contentText: "Kiln permits, again." })) as { artifactId: string }).artifactId;
+    expect(await windowOf(small.orgId)).toEqual({ floor: await seqOf(again), members: 1 });
+    expect((await search(small.apiKey, "kiln")).results.map((hit) => hit.id)).toEqual([again]);
+  });
+
   it("drops what left the recent index by rowid, and what left does not pile up in the index", async () => {
     // An artifact leaving is a tombstone in its segment (its text is not read again); FTS5 merges a segment
     // once a tenth of it is deleted. A's 5,000 notes that left (in 5 transactions) must not stay in what a
@@ -185,5 +230,46 @@ describe("search with a recent index and a full one", () => {
     const merged = await size();
     expect(churned / merged, JSON.stringify({ churned, merged })).toBeLessThan(1.5);
     expect(await recentHolds("site")).toBe((await members(a.orgId)) - 1);
+  });
+
+  it("migrates a database whose window 0036 kept: the same members, the same answers, and the window moves on after", async () => {
+    // What the searches answer with the window this code kept from the start.
+    const queries: [Awaited<ReturnType<typeof seedTenant>>, string, Record<string, unknown>][] = [
+      [a, "quarry", {}],
+      [a, "borehole permits", {}],
+      [a, '"seasonal COP"', {}],
+      [a, "quarry schedule", {}],
+      [a, "quarry", { planId: olderPlanId }],
+      [quiet, "quarry", {}],
+      [quiet, "the", {}],
+    ];
+    const answers = async () => {
+      const found: unknown[] = [];
+      for (const [org, query, filters] of queries) {
+        const answer = await search(org.apiKey, query, filters);
+        found.push({ query, ids: answer.results.map((hit) => hit.id), ranking: answer.ranking });
+      }
+      return found;
+    };
+    const before = await answers();
+    const windows = [await windowOf(a.orgId), await windowOf(quiet.orgId)];
+    // Back to 0036's schema and triggers, its window built from the artifacts as that migration builds it.
+    for (const trigger of ["insert", "delete", "update"]) await env.DB.prepare(`DROP TRIGGER artifacts_recent_${trigger}`).run();
+    await env.DB.prepare("DROP TABLE artifacts_recent_orgs").run();
+    await migrate(recentPerOrg);
+    // 0036's own list of members: each org's newest 25,000 artifacts.
+    const listed = Number(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts_recent WHERE org_id = ?").bind(a.orgId).first("n"));
+    expect(listed).toBe(RECENT);
+    await migrate(recentUpkeep);
+    expect([await windowOf(a.orgId), await windowOf(quiet.orgId)]).toEqual(windows);
+    expect(await heldFor(a.orgId)).toEqual({ inIndex: RECENT, fromFloor: RECENT });
+    expect(await answers()).toEqual(before);
+    // The next insert moves A's window on by one: its oldest member leaves.
+    const { floor } = windows[0] as { floor: number };
+    await insertNotes(1, a.orgId, { id: "art_notemigrated000000", title: "Site after the migration", text: "a site note after the migration" });
+    const moved = await windowOf(a.orgId);
+    expect(moved.members).toBe(RECENT);
+    expect(moved.floor).toBeGreaterThan(floor);
+    expect(await heldFor(a.orgId)).toEqual({ inIndex: RECENT, fromFloor: RECENT });
   });
 });
