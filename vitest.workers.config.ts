@@ -126,6 +126,10 @@ export default defineConfig(async () => ({
     // work on two cores (a hook seeding tenants too), and a test waits for events (waitFor) up to 60 s.
     testTimeout: 90_000,
     hookTimeout: 60_000,
+    // Two files at a time, each in its runtime (Vitest's default is one fewer than the cores: one, on CI's two). Much of a
+    // file's time is waiting (a runtime starting, a queue, a slow fixture page, a retry), so a second file fills the
+    // gaps. VITEST_MAX_WORKERS=1 runs one at a time again.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || 2,
     // What makes `--changed` (npm run test:quick) pick every file: the setup, the configuration and the dependencies
     // (not package.json's scripts; Vitest's default would rerun all for any edit to package.json).
     forceRerunTriggers: ["**/vitest.workers.config.ts", "**/package-lock.json", "**/wrangler.toml", "**/migrations/**"],

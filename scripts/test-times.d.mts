@@ -15,5 +15,5 @@ export interface SuiteFigures {
   skipped: number;
 }
 export declare function suiteFigures(suite: string, report: unknown, root: string): SuiteFigures;
-export declare function timesTable(runs: { suite: string; seconds: number; exitCode?: number | null; figures: SuiteFigures | null }[], slowest?: number): string;
+export declare function timesTable(runs: { suite: string; seconds: number; exitCode?: number | null; figures: SuiteFigures | null }[], slowest?: number, wall?: number): string;
 export declare function runsFromDir(dir: string, root: string): { suite: string; seconds: number; figures: SuiteFigures }[];

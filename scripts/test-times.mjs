@@ -42,8 +42,9 @@ const pad = (text, width, right = false) => (right ? String(text).padStart(width
 /**
  * The table: one row per suite (files, tests, failed, wall seconds), a total, then the `slowest` slowest files.
  * @param {{ suite: string, seconds: number, exitCode?: number | null, figures: ReturnType<typeof suiteFigures> | null }[]} runs
+ * @param {number} [wall] the whole run's wall seconds, the total's seconds (suites that ran at the same time overlap); else their sum
  */
-export function timesTable(runs, slowest = 10) {
+export function timesTable(runs, slowest = 10, wall = undefined) {
   const lines = [];
   const header = `${pad("suite", 16)}${pad("files", 7, true)}${pad("tests", 8, true)}${pad("failed", 8, true)}${pad("seconds", 10, true)}`;
   lines.push(header, "-".repeat(header.length));
@@ -61,7 +62,8 @@ export function timesTable(runs, slowest = 10) {
     const note = run.exitCode && !runFailed ? `  (exit ${run.exitCode})` : "";
     lines.push(`${pad(run.suite, 16)}${pad(f ? f.files.length : "-", 7, true)}${pad(f ? f.tests : "-", 8, true)}${pad(runFailed, 8, true)}${pad(run.seconds.toFixed(0), 10, true)}${note}`);
   }
-  lines.push("-".repeat(header.length), `${pad("total", 16)}${pad(files, 7, true)}${pad(tests, 8, true)}${pad(failed, 8, true)}${pad(seconds.toFixed(0), 10, true)}`);
+  const overlapped = wall !== undefined && wall < seconds - 1 ? `  (wall; the suites' own seconds add up to ${seconds.toFixed(0)})` : "";
+  lines.push("-".repeat(header.length), `${pad("total", 16)}${pad(files, 7, true)}${pad(tests, 8, true)}${pad(failed, 8, true)}${pad((wall ?? seconds).toFixed(0), 10, true)}${overlapped}`);
   const all = runs.flatMap((run) => run.figures?.files ?? []).sort((a, b) => b.seconds - a.seconds);
   if (all.length > 0) {
     lines.push("", `The ${Math.min(slowest, all.length)} slowest test files (seconds, tests, suite):`);

@@ -96,8 +96,12 @@ export async function createShare(env: Env, actor: ShareActor, caller: Caller, o
 /** The deliverable's links, newest first (at most SHARE_LIMITS.listed), each with its state and views. */
 export async function listShares(env: Env, orgId: string, outputId: string): Promise<{ shares: ShareListing[] }> {
   const { now } = await outputOf(env, orgId, outputId);
-  const at = now();
-  const shares = await d1OutputShares(env.DB).list(orgId, outputId, SHARE_LIMITS.listed);
+  return sharesOfOutput(env.DB, orgId, outputId, now());
+}
+
+/** The links of a deliverable the caller has already read (the dashboard's page has it in hand): no second read of it. */
+export async function sharesOfOutput(db: D1Database, orgId: string, outputId: string, at: number): Promise<{ shares: ShareListing[] }> {
+  const shares = await d1OutputShares(db).list(orgId, outputId, SHARE_LIMITS.listed);
   return { shares: shares.map((share) => listing(share, at)) };
 }
 

@@ -45,4 +45,16 @@ describe("the test-time table npm test prints", () => {
     expect(table).toContain("The 1 slowest test files");
     expect(lines.at(-1)).toMatch(/^\s+12\.0\s+1\s+workers\s+test\/b\.test\.ts$/);
   });
+
+  it("gives the run's wall time as the total when suites ran at the same time, and says what their own seconds add up to", () => {
+    const runs = [
+      { suite: "workers", seconds: 700, exitCode: 0, figures: null },
+      { suite: "e2e", seconds: 500, exitCode: 0, figures: null },
+    ];
+    const total = timesTable(runs, 10, 760.2).split("\n").find((line) => line.startsWith("total")) ?? "";
+    expect(total.split(/\s+/).slice(0, 5)).toEqual(["total", "0", "0", "0", "760"]);
+    expect(total).toContain("add up to 1200");
+    // One after the other: the wall time is the sum, and nothing more is said.
+    expect(timesTable(runs, 10, 1200.4).split("\n").find((line) => line.startsWith("total"))).toMatch(/^total\s+0\s+0\s+0\s+1200$/);
+  });
 });

@@ -1,6 +1,7 @@
 import { NOTIFICATION_EVENT_TYPES, type NotificationEventType } from "../../domain/notifications/policy";
 import type { ChannelView, PreferencesView } from "../../platform/notifications/admin";
 import { Flash } from "./layout";
+import { PostButton, RowsTable } from "./rows-table";
 
 // ---------------------------------------------------------------------------
 // Your notifications (every member) and Org admin → Notification channels.
@@ -68,15 +69,6 @@ export function PreferencesPage(props: { preferences: PreferencesView; csrf: str
   );
 }
 
-function PostButton(props: { action: string; csrf: string; label: string }) {
-  return (
-    <form method="post" action={props.action} class="inline">
-      <input type="hidden" name="csrf" value={props.csrf} />
-      <button type="submit">{props.label}</button>
-    </form>
-  );
-}
-
 export function ChannelsPage(props: { channels: ChannelView[]; csrf: string; flash?: string | null; error?: string | null }) {
   return (
     <>
@@ -92,37 +84,28 @@ export function ChannelsPage(props: { channels: ChannelView[]; csrf: string; fla
       </p>
       <Flash message={props.flash} />
       <Flash message={props.error} kind="error" />
-      {props.channels.length === 0 ? (
-        <p class="muted" id="no-channels">
-          No channels yet.
-        </p>
-      ) : (
-        <div class="table-wrap">
-          <table class="stack" id="channels">
-            <thead>
-              <tr>
-                <th>Channel</th>
-                <th>Events</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.channels.map((channel) => (
-                <tr data-channel={channel.channelId}>
-                  <td data-label="Channel">
-                    {channel.kind === "email" ? `e-mail to ${channel.address}${channel.confirmation === "awaiting_confirmation" ? " (waiting for the address to confirm)" : ""}` : "Slack-compatible webhook (URL sealed)"}
-                  </td>
-                  <td data-label="Events">{channel.events.join(", ")}</td>
-                  <td data-label="Actions">
-                    <PostButton action={`/dashboard/admin/notifications/${channel.channelId}/test`} csrf={props.csrf} label="Send a test" />{" "}
-                    <PostButton action={`/dashboard/admin/notifications/${channel.channelId}/delete`} csrf={props.csrf} label="Delete" />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RowsTable
+        id="channels"
+        headings={["Channel", "Events", "Actions"]}
+        rows={props.channels}
+        empty={
+          <p class="muted" id="no-channels">
+            No channels yet.
+          </p>
+        }
+        row={(channel) => (
+          <tr data-channel={channel.channelId}>
+            <td data-label="Channel">
+              {channel.kind === "email" ? `e-mail to ${channel.address}${channel.confirmation === "awaiting_confirmation" ? " (waiting for the address to confirm)" : ""}` : "Slack-compatible webhook (URL sealed)"}
+            </td>
+            <td data-label="Events">{channel.events.join(", ")}</td>
+            <td data-label="Actions">
+              <PostButton action={`/dashboard/admin/notifications/${channel.channelId}/test`} csrf={props.csrf} label="Send a test" />{" "}
+              <PostButton action={`/dashboard/admin/notifications/${channel.channelId}/delete`} csrf={props.csrf} label="Delete" />
+            </td>
+          </tr>
+        )}
+      />
       <h2>Add a channel</h2>
       <form class="card" method="post" action="/dashboard/admin/notifications" id="new-channel">
         <input type="hidden" name="csrf" value={props.csrf} />

@@ -17,7 +17,7 @@ import { renderedMarkdownOf } from "./rendered-deliverable";
 import { citedSourcesOf } from "./source-routes";
 import { DOWNLOAD_FORMATS, type DownloadFormat } from "../../domain/research/downloads";
 import { downloadFor, downloadResponse } from "../downloads";
-import { createShare, listShares, revokeShare, type ShareActor } from "../../platform/shares";
+import { createShare, revokeShare, type ShareActor, sharesOfOutput } from "../../platform/shares";
 import { ShareCreated, ShareLinks } from "./share-links";
 import { listComments } from "../../platform/comments";
 import { CommentsSection } from "./comments";
@@ -78,9 +78,10 @@ export function registerRecordRoutes(app: Hono<App>): void {
     const outputId = c.req.param("outputId");
     if (!ID_PATTERN.test(outputId)) return notFoundPage(c);
     const { orgId } = c.get("session");
-    const { services, home } = await webServices(c.env, orgId);
+    const { services, home, now } = await webServices(c.env, orgId);
     const output = await services.outputs.get(orgId, outputId);
     if (!output) return notFoundPage(c);
+    // The output is read once, here: its share links are listed for it, not looked up again (listShares reads it to check it exists).
     const [rendered, planName, members, cited, sourceCounts, changes, shares, sharing, comments] = await Promise.all([
       output.mediaType === "markdown" ? renderedMarkdownOf(home, output) : null,
       planNameOf(home, orgId, output.planId),
@@ -88,7 +89,7 @@ export function registerRecordRoutes(app: Hono<App>): void {
       citedSourcesOf(services, orgId, output),
       services.outputs.sourceCounts(orgId, output.outputId, output.version),
       changesSincePreviousRun({ principal: { orgId }, services }, output),
-      listShares(c.env, orgId, output.outputId),
+      sharesOfOutput(c.env.DB, orgId, output.outputId, now()),
       services.orgSettings.sharing(orgId),
       listComments(c.env, orgId, { kind: "output", outputId: output.outputId }),
     ]);

@@ -6,6 +6,7 @@ import type { Role } from "../../domain/scopes";
 import { SHARE_LIMITS, type SharingMode, sharingRefusal } from "../../domain/shares";
 import type { ShareListing } from "../../platform/shares";
 import { shortTime } from "./format";
+import { PostButton, RowsTable } from "./rows-table";
 
 const time = (iso: string | null) => (iso === null ? "never" : shortTime(Date.parse(iso)));
 
@@ -35,49 +36,31 @@ export function ShareLinks(props: { outputId: string; shares: ShareListing[]; sh
           </button>
         </form>
       )}
-      {props.shares.length ? (
-        <div class="table-wrap">
-          <table class="stack" id="share-list">
-            <thead>
-              <tr>
-                <th>Link</th>
-                <th>State</th>
-                <th>Expires</th>
-                <th>Views</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {props.shares.map((share) => (
-                <tr>
-                  <td data-label="Link">
-                    {share.shareId}
-                    <div class="muted">made {time(share.createdAt)}</div>
-                  </td>
-                  <td data-label="State">{share.status === "revoked" ? `revoked ${time(share.revokedAt)}` : share.status}</td>
-                  <td data-label="Expires">{time(share.expiresAt)}</td>
-                  <td data-label="Views">
-                    {share.views}
-                    {share.lastViewedAt ? <div class="muted">last {time(share.lastViewedAt)}</div> : null}
-                  </td>
-                  <td>
-                    {share.status === "active" ? (
-                      <form class="inline" method="post" action={`/dashboard/outputs/${outputId}/shares/${share.shareId}/revoke`}>
-                        <input type="hidden" name="csrf" value={csrf} />
-                        <button class="danger" type="submit">
-                          Revoke
-                        </button>
-                      </form>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p class="muted">No share links yet.</p>
-      )}
+      <RowsTable
+        id="share-list"
+        headings={["Link", "State", "Expires", "Views", ""]}
+        rows={props.shares}
+        empty={<p class="muted">No share links yet.</p>}
+        row={(share) => (
+          <tr>
+            <td data-label="Link">
+              {share.shareId}
+              <div class="muted">made {time(share.createdAt)}</div>
+            </td>
+            <td data-label="State">{share.status === "revoked" ? `revoked ${time(share.revokedAt)}` : share.status}</td>
+            <td data-label="Expires">{time(share.expiresAt)}</td>
+            <td data-label="Views">
+              {share.views}
+              {share.lastViewedAt ? <div class="muted">last {time(share.lastViewedAt)}</div> : null}
+            </td>
+            <td>
+              {share.status === "active" ? (
+                <PostButton action={`/dashboard/outputs/${outputId}/shares/${share.shareId}/revoke`} csrf={csrf} label="Revoke" kind="danger" />
+              ) : null}
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhooks/events";
 import type { publicDelivery, publicSubscription } from "../../domain/webhooks/model";
 import { Flash } from "./layout";
+import { PostButton, RowsTable } from "./rows-table";
 
 // ---------------------------------------------------------------------------
 // Org admin → Webhooks: subscriptions, their secrets (shown once) and delivery log.
@@ -9,17 +10,6 @@ type SubscriptionView = ReturnType<typeof publicSubscription>;
 type DeliveryView = ReturnType<typeof publicDelivery>;
 
 const short = (iso: string | null) => (iso ? iso.replace("T", " ").slice(0, 16) : "—");
-
-function PostButton(props: { action: string; csrf: string; label: string; primary?: boolean }) {
-  return (
-    <form method="post" action={props.action} class="inline">
-      <input type="hidden" name="csrf" value={props.csrf} />
-      <button type="submit" class={props.primary ? "primary" : undefined}>
-        {props.label}
-      </button>
-    </form>
-  );
-}
 
 export function WebhooksPage(props: {
   subscriptions: SubscriptionView[];
@@ -50,57 +40,47 @@ export function WebhooksPage(props: {
           </p>
         </div>
       ) : null}
-      {props.subscriptions.length === 0 ? (
-        <p class="muted" id="no-webhooks">
-          No subscriptions yet.
-        </p>
-      ) : (
-        <div class="table-wrap">
-          <table class="stack" id="webhooks">
-            <thead>
-              <tr>
-                <th>URL</th>
-                <th>Events</th>
-                <th>State</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.subscriptions.map((s) => (
-                <tr data-webhook={s.id}>
-                  <td data-label="URL">
-                    <a href={`/dashboard/admin/webhooks/${s.id}`}>{s.url}</a>
-                    {s.description ? (
-                      <>
-                        <br />
-                        <span class="muted">{s.description}</span>
-                      </>
-                    ) : null}
-                  </td>
-                  <td data-label="Events">{s.events.join(", ")}</td>
-                  <td data-label="State">
-                    {s.enabled ? (s.failingSince ? `failing since ${short(s.failingSince)}` : "active") : <span class="error">disabled</span>}
-                    {s.disabledReason ? (
-                      <>
-                        <br />
-                        <span class="muted" data-disabled-reason>
-                          {s.disabledReason}
-                        </span>
-                      </>
-                    ) : null}
-                  </td>
-                  <td data-label="Actions">
-                    <a href={`/dashboard/admin/webhooks/${s.id}`}>Deliveries</a>{" "}
-                    <PostButton action={`/dashboard/admin/webhooks/${s.id}/${s.enabled ? "disable" : "enable"}`} csrf={props.csrf} label={s.enabled ? "Disable" : "Enable"} />{" "}
-                    <PostButton action={`/dashboard/admin/webhooks/${s.id}/rotate`} csrf={props.csrf} label="Rotate secret" />{" "}
-                    <PostButton action={`/dashboard/admin/webhooks/${s.id}/delete`} csrf={props.csrf} label="Delete" />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RowsTable
+        id="webhooks"
+        headings={["URL", "Events", "State", "Actions"]}
+        rows={props.subscriptions}
+        empty={
+          <p class="muted" id="no-webhooks">
+            No subscriptions yet.
+          </p>
+        }
+        row={(s) => (
+          <tr data-webhook={s.id}>
+            <td data-label="URL">
+              <a href={`/dashboard/admin/webhooks/${s.id}`}>{s.url}</a>
+              {s.description ? (
+                <>
+                  <br />
+                  <span class="muted">{s.description}</span>
+                </>
+              ) : null}
+            </td>
+            <td data-label="Events">{s.events.join(", ")}</td>
+            <td data-label="State">
+              {s.enabled ? (s.failingSince ? `failing since ${short(s.failingSince)}` : "active") : <span class="error">disabled</span>}
+              {s.disabledReason ? (
+                <>
+                  <br />
+                  <span class="muted" data-disabled-reason>
+                    {s.disabledReason}
+                  </span>
+                </>
+              ) : null}
+            </td>
+            <td data-label="Actions">
+              <a href={`/dashboard/admin/webhooks/${s.id}`}>Deliveries</a>{" "}
+              <PostButton action={`/dashboard/admin/webhooks/${s.id}/${s.enabled ? "disable" : "enable"}`} csrf={props.csrf} label={s.enabled ? "Disable" : "Enable"} />{" "}
+              <PostButton action={`/dashboard/admin/webhooks/${s.id}/rotate`} csrf={props.csrf} label="Rotate secret" />{" "}
+              <PostButton action={`/dashboard/admin/webhooks/${s.id}/delete`} csrf={props.csrf} label="Delete" />
+            </td>
+          </tr>
+        )}
+      />
       <h2>Add a subscription</h2>
       <form class="card" method="post" action="/dashboard/admin/webhooks" id="new-webhook">
         <input type="hidden" name="csrf" value={props.csrf} />
@@ -140,50 +120,36 @@ export function WebhookDeliveriesPage(props: { subscription: SubscriptionView; d
       <h1>Deliveries to {subscription.url}</h1>
       <Flash message={props.flash} />
       {subscription.disabledReason ? <p class="error">{subscription.disabledReason}</p> : null}
-      {props.deliveries.length === 0 ? (
-        <p class="muted">No deliveries yet.</p>
-      ) : (
-        <div class="table-wrap">
-          <table class="stack" id="deliveries">
-            <thead>
-              <tr>
-                <th>Event</th>
-                <th>Status</th>
-                <th>Attempts</th>
-                <th>Last answer</th>
-                <th>When</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {props.deliveries.map((d) => (
-                <tr data-delivery={d.id} data-status={d.status}>
-                  <td data-label="Event">
-                    {d.eventType}
-                    <br />
-                    <span class="muted">{d.eventId}</span>
-                  </td>
-                  <td data-label="Status">
-                    {d.status}
-                    {d.deadLetteredAt ? <span class="muted"> · dead-lettered {short(d.deadLetteredAt)}</span> : null}
-                  </td>
-                  <td data-label="Attempts">{d.attempts}</td>
-                  <td data-label="Last answer">{d.lastError ?? (d.lastStatus === null ? "—" : `HTTP ${d.lastStatus}`)}</td>
-                  <td data-label="When">
-                    {short(d.createdAt)}
-                    {d.deliveredAt ? <span class="muted"> · delivered {short(d.deliveredAt)}</span> : null}
-                  </td>
-                  <td>
-                    {subscription.enabled && d.status !== "pending" ? (
-                      <PostButton action={`/dashboard/admin/webhooks/${subscription.id}/deliveries/${d.id}/redeliver`} csrf={props.csrf} label="Redeliver" />
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RowsTable
+        id="deliveries"
+        headings={["Event", "Status", "Attempts", "Last answer", "When", ""]}
+        rows={props.deliveries}
+        empty={<p class="muted">No deliveries yet.</p>}
+        row={(d) => (
+          <tr data-delivery={d.id} data-status={d.status}>
+            <td data-label="Event">
+              {d.eventType}
+              <br />
+              <span class="muted">{d.eventId}</span>
+            </td>
+            <td data-label="Status">
+              {d.status}
+              {d.deadLetteredAt ? <span class="muted"> · dead-lettered {short(d.deadLetteredAt)}</span> : null}
+            </td>
+            <td data-label="Attempts">{d.attempts}</td>
+            <td data-label="Last answer">{d.lastError ?? (d.lastStatus === null ? "—" : `HTTP ${d.lastStatus}`)}</td>
+            <td data-label="When">
+              {short(d.createdAt)}
+              {d.deliveredAt ? <span class="muted"> · delivered {short(d.deliveredAt)}</span> : null}
+            </td>
+            <td>
+              {subscription.enabled && d.status !== "pending" ? (
+                <PostButton action={`/dashboard/admin/webhooks/${subscription.id}/deliveries/${d.id}/redeliver`} csrf={props.csrf} label="Redeliver" />
+              ) : null}
+            </td>
+          </tr>
+        )}
+      />
       {props.nextCursor ? (
         <p>
           <a href={`/dashboard/admin/webhooks/${subscription.id}?cursor=${encodeURIComponent(props.nextCursor)}`}>Older deliveries →</a>
