@@ -43,7 +43,7 @@ describe("the org's source policy over REST", () => {
     expect((await rest(memberKey, "/org/settings")).status).toBe(403);
 
     const set = await setPolicy(adminKey, { blockedDomains: ["HTTPS://Example.COM/path", "*.spam.net", "bücher.de"], preferredDomains: ["nature.com."] });
-    expect(set).toEqual({ planApproval: "optional", sourcePolicy: { blockedDomains: ["example.com", "spam.net", "xn--bcher-kva.de"], preferredDomains: ["nature.com"] }, sharing: "members" });
+    expect(set).toEqual({ planApproval: "optional", sourcePolicy: { blockedDomains: ["example.com", "spam.net", "xn--bcher-kva.de"], preferredDomains: ["nature.com"] }, sharing: "members", approvers: [] });
     expect(await (await rest(adminKey, "/org/settings")).json()).toEqual(set);
 
     // Garbage, an IP address, both ways at once, an unknown field: 400 problem+json naming each, nothing changed.
@@ -76,7 +76,7 @@ describe("the org's source policy over REST", () => {
 
     // Another org keeps its own (empty) policy and records from example.com freely.
     const other = await adminTenant();
-    expect(await (await rest(other.adminKey, "/org/settings")).json()).toEqual({ planApproval: "optional", sourcePolicy: { blockedDomains: [], preferredDomains: [] }, sharing: "members" });
+    expect(await (await rest(other.adminKey, "/org/settings")).json()).toEqual({ planApproval: "optional", sourcePolicy: { blockedDomains: [], preferredDomains: [] }, sharing: "members", approvers: [] });
     const plan = await deepPlan(other.apiKey);
     await ok(other.apiKey, "record_evidence", { planId: plan.planId, evidence: [source("https://www.example.com/a")] });
   });
@@ -209,7 +209,7 @@ describe("the org's settings in its export", () => {
       fetchWorker(new Request(`${ORIGIN}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) } }));
     const exported = await (await api(a.adminKey, "/org/export")).text();
     const header = JSON.parse(exported.split("\n")[0] ?? "{}") as { settings?: unknown };
-    expect(header.settings).toEqual({ planApproval: "required", sourcePolicy: { blockedDomains: ["example.com"], preferredDomains: ["nature.com"] }, sharing: "members" });
+    expect(header.settings).toEqual({ planApproval: "required", sourcePolicy: { blockedDomains: ["example.com"], preferredDomains: ["nature.com"] }, sharing: "members", approvers: [] });
 
     const intoNew = async (body: string) => {
       const orgId = await seedOrg();
@@ -229,7 +229,7 @@ describe("the org's settings in its export", () => {
     const hostile = await intoNew([JSON.stringify(hostileHeader), ...lines.slice(1)].join("\n"));
     expect(hostile.response.status).toBe(400);
     expect(await hostile.response.text()).toContain("is an IP address");
-    expect(await (await rest(hostile.key, "/org/settings")).json()).toEqual({ planApproval: "optional", sourcePolicy: { blockedDomains: [], preferredDomains: [] }, sharing: "members" });
+    expect(await (await rest(hostile.key, "/org/settings")).json()).toEqual({ planApproval: "optional", sourcePolicy: { blockedDomains: [], preferredDomains: [] }, sharing: "members", approvers: [] });
     const plans = await env.DB.prepare("SELECT COUNT(*) AS n FROM plans WHERE org_id = ?").bind(hostile.orgId).first<{ n: number }>();
     expect(plans?.n ?? 0).toBe(0);
 
@@ -238,6 +238,6 @@ describe("the org's settings in its export", () => {
     const old = await intoNew([JSON.stringify(older), ...lines.slice(1)].join("\n"));
     expect(old.response.status).toBe(200);
     expect(((await old.response.json()) as { imported: { settings: string } }).imported.settings).toBe("not_in_file");
-    expect(await (await rest(old.key, "/org/settings")).json()).toEqual({ planApproval: "optional", sourcePolicy: { blockedDomains: [], preferredDomains: [] }, sharing: "members" });
+    expect(await (await rest(old.key, "/org/settings")).json()).toEqual({ planApproval: "optional", sourcePolicy: { blockedDomains: [], preferredDomains: [] }, sharing: "members", approvers: [] });
   });
 });

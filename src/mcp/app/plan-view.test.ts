@@ -51,6 +51,7 @@ describe("the plan view (MCP App)", () => {
         presentation: "Scope: three engines",
         questions: ["Offline only?"],
         requestedAt: expect.any(String),
+        assignee: null,
       },
     ]);
     await ok(apiKey, "submit_review", { planId: plan.planId, stepId: next.step.stepId, decision: "approve" });
