@@ -25,6 +25,7 @@ export const PERSON_ACTIONS = {
   outside_recipient: "Adding an e-mail recipient who is not a member of the organization",
   schedule_with_approval: "Scheduling a plan whose runs need approval",
   change_sign_in: "Changing how the organization's people sign in (single sign-on)",
+  reassign_review: "Handing a waiting review to another person (or to no one)",
 } as const;
 
 export type PersonAction = keyof typeof PERSON_ACTIONS;

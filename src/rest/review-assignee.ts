@@ -8,7 +8,7 @@ import { webServices } from "../platform/runtime";
 import { answering, jsonBody, memberGate, onlyFields } from "./route-gates";
 
 /**
- * Who a waiting review is assigned to, changed by a member (research:write):
+ * Who a waiting review is assigned to, changed by a person (research:write, and the person check in assignReview):
  *   PUT /plans/{planId}/reviews/{reviewId}/assignee   {email}  (null: no one) → {reviewId, assignee: {email, name} | null}
  * reviewId is a pendingReviews entry's (a checkpoint step's id, or a plan review's). Not an MCP tool: the assistant
  * names the assignee when it asks (request_user_review); handing a decision to someone else is the people's.

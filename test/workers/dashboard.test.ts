@@ -229,15 +229,22 @@ describe("dashboard review inbox", () => {
     expect(review).toMatchObject({ actorUserId: member.userId, actorClientId: "dashboard" });
   });
 
-  it("lists the reviews assigned to you first, and reassigns one from the inbox (a non-member refused by name)", async () => {
-    const { orgId, apiKey } = await seedTenant();
+  it("lists the reviews assigned to you first, and reassigns one from the inbox (a non-member refused by name); reassigning is a person's", async () => {
+    const { orgId, apiKey, admin } = await seedTenant();
+    const person = (await seedApiKey(orgId, admin.userId, ["research:read", "research:write", "plans:approve"])).key;
     const [member, other] = [await seedUser(orgId, "member"), await seedUser(orgId, "member")];
     const outsider = await seedUser(await seedOrg(), "member");
     const mine = await planAwaitingReview(apiKey, "[Scan] Mine");
     const theirs = await planAwaitingReview(apiKey, "[Scan] Theirs");
     const unassigned = await planAwaitingReview(apiKey, "[Scan] Anyone's");
-    const assign = (plan: { planId: string; checkpointStepId: string }, email: string) =>
-      rest(apiKey, `/plans/${plan.planId}/reviews/${plan.checkpointStepId}/assignee`, { method: "PUT", body: JSON.stringify({ email }) });
+    const assign = (plan: { planId: string; checkpointStepId: string }, email: string, key = person) =>
+      rest(key, `/plans/${plan.planId}/reviews/${plan.checkpointStepId}/assignee`, { method: "PUT", body: JSON.stringify({ email }) });
+    // The assistant's credential names an assignee when it asks; handing the review on afterwards is a person's.
+    const byAssistant = await assign(mine, member.email, apiKey);
+    expect(byAssistant.status).toBe(403);
+    expect(((await byAssistant.json()) as { detail: string }).detail).toContain("is a person's decision");
+    const untouched = (await ok(apiKey, "get_plan_status", { planId: mine.planId })) as { pendingReviews: { assignee: unknown }[] };
+    expect(untouched.pendingReviews[0]?.assignee).toBeNull();
     // Mine is assigned first, so the others are more recently updated: the index alone would list it last.
     expect((await assign(mine, member.email)).status).toBe(200);
     expect((await assign(theirs, other.email)).status).toBe(200);

@@ -228,7 +228,7 @@ describe("notifications to people", () => {
   });
 
   it("e-mails an assigned review to its assignee alone (not the owner, not the org's channels), a reassignment to the new assignee, an approval to the approver group; refuses a non-member by name", async () => {
-    const { orgId, adminKey } = await adminOf();
+    const { orgId, adminKey, admin } = await adminOf();
     const [owner, bea, cy] = [await memberOf(orgId), await memberOf(orgId), await memberOf(orgId)];
     const outsider = await seedUser(await seedOrg());
     const path = "/slack/assigned";
@@ -255,7 +255,9 @@ describe("notifications to people", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM notification_deliveries WHERE org_id = ? AND channel_id IS NOT NULL").bind(orgId).first("n")).toBe(0);
 
     // Reassigned over REST: someone outside is refused by name and nothing changes; a member is named, and alone hears of it.
-    const put = (email: string | null) => rest(owner.key, `/plans/${planId}/reviews/${reviewId}/assignee`, { method: "PUT", body: JSON.stringify({ email }) });
+    // Handing a review on is a person's: an admin's key for an integration acting for people.
+    const person = (await seedApiKey(orgId, admin.userId, ["research:read", "research:write", "plans:approve"])).key;
+    const put = (email: string | null) => rest(person, `/plans/${planId}/reviews/${reviewId}/assignee`, { method: "PUT", body: JSON.stringify({ email }) });
     const outside = await put(outsider.email);
     expect(outside.status).toBe(400);
     expect(((await outside.json()) as { detail: string }).detail).toContain(outsider.email.toLowerCase());

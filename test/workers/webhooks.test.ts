@@ -152,13 +152,14 @@ describe("webhooks", () => {
   });
 
   it("announces a review assigned to a member as review.assigned, signed like every event", async () => {
-    const { apiKey, adminKey, orgId } = await adminOf();
+    const { apiKey, adminKey, orgId, admin } = await adminOf();
     const member = await seedUser(orgId, "member");
+    const person = (await seedApiKey(orgId, admin.userId, ["research:read", "research:write", "plans:approve"])).key;
     const { secret } = await subscribe(adminKey, "/assigned", ["review.assigned"]);
     const { planId } = await createPlan(apiKey, { approval: "required" });
     const { pendingReviews } = (await ok(apiKey, "get_plan_status", { planId })) as { pendingReviews: { reviewId: string }[] };
     const reviewId = pendingReviews[0]?.reviewId ?? "";
-    const put = await rest(apiKey, `/plans/${planId}/reviews/${reviewId}/assignee`, { method: "PUT", body: JSON.stringify({ email: member.email }) });
+    const put = await rest(person, `/plans/${planId}/reviews/${reviewId}/assignee`, { method: "PUT", body: JSON.stringify({ email: member.email }) });
     expect(put.status).toBe(200);
     const delivered = await waitFor("review.assigned", async () => at("/assigned")[0]);
     const payload = new Webhook(secret).verify(delivered.body, delivered.headers) as { type: string; data: Record<string, unknown> };
