@@ -23,6 +23,7 @@ import { schedulesRoute } from "./schedules";
 import { outputDownloadRoute } from "./output-download";
 import { sharesRoute } from "./shares";
 import { commentsRoute } from "./comments";
+import type { OwnRoute } from "./route-gates";
 
 export const REST_BASE = "/api/v1";
 
@@ -45,6 +46,21 @@ function compile(operation: AnyOperation): Route {
 }
 
 const ROUTES = OPERATIONS.map(compile);
+
+/** The routes of their own, asked in this order before the operations' routes (each answers only its own paths). */
+const OWN_ROUTES: readonly OwnRoute[] = [
+  orgDataRoute,
+  webhooksRoute,
+  notificationsRoute,
+  orgSettingsRoute,
+  orgSsoRoute,
+  sourceRecheckRoute,
+  schedulesRoute,
+  outputDownloadRoute,
+  reviewAssigneeRoute,
+  sharesRoute,
+  commentsRoute,
+];
 
 const json = (value: unknown, status: number) =>
   new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
@@ -95,29 +111,11 @@ async function handle(request: Request, env: Env, executionContext: ExecutionCon
   // The skills as prompts: not operations (no MCP tool), so they have their own small route.
   const prompts = promptsRoute(request, url.pathname.slice(REST_BASE.length), ctx, principal, correlationId);
   if (prompts) return prompts;
-  // The org's data as a whole (export, import, erasure): admin routes, not operations.
-  const orgData = await orgDataRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (orgData) return orgData;
-  const webhooks = await webhooksRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (webhooks) return webhooks;
-  const notifications = await notificationsRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (notifications) return notifications;
-  const settings = await orgSettingsRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (settings) return settings;
-  const sso = await orgSsoRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (sso) return sso;
-  const recheck = await sourceRecheckRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (recheck) return recheck;
-  const schedule = await schedulesRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (schedule) return schedule;
-  const download = await outputDownloadRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (download) return download;
-  const assignee = await reviewAssigneeRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (assignee) return assignee;
-  const shares = await sharesRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (shares) return shares;
-  const comments = await commentsRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
-  if (comments) return comments;
+  // Routes of their own, not operations: the org's data as a whole (export, import, erasure), webhooks, settings…
+  for (const ownRoute of OWN_ROUTES) {
+    const answer = await ownRoute(request, url.pathname.slice(REST_BASE.length), env, ctx, principal, correlationId);
+    if (answer) return answer;
+  }
   const candidates = ROUTES.filter((route) => route.pattern.test(url.pathname));
   const route = candidates.find((candidate) => candidate.method === request.method);
   if (!route) {

@@ -1,12 +1,9 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { CairnError } from "../domain/errors";
 import { ID_PATTERN } from "../domain/ids";
-import type { Principal } from "../domain/principal";
 import { COMMENT_LIMITS, type CommentTarget } from "../domain/research/comments";
 import type { Scope } from "../domain/scopes";
-import type { Env } from "../env";
 import { createComment, listComments, resolveComment } from "../platform/comments";
-import { answering, jsonBody, memberGate } from "./route-gates";
+import { answering, jsonBody, memberGate, type OwnRoute } from "./route-gates";
 
 /**
  * People's comments on a deliverable or a step's result, for the org's members:
@@ -30,14 +27,7 @@ function idOf(raw: string, what: string): string {
   return id;
 }
 
-export async function commentsRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const commentsRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   const path = relativePath.replace(/\/$/, "");
   const onOutput = OUTPUT_ROUTE.exec(path);
   const onStep = onOutput ? null : STEP_ROUTE.exec(path);
@@ -58,7 +48,7 @@ export async function commentsRoute(
     if (request.method === "GET") return Response.json(await listComments(env, principal.orgId, target));
     return Response.json(await createComment(env, actor, target, await jsonBody(request, BODY_LIMIT)), { status: 201 });
   });
-}
+};
 
 /** The comment routes in the OpenAPI document. */
 export function commentsOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

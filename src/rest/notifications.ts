@@ -1,10 +1,7 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { NOTIFICATION_EVENT_TYPES } from "../domain/notifications/policy";
-import type { Principal } from "../domain/principal";
-import type { Env } from "../env";
 import { channelsOf, createChannel, getPreferences, putPreferences, removeChannel, testChannel } from "../platform/notifications/admin";
 import { publicOrigin } from "../platform/runtime";
-import { adminGate, answering, jsonBody, memberGate } from "./route-gates";
+import { adminGate, answering, jsonBody, memberGate, type OwnRoute } from "./route-gates";
 
 /**
  * Notifications to people:
@@ -24,14 +21,7 @@ const BODY_LIMIT = 16 * 1024;
 
 const bodyOf = (request: Request) => jsonBody(request, BODY_LIMIT);
 
-export async function notificationsRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const notificationsRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   const path = relativePath.replace(/\/$/, "");
   const now = Date.now();
   const { orgId, userId } = principal;
@@ -61,7 +51,7 @@ export async function notificationsRoute(
     await removeChannel(env, orgId, id);
     return new Response(null, { status: 204 });
   });
-}
+};
 
 /** The notification routes in the OpenAPI document. */
 export function notificationsOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

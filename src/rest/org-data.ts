@@ -1,4 +1,3 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { isCairnError, validationError } from "../domain/errors";
 import { MAX_LINE_BYTES } from "../domain/org-data/format";
 import { type OrgSettingsValues, parseExportedSettings, readSettings } from "../domain/org-settings";
@@ -12,7 +11,7 @@ import { streamLines } from "../platform/org-data/lines";
 import { readBoundedText } from "../platform/request-body";
 import { publicOrigin, webServices } from "../platform/runtime";
 import { problemResponse } from "./problem";
-import { adminGate } from "./route-gates";
+import { adminGate, type OwnRoute } from "./route-gates";
 
 /**
  * The org's data as a whole, for its admins (org:admin, and the admin role):
@@ -22,14 +21,7 @@ import { adminGate } from "./route-gates";
  * Not MCP tools: an assistant has no business moving or erasing an org.
  * Returns null for other paths.
  */
-export async function orgDataRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const orgDataRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   const route = relativePath.replace(/\/$/, "");
   const expected = route === "/org/export" ? "GET" : route === "/org/import" ? "POST" : route === "/org" ? "DELETE" : null;
   if (!expected) return null;
@@ -77,7 +69,7 @@ export async function orgDataRoute(
     }
     throw error;
   }
-}
+};
 
 /** The org data routes in the OpenAPI document. */
 export function orgDataOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

@@ -1,13 +1,10 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { applySettingsChange, assertApproversAreMembers, MAX_APPROVERS, readSettings, settingsChangeDetail, writeSettings } from "../domain/org-settings";
 import { assertPerson, loosensProtection } from "../domain/person-actions";
 import { APPROVAL_MODES } from "../domain/plans/approval";
-import type { Principal } from "../domain/principal";
 import { SHARING_MODES } from "../domain/shares";
 import { SOURCE_POLICY_LIMITS } from "../domain/sources/source-policy";
-import type { Env } from "../env";
 import { publicOrigin, webServices } from "../platform/runtime";
-import { adminGate, answering, jsonBody } from "./route-gates";
+import { adminGate, answering, jsonBody, type OwnRoute } from "./route-gates";
 
 /**
  * The org's settings, for its admins (org:admin scope and the admin role):
@@ -25,14 +22,7 @@ const PATH = "/org/settings";
 /** Two lists of 500 domains of up to 253 characters, quoted, fit. */
 const BODY_LIMIT = 300 * 1024;
 
-export async function orgSettingsRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const orgSettingsRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   if (relativePath.replace(/\/$/, "") !== PATH) return null;
   const refused = adminGate(request, ["GET", "PATCH", "PUT"], ctx, principal, correlationId, {
     scope: `${request.method === "GET" ? "Reading" : "Changing"} the organization's settings needs the org:admin scope`,
@@ -64,7 +54,7 @@ export async function orgSettingsRoute(
     }
     return Response.json(after);
   });
-}
+};
 
 /** The settings route in the OpenAPI document. */
 export function orgSettingsOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

@@ -1,11 +1,8 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { removeOrgSso, saveOrgSso, viewOf } from "../auth/sso/org-sso";
 import { assertPerson } from "../domain/person-actions";
 import { notFound } from "../domain/errors";
-import type { Principal } from "../domain/principal";
-import type { Env } from "../env";
 import { readOrgSso } from "../storage/org-sso";
-import { adminGate, answering, jsonBody } from "./route-gates";
+import { adminGate, answering, jsonBody, type OwnRoute } from "./route-gates";
 
 /**
  * The org's OpenID Connect single sign-on, for its admins:
@@ -18,14 +15,7 @@ import { adminGate, answering, jsonBody } from "./route-gates";
 const PATH = "/org/sso";
 const BODY_LIMIT = 16 * 1024;
 
-export async function orgSsoRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const orgSsoRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   if (relativePath.replace(/\/$/, "") !== PATH) return null;
   const refused = adminGate(request, ["GET", "PUT", "DELETE"], ctx, principal, correlationId, {
     scope: "The organization's single sign-on needs the org:admin scope",
@@ -48,7 +38,7 @@ export async function orgSsoRoute(
     }
     return Response.json(await saveOrgSso(env, orgId, await jsonBody(request, BODY_LIMIT), actor));
   });
-}
+};
 
 /** The route in the OpenAPI document. */
 export function orgSsoOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

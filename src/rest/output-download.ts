@@ -1,13 +1,10 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { notFound } from "../domain/errors";
 import { ID_PATTERN } from "../domain/ids";
-import type { Principal } from "../domain/principal";
 import { DOWNLOAD_CONTENT_TYPES, DOWNLOAD_FORMATS, parseDownloadFormat } from "../domain/research/downloads";
 import type { Scope } from "../domain/scopes";
-import type { Env } from "../env";
 import { webServices } from "../platform/runtime";
 import { downloadFor, downloadResponse } from "../web/downloads";
-import { answering, memberGate } from "./route-gates";
+import { answering, memberGate, type OwnRoute } from "./route-gates";
 
 /**
  * A deliverable as a file: `GET /outputs/{outputId}/download?format=md|html|docx|pdf` → the file as an attachment
@@ -19,14 +16,7 @@ import { answering, memberGate } from "./route-gates";
 const ROUTE = /^\/outputs\/([^/]+)\/download\/?$/;
 const SCOPE: Scope = "research:read";
 
-export async function outputDownloadRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const outputDownloadRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   const match = ROUTE.exec(relativePath);
   if (!match) return null;
   const refused = memberGate(request, ["GET"], ctx, principal, correlationId, (scope) => `Downloads need the ${scope} scope`);
@@ -40,7 +30,7 @@ export async function outputDownloadRoute(
     if (!download) throw notFound("research output", outputId);
     return downloadResponse(download);
   });
-}
+};
 
 /** The download route in the OpenAPI document. */
 export function outputDownloadOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

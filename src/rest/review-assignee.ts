@@ -1,11 +1,8 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { validationError } from "../domain/errors";
-import type { Principal } from "../domain/principal";
-import type { Env } from "../env";
 import { assignReview } from "../operations/assign-review";
 import { AssigneeEmail } from "../operations/review-people";
 import { webServices } from "../platform/runtime";
-import { answering, jsonBody, memberGate, onlyFields } from "./route-gates";
+import { answering, jsonBody, memberGate, onlyFields, type OwnRoute } from "./route-gates";
 
 /**
  * Who a waiting review is assigned to, changed by a person (research:write, and the person check in assignReview):
@@ -25,14 +22,7 @@ function emailOf(body: unknown): string | null {
   return parsed.data;
 }
 
-export async function reviewAssigneeRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const reviewAssigneeRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   const match = PATTERN.exec(relativePath);
   if (!match) return null;
   const refused = memberGate(request, ["PUT"], ctx, principal, correlationId, (scope) => `Assigning a review needs the ${scope} scope`);
@@ -43,7 +33,7 @@ export async function reviewAssigneeRoute(
     const { services, now } = await webServices(env, principal.orgId);
     return Response.json(await assignReview({ services, principal, now }, planId, reviewId, email));
   });
-}
+};
 
 /** The route in the OpenAPI document. */
 export function reviewAssigneeOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

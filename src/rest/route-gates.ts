@@ -2,9 +2,23 @@ import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { CairnError, forbidden, isCairnError, validationError } from "../domain/errors";
 import { refusedByDatabaseGate, writeRefusal } from "../domain/org-data/write-gate";
 import type { Principal } from "../domain/principal";
+import type { Env } from "../env";
 import { hasScope, type Scope } from "../domain/scopes";
 import { readBoundedText } from "../platform/request-body";
 import { insufficientScopeResponse, problemResponse } from "./problem";
+
+/**
+ * A REST route of its own (not an operation: export, webhooks, settings, comments…): the answer for the paths it
+ * serves, or null for the next route. `relativePath` is the path after /api/v1.
+ */
+export type OwnRoute = (
+  request: Request,
+  relativePath: string,
+  env: Env,
+  ctx: OAuthResourceContext<unknown>,
+  principal: Principal,
+  correlationId: string,
+) => Promise<Response | null>;
 
 /**
  * The one preamble of REST's own routes (those that are not MCP tools: webhooks, notifications, shares, schedules,

@@ -1,9 +1,6 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { validationError } from "../domain/errors";
-import type { Principal } from "../domain/principal";
-import type { Env } from "../env";
 import { deleteSchedule, getSchedule, putSchedule } from "../platform/schedules/schedules";
-import { answering, jsonBody, memberGate } from "./route-gates";
+import { answering, jsonBody, memberGate, type OwnRoute } from "./route-gates";
 
 /**
  * A plan's schedule (scheduled re-runs; docs/schedules.md):
@@ -19,14 +16,7 @@ const BODY_LIMIT = 2 * 1024;
 
 const bodyOf = (request: Request) => jsonBody(request, BODY_LIMIT, { notJson: "The body is not JSON: send { every, startAt?, until? }.", empty: null });
 
-export async function schedulesRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const schedulesRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   const match = PATTERN.exec(relativePath.replace(/\/$/, ""));
   if (!match) return null;
   const refused = memberGate(request, METHODS, ctx, principal, correlationId, (scope) => `A plan's schedule needs the ${scope} scope`);
@@ -46,7 +36,7 @@ export async function schedulesRoute(
     const { created, schedule } = await putSchedule(env, principal, planId, await bodyOf(request));
     return Response.json({ schedule }, { status: created ? 201 : 200 });
   });
-}
+};
 
 /** The schedule route in the OpenAPI document. */
 export function scheduleOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

@@ -1,12 +1,9 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { CairnError } from "../domain/errors";
 import { ID_PATTERN } from "../domain/ids";
-import type { Principal } from "../domain/principal";
 import type { Scope } from "../domain/scopes";
 import { SHARE_LIMITS, SHARING_MODES } from "../domain/shares";
-import type { Env } from "../env";
 import { createShare, listShares, revokeShare } from "../platform/shares";
-import { answering, jsonBody, memberGate } from "./route-gates";
+import { answering, jsonBody, memberGate, type OwnRoute } from "./route-gates";
 
 /**
  * Share links of a deliverable, for the org's members (the org's sharing setting says who may make one):
@@ -22,14 +19,7 @@ const BODY_LIMIT = 1024;
 
 const bodyOf = (request: Request) => jsonBody(request, BODY_LIMIT);
 
-export async function sharesRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const sharesRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   const match = ROUTE.exec(relativePath.replace(/\/$/, ""));
   if (!match) return null;
   const [, rawOutputId = "", rawShareId] = match;
@@ -50,7 +40,7 @@ export async function sharesRoute(
     const created = await createShare(env, actor, principal, outputId, await bodyOf(request));
     return Response.json(created, { status: 201 });
   });
-}
+};
 
 /** The share routes in the OpenAPI document. */
 export function sharesOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

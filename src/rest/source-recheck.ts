@@ -1,10 +1,7 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
-import type { Principal } from "../domain/principal";
 import { RECHECK_LIMITS } from "../domain/sources/recheck";
-import type { Env } from "../env";
 import { webServices } from "../platform/runtime";
 import { queueRechecks } from "../platform/sources/recheck";
-import { adminGate, answering, jsonBody, onlyFields } from "./route-gates";
+import { adminGate, answering, jsonBody, onlyFields, type OwnRoute } from "./route-gates";
 
 /**
  * Re-checks of the sources the org's stored deliverables cite, for its admins (org:admin scope and the admin role):
@@ -20,14 +17,7 @@ const BODY_LIMIT = 1024;
 /** The body is empty or `{}`: the route takes no options (a field is refused, not ignored). */
 const checkEmptyBody = async (request: Request) => onlyFields(await jsonBody(request, BODY_LIMIT), [], "The body must be empty or a JSON object.");
 
-export async function sourceRecheckRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const sourceRecheckRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   if (relativePath.replace(/\/$/, "") !== PATH) return null;
   const refused = adminGate(request, ["POST"], ctx, principal, correlationId, {
     scope: "Re-checking the organization's sources needs the org:admin scope",
@@ -50,7 +40,7 @@ export async function sourceRecheckRoute(
     }));
     return Response.json(queued, { status: 202 });
   });
-}
+};
 
 /** The re-check route in the OpenAPI document. */
 export function sourceRecheckOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {

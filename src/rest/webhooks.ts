@@ -1,8 +1,5 @@
-import type { OAuthResourceContext } from "@cloudflare/workers-oauth-provider";
 import { CairnError, validationError } from "../domain/errors";
-import type { Principal } from "../domain/principal";
 import { WEBHOOK_EVENT_TYPES } from "../domain/webhooks/events";
-import type { Env } from "../env";
 import {
   createWebhook,
   deleteWebhook,
@@ -14,7 +11,7 @@ import {
   updateWebhook,
   webhookDeliveries,
 } from "../platform/webhooks/admin";
-import { adminGate, answering, jsonBody, onlyFields } from "./route-gates";
+import { adminGate, answering, jsonBody, onlyFields, type OwnRoute } from "./route-gates";
 
 /**
  * Webhook subscriptions, for the org's admins (org:admin scope and the admin role):
@@ -56,14 +53,7 @@ function withUrl({ [ENDPOINT]: endpoint, ...change }: SubscriptionChange & { [EN
   return { ...change, url: endpoint };
 }
 
-export async function webhooksRoute(
-  request: Request,
-  relativePath: string,
-  env: Env,
-  ctx: OAuthResourceContext<unknown>,
-  principal: Principal,
-  correlationId: string,
-): Promise<Response | null> {
+export const webhooksRoute: OwnRoute = async (request, relativePath, env, ctx, principal, correlationId) => {
   const path = relativePath.replace(/\/$/, "");
   const route = ROUTES.find((candidate) => candidate.pattern.test(path));
   if (!route) return null;
@@ -96,7 +86,7 @@ export async function webhooksRoute(
     await deleteWebhook(env, orgId, id);
     return new Response(null, { status: 204 });
   });
-}
+};
 
 /** The webhook routes in the OpenAPI document. */
 export function webhooksOpenApiPaths(base: string, problem: (description: string) => unknown): Record<string, Record<string, unknown>> {
