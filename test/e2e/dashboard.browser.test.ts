@@ -358,6 +358,47 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
     await shoot("source");
   });
 
+  it("takes a person's comment beside the deliverable, its markup inert, which the assistant reads as people's words until resolved", async () => {
+    const created = await api<{ planId: string }>("POST", "/plans", {
+      name: "[Scan] Commented report",
+      researchQuestion: "Are tidal barrages worth their cost?",
+      steps: [{ stepType: "synthesize", instructions: "Write it up" }],
+      planDesignRationale: "One write-up",
+    });
+    expect(created.status).toBe(201);
+    const stored = await api<{ outputId: string }>("POST", "/outputs", { planId: created.body.planId, title: "Tidal report", mediaType: "markdown", content: "# Costs\n\nBuilding it costs 9 billion." });
+    expect(stored.status).toBe(201);
+    const outputId = stored.body.outputId;
+    let dialogs = 0;
+    page.on("dialog", (dialog) => {
+      dialogs++;
+      void dialog.dismiss();
+    });
+    await page.goto(`${server.url}/dashboard/outputs/${outputId}`);
+    const form = page.locator("form.comment-new");
+    await form.locator("textarea[name=body]").fill('The **9 billion** looks old <img src=x onerror="alert(5)"> <script>alert(6)</script>');
+    await form.locator("input[name=heading]").fill("Costs");
+    await form.locator("button[type=submit]").click();
+    await page.waitForURL(/\?done=commented#comment-/);
+    const thread = page.locator(".comment-thread");
+    expect(await thread.count()).toBe(1);
+    expect(await thread.locator(".comment-body strong").textContent()).toBe("9 billion");
+    expect(await thread.locator("img, script").count()).toBe(0);
+    expect(await thread.textContent()).toContain("On the section “Costs”");
+    expect(dialogs).toBe(0);
+    // The assistant's read of the deliverable lists it, marked as people's words (never instructions).
+    type Read = { comments?: { open: { body: string; anchor?: { heading?: string } }[]; trust: string } };
+    const read = (await api<Read>("GET", `/outputs/${outputId}`)).body;
+    expect(read.comments?.trust).toBe("untrusted-external-content");
+    expect(read.comments?.open[0]).toMatchObject({ anchor: { heading: "Costs" } });
+    expect(read.comments?.open[0]?.body).toContain("9 billion");
+    // Resolved from the page: the thread reads resolved and the assistant no longer lists it.
+    await thread.locator("button:has-text('Resolve')").click();
+    await page.waitForURL(/done=comment_resolved/);
+    expect(await page.locator(".comment-thread.resolved").count()).toBe(1);
+    expect((await api<Read>("GET", `/outputs/${outputId}`)).body.comments).toBeUndefined();
+  });
+
   it("ran without script errors or CSP violations", () => {
     expect(pageErrors).toEqual([]);
   });
