@@ -159,14 +159,20 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
       claimId: checkpoint.claimId,
       presentation: "## Shortlist\n\n- **sqlite-vec**: embedded, offline\n- LanceDB\n- Chroma\n\nContinue with the recommendation? <b>raw markup stays text</b>",
       questions: ["Must it run fully offline?"],
+      assignee: server.email,
     });
     expect(review.status).toBe(200);
   });
 
-  it("answers the review from the inbox, and the plan continues", async () => {
+  it("answers the review assigned to the reader from the inbox, where it comes first, and the plan continues", async () => {
     await page.goto(`${server.url}/dashboard/reviews`);
     const form = page.locator(`form.review-form[action^="/dashboard/plans/${planId}/"]`);
     await expect.poll(() => form.count()).toBe(1);
+    // Asked of the person signed in: first in the inbox, marked as theirs.
+    const first = page.locator("[data-inbox-plan]").first();
+    expect(await first.getAttribute("data-inbox-plan")).toBe(planId);
+    expect(await first.getAttribute("data-assigned")).toBe("you");
+    expect(await first.locator(".assigned-to-you").textContent()).toBe("Assigned to you");
     // The presentation's Markdown as elements: a heading, a list, bold; its raw HTML as text.
     const presentation = form.locator(".review-presentation");
     expect(await presentation.locator("h2").textContent()).toBe("Shortlist");
