@@ -29,6 +29,8 @@ let userDataDir = "";
 let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
+/** Dialogs the pages opened (an alert() from markup that should be inert), each dismissed: none is expected. */
+let dialogs = 0;
 
 async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown, key = server.apiKey): Promise<{ status: number; body: T }> {
   const response = await fetch(`${server.url}/api/v1${path}`, {
@@ -38,6 +40,13 @@ async function api<T = Record<string, unknown>>(method: string, path: string, bo
   });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** A plan of one synthesize step, for a deliverable to belong to. */
+async function writeUpPlan(name: string, researchQuestion: string): Promise<string> {
+  const created = await api<{ planId: string }>("POST", "/plans", { name, researchQuestion, steps: [{ stepType: "synthesize", instructions: "Write it up" }], planDesignRationale: "One write-up" });
+  expect(created.status).toBe(201);
+  return created.body.planId;
 }
 
 async function nextStep(planId: string) {
@@ -81,6 +90,10 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
     page = context.pages()[0] ?? (await context.newPage());
     // A CSP violation or a script error would show up here (the live script runs under a nonce).
     page.on("pageerror", (error) => pageErrors.push(String(error)));
+    page.on("dialog", (dialog) => {
+      dialogs++;
+      void dialog.dismiss();
+    });
     page.on("console", (message) => {
       // Failed loads (the favicon, the expected 401 and 403 pages) are not script errors.
       if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) pageErrors.push(`${page.url()}: ${message.text()}`);
@@ -297,14 +310,7 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
   });
 
   it("renders a deliverable's Markdown with its markup inert, and its [E1] leads to the source's page", async () => {
-    const created = await api<{ planId: string }>("POST", "/plans", {
-      name: "[Deep] Browser-read report",
-      researchQuestion: "Do heat pumps cut heating bills?",
-      steps: [{ stepType: "synthesize", instructions: "Write it up" }],
-      planDesignRationale: "One write-up",
-    });
-    expect(created.status).toBe(201);
-    const reportPlan = created.body.planId;
+    const reportPlan = await writeUpPlan("[Deep] Browser-read report", "Do heat pumps cut heating bills?");
     // The cited page, on loopback (the development server may fetch from it), its text carrying markup of its own.
     const cited = createServer((_request, response) => {
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
@@ -335,11 +341,6 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
     ].join("\n");
     const stored = await api<{ outputId: string }>("POST", "/outputs", { planId: reportPlan, title: "Heat pump report", mediaType: "markdown", content });
     expect(stored.status).toBe(201);
-    let dialogs = 0;
-    page.on("dialog", (dialog) => {
-      dialogs++;
-      void dialog.dismiss();
-    });
     await page.goto(`${server.url}/dashboard/outputs/${stored.body.outputId}`);
     expect(await page.textContent("#deliverable-content h1")).toBe("Heat pumps");
     expect(await page.locator("#deliverable-content img, #deliverable-content script").count()).toBe(0);
@@ -365,21 +366,10 @@ describe("dashboard in Chromium", { timeout: 180_000 }, () => {
   });
 
   it("takes a person's comment beside the deliverable, its markup inert, which the assistant reads as people's words until resolved", async () => {
-    const created = await api<{ planId: string }>("POST", "/plans", {
-      name: "[Scan] Commented report",
-      researchQuestion: "Are tidal barrages worth their cost?",
-      steps: [{ stepType: "synthesize", instructions: "Write it up" }],
-      planDesignRationale: "One write-up",
-    });
-    expect(created.status).toBe(201);
-    const stored = await api<{ outputId: string }>("POST", "/outputs", { planId: created.body.planId, title: "Tidal report", mediaType: "markdown", content: "# Costs\n\nBuilding it costs 9 billion." });
+    const commentedPlan = await writeUpPlan("[Scan] Commented report", "Are tidal barrages worth their cost?");
+    const stored = await api<{ outputId: string }>("POST", "/outputs", { planId: commentedPlan, title: "Tidal report", mediaType: "markdown", content: "# Costs\n\nBuilding it costs 9 billion." });
     expect(stored.status).toBe(201);
     const outputId = stored.body.outputId;
-    let dialogs = 0;
-    page.on("dialog", (dialog) => {
-      dialogs++;
-      void dialog.dismiss();
-    });
     await page.goto(`${server.url}/dashboard/outputs/${outputId}`);
     const form = page.locator("form.comment-new");
     await form.locator("textarea[name=body]").fill('The **9 billion** looks old <img src=x onerror="alert(5)"> <script>alert(6)</script>');
