@@ -12,12 +12,9 @@ import {
   BorderStyle,
   Document,
   ExternalHyperlink,
-  FileChild,
   HeadingLevel,
-  type IXmlableObject,
   InternalHyperlink,
   LevelFormat,
-  Packer,
   Paragraph,
   type ParagraphChild,
   ShadingType,
@@ -30,6 +27,7 @@ import {
 import { checkedText, type DownloadSource, sourcesSectionOf, sourceStatusText } from "../../domain/research/downloads";
 import type { ResearchOutput } from "../../domain/research/outputs";
 import type { RenderedMarkdown } from "../../storage/rendered-outputs";
+import { bodyPlaceholder, writeDocx } from "./docx-package";
 import { type HtmlNode, parseHtml } from "./html-tree";
 import { citedRefOfHref, linkCitedRefs } from "./html";
 
@@ -255,9 +253,8 @@ function sourceParagraphs(output: Pick<ResearchOutput, "mediaType" | "content">,
   ];
 }
 
-/** Top-level nodes of the rendered HTML mapped between two pauses, and blocks written out between two pauses. */
+/** Top-level nodes of the rendered HTML mapped between two pauses. */
 const NODES_PER_PAUSE = 8;
-const BLOCKS_PER_PAUSE = 50;
 
 /**
  * The body: the rendered Markdown mapped (each cited [E#] an internal link to its source), or the text a paragraph per
@@ -283,22 +280,6 @@ async function bodyBlocks(output: Pick<ResearchOutput, "mediaType" | "content">,
   return output.content.split("\n").map((line) => new Paragraph({ children: [textRun(line, output.mediaType === "markdown" ? {} : { mono: true })] }));
 }
 
-/**
- * A block of the body written out ahead of the document, by `docxOf` a group at a time with pauses between: the
- * package writes a whole document in one synchronous pass, which for a long deliverable holds the instance for
- * seconds. The package then takes what was written as it is (ids, links and list numbers were registered with the
- * document while it was written, as in the package's own pass).
- */
-class WrittenBlock extends FileChild {
-  written: IXmlableObject = {};
-  constructor() {
-    super("w:p");
-  }
-  override prepForXml(): IXmlableObject {
-    return this.written;
-  }
-}
-
 const NUMBERING_LEVELS = Array.from({ length: 9 }, (_, level) => ({
   level,
   format: LevelFormat.DECIMAL,
@@ -308,7 +289,7 @@ const NUMBERING_LEVELS = Array.from({ length: 9 }, (_, level) => ({
 }));
 
 /** Raise it whenever what a deliverable's DOCX holds changes (the mapping, the docx package): every kept DOCX is made anew once. */
-export const DOCX_RENDERER = 2;
+export const DOCX_RENDERER = 3;
 
 /**
  * The document's bytes. `rendered` is what the Markdown rendered to (markdown.ts `renderForPage`, kept per version
@@ -328,19 +309,11 @@ export async function docxOf(
     ...(await bodyBlocks(output, rendered, sources, pause)),
     ...sourceParagraphs(output, sources),
   ];
-  const written = content.map(() => new WrittenBlock());
   const doc = new Document({
     title: output.title,
     creator: "Cairn",
     numbering: { config: [{ reference: ORDERED, levels: NUMBERING_LEVELS }] },
-    sections: [{ children: written }],
+    sections: [{ children: [bodyPlaceholder()] }],
   });
-  // The context the package writes the body in: the document, its part's relationships, the body's ancestors.
-  const context = { file: doc, viewWrapper: doc.Document, stack: [] };
-  for (const [index, block] of content.entries()) {
-    if (index > 0 && index % BLOCKS_PER_PAUSE === 0) await pause();
-    (written[index] as WrittenBlock).written = block.prepForXml(context) ?? {};
-  }
-  await pause();
-  return new Uint8Array(await Packer.toArrayBuffer(doc));
+  return writeDocx(doc, content, pause);
 }
