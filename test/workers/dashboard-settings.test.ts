@@ -80,16 +80,59 @@ describe("the dashboard's org settings", () => {
     expect(JSON.parse(audit.results[0]?.detail ?? "{}")).toMatchObject({ planApproval: { from: "optional", to: "required" }, blockedDomains: { added: ["example.com", "spam.net"] } });
   });
 
+  it("shows the org's locale with the paper PDF downloads are printed on, saves it, and refuses a bad one saying why with nothing changed", async () => {
+    const { orgId, admin } = await seedTenant();
+    const adminKey = (await seedApiKey(orgId, admin.userId, ["org:admin"])).key;
+    const visitor = await signedIn(admin.email, admin.password);
+    const locale = async () => ((await (await rest(adminKey, "/org/settings")).json()) as { locale?: string }).locale;
+    const paperLine = (html: string) => /<p id="s-paper">([\s\S]*?)<\/p>/.exec(html)?.[1]?.replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
+
+    const unset = await (await visitor.get("/dashboard/admin/settings")).text();
+    expect(paperLine(unset)).toBe("Paper for PDF downloads: A4 (no locale set)");
+    expect(unset).toMatch(/<input[^>]*name="locale"[^>]*value=""/);
+    const csrf = Visitor.csrfOf(unset);
+    const base = { csrf, planApproval: "optional", blockedDomains: "", preferredDomains: "", sharing: "members", approvers: "" };
+
+    // Saved canonical; the page then names US Letter and the locale.
+    expect((await visitor.post("/dashboard/admin/settings", { ...base, locale: " en-us " })).status).toBe(303);
+    expect(await locale()).toBe("en-US");
+    const letter = await (await visitor.get("/dashboard/admin/settings")).text();
+    expect(paperLine(letter)).toBe("Paper for PDF downloads: US Letter (locale en-US)");
+    expect(letter).toMatch(/<input[^>]*name="locale"[^>]*value="en-US"/);
+
+    // A bad tag: 400 naming the field and what to write, what was typed shown again (escaped), nothing changed.
+    const refused = await visitor.post("/dashboard/admin/settings", { ...base, locale: "<b>english</b>" });
+    expect(refused.status).toBe(400);
+    const refusedHtml = await refused.text();
+    expect(refusedHtml).toContain("Nothing was saved");
+    expect(refusedHtml).toContain("locale: &quot;&lt;b&gt;english&lt;/b&gt;&quot; is not a language tag: write one such as en-US, en-GB or ja-JP, or leave the field empty for none");
+    expect(refusedHtml).toMatch(/<input[^>]*name="locale"[^>]*value="&lt;b&gt;english&lt;\/b&gt;"/);
+    expect(paperLine(refusedHtml)).toBe("Paper for PDF downloads: US Letter (locale en-US)");
+    expect(await locale()).toBe("en-US");
+
+    // Another locale, then emptied: A4 again, with no locale stored; each change audited from/to.
+    expect((await visitor.post("/dashboard/admin/settings", { ...base, locale: "de-DE" })).status).toBe(303);
+    expect(paperLine(await (await visitor.get("/dashboard/admin/settings")).text())).toBe("Paper for PDF downloads: A4 (locale de-DE)");
+    expect((await visitor.post("/dashboard/admin/settings", { ...base, locale: "" })).status).toBe(303);
+    expect(await locale()).toBeUndefined();
+    const audit = await env.DB.prepare("SELECT detail FROM audit_log WHERE org_id = ? AND action = 'org.settings_changed' ORDER BY rowid").bind(orgId).all<{ detail: string }>();
+    expect(audit.results.map((row) => JSON.parse(row.detail).locale)).toEqual([
+      { from: null, to: "en-US" },
+      { from: "en-US", to: "de-DE" },
+      { from: "de-DE", to: null },
+    ]);
+  });
+
   it("is for admins only: a member neither sees nor changes it", async () => {
     const { orgId } = await seedTenant();
     const member = await seedUser(orgId, "member");
     const visitor = await signedIn(member.email, member.password);
     expect((await visitor.get("/dashboard/admin/settings")).status).toBe(403);
     const csrf = await visitor.csrf();
-    const post = await visitor.post("/dashboard/admin/settings", { csrf, planApproval: "required", blockedDomains: "example.com", preferredDomains: "" });
+    const post = await visitor.post("/dashboard/admin/settings", { csrf, planApproval: "required", blockedDomains: "example.com", preferredDomains: "", locale: "en-US" });
     expect(post.status).toBe(403);
-    const row = await env.DB.prepare("SELECT plan_approval, source_blocked_domains FROM orgs WHERE id = ?").bind(orgId).first();
-    expect(row).toEqual({ plan_approval: "optional", source_blocked_domains: "[]" });
+    const row = await env.DB.prepare("SELECT plan_approval, source_blocked_domains, locale FROM orgs WHERE id = ?").bind(orgId).first();
+    expect(row).toEqual({ plan_approval: "optional", source_blocked_domains: "[]", locale: null });
   });
 });
 

@@ -1,6 +1,9 @@
-/** Org admin → Settings (admins only: app.tsx guards /admin/*). The same rules as PATCH /api/v1/org/settings (src/domain/org-settings.ts). */
+/**
+ * Org admin → Settings (admins only: app.tsx guards /admin/*). The same rules as PATCH /api/v1/org/settings
+ * (src/domain/org-settings.ts), the locale (the paper of PDF downloads) included.
+ */
 import type { Hono } from "hono";
-import { isCairnError } from "../../domain/errors";
+import { isCairnError, type ValidationIssue } from "../../domain/errors";
 import { applySettingsChange, assertApproversAreMembers, type OrgSettingsValues, readSettings, settingsChangeDetail, writeSettings } from "../../domain/org-settings";
 import { assertPerson, loosensProtection } from "../../domain/person-actions";
 import { webServices } from "../../platform/runtime";
@@ -13,18 +16,30 @@ const asForm = (settings: OrgSettingsValues): SettingsFormValues => ({
   preferredDomains: settings.sourcePolicy.preferredDomains.join("\n"),
   sharing: settings.sharing,
   approvers: settings.approvers.join("\n"),
+  locale: settings.locale ?? "",
 });
 
 /** A textarea's domains or e-mails: one a line (commas and spaces separate too, as neither holds any). */
 const domainsOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
-function settingsPage(c: DashContext, values: SettingsFormValues, extra: { error?: string; issues?: { path: string; message: string }[]; status?: number } = {}) {
+/** The dashboard's words for a refused locale: its field is a text box, left empty for none (the API's is null). */
+const formIssue = (issue: ValidationIssue, typed: SettingsFormValues): ValidationIssue =>
+  issue.path === "locale"
+    ? { path: "locale", message: `"${typed.locale.trim().slice(0, 40)}" is not a language tag: write one such as en-US, en-GB or ja-JP, or leave the field empty for none` }
+    : issue;
+
+function settingsPage(
+  c: DashContext,
+  values: SettingsFormValues,
+  saved: OrgSettingsValues,
+  extra: { error?: string; issues?: ValidationIssue[]; status?: number } = {},
+) {
   return render(
     c,
     {
       title: "Settings",
       section: "admin",
-      children: <SettingsPage values={values} csrf={c.get("session").csrf} flash={flashFor(c)} error={extra.error ?? null} issues={extra.issues ?? []} />,
+      children: <SettingsPage values={values} savedLocale={saved.locale ?? null} csrf={c.get("session").csrf} flash={flashFor(c)} error={extra.error ?? null} issues={extra.issues ?? []} />,
     },
     extra.status ?? 200,
   );
@@ -34,7 +49,8 @@ export function registerSettingsRoutes(dashboardApp: Hono<App>): void {
   dashboardApp.get("/admin/settings", async (c) => {
     const { orgId } = c.get("session");
     const { services } = await webServices(c.env, orgId);
-    return settingsPage(c, asForm(await readSettings(services.orgSettings, orgId)));
+    const settings = await readSettings(services.orgSettings, orgId);
+    return settingsPage(c, asForm(settings), settings);
   });
 
   dashboardApp.post("/admin/settings", async (c) => {
@@ -49,6 +65,7 @@ export function registerSettingsRoutes(dashboardApp: Hono<App>): void {
       // A form without the field (one saved before sharing was a setting) leaves it as it is.
       sharing: String(form.get("sharing") ?? before.sharing) as SettingsFormValues["sharing"],
       approvers: String(form.get("approvers") ?? before.approvers.join("\n")),
+      locale: String(form.get("locale") ?? before.locale ?? ""),
     };
     let after: OrgSettingsValues;
     try {
@@ -58,6 +75,8 @@ export function registerSettingsRoutes(dashboardApp: Hono<App>): void {
           sharing: typed.sharing,
           sourcePolicy: { blockedDomains: domainsOf(typed.blockedDomains), preferredDomains: domainsOf(typed.preferredDomains) },
           approvers: domainsOf(typed.approvers),
+          // An empty field unsets the locale (the API's null).
+          locale: typed.locale.trim() === "" ? null : typed.locale.trim(),
         },
         before,
       );
@@ -65,7 +84,8 @@ export function registerSettingsRoutes(dashboardApp: Hono<App>): void {
     } catch (error) {
       if (!isCairnError(error)) throw error;
       // Shown with what was typed, so a long list is not lost to one bad line.
-      return settingsPage(c, typed, { error: "Nothing was saved: correct the lines named below.", issues: error.details.issues ?? [], status: 400 });
+      const issues = (error.details.issues ?? []).map((issue) => formIssue(issue, typed));
+      return settingsPage(c, typed, before, { error: "Nothing was saved: correct what is named below.", issues, status: 400 });
     }
     // The same check as the API's: a signed-in person passes it.
     if (loosensProtection(before, after)) assertPerson(dashboardPrincipal(c.get("session")), "lower_protection");

@@ -1,11 +1,13 @@
 import type { ValidationIssue } from "../../domain/errors";
 import { APPROVAL_MODES, type ApprovalMode } from "../../domain/plans/approval";
+import { type PaperSize, paperSizeFor } from "../../domain/research/paper-size";
 import { SHARE_LIMITS, SHARING_MODES, type SharingMode } from "../../domain/shares";
 import { SOURCE_POLICY_LIMITS } from "../../domain/sources/source-policy";
 import { Flash, IssueList } from "./layout";
 
 // ---------------------------------------------------------------------------
-// Org admin → Settings: new plans' approval and who approves, who may share deliverables by link, and the source policy (blocked and preferred domains).
+// Org admin → Settings: new plans' approval and who approves, who may share deliverables by link, the source policy (blocked and preferred
+// domains), and the locale (the paper of PDF downloads).
 
 /** What the form shows: the stored settings, or after a refusal what the admin typed (so nothing typed is lost). */
 export interface SettingsFormValues {
@@ -15,7 +17,11 @@ export interface SettingsFormValues {
   sharing: SharingMode;
   /** The approver group, one e-mail a line. */
   approvers: string;
+  /** The org's locale, a language tag ("en-US"); empty for none. */
+  locale: string;
 }
+
+const PAPER_NAMES: Record<PaperSize, string> = { A4: "A4", Letter: "US Letter" };
 
 const SHARING_LABELS: Record<SharingMode, string> = {
   members: "Members: any member may share a deliverable by link",
@@ -28,8 +34,19 @@ const APPROVAL_LABELS: Record<ApprovalMode, string> = {
   required: "Required: every new plan waits for a person's approval before its first step",
 };
 
-export function SettingsPage(props: { values: SettingsFormValues; csrf: string; flash?: string | null; error?: string | null; issues?: ValidationIssue[] }) {
-  const { values } = props;
+/**
+ * `savedLocale`: the locale stored now (the form may show what was typed instead, after a refusal), whose paper the
+ * page names.
+ */
+export function SettingsPage(props: {
+  values: SettingsFormValues;
+  savedLocale: string | null;
+  csrf: string;
+  flash?: string | null;
+  error?: string | null;
+  issues?: ValidationIssue[];
+}) {
+  const { values, savedLocale } = props;
   return (
     <>
       <p class="muted">
@@ -88,6 +105,24 @@ export function SettingsPage(props: { values: SettingsFormValues; csrf: string; 
         <textarea id="s-preferred" name="preferredDomains" rows={6} spellcheck={false} autocomplete="off">
           {values.preferredDomains}
         </textarea>
+        <h2>Paper for PDF downloads</h2>
+        <p class="muted">
+          The organization's locale sets the paper PDF downloads of deliverables are printed on: US Letter for a locale of a Letter country (the United States,
+          Canada, Mexico and others), A4 for any other locale and when none is set.
+        </p>
+        <p id="s-paper">
+          Paper for PDF downloads: <strong>{PAPER_NAMES[paperSizeFor(savedLocale)]}</strong>{" "}
+          {savedLocale ? (
+            <>
+              (locale <code>{savedLocale}</code>)
+            </>
+          ) : (
+            "(no locale set)"
+          )}
+        </p>
+        <label for="s-locale">Locale: a language tag such as en-US, en-GB, fr-CA or ja-JP (empty: none)</label>
+        <br />
+        <input id="s-locale" name="locale" value={values.locale} maxlength={35} spellcheck={false} autocomplete="off" />
         <p>
           <button class="primary" type="submit">
             Save settings
