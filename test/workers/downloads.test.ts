@@ -7,7 +7,12 @@ import { strFromU8, unzipSync } from "fflate";
 import { env } from "cloudflare:workers";
 import { getDocumentProxy } from "unpdf";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import type { CairnError } from "../../src/domain/errors";
 import type { Env } from "../../src/env";
+import { problemResponse } from "../../src/rest/problem";
+import { webServices } from "../../src/platform/runtime";
+import { downloadFor } from "../../src/web/downloads";
+import { BROWSER_BUSY_RETRY_SECONDS, browserPrinter } from "../../src/web/downloads/pdf";
 import { hookedD1, latch } from "../support/d1-hooks";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, sourceChecksSettled, steps } from "../support/plans";
@@ -326,5 +331,59 @@ describe("downloading a deliverable", () => {
     expect((await Promise.all(running)).map((response) => response.status)).toEqual([503, 503]);
     const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM rendered_files WHERE org_id IN (?, ?) AND format = 'pdf'").bind(b.orgId, c.orgId).first<{ n: number }>();
     expect(none?.n).toBe(0);
+  });
+  it("as PDF past its time bound: 503 with Retry-After saying why, nothing kept (the bound shortened to 50 ms, the browser never starting)", async () => {
+    const { outputId: id } = (await ok(tenant.apiKey, "store_research_output", { title: "Slow print", mediaType: "markdown", content: "# Slow\n\nText." })) as { outputId: string };
+    const release = latch();
+    let asked = 0;
+    // Browser Rendering that does not answer: the print is still starting its browser when the bound passes.
+    const stalled = {
+      fetch: async () => {
+        asked++;
+        await release.promise;
+        return new Response("Too many browsers", { status: 429 });
+      },
+    } as unknown as Fetcher;
+    const { services, home, now } = await webServices(env as unknown as Env, tenant.orgId);
+    const started = Date.now();
+    const refused = await downloadFor(services, home, tenant.orgId, id, "pdf", now(), stalled, 50).then(
+      () => null,
+      (error: unknown) => error as CairnError,
+    );
+    release.open();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(asked).toBeGreaterThan(0);
+    expect(refused?.code).toBe("unavailable");
+    // As the REST face answers it: 503, Retry-After, and why in the problem body.
+    const answer = problemResponse(refused as CairnError, "test");
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe(String(BROWSER_BUSY_RETRY_SECONDS));
+    const problem = (await answer.json()) as { detail: string };
+    expect(problem.detail).toContain("printing took longer than 0.05 seconds");
+    expect(problem.detail).toContain(`Try again in ${BROWSER_BUSY_RETRY_SECONDS} seconds`);
+    const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM rendered_files WHERE org_id = ? AND output_id = ?").bind(tenant.orgId, id).first<{ n: number }>();
+    expect(none?.n).toBe(0);
+  });
+
+  it("prints with every request the page makes refused: a page asking for a stylesheet, images, a font, a script, a frame and a fetch on a loopback server reaches it zero times", async () => {
+    // A deliverable's file asks for nothing (images are their alt text, raw HTML is escaped, its CSP allows no fetch);
+    // this page has no CSP and asks for everything, so only the printer's own blocking keeps it off the network.
+    const token = `pdf-probe-${crypto.randomUUID()}`;
+    const at = (name: string) => `${sourcePages}/${token}/${name}`;
+    const hitsOfToken = async () =>
+      Object.keys(((await (await fetch(`${sourcePages}/hits`)).json()) as { hits: Record<string, number> }).hits).filter((path) => path.includes(token));
+    // The counter counts this token's paths: one fetched from here is listed.
+    await (await fetch(at("control"))).arrayBuffer();
+    expect(await hitsOfToken()).toEqual([`/${token}/control`]);
+    const page = `<!doctype html><html><head><title>Probe</title>
+<link rel="stylesheet" href="${at("style.css")}"><link rel="preload" as="image" href="${at("preload.png")}">
+<style>@import url("${at("import.css")}"); @font-face { font-family: probe; src: url("${at("font.woff2")}"); }
+body { font-family: probe; background: url("${at("background.png")}"); }</style>
+<script src="${at("script.js")}"></script></head>
+<body><h1>Probe</h1><p>Text.</p><img src="${at("pixel.png")}" alt=""><iframe src="${at("frame.html")}"></iframe>
+<script>fetch(${JSON.stringify(at("fetch"))}); navigator.sendBeacon(${JSON.stringify(at("beacon"))}, "x");</script></body></html>`;
+    const pdf = await browserPrinter(env.BROWSER).print(page, "A4", "Probe");
+    expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe("%PDF-");
+    expect(await hitsOfToken()).toEqual([`/${token}/control`]);
   });
 });

@@ -69,6 +69,7 @@ function admitRender(orgId: string): () => void {
  * The download of the org's deliverable `outputId`, or null when the org holds none by that id. An HTML or DOCX
  * download takes one of the org's slots first, before the deliverable is even read (a refused download costs next to
  * nothing), and holds it until the file is made, kept or rendered, so one org's files cannot fill the isolate.
+ * `pdfTimeLimitMs`: a test's shorter bound on a print (pdf.ts browserPrinter); the faces pass none.
  */
 export async function downloadFor(
   services: Services,
@@ -78,11 +79,12 @@ export async function downloadFor(
   format: DownloadFormat,
   now: number = Date.now(),
   browser?: Fetcher,
+  pdfTimeLimitMs?: number,
 ): Promise<Download | null> {
   const release = format === "md" ? null : admitRender(orgId);
   try {
     const output = await services.outputs.get(orgId, outputId);
-    return output ? await downloadOf(services, home, output, format, now, browser) : null;
+    return output ? await downloadOf(services, home, output, format, now, browser, pdfTimeLimitMs) : null;
   } finally {
     release?.();
   }
@@ -93,13 +95,21 @@ export async function downloadFor(
  * Markdown's render is the one kept per version (rendered-deliverable.ts), and a DOCX is kept per version and source
  * state, so a costly text costs its render once.
  */
-async function downloadOf(services: Services, home: D1Database, output: ResearchOutput, format: DownloadFormat, now: number, browser?: Fetcher): Promise<Download> {
+async function downloadOf(
+  services: Services,
+  home: D1Database,
+  output: ResearchOutput,
+  format: DownloadFormat,
+  now: number,
+  browser?: Fetcher,
+  pdfTimeLimitMs?: number,
+): Promise<Download> {
   if (format === "docx") {
     const view = await publicViewOf(services, output);
     return fileOf(view, "docx", await keptDocxOf(home, output, view));
   }
   if (format === "pdf") {
-    const { view, render } = await keptPdfRender(services, home, output, browser);
+    const { view, render } = await keptPdfRender(services, home, output, browser, pdfTimeLimitMs);
     return fileOf(view, "pdf", await keptFileOf(home, output, render));
   }
   const [rendered, view] = await Promise.all([output.mediaType === "markdown" && format === "html" ? renderedMarkdownOf(home, output) : null, publicViewOf(services, output)]);

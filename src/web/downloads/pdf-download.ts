@@ -16,10 +16,17 @@ import { browserPrinter, PDF_RENDERER } from "./pdf";
 
 /**
  * What the PDF download shows and how to print it. Without a browser binding this throws the 501 before anything is
- * read; a kept file of the same state is served without starting a browser.
+ * read; a kept file of the same state is served without starting a browser. `pdfTimeLimitMs`: a test's shorter bound
+ * (browserPrinter).
  */
-export async function keptPdfRender(services: Services, home: D1Database, output: ResearchOutput, browser: Fetcher | undefined): Promise<{ view: PublicDeliverable; render: KeptRender }> {
-  const printer = browserPrinter(browser);
+export async function keptPdfRender(
+  services: Services,
+  home: D1Database,
+  output: ResearchOutput,
+  browser: Fetcher | undefined,
+  pdfTimeLimitMs?: number,
+): Promise<{ view: PublicDeliverable; render: KeptRender }> {
+  const printer = browserPrinter(browser, pdfTimeLimitMs);
   const [view, locale] = await Promise.all([publicViewOf(services, output), services.orgSettings.locale(output.orgId)]);
   const paper = paperSizeFor(locale);
   const make = async () => {

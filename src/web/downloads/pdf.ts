@@ -35,12 +35,16 @@ export interface PdfPrinter {
   print(html: string, paper: PaperSize, title: string): Promise<Uint8Array>;
 }
 
-/** The printer of this deployment's browser binding, or a 501 naming the setting when it has none. */
-export function browserPrinter(binding: Fetcher | undefined): PdfPrinter {
+/**
+ * The printer of this deployment's browser binding, or a 501 naming the setting when it has none. `timeLimitMs` is
+ * for tests (a print past a short bound): it may only shorten PDF_TIME_LIMIT_MS, never lengthen it.
+ */
+export function browserPrinter(binding: Fetcher | undefined, timeLimitMs: number = PDF_TIME_LIMIT_MS): PdfPrinter {
   if (!binding) {
     throw notConfigured(`PDF downloads are not set up on this server: they need ${BROWSER_SETTING}. The md, html and docx formats work without it.`);
   }
-  return { print: (html, paper, title) => printWithBrowser(binding, html, paper, title) };
+  const limitMs = Math.min(timeLimitMs, PDF_TIME_LIMIT_MS);
+  return { print: (html, paper, title) => printWithBrowser(binding, html, paper, title, limitMs) };
 }
 
 let browsersInUse = 0;
@@ -50,14 +54,14 @@ const busy = (why: string) => unavailable(`The PDF printer is busy (${why}). Try
 /** A failure that means "no browser to be had now" (Browser Rendering's 429 on acquiring one, or its session limit), as opposed to a fault. */
 const isNoBrowserNow = (error: unknown) => /\b429\b|rate limit|too many|limit exceeded/i.test(String(error));
 
-async function printWithBrowser(binding: Fetcher, html: string, paper: PaperSize, title: string): Promise<Uint8Array> {
+async function printWithBrowser(binding: Fetcher, html: string, paper: PaperSize, title: string, limitMs: number): Promise<Uint8Array> {
   if (browsersInUse >= BROWSERS_PER_ISOLATE) throw busy(`${BROWSERS_PER_ISOLATE} files are being printed`);
   browsersInUse++;
   let browser: Browser | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(busy(`printing took longer than ${PDF_TIME_LIMIT_MS / 1000} seconds`)), PDF_TIME_LIMIT_MS);
+      timer = setTimeout(() => reject(busy(`printing took longer than ${limitMs / 1000} seconds`)), limitMs);
     });
     const launched = puppeteer.launch(binding as unknown as Parameters<typeof puppeteer.launch>[0]).then((b) => {
       browser = b;
@@ -66,7 +70,7 @@ async function printWithBrowser(binding: Fetcher, html: string, paper: PaperSize
     const started = await Promise.race([launched, deadline]).catch((error: unknown) => {
       throw isNoBrowserNow(error) ? busy("no browser is free") : error;
     });
-    return await Promise.race([printPage(started, html, paper, title), deadline]);
+    return await Promise.race([printPage(started, html, paper, title, limitMs), deadline]);
   } finally {
     clearTimeout(timer);
     const open = browser as Browser | null;
@@ -92,9 +96,9 @@ async function closeWithin(browser: Browser, ms: number): Promise<void> {
   }
 }
 
-async function printPage(browser: Browser, html: string, paper: PaperSize, title: string): Promise<Uint8Array> {
+async function printPage(browser: Browser, html: string, paper: PaperSize, title: string, limitMs: number): Promise<Uint8Array> {
   const page = await browser.newPage();
-  page.setDefaultTimeout(PDF_TIME_LIMIT_MS);
+  page.setDefaultTimeout(limitMs);
   // Nothing the page asks for is fetched: the file is self-contained, so a request is a fault (or a hostile text).
   await page.setRequestInterception(true);
   page.on("request", (request) => {
@@ -102,7 +106,7 @@ async function printPage(browser: Browser, html: string, paper: PaperSize, title
     else void request.abort("blockedbyclient");
   });
   await page.setContent(html, { waitUntil: "load" });
-  const pdf = await page.pdf({ ...printOptions(paper, title), timeout: PDF_TIME_LIMIT_MS });
+  const pdf = await page.pdf({ ...printOptions(paper, title), timeout: limitMs });
   await page.setRequestInterception(false);
   await page.close();
   return new Uint8Array(pdf);
