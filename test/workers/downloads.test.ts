@@ -16,6 +16,7 @@ import { BROWSER_BUSY_RETRY_SECONDS, browserPrinter } from "../../src/web/downlo
 import { hookedD1, latch } from "../support/d1-hooks";
 import { Visitor } from "../support/dashboard";
 import { createPlan, ok, sourceChecksSettled, steps } from "../support/plans";
+import { waitFor } from "../support/webhooks";
 import { fetchWorkerOver, ORIGIN, rest, seedApiKey, seedTenant } from "../support/worker";
 
 const sourcePages = inject("sourcePagesOrigin");
@@ -332,27 +333,34 @@ describe("downloading a deliverable", () => {
     const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM rendered_files WHERE org_id IN (?, ?) AND format = 'pdf'").bind(b.orgId, c.orgId).first<{ n: number }>();
     expect(none?.n).toBe(0);
   });
-  it("as PDF past its time bound: 503 with Retry-After saying why, nothing kept (the bound shortened to 50 ms, the browser never starting)", async () => {
+  it("as PDF past its time bound: 503 with Retry-After saying why, nothing kept, and a browser arriving after the bound closed at once (the bound shortened to 50 ms)", async () => {
     const { outputId: id } = (await ok(tenant.apiKey, "store_research_output", { title: "Slow print", mediaType: "markdown", content: "# Slow\n\nText." })) as { outputId: string };
+    // The real browser binding, its first request (the browser's start) held until the download has answered.
     const release = latch();
-    let asked = 0;
-    // Browser Rendering that does not answer: the print is still starting its browser when the bound passes.
-    const stalled = {
-      fetch: async () => {
-        asked++;
-        await release.promise;
-        return new Response("Too many browsers", { status: 429 });
+    let held = false;
+    let sessionId = "";
+    const browser = env.BROWSER as Fetcher;
+    const slowToStart = {
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        if (!held) {
+          held = true;
+          await release.promise;
+        }
+        const response = await browser.fetch(input, init);
+        // The browser's start (puppeteer's acquire) answers its session's id.
+        const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+        if (init?.method === "POST" && path === "/v1/devtools/browser") sessionId = ((await response.clone().json()) as { sessionId: string }).sessionId;
+        return response;
       },
     } as unknown as Fetcher;
     const { services, home, now } = await webServices(env as unknown as Env, tenant.orgId);
     const started = Date.now();
-    const refused = await downloadFor(services, home, tenant.orgId, id, "pdf", now(), stalled, 50).then(
+    const refused = await downloadFor(services, home, tenant.orgId, id, "pdf", now(), slowToStart, 50).then(
       () => null,
       (error: unknown) => error as CairnError,
     );
-    release.open();
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(asked).toBeGreaterThan(0);
+    expect(held).toBe(true);
     expect(refused?.code).toBe("unavailable");
     // As the REST face answers it: 503, Retry-After, and why in the problem body.
     const answer = problemResponse(refused as CairnError, "test");
@@ -361,6 +369,11 @@ describe("downloading a deliverable", () => {
     const problem = (await answer.json()) as { detail: string };
     expect(problem.detail).toContain("printing took longer than 0.05 seconds");
     expect(problem.detail).toContain(`Try again in ${BROWSER_BUSY_RETRY_SECONDS} seconds`);
+    // The browser then starts: it prints nothing and its session is closed, not left open until the platform's idle timeout.
+    release.open();
+    await waitFor("the late browser's session", async () => sessionId !== "", 15_000);
+    const sessions = async () => ((await (await browser.fetch("http://browser/v1/sessions")).json()) as { sessions: { sessionId: string }[] }).sessions;
+    await waitFor("the late browser closed", async () => !(await sessions()).some((session) => session.sessionId === sessionId), 15_000);
     const none = await env.DB.prepare("SELECT COUNT(*) AS n FROM rendered_files WHERE org_id = ? AND output_id = ?").bind(tenant.orgId, id).first<{ n: number }>();
     expect(none?.n).toBe(0);
   });

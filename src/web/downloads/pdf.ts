@@ -59,12 +59,19 @@ async function printWithBrowser(binding: Fetcher, html: string, paper: PaperSize
   browsersInUse++;
   let browser: Browser | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let late = false;
   try {
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(busy(`printing took longer than ${limitMs / 1000} seconds`)), limitMs);
+      timer = setTimeout(() => {
+        late = true;
+        reject(busy(`printing took longer than ${limitMs / 1000} seconds`));
+      }, limitMs);
     });
     const launched = puppeteer.launch(binding as unknown as Parameters<typeof puppeteer.launch>[0]).then((b) => {
-      browser = b;
+      // A browser starting after the bound passed is closed at once: the download has answered, and an open session
+      // would count against the account's browsers until the platform's idle timeout.
+      if (late) void closeWithin(b, BROWSER_CLOSE_MS);
+      else browser = b;
       return b;
     });
     const started = await Promise.race([launched, deadline]).catch((error: unknown) => {
