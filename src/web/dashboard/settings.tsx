@@ -122,7 +122,7 @@ export function SettingsPage(props: {
         </p>
         <label for="s-locale">Locale: a language tag such as en-US, en-GB, fr-CA or ja-JP (empty: none)</label>
         <br />
-        <input id="s-locale" name="locale" value={values.locale} maxlength={35} spellcheck={false} autocomplete="off" />
+        <input id="s-locale" type="text" name="locale" value={values.locale} maxlength={35} spellcheck={false} autocomplete="off" />
         <p>
           <button class="primary" type="submit">
             Save settings
