@@ -23,7 +23,7 @@ import type { SourceCheckMessage } from "./domain/ports";
 import { sweepNotifications } from "./platform/notifications/sweep";
 import { sweepWebhooks } from "./platform/webhooks/sweeper";
 import { runDueSchedules } from "./platform/schedules/cron";
-import { indexPendingArtifactsEverywhere } from "./platform/search-reindex";
+import { indexPendingEverywhere } from "./platform/search-reindex";
 import { webApp } from "./web/app";
 
 export { GrantGuardObject } from "./durable-objects/grant-guard-object";
@@ -129,7 +129,7 @@ export default {
   },
   // The crons (wrangler.toml [triggers]): every run sweeps webhooks (outbox, stuck deliveries, secrets to seal); the
   // five-minute one also sweeps sources left pending (sent again once, then unchecked), makes plans' scheduled runs due and
-  // gives artifacts stored before migration 0039 their indexed forms;
+  // gives artifacts, deliverables and claims stored before their words in every script were indexed (0039, 0042) their indexed forms;
   // the daily one also removes records that grow with use, past their retention, and re-checks cited sources.
   async scheduled(controller, env) {
     await sweepWebhooks(env, controller.scheduledTime);
@@ -139,8 +139,8 @@ export default {
     if (controller.cron === WEBHOOK_SWEEP_CRON) await sweepPendingSources(env, controller.scheduledTime);
     // Plans' schedules: each due series gets its one run (bounded a tick; it throws nothing).
     if (controller.cron === WEBHOOK_SWEEP_CRON) await runDueSchedules(env, controller.scheduledTime);
-    // Artifacts stored before their words in every script were indexed get their indexed forms (bounded a run; throws nothing).
-    if (controller.cron === WEBHOOK_SWEEP_CRON) await indexPendingArtifactsEverywhere(env);
+    // Rows stored before their words in every script were indexed get their indexed forms (bounded a run; throws nothing).
+    if (controller.cron === WEBHOOK_SWEEP_CRON) await indexPendingEverywhere(env);
     if (controller.cron !== WEBHOOK_SWEEP_CRON) {
       await applyRetention(env, controller.scheduledTime);
       // The sources stored deliverables cite are read again, oldest-checked first (changes announced by webhook).

@@ -1,4 +1,8 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { SEPARATOR } from "../domain/research/search-text";
+import type { Env } from "../env";
+import { indexPendingEverywhere } from "../platform/search-reindex";
 import { createPlan, ok, sourceChecksSettled, steps } from "../../test/support/plans";
 import { callTool, countRows, rest, seedTenant } from "../../test/support/worker";
 
@@ -339,6 +343,50 @@ describe("evidence ledger", () => {
     expect(fetched.text).toContain("Status: SURVIVES");
     expect(fetched.text).toContain("[E1] Source 1 — https://example.org/source-1");
     expect(fetched.metadata).toMatchObject({ kind: "claim", grounded: "true", trust: "untrusted-external-content" });
+  });
+});
+
+describe("claims in every script", () => {
+  it("finds a word inside a Japanese claim (the snippet without the index's separators), and a claim stored before migration 0042 once the cron's sweep gave it its indexed form", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    const { planId } = await deepPlan(apiKey);
+    await ok(apiKey, "record_evidence", { planId, subtopics: ["エネルギー密度"], evidence: [source(1, "エネルギー密度")] });
+    await sourceChecksSettled(apiKey, planId);
+    await ok(apiKey, "record_claims", { planId, claims: [{ subtopic: "エネルギー密度", text: "固体電解質の試作セルは一キロあたり百ワット時に達した", evidenceRefs: ["E1"], workerId: "worker-1", confidence: 0.8 }] });
+    // Stored as before 0042: a claim row without its indexed form, indexed as its text (one clause, one word).
+    const now = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO ledger_claims (id, org_id, plan_id, n, subtopic, subtopic_key, text, normalized, evidence_refs, worker_ids, confidence, high_stakes, created_at, updated_at)
+       VALUES ('clm_beforeindexforms000000001', ?1, ?2, 2, 'エネルギー密度', 'エネルギー密度', '硫化物系の電解質は水分に弱い', '硫化物系の電解質は水分に弱い', '["E1"]', '[]', 0.7, 0, ?3, ?3)`,
+    )
+      .bind(orgId, planId, now)
+      .run();
+    const judged = (claim: string) => [
+      { claim, kind: "reviewer", judge: "reviewer-1", shard: 1, verdict: "SUPPORTED", confidence: 0.85 },
+      { claim, kind: "critic", judge: "critic", verdict: "SURVIVES", reasoning: "Two lab results agree", confidence: 0.8 },
+    ];
+    await ok(apiKey, "record_verdicts", { planId, verdicts: [...judged("C1"), ...judged("C2")] });
+    const claimsFound = async (query: string) =>
+      ((await ok(apiKey, "search_sources", { query })).results as { kind: string; title: string; snippet: string }[]).filter((hit) => hit.kind === "claim");
+
+    const found = await claimsFound("電解質");
+    expect(found.map((hit) => hit.title)).toEqual(["C1 (エネルギー密度): 固体電解質の試作セルは一キロあたり百ワット時に達した"]);
+    // Cut at 24 pieces of the index (a character each in such runs), then read without the separators.
+    expect(found[0]?.snippet).toBe("固体«電解質»の試作セルは一キロあたり百ワット時に達…");
+    expect(found[0]?.snippet).not.toContain(SEPARATOR);
+    expect(await claimsFound("水分")).toEqual([]);
+
+    // The migration's own statements list what holds those scripts (run again here: the test database was migrated empty).
+    const listing = (env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0042"))?.queries ?? []).filter((sql) => sql.includes("ledger_claims_fts_words"));
+    expect(listing.length).toBeGreaterThan(2);
+    for (const sql of listing) await env.DB.prepare(sql).run();
+    await indexPendingEverywhere(env as unknown as Env);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_claims_index_pending").first<number>("n")).toBe(0);
+    const old = await claimsFound("水分");
+    expect(old.map((hit) => hit.title)).toEqual(["C2 (エネルギー密度): 硫化物系の電解質は水分に弱い"]);
+    expect(old[0]?.snippet).toBe("硫化物系の電解質は«水分»に弱い");
+    expect((await claimsFound("電解質")).length).toBe(2);
+    await env.DB.prepare("INSERT INTO ledger_claims_fts(ledger_claims_fts) VALUES ('integrity-check')").run();
   });
 });
 

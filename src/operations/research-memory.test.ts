@@ -1,5 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { SEPARATOR } from "../domain/research/search-text";
+import type { Env } from "../env";
+import { indexPendingEverywhere } from "../platform/search-reindex";
 import { Visitor } from "../../test/support/dashboard";
 import { createPlan, ok } from "../../test/support/plans";
 import { callTool, countRows, fetchWorker, mcpRequest, readJsonRpc, rest, seedApiKey, seedTenant, seedUser } from "../../test/support/worker";
@@ -207,6 +210,51 @@ describe("deliverables and feedback", () => {
     expect(searched.find((r) => r.id === first.outputId)?.url).toBe(`http://localhost:8787/dashboard/outputs/${first.outputId}`);
     const foreignPlan = await callTool(apiKey, "store_research_output", { planId: "plan_0000000000000000000000000", title: "x", mediaType: "text", content: "x" });
     expect(foreignPlan.body).toMatchObject({ error: { code: "not_found" } });
+  });
+
+  it.each([
+    ["Japanese", "潮汐発電の見通し", "日本の潮汐発電は二〇三〇年までに広がる見込みです。", "発電", "«発電»"],
+    ["Chinese", "潮汐能发电的前景", "潮汐能发电的前景很好，成本正在下降。", "成本", "«成本»"],
+    ["Korean", "조력 발전의 전망", "한국의 조력 발전은 시화호에서 시작되었다.", "발전", "«발전»"],
+    ["Thai", "ข้าวหอมมะลิ", "ชาวนาปลูกข้าวหอมมะลิในภาคอีสาน", "ข้าว", "«ข้าว»"],
+  ])("finds a %s deliverable by a word inside its run, the snippet read without the index's separators", async (_language, title, content, query, highlighted) => {
+    const { apiKey } = await seedTenant();
+    const { outputId } = await ok(apiKey, "store_research_output", { title, mediaType: "markdown", content });
+    const hits = (await ok(apiKey, "search_sources", { query })).results as { kind: string; id: string; title: string; snippet: string }[];
+    expect(hits.map((hit) => [hit.kind, hit.id])).toEqual([["output", outputId]]);
+    expect(hits[0]?.title).toBe(title);
+    expect(hits[0]?.snippet).toContain(highlighted);
+    expect(hits[0]?.snippet).not.toContain(SEPARATOR);
+    // A new version is indexed by its own text: the old version's word is no longer found.
+    await ok(apiKey, "store_research_output", { outputId, title: "Revised", mediaType: "markdown", content: "English only now." });
+    expect((await ok(apiKey, "search_sources", { query })).results).toEqual([]);
+  });
+
+  it("migration 0042: a deliverable stored before it is listed, given its indexed form by the cron's sweep, and found", async () => {
+    const { apiKey, orgId } = await seedTenant();
+    // Stored as before 0042: the row without its indexed form, indexed as its text (one clause, one word).
+    const outputId = "out_beforeindexforms000000001";
+    await env.DB.prepare(
+      `INSERT INTO research_outputs (id, org_id, title, media_type, content, citations, version, created_by, created_at, updated_at)
+       VALUES (?1, ?2, '気象庁の報告', 'markdown', '気象庁は来週の天気予報を発表した。', '[]', 1, 'usr_x', ?3, ?3)`,
+    )
+      .bind(outputId, orgId, Date.now())
+      .run();
+    expect((await ok(apiKey, "search_sources", { query: "天気予報" })).results).toEqual([]);
+    // The migration's own statements list what holds those scripts (run again here: the test database was migrated empty).
+    const listing = (env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0042"))?.queries ?? []).filter((sql) => sql.includes("research_outputs_fts_words"));
+    expect(listing.length).toBeGreaterThan(2);
+    for (const sql of listing) await env.DB.prepare(sql).run();
+    const listed = await env.DB.prepare("SELECT COUNT(*) AS n FROM research_outputs_index_pending p JOIN research_outputs o ON o.seq = p.seq WHERE o.id = ?").bind(outputId).first<number>("n");
+    expect(listed).toBe(1);
+    await indexPendingEverywhere(env as unknown as Env);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM research_outputs_index_pending").first<number>("n")).toBe(0);
+    const hits = (await ok(apiKey, "search_sources", { query: "天気予報" })).results as { id: string; snippet: string }[];
+    expect(hits.map((hit) => hit.id)).toEqual([outputId]);
+    expect(hits[0]?.snippet).toBe("気象庁は来週の«天気予報»を発表した。");
+    // The stored text is unchanged, and the index agrees with what it indexed.
+    expect(await env.DB.prepare("SELECT content FROM research_outputs WHERE id = ?").bind(outputId).first("content")).toBe("気象庁は来週の天気予報を発表した。");
+    await env.DB.prepare("INSERT INTO research_outputs_fts(research_outputs_fts) VALUES ('integrity-check')").run();
   });
 
   it("gives an artifact without a source URL a page a person can open: its dashboard page, for its org only", async () => {

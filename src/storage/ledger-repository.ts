@@ -3,6 +3,7 @@ import type { Query } from "./query";
 import type { ClaimSearchHit, EvidenceLedgerRepository, LedgerHeader } from "../domain/ports";
 import type { CitationPolicy } from "../domain/research/ledger";
 import { normalizeClaim } from "../domain/research/ledger";
+import { readSnippet, storedIndexForm } from "../domain/research/search-text";
 import { storedEdits, type VerificationStatus } from "../domain/sources/verification";
 import { CLAIM_COLUMNS, type ClaimRow, EVIDENCE_BRIEF, type EvidenceRow, toClaim, toEvidence } from "./ledger-rows";
 
@@ -146,8 +147,9 @@ export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
         claims.map((claim) =>
           db
             .prepare(
-              `INSERT INTO ledger_claims (id, org_id, plan_id, n, subtopic, subtopic_key, text, normalized, evidence_refs, worker_ids, confidence, high_stakes, reused_from, created_at, updated_at)
-               SELECT ?, ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM ledger_claims WHERE org_id = ? AND plan_id = ?
+              // search_text, search_subtopic: what the full-text index gets where it differs from the text (migration 0042).
+              `INSERT INTO ledger_claims (id, org_id, plan_id, n, subtopic, subtopic_key, text, normalized, search_text, search_subtopic, evidence_refs, worker_ids, confidence, high_stakes, reused_from, created_at, updated_at)
+               SELECT ?, ?, ?, COALESCE(MAX(n), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM ledger_claims WHERE org_id = ? AND plan_id = ?
                ON CONFLICT(org_id, plan_id, subtopic_key, normalized) DO UPDATE SET
                  evidence_refs = ${MERGE_JSON_SET("evidence_refs")},
                  worker_ids = ${MERGE_JSON_SET("worker_ids")},
@@ -162,6 +164,8 @@ export function d1EvidenceLedger(db: D1Queries): EvidenceLedgerRepository {
               claim.subtopic.toLowerCase(),
               claim.text,
               normalizeClaim(claim.text),
+              storedIndexForm(claim.text),
+              storedIndexForm(claim.subtopic),
               JSON.stringify(claim.evidenceRefs),
               JSON.stringify(claim.workerId ? [claim.workerId] : []),
               claim.confidence,
@@ -261,7 +265,8 @@ export function claimSearch(db: D1Queries, orgId: string, ftsQuery: string, filt
     .bind(ftsQuery, orgId, filters.planId ?? null, filters.planId ?? null, filters.since ?? null, filters.since ?? null, limit);
   const read = (rows: unknown[]) => (rows as (ClaimRow & { snippet: string; rank: number; research_question: string | null })[]).map((row) => ({
     claim: toClaim(row),
-    snippet: row.snippet,
+    // The index's text has separators between the pieces of Japanese, Chinese, Korean and Thai runs: read without them.
+    snippet: readSnippet(row.snippet),
     relevance: -row.rank,
     researchQuestion: row.research_question || null,
   }));

@@ -7,6 +7,7 @@ import type { Citation, MediaType, ResearchOutput, ResearchOutputSummary } from 
 import { WEBHOOK_LIMITS } from "../domain/webhooks/policy";
 import { recordWebhookEvent } from "./webhook-outbox";
 import { deliveredSourceCounts, deliveredSourcesStatements } from "./delivered-sources";
+import { readSnippet, storedIndexForm } from "../domain/research/search-text";
 
 interface Row {
   id: string;
@@ -52,6 +53,9 @@ export function d1OutputRepository(db: D1Queries): OutputRepository {
           ? deliveredSourcesStatements(db, { orgId: output.orgId, outputId: output.outputId, version: output.version, planId: output.planId }, citedSources, output.updatedAt)
           : [];
       const citations = JSON.stringify(output.citations);
+      // What the full-text index gets beside the title and content, where it differs from them (migration 0042).
+      const searchTitle = storedIndexForm(output.title);
+      const searchContent = storedIndexForm(output.content);
       const version = db
         .prepare(
           `INSERT INTO research_output_versions (output_id, version, org_id, title, media_type, content, formatting_instructions, citations, created_by, created_at)
@@ -62,10 +66,10 @@ export function d1OutputRepository(db: D1Queries): OutputRepository {
         await db.batch([
           db
             .prepare(
-              `INSERT INTO research_outputs (id, org_id, plan_id, execution_id, title, media_type, content, formatting_instructions, citations, version, created_by, created_at, updated_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              `INSERT INTO research_outputs (id, org_id, plan_id, execution_id, title, media_type, content, search_title, search_content, formatting_instructions, citations, version, created_by, created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             )
-            .bind(output.outputId, output.orgId, output.planId, output.executionId, output.title, output.mediaType, output.content, output.formattingInstructions, citations, output.version, output.createdBy, output.createdAt, output.updatedAt),
+            .bind(output.outputId, output.orgId, output.planId, output.executionId, output.title, output.mediaType, output.content, searchTitle, searchContent, output.formattingInstructions, citations, output.version, output.createdBy, output.createdAt, output.updatedAt),
           version,
           ...announce,
           ...sources,
@@ -77,10 +81,10 @@ export function d1OutputRepository(db: D1Queries): OutputRepository {
         version,
         db
           .prepare(
-            `UPDATE research_outputs SET plan_id = ?, execution_id = ?, title = ?, media_type = ?, content = ?, formatting_instructions = ?, citations = ?,
-                    version = ?, updated_at = ? WHERE org_id = ? AND id = ? AND version = ?`,
+            `UPDATE research_outputs SET plan_id = ?, execution_id = ?, title = ?, media_type = ?, content = ?, search_title = ?, search_content = ?, formatting_instructions = ?,
+                    citations = ?, version = ?, updated_at = ? WHERE org_id = ? AND id = ? AND version = ?`,
           )
-          .bind(output.planId, output.executionId, output.title, output.mediaType, output.content, output.formattingInstructions, citations, output.version, output.updatedAt, output.orgId, output.outputId, expectedVersion),
+          .bind(output.planId, output.executionId, output.title, output.mediaType, output.content, searchTitle, searchContent, output.formattingInstructions, citations, output.version, output.updatedAt, output.orgId, output.outputId, expectedVersion),
         // A lost race rolls these back with the rest; a version of no checked plan keeps no sources of an earlier one.
         ...(sources.length > 0 ? sources : [db.prepare("DELETE FROM research_output_sources WHERE org_id = ? AND output_id = ?").bind(output.orgId, output.outputId)]),
       ]);
@@ -88,7 +92,8 @@ export function d1OutputRepository(db: D1Queries): OutputRepository {
     },
 
     async get(orgId, outputId, version) {
-      const current = await db.prepare("SELECT * FROM research_outputs WHERE org_id = ? AND id = ?").bind(orgId, outputId).first<Row>();
+      // Not its indexed forms (as large as the content again).
+      const current = await db.prepare(`SELECT ${SUMMARY_COLUMNS}, o.content FROM research_outputs o WHERE o.org_id = ? AND o.id = ?`).bind(orgId, outputId).first<Row>();
       if (!current) return null;
       let row: Row = current;
       if (version !== undefined && version !== current.version) {
@@ -184,7 +189,8 @@ export function outputSearch(db: D1Queries, orgId: string, ftsQuery: string, fil
       id: row.id,
       title: row.title,
       type: row.media_type,
-      snippet: row.snippet,
+      // The index's text has separators between the pieces of Japanese, Chinese, Korean and Thai runs: read without them.
+      snippet: readSnippet(row.snippet),
       relevance: -row.rank,
       planId: row.plan_id,
       sourceUrl: null,

@@ -268,6 +268,9 @@ export const researchOutputs = sqliteTable(
     title: text("title").notNull(),
     mediaType: text("media_type").notNull(),
     content: text("content").notNull(),
+    /** What the full-text index gets of the title and the content when it differs from them (migration 0042, src/domain/research/search-text.ts); NULL: the title, the content. */
+    searchTitle: text("search_title"),
+    searchContent: text("search_content"),
     formattingInstructions: text("formatting_instructions"),
     citations: text("citations").notNull(),
     version: integer("version").notNull(),

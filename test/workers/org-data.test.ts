@@ -97,7 +97,7 @@ async function richOrg() {
   const asked = await comment(`/outputs/${output.outputId}/comments`, { body: "Is 400 Wh/kg the cell or the pack?", anchor: { heading: "Final", quote: "Final" } });
   await comment(`/outputs/${output.outputId}/comments`, { body: "The cell.", replyTo: asked });
   await comment(`/plans/${plan.planId}/steps/${first.step.stepId}/comments`, { body: "Add the 2026 survey." });
-  await ok(key, "store_research_output", { outputId: output.outputId, planId: plan.planId, title: "Report", mediaType: "markdown", content: "# Final, cell level [E1]", answersComments: [asked] });
+  await ok(key, "store_research_output", { outputId: output.outputId, planId: plan.planId, title: "Report", mediaType: "markdown", content: "# Final, cell level [E1]\n\nセル単位のエネルギー密度。", answersComments: [asked] });
   const sessionId = await startSession(key);
   return { ...tenant, member, adminKey: admin.key, planId: plan.planId, checkpointStepId: checkpoint.step.stepId, artifactId: artifact.artifactId, sessionId };
 }
@@ -168,6 +168,9 @@ describe("org export, import and erasure", () => {
     const hits = (await ok(bKey, "search_sources", { query: "electrolytes" })) as { results: { id: string }[] };
     expect(hits.results.length).toBeGreaterThan(0);
     expect(JSON.stringify(hits)).not.toContain(a.artifactId);
+    // What the index gets of an imported deliverable is made again from its text: a word inside its Japanese run is found.
+    const inside = (await ok(bKey, "search_sources", { query: "密度" })) as { results: { kind: string; title: string }[] };
+    expect(inside.results.map((hit) => [hit.kind, hit.title])).toEqual([["output", "Report"]]);
 
     // Erase the first org: a person only in it goes, everything of it goes, its credentials stop working.
     const onlyInA = await seedUser(a.orgId, "member");

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Env } from "../../src/env";
 import { indexForm, SEPARATOR } from "../../src/domain/research/search-text";
-import { indexPendingArtifactsEverywhere } from "../../src/platform/search-reindex";
+import { indexPendingEverywhere } from "../../src/platform/search-reindex";
 import { RANKING_WINDOW } from "../../src/storage/artifact-repository";
 import { figuresOf, JUDGED_ARTIFACTS, JUDGED_QUERIES, LANGUAGES, type QueryOutcome } from "../support/multilingual-search-set";
 import { createPlan, ok } from "../support/plans";
@@ -198,7 +198,7 @@ describe("words in every script (the judged multilingual set)", () => {
     const pending = await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts_index_pending p JOIN artifacts a ON a.seq = p.seq WHERE a.org_id = ?").bind(tenant.orgId).first<number>("n");
     // The judged artifacts in other scripts than Latin and Cyrillic, and the one stored before.
     expect(pending).toBe(JUDGED_ARTIFACTS.filter((doc) => !["de", "fr", "es", "ru"].includes(doc.language)).length + 1);
-    expect(await indexPendingArtifactsEverywhere(env as unknown as Env)).toBeGreaterThanOrEqual(pending ?? 0);
+    expect(await indexPendingEverywhere(env as unknown as Env)).toBeGreaterThanOrEqual(pending ?? 0);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM artifacts_index_pending").first<number>("n")).toBe(0);
     const found = await find("気象庁");
     expect(found.map((hit) => hit.id)).toEqual(["art_beforeindexforms000000001"]);

@@ -67,11 +67,11 @@ export type RowTable = (typeof ROW_TABLES)[number];
  * an import creates counts afresh.
  */
 export const SERVER_MANAGED_COLUMNS: Readonly<Partial<Record<RowTable, readonly string[]>>> = {
-  // search_title, search_text: what the full-text index gets, made again from the title and text (search-text.ts).
+  // search_*: what the full-text indexes get, made again from the texts they are the indexed form of (search-text.ts).
   artifacts: ["seq", "search_title", "search_text"],
   plans: ["index_seq"],
-  research_outputs: ["seq"],
-  ledger_claims: ["seq"],
+  research_outputs: ["seq", "search_title", "search_content"],
+  ledger_claims: ["seq", "search_text", "search_subtopic"],
   // When the org asked for a source's check: counts its own checks against its limits. A verdict is exported,
   // and judged again on its snapshot when imported (imported-verdicts.ts). (client_text_sha256 is exported: it
   // names a client_text line of the same file, and the import sets it only to a text that file carried.)

@@ -3,7 +3,6 @@ import { conflict, notFound, validationError } from "../../domain/errors";
 import { erasureBegun, heartbeatDue, importHolds, importRunning } from "../../domain/org-data/import-lock";
 import { type ExportHeader, type ExportRecord, NOT_IMPORTED, parseRecord, type RowTable, type StoredRow, type TableDump, upgradePlanState } from "../../domain/org-data/format";
 import { importBudget } from "../../domain/org-data/import-budget";
-import { storedIndexForm } from "../../domain/research/search-text";
 import { checkImportRow, ONLY_INTO_EMPTY, rowKeys } from "../../domain/org-data/import-policy";
 import { checkPlanState, checkSessionState } from "../../domain/org-data/object-state-policy";
 import { sessionConfig } from "../../domain/sessions/config";
@@ -18,6 +17,7 @@ import { livesInHome } from "../../domain/org-data/placement";
 import { homeDatabase } from "../org-homes";
 import { queueImportedSourceChecks } from "../sources/imported";
 import { rebuildDeliveredSources } from "../../storage/delivered-sources";
+import { indexFormColumns } from "../../storage/index-forms";
 import { completeImport, journalBegun, journaledInserts, journalObject, takeBack, takeBackUnfinished } from "./import-journal";
 import { ImportMeter } from "./import-meter";
 import { ImportedObjects } from "./org-objects";
@@ -294,8 +294,8 @@ async function apply(
         // The server sets the plan index's update counter (a file's is refused): the plan's new object
         // numbers its index updates from 1, and the index takes only newer ones.
         if (record.table === "plans") row.index_seq = 0;
-        // What the full-text indexes get of an artifact is made here from its title and text, as when it was stored.
-        if (record.table === "artifacts") Object.assign(row, { search_title: storedIndexForm(String(row.title)), search_text: storedIndexForm(String(row.content_text)) });
+        // What the full-text indexes get of a row is made here from its texts, as when it was stored.
+        Object.assign(row, indexFormColumns(record.table, row));
         const names = Object.keys(row);
         const unknown = names.find((name) => !columns.has(name));
         if (unknown) throw validationError(`Line ${lineNumber}: table ${record.table} has no column ${unknown}.`);
