@@ -35,7 +35,10 @@ export async function rankedSearch(ctx: OperationContext, query: string, filters
     return { hits, ranking: found.artifactsBeyondWindow ? ("recent-window" as const) : ("relevance" as const) };
   };
   const strict = await run(fts.all);
-  if (strict.hits.length > 0 || fts.terms === 1) return strict;
+  // Fewer than asked for: long words also as heads of longer ones (a head costs far more to match: search-query.ts).
+  const widened = strict.hits.length < limit && fts.heads ? await run(fts.heads) : strict;
+  const best = widened.hits.length > strict.hits.length ? widened : strict;
+  if (best.hits.length > 0 || fts.terms === 1) return best;
   return run(fts.any);
 }
 

@@ -3,19 +3,32 @@ import { indexLists, toFtsQuery, withinOrg } from "./search-query";
 
 describe("toFtsQuery", () => {
   it("quotes every word and keeps phrases and trailing prefixes", () => {
-    expect(toFtsQuery('vector "on device" datab*')).toEqual({ all: '"on device" "vector"* "datab"*', any: '"on device" OR "vector"* OR "datab"*', terms: 3 });
+    expect(toFtsQuery('vector "on device" datab*')).toEqual({
+      all: '"on device" "vector" "datab"*',
+      any: '"on device" OR "vector" OR "datab"*',
+      heads: '"on device" "vector"* "datab"*',
+      terms: 3,
+    });
   });
 
   it.each([
-    ['"unbalanced quote', '"unbalanced"* "quote"*'],
-    ["(x OR y) AND NOT z", '"x" "y" "z"'],
-    ["title:secret -minus +plus", '"title"* "secret"* "minus"* "plus"'],
-    ["NEAR(x y, 3)", '"x" "y" "3"'],
-    ["it's o'brien's", `"it's" "o'brien's"`],
-    ["café naïve 東京", '"café" "naïve"* "東 京"'],
-    ['say ""hello""', '"say" "hello"*'],
-  ])("makes %j safe", (input, all) => {
+    ['"unbalanced quote', '"unbalanced" "quote"', '"unbalanced"* "quote"*'],
+    ["(x OR y) AND NOT z", '"x" "y" "z"', null],
+    ["title:secret -minus +plus", '"title" "secret" "minus" "plus"', '"title"* "secret"* "minus"* "plus"'],
+    ["NEAR(x y, 3)", '"x" "y" "3"', null],
+    ["it's o'brien's", `"it's" "o'brien's"`, null],
+    ["café naïve 東京", '"café" "naïve" "東 京"', '"café" "naïve"* "東 京"'],
+    ['say ""hello""', '"say" "hello"', '"say" "hello"*'],
+  ])("makes %j safe", (input, all, heads) => {
     expect(toFtsQuery(input)?.all).toBe(all);
+    expect(toFtsQuery(input)?.heads).toBe(heads);
+  });
+
+  it("matches long words as written first, and as heads of longer words only in the second try", () => {
+    // The head form is the one with prefixes of long words; a typed prefix is a prefix in both.
+    expect(toFtsQuery("Batterie Zellen")).toMatchObject({ all: '"Batterie" "Zellen"', heads: '"Batterie"* "Zellen"*' });
+    expect(toFtsQuery("пшеница")).toMatchObject({ all: '"пшеница"', heads: '"пшениц"*' });
+    expect(toFtsQuery("heat pump*")).toMatchObject({ all: '"heat" "pump"*', heads: null });
   });
 
   it.each(["", "   ", "***", "()", '""', "-- ;", "AND OR NOT"])("has no query for %j", (input) => {
@@ -23,7 +36,7 @@ describe("toFtsQuery", () => {
   });
 
   it("drops words that carry no topic when the query has others, and keeps them when it has nothing else", () => {
-    expect(toFtsQuery("what is the cost of a heat pump")).toEqual({ all: '"cost" "heat" "pump"', any: '"cost" OR "heat" OR "pump"', terms: 3 });
+    expect(toFtsQuery("what is the cost of a heat pump")).toEqual({ all: '"cost" "heat" "pump"', any: '"cost" OR "heat" OR "pump"', heads: null, terms: 3 });
     expect(toFtsQuery("The Who")?.all).toBe('"The" "Who"');
     expect(toFtsQuery('"the cost of" heat')?.all).toBe('"the cost of" "heat"');
     expect(toFtsQuery("the*  pump")?.all).toBe('"the"* "pump"');
