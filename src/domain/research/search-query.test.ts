@@ -29,6 +29,9 @@ describe("toFtsQuery", () => {
     expect(toFtsQuery("Batterie Zellen")).toMatchObject({ all: '"Batterie" "Zellen"', heads: '"Batterie"* "Zellen"*' });
     expect(toFtsQuery("пшеница")).toMatchObject({ all: '"пшеница"', heads: '"пшениц"*' });
     expect(toFtsQuery("heat pump*")).toMatchObject({ all: '"heat" "pump"*', heads: null });
+    // A pasted passage is matched as written: five words or more have no second try.
+    expect(toFtsQuery("battery storage costs falling quickly")?.heads).toBeNull();
+    expect(toFtsQuery("battery storage costs falling")?.heads).toBe('"battery"* "storage"* "costs"* "falling"*');
   });
 
   it.each(["", "   ", "***", "()", '""', "-- ;", "AND OR NOT"])("has no query for %j", (input) => {

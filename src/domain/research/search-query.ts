@@ -53,6 +53,11 @@ const quote = (text: string) => `"${text.replace(/"/g, '""')}"`;
  * other languages). Shorter words are matched whole: a short prefix matches too many words to rank.
  */
 export const HEAD_MIN_CHARS = 5;
+/**
+ * A query of more words than this is matched as written only (a pasted passage): its heads rarely find together
+ * what its words did not, and each head of a common word costs a pass over every word it begins.
+ */
+const MAX_HEAD_TERMS = 4;
 
 /**
  * The words of a query as the index holds them: a Japanese, Chinese or Korean run is cut into words
@@ -119,7 +124,8 @@ export function toFtsQuery(input: string): FtsQuery | null {
   if (kept.length === 0) return null;
   const written = kept.map(([term]) => term);
   const heads = kept.map(([, head]) => head);
-  return { all: written.join(" "), any: written.join(" OR "), heads: heads.some((head, i) => head !== written[i]) ? heads.join(" ") : null, terms: kept.length };
+  const widens = kept.length <= MAX_HEAD_TERMS && heads.some((head, i) => head !== written[i]);
+  return { all: written.join(" "), any: written.join(" OR "), heads: widens ? heads.join(" ") : null, terms: kept.length };
 }
 
 /**
