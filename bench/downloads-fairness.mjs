@@ -60,8 +60,12 @@ async function readTimes(base, apiKey, outputId, samples) {
   return times;
 }
 
-/** B's downloads, `concurrency` at a time, until `stop()`; each worker takes the next of `ids` in turn. */
-function neighbour(base, apiKey, ids, concurrency) {
+/**
+ * B's requests, `concurrency` at a time, until `stop()`; each worker takes the next of `ids` in turn. B downloads
+ * the DOCX of each id, or with `read`, reads the deliverable as A does (the control: what any 20 requests at a
+ * time of a neighbour cost A on one instance's thread, nothing rendered).
+ */
+function neighbour(base, apiKey, ids, concurrency, { read = false } = {}) {
   let running = true;
   let end = () => {};
   const ended = new Promise((resolve) => {
@@ -72,7 +76,7 @@ function neighbour(base, apiKey, ids, concurrency) {
   const workers = Array.from({ length: concurrency }, async () => {
     while (running) {
       const id = ids[next++ % ids.length];
-      const response = await fetch(`${base}/api/v1/outputs/${id}/download?format=docx`, { headers: { authorization: `Bearer ${apiKey}` } });
+      const response = await fetch(`${base}/api/v1/outputs/${id}${read ? "" : "/download?format=docx"}`, { headers: { authorization: `Bearer ${apiKey}` } });
       await response.arrayBuffer();
       if (response.status === 200) counts.ok++;
       else if (response.status === 429) {
@@ -123,6 +127,11 @@ export async function runTwoOrgs({ tmp, samples, log }) {
     await (await fetch(`${publicUrl}/api/v1/outputs/${sameId}/download?format=docx`, { headers: { authorization: `Bearer ${b.apiKey}` } })).arrayBuffer();
     const keptMs = performance.now() - keptStart;
 
+    log("org B reads its deliverable 20 at a time (the control: nothing rendered)…");
+    const reads = neighbour(publicUrl, b.apiKey, [sameId], FAIRNESS_GOALS.neighbourConcurrency, { read: true });
+    const besideReads = await readTimes(publicUrl, a.apiKey, readId, samples);
+    await reads.stop();
+
     log("org B downloads the same DOCX 20 at a time…");
     const same = neighbour(publicUrl, b.apiKey, [sameId], FAIRNESS_GOALS.neighbourConcurrency);
     const besideKept = await readTimes(publicUrl, a.apiKey, readId, samples);
@@ -133,11 +142,16 @@ export async function runTwoOrgs({ tmp, samples, log }) {
     const besideRenders = await readTimes(publicUrl, a.apiKey, readId, samples);
     await renders.stop();
 
-    const row = (name, times, counts) => ({ name, p50: pct(times, 50), p95: pct(times, 95), max: Math.max(...times), counts });
+    const row = (name, times, counts, control = false) => ({ name, p50: pct(times, 50), p95: pct(times, 95), max: Math.max(...times), counts, control });
     return {
       content: content.length,
       render: { firstMs, keptMs, docxBytes, status: first.status },
-      rows: [row("org A alone", alone, null), row("beside B: the same DOCX, 20 at a time", besideKept, same.counts), row("beside B: 20 DOCX never rendered, 20 at a time", besideRenders, renders.counts)],
+      rows: [
+        row("org A alone", alone, null),
+        row("beside B: reading its deliverable, 20 at a time (control)", besideReads, reads.counts, true),
+        row("beside B: the same DOCX, 20 at a time", besideKept, same.counts),
+        row("beside B: 20 DOCX never rendered, 20 at a time", besideRenders, renders.counts),
+      ],
     };
   } finally {
     await mf.dispose();

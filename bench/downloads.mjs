@@ -36,6 +36,11 @@ export const DOWNLOAD_GOALS = {
   bundleKiB: 150,
   /** Wall ms of a 20-page PDF: a browser started and the page printed (p95 of each, added). */
   pdfMs: 10_000,
+  /**
+   * The longest the 196 KB deliverable's first DOCX (its Markdown's render, then the file) runs between two pauses,
+   * CPU-bound, in Node: what another request on the instance waits at most behind one render (median of the runs).
+   */
+  renderStretchMs: 50,
 };
 
 const { values: args } = parseArgs({
@@ -75,7 +80,7 @@ const ENTRY = `
 export { markdownDownload } from "${root}/src/domain/research/downloads.ts";
 export { standaloneHtml } from "${root}/src/web/downloads/html.ts";
 export { docxOf } from "${root}/src/web/downloads/docx.ts";
-export { renderForPage } from "${root}/src/web/dashboard/markdown.ts";
+export { renderForPage, renderForPageInParts } from "${root}/src/web/dashboard/markdown.ts";
 export { printOptions } from "${root}/src/web/downloads/pdf-options.ts";
 `;
 
@@ -135,7 +140,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "cairn-bench-downloads-"));
 try {
   const file = path.join(dir, "downloads.mjs");
   writeFileSync(file, await bundle(false));
-  const { markdownDownload, standaloneHtml, docxOf, renderForPage, printOptions } = await import(file);
+  const { markdownDownload, standaloneHtml, docxOf, renderForPage, renderForPageInParts, printOptions } = await import(file);
 
   const content = twentyPages();
   const output = { title: "Solid-state batteries", mediaType: "markdown", content, version: 3, updatedAt: Date.UTC(2026, 10, 27) };
@@ -159,6 +164,20 @@ try {
     largestDocx: await time(() => docxOf(largest, largestRendered, SOURCES)),
     runbookDocx: await time(() => docxOf(runbook, runbookRendered, SOURCES)),
   };
+  // The longest stretch between two pauses of a first render (Markdown in parts, then the DOCX), per run.
+  const stretches = [];
+  for (let i = 0; i < reps; i++) {
+    let longest = 0;
+    let last = performance.now();
+    const pause = async () => {
+      longest = Math.max(longest, performance.now() - last);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      last = performance.now();
+    };
+    await docxOf(runbook, await renderForPageInParts(runbook.content, pause), SOURCES, pause);
+    stretches.push(Math.max(longest, performance.now() - last));
+  }
+  const stretch = pct(stretches, 50);
   const sizes = await bundleSizes();
   const words = content.split(/\s+/).length;
 
@@ -185,6 +204,7 @@ try {
     [`docx of 20 pages (render kept), CPU p95 ≤ ${DOWNLOAD_GOALS.docxMs} ms`, rows.docx.p95 <= DOWNLOAD_GOALS.docxMs, rows.docx.p95],
     [`docx of the largest deliverable, CPU p95 ≤ ${DOWNLOAD_GOALS.largestDocxMs} ms`, rows.largestDocx.p95 <= DOWNLOAD_GOALS.largestDocxMs, rows.largestDocx.p95],
     [`docx of the 196 KB lists-code-links deliverable (made once, then kept), CPU p95 ≤ ${DOWNLOAD_GOALS.listsCodeLinksDocxMs} ms`, rows.runbookDocx.p95 <= DOWNLOAD_GOALS.listsCodeLinksDocxMs, rows.runbookDocx.p95],
+    [`the 196 KB deliverable's first DOCX, longest stretch between pauses (median of ${reps}) ≤ ${DOWNLOAD_GOALS.renderStretchMs} ms`, stretch <= DOWNLOAD_GOALS.renderStretchMs, stretch],
     [`DOCX code ≤ ${DOWNLOAD_GOALS.bundleKiB} KiB gzipped`, addedKiB <= DOWNLOAD_GOALS.bundleKiB, addedKiB],
   ];
   console.log(`The 196 KB lists-code-links deliverable's Markdown render (once per version, kept): ${runbookRenderMs.toFixed(0)} ms\n`);
@@ -222,11 +242,19 @@ try {
     );
     for (const r of beside) {
       const ratio = r.p95 / alone.p95;
+      // The control is no goal: it says what any neighbour asking 20 at a time costs A on this one thread.
+      if (r.control) {
+        console.log(`(control) org A's read p95 ${r.name}: ${ratio.toFixed(1)}× alone`);
+        continue;
+      }
       goals.push([`org A's read p95 ≤ ${FAIRNESS_GOALS.readP95Ratio}× alone ${r.name}`, ratio <= FAIRNESS_GOALS.readP95Ratio, ratio]);
+      // Proposed in place of the 2× (bench/README.md): downloads hold a neighbour no more than any requests of B at that rate.
+      const control = beside.find((other) => other.control);
+      if (control) goals.push([`org A's read p95 ${r.name} ≤ beside B's reads at that rate (control), as a multiple of it`, r.p95 <= control.p95, r.p95 / control.p95]);
     }
   }
   for (const [goal, met, value] of goals) console.log(`${met ? "PASS" : "MISS"}  ${goal}: ${value.toFixed(1)}`);
-  if (args.json) writeFileSync(args.json, JSON.stringify({ renderMs, runbookRenderMs, rows, sizes, pdf, twoOrgs, goals: goals.map(([goal, met, value]) => ({ goal, met, value })) }, null, 2));
+  if (args.json) writeFileSync(args.json, JSON.stringify({ renderMs, runbookRenderMs, stretches, rows, sizes, pdf, twoOrgs, goals: goals.map(([goal, met, value]) => ({ goal, met, value })) }, null, 2));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
