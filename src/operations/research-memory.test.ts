@@ -134,6 +134,9 @@ describe("search_sources", () => {
     expect(titles(await ok(apiKey, "search_sources", { query: '"heat pumps"' }))).toEqual(["Heat pumps in cold climates"]);
     expect(titles(await ok(apiKey, "search_sources", { query: '"pumps heat"' }))).toEqual([]);
     expect(titles(await ok(apiKey, "search_sources", { query: "compress*" }))).toEqual(["Heat pumps in cold climates"]);
+    // A prefix's snippet is read with the record's own words in its place: the word found is highlighted.
+    const prefixHit = ((await ok(apiKey, "search_sources", { query: "compress* heat" })).results as { snippet: string }[])[0];
+    expect(prefixHit?.snippet).toMatch(/«compressors?»/i);
     expect(titles(await ok(apiKey, "search_sources", { query: "vector databases" }))).toEqual(["Vector databases compared", "Notes"]);
     const hit = ((await ok(apiKey, "search_sources", { query: "lancedb" })).results as { snippet: string; relevance: number }[])[0];
     expect(hit?.snippet).toContain("«LanceDB»");

@@ -2,7 +2,7 @@ import type { D1Queries } from "./database";
 import type { Query } from "./query";
 import type { ArtifactFilters } from "../domain/ports";
 import type { SearchHit } from "../domain/research/artifacts";
-import { indexLists, withinOrg } from "../domain/research/search-query";
+import { indexLists, prefixesAsWordsOf, withinOrg } from "../domain/research/search-query";
 import { readSnippet } from "../domain/research/search-text";
 import { filterSql, type Row, SUMMARY_COLUMNS } from "./artifact-rows";
 
@@ -51,6 +51,39 @@ export interface ArtifactSearchResult {
    * plan: when some of its candidates are recent; an older plan's are ranked in the full index). Otherwise search "all".
    */
   answered: boolean;
+  /** A query with a prefix: the hits whose snippets are still to be read (prefixSnippets), by their place in `hits`. */
+  snippetsToRead: SnippetToRead[];
+}
+
+export interface SnippetToRead {
+  hit: number;
+  seq: number;
+  /** The query with each prefix replaced by the hit's own words that begin with it. */
+  match: string;
+}
+
+/** How much of a hit's text is read for the words its query's prefixes begin (a snippet is cut from the first matches anyway). */
+const PREFIX_TEXT_CHARS = 20_000;
+
+/**
+ * The snippets of a prefix query's hits, read in one batch after the search: each a rowid lookup with the hit's own
+ * words in place of the prefixes (artifactSearch). A hit whose lookup finds nothing keeps no snippet.
+ */
+export async function prefixSnippets(db: D1Queries, found: ArtifactSearchResult): Promise<ArtifactSearchResult> {
+  if (found.snippetsToRead.length === 0) return found;
+  const results = await db.batch(
+    found.snippetsToRead.map(({ seq, match }) =>
+      // CAST: a number from JavaScript is bound as a REAL, with which FTS5 does not look the rowid up (it returned every match).
+      db.prepare("SELECT snippet(artifacts_fts, 1, '«', '»', '…', 24) AS snippet FROM artifacts_fts WHERE artifacts_fts MATCH ? AND artifacts_fts.rowid = CAST(? AS INTEGER)").bind(match, seq),
+    ),
+  );
+  const hits = [...found.hits];
+  found.snippetsToRead.forEach(({ hit }, i) => {
+    const snippet = (results[i]?.results?.[0] as { snippet?: unknown } | undefined)?.snippet;
+    const current = hits[hit];
+    if (current) hits[hit] = { ...current, snippet: typeof snippet === "string" ? readSnippet(snippet) : "" };
+  });
+  return { ...found, hits, snippetsToRead: [] };
 }
 
 /**
@@ -144,19 +177,14 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
   );
   // Ranked first, then given snippets: a snippet tokenizes its record's whole text, so only the hits
   // returned get one (500 snippets were most of a search's time), from the full index (the recent one holds
-  // no text). Words alone: each hit by a rowid lookup. A query with a prefix: FTS5 gathers every record of
-  // every word the prefix begins before it can match one row (at a million artifacts 30 ms for a common
-  // prefix), so the hits' snippets are read in one pass over the rowid range they span, gathered once.
+  // no text), each by a rowid lookup. A query with a prefix: FTS5 would first gather every record of every
+  // word the prefix begins (at a million artifacts 30–40 ms for a common prefix, for each hit), so its hits
+  // come back with their text and their snippets are read next, each prefix replaced by the hit's own words
+  // that begin with it (prefixSnippets).
   const prefixed = /"\*/.test(ftsQuery);
-  const snippets = prefixed
-    ? `, snips AS MATERIALIZED (
-              SELECT artifacts_fts.rowid AS r, snippet(artifacts_fts, 1, '«', '»', '…', 24) AS s FROM artifacts_fts
-               WHERE artifacts_fts MATCH ? AND artifacts_fts.rowid >= (SELECT MIN(r) FROM top) AND artifacts_fts.rowid <= (SELECT MAX(r) FROM top)
-                 AND +artifacts_fts.rowid IN (SELECT r FROM top))`
-    : "";
   const snippetOfHit = prefixed
-    ? "(SELECT s FROM snips WHERE snips.r = top.r)"
-    : "(SELECT snippet(artifacts_fts, 1, '«', '»', '…', 24) FROM artifacts_fts WHERE artifacts_fts MATCH ? AND artifacts_fts.rowid = top.r)";
+    ? `NULL AS snippet, a.seq AS seq, COALESCE(a.search_title, a.title) || ' ' || substr(COALESCE(a.search_text, a.content_text), 1, ${PREFIX_TEXT_CHARS}) || ' ' || COALESCE(a.tag_index, '') AS words_text`
+    : "(SELECT snippet(artifacts_fts, 1, '«', '»', '…', 24) FROM artifacts_fts WHERE artifacts_fts MATCH ? AND artifacts_fts.rowid = top.r) AS snippet"
   const statement = db
     .prepare(
       `WITH win AS MATERIALIZED (${c.sql}),
@@ -167,12 +195,12 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
               SELECT ${fts}.rowid AS r, bm25(${fts}, ${weights}) AS rank
                 FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
                WHERE ${fts} MATCH ${match.sql} AND ${bound} AND ${where.sql}
-               ORDER BY rank LIMIT ?)${snippets}
+               ORDER BY rank LIMIT ?)
        SELECT reach.n AS candidates, reach.lowest AS lowest, reach.highest AS highest, reach.floor AS floor, reach.members AS members, reach.stored AS stored, reach.older AS older,
               ${[...counts, "hit.*"].join(", ")}
          FROM reach LEFT JOIN (
            SELECT ${SUMMARY_COLUMNS}, top.rank AS rank,
-                  ${snippetOfHit} AS snippet,
+                  ${snippetOfHit},
                   p.research_question AS research_question,
                   CASE WHEN json_valid(e.metadata) THEN json_extract(e.metadata, '$.originalQuery') END AS original_query
              FROM top
@@ -188,11 +216,10 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
       ...match.params,
       ...where.params,
       limit,
-      ...(prefixed ? [ftsQuery] : []),
       ...measured.map((list) => withinOrg(list, orgId)),
       ...(prefixed ? [] : [ftsQuery]),
     );
-  type Ranked = Row & { snippet: string; rank: number; research_question: string | null; original_query: unknown };
+  type Ranked = Row & { snippet: string | null; rank: number; research_question: string | null; original_query: unknown; seq?: number; words_text?: string };
   type Reach = { candidates: number; lowest: number | null; highest: number | null; floor: number | null; members: number | null; stored: number | null; older: number } & Record<`list${number}`, number | null>;
   const read = (rows: unknown[]): ArtifactSearchResult => {
     const figures = rows[0] as Reach | undefined;
@@ -218,28 +245,29 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
     })();
     const beyondWindow = full || overBudget;
     const answered = alone || overBudget;
+    const hitRows = (rows as (Ranked | Reach)[]).filter((row): row is Ranked => "id" in row && row.id !== null);
     return {
       beyondWindow,
       answered,
-      hits: (rows as (Ranked | Reach)[]).flatMap((row): SearchHit[] => {
-        if (!("id" in row) || row.id === null) return [];
-        return [
-          {
-            kind: "artifact",
-            id: row.id,
-            title: row.title,
-            type: row.artifact_type,
-            // The index's text has separators between the pieces of Japanese, Chinese, Korean and Thai runs: read without them.
-            snippet: typeof row.snippet === "string" ? readSnippet(row.snippet) : row.snippet,
-            relevance: -row.rank,
-            planId: row.plan_id,
-            sourceUrl: row.source_url,
-            createdAt: row.created_at,
-            researchQuestion: row.research_question || null,
-            originalQuery: typeof row.original_query === "string" ? row.original_query : null,
-          },
-        ];
-      }),
+      snippetsToRead: hitRows.flatMap((row, hit) =>
+        row.seq === undefined || row.seq === null ? [] : [{ hit, seq: row.seq, match: prefixesAsWordsOf(ftsQuery, row.words_text ?? "") }],
+      ),
+      hits: hitRows.map(
+        (row): SearchHit => ({
+          kind: "artifact",
+          id: row.id,
+          title: row.title,
+          type: row.artifact_type,
+          // The index's text has separators between the pieces of Japanese, Chinese, Korean and Thai runs: read without them.
+          snippet: typeof row.snippet === "string" ? readSnippet(row.snippet) : "",
+          relevance: -row.rank,
+          planId: row.plan_id,
+          sourceUrl: row.source_url,
+          createdAt: row.created_at,
+          researchQuestion: row.research_question || null,
+          originalQuery: typeof row.original_query === "string" ? row.original_query : null,
+        }),
+      ),
     };
   };
   return { statement, read };

@@ -1,6 +1,6 @@
 import type { D1Queries } from "./database";
 import type { ResearchSearch } from "../domain/ports";
-import { artifactSearch } from "./artifact-search";
+import { artifactSearch, prefixSnippets } from "./artifact-search";
 import { claimSearch } from "./ledger-repository";
 import { outputSearch } from "./output-repository";
 import type { Query } from "./query";
@@ -29,6 +29,7 @@ export function d1ResearchSearch(db: D1Queries): ResearchSearch {
         const [result] = await db.batch([everything.statement]);
         found = everything.read(result?.results ?? []);
       }
+      found = await prefixSnippets(db, found);
       return {
         artifacts: found.hits,
         outputs: outputs ? outputs.read(rowsOf(outputs)) : [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexLists, toFtsQuery, withinOrg } from "./search-query";
+import { indexLists, prefixesAsWordsOf, toFtsQuery, withinOrg } from "./search-query";
 
 describe("toFtsQuery", () => {
   it("quotes every word and keeps phrases and trailing prefixes", () => {
@@ -76,5 +76,20 @@ describe("withinOrg", () => {
     const query = toFtsQuery('heat "seasonal COP" pump*');
     expect(withinOrg(query?.all ?? "", "org_ab-c1")).toBe('org_key : "orgabc1" AND {title content_text tag_index} : ("seasonal COP" "heat" "pump"*)');
     expect(withinOrg(query?.any ?? "", "org_x")).toBe('org_key : "orgx" AND {title content_text tag_index} : ("seasonal COP" OR "heat" OR "pump"*)');
+  });
+});
+
+describe("prefixesAsWordsOf", () => {
+  it("replaces each prefix by the record's own words that begin with it, most frequent first, folded as the index folds", () => {
+    const text = "Lithium prices; lithography and LITHIUM again. Café crème, caféine.";
+    expect(prefixesAsWordsOf('"lith"* "prices"', text)).toBe('("lithium" OR "lithography") AND "prices"');
+    expect(prefixesAsWordsOf('"prices" OR "lith"*', text)).toBe('"prices" OR ("lithium" OR "lithography")');
+    expect(prefixesAsWordsOf('"cafe"*', text)).toBe('("cafe" OR "cafeine")');
+  });
+
+  it("keeps a prefix the record holds no word for, and a query without prefixes as it is", () => {
+    expect(prefixesAsWordsOf('"happi"* "x"', "happy days")).toBe('"happi"* AND "x"');
+    expect(prefixesAsWordsOf('"on device" "heat"', "anything")).toBe('"on device" "heat"');
+    expect(prefixesAsWordsOf('"say ""hi"""*', 'say "hi" there')).toBe('"say ""hi"""*');
   });
 });
