@@ -99,9 +99,9 @@ function candidates(fts: string, orgId: string, match: Fragment, filters: Artifa
   }
   const where = filterSql(orgId, filters, true);
   return {
-    sql: `SELECT ${fts}.rowid AS r FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
+    sql: `SELECT ${fts}.rowid AS r FROM ${fts} JOIN artifacts a INDEXED BY artifacts_org_search_filters ON a.org_id = ? AND a.seq = ${fts}.rowid
            WHERE ${fts} MATCH ${match.sql} AND ${where.sql} ORDER BY ${fts}.rowid DESC LIMIT ?`,
-    params: [...match.params, ...where.params, RANKING_WINDOW + 1],
+    params: [orgId, ...match.params, ...where.params, RANKING_WINDOW + 1],
     window: RANKING_WINDOW,
     byPlan: false,
   };
@@ -136,8 +136,9 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
   const weights = index === "recent" ? "4.0, 1.0, 2.0, 0.0" : "4.0, 1.0, 2.0";
   const c = candidates(fts, orgId, match, filters);
   const where = filterSql(orgId, filters, true);
-  // Filters read their columns from artifacts_search_filters, not the rows (a few KB each: 33 → 13 ms
-  // for a tag filter over the recent index's matches of a common word, with D1's small page cache).
+  // Filters read their columns from artifacts_org_search_filters, not the rows (a few KB each: 33 → 13 ms
+  // for a tag filter over the recent index's matches of a common word, with D1's small page cache), by org
+  // then seq: an org's entries lie together however its artifacts are spread among other orgs' (0044).
   // bm25 weights: title 4×, text 1×, tags 2×. The plan index and the skill execution supply
   // what a prior-research check shows beside each hit: the question and the original request.
   // Only candidates are ranked. Matches are bounded by rowid from below, at the
@@ -193,7 +194,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
             cap AS (SELECT CAST(? * COALESCE(reach.members, 0) / MAX(reach.stored, 1) AS INTEGER) + 1 AS k FROM reach),
             top AS MATERIALIZED (
               SELECT ${fts}.rowid AS r, bm25(${fts}, ${weights}) AS rank
-                FROM ${fts} JOIN artifacts a INDEXED BY artifacts_search_filters ON a.seq = ${fts}.rowid
+                FROM ${fts} JOIN artifacts a INDEXED BY artifacts_org_search_filters ON a.org_id = ? AND a.seq = ${fts}.rowid
                WHERE ${fts} MATCH ${match.sql} AND ${bound} AND ${where.sql}
                ORDER BY rank LIMIT ?)
        SELECT reach.n AS candidates, reach.lowest AS lowest, reach.highest AS highest, reach.floor AS floor, reach.members AS members, reach.stored AS stored, reach.older AS older,
@@ -213,6 +214,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
       ...c.params,
       ...reach.params,
       FULL_INDEX_BUDGET,
+      orgId,
       ...match.params,
       ...where.params,
       limit,

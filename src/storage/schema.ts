@@ -232,9 +232,9 @@ export const artifacts = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   // artifacts_org_seq (org_id, then seq as the rowid) says in one step whether an org has artifacts older than
-  // its window in the recent full-text index (migration 0036, with that index, its members and its triggers); artifacts_search_filters
-  // gives a search's filters their columns by seq without reading the rows.
-  (t) => [index("artifacts_org_updated").on(t.orgId, t.updatedAt, t.id), index("artifacts_org_plan").on(t.orgId, t.planId), index("artifacts_org_seq").on(t.orgId), index("artifacts_search_filters").on(t.seq, t.orgId, t.artifactType, t.planId, t.tagIndex, t.updatedAt)],
+  // its window in the recent full-text index (migration 0036, with that index, its members and its triggers);
+  // artifacts_org_search_filters gives a search's filters their columns by org and seq without reading the rows (0044).
+  (t) => [index("artifacts_org_updated").on(t.orgId, t.updatedAt, t.id), index("artifacts_org_plan").on(t.orgId, t.planId), index("artifacts_org_seq").on(t.orgId), index("artifacts_org_search_filters").on(t.orgId, t.seq, t.artifactType, t.planId, t.tagIndex, t.updatedAt)],
 );
 
 /** Every version an artifact has had: storing again never overwrites silently. */

@@ -224,12 +224,23 @@ describe("round trips on the critical path", () => {
     expect(searched.critical[0]).toMatch(/^DB: WITH win AS MATERIALIZED \(SELECT artifacts_recent_fts\.rowid .*\(batch of 3\)$/);
     expect(JSON.stringify(searched.result)).toContain("Heat pump COP at -20 C");
     // A query none of whose results has every term asks once more for any term: a second round trip, only then.
-    const loose = await counting.call(apiKey, "search_sources", { query: "heat pump zeppelin" });
+    const loose = await counting.call(apiKey, "search_sources", { query: "heat pump tram" });
     expect(loose.critical).toHaveLength(2);
+    // With a word long enough to begin longer ones, the words are first tried as heads ("zeppelin" → "zeppelinwerft"):
+    // a third round trip, taken only when the words as written find fewer than asked for.
+    const heads = await counting.call(apiKey, "search_sources", { query: "heat pump zeppelin" });
+    expect(heads.critical).toHaveLength(3);
+    // A prefix: its hits' snippets are read next, each looked up with its own words (one more round trip, one batch).
+    const prefixed = await counting.call(apiKey, "search_sources", { query: "heat pum*" });
+    expect(prefixed.critical).toHaveLength(2);
+    expect(prefixed.critical[1]).toMatch(/^DB: SELECT snippet\(artifacts_fts/);
+    expect(JSON.stringify(prefixed.result)).toContain("«pumps»");
     task.meta.roundTrips = {
       "API key check, verified < 30 s": again.critical.filter((trip) => !trip.startsWith("PLAN:") && trip !== PLAN_LOOKUP).length,
       search_sources: searched.critical.length,
       "search_sources, no result with every term": loose.critical.length,
+      "search_sources, no result with every term, a word tried as a head": heads.critical.length,
+      "search_sources with a prefix (snippets read next)": prefixed.critical.length,
     };
   });
 
