@@ -35,6 +35,7 @@ const { scheduleCommands } = await import("./lib/schedule-commands.mjs");
 const { outputCommands } = await import("./lib/output-commands.mjs");
 const { shareCommands } = await import("./lib/share-commands.mjs");
 const { ssoCommands } = await import("./lib/sso-commands.mjs");
+const { paperSizeFor } = await import("../src/domain/research/paper-size.ts");
 
 const GLOBAL_OPTIONS = {
   remote: { type: "boolean" },
@@ -69,6 +70,8 @@ const OPTIONS = {
   description: { type: "string" },
   "plan-approval": { type: "string" },
   sharing: { type: "string" },
+  locale: { type: "string" },
+  "unset-locale": { type: "boolean" },
   days: { type: "string" },
   "block-domain": { type: "string", multiple: true },
   "unblock-domain": { type: "string", multiple: true },
@@ -199,19 +202,23 @@ The key is printed once; only its SHA-256 is stored.`,
     },
   },
   "org settings": {
-    usage: "org settings --org SLUG [--plan-approval required|optional] [--sharing members|admins|off] [--block-domain D] [--unblock-domain D] [--prefer-domain D] [--unprefer-domain D]",
+    usage:
+      "org settings --org SLUG [--plan-approval required|optional] [--sharing members|admins|off] [--locale TAG | --unset-locale] [--block-domain D] [--unblock-domain D] [--prefer-domain D] [--unprefer-domain D]",
     summary: "show an org's settings, or change them",
-    flags: ["org", "plan-approval", "sharing", "block-domain", "unblock-domain", "prefer-domain", "unprefer-domain"],
+    flags: ["org", "plan-approval", "sharing", "locale", "unset-locale", "block-domain", "unblock-domain", "prefer-domain", "unprefer-domain"],
     required: ["org"],
     details: `--plan-approval required: every new plan of the org waits for a person's approval before its first step
 (create_research_plan can still say approval "optional"); optional (the default): plans start at once unless they ask.
 --sharing: who may make share links of deliverables: members (the default), admins, or off (no one, and existing
 links stop answering until sharing is on again).
+--locale TAG: the org's locale, a BCP 47 language tag such as en-US, en-GB or ja-JP (stored canonical: en-us is en-US).
+PDF downloads are printed on US Letter in Letter countries (the United States, Canada, Mexico…) and on A4 elsewhere;
+--unset-locale removes it (A4).
 --block-domain D: record_evidence refuses sources from D and its subdomains (example.com covers www.example.com,
 not badexample.com); --unblock-domain D removes the rule. --prefer-domain D: the evidence ledger counts the sources
 from D; --unprefer-domain D removes it. Each may be given more than once. A domain is written lower case and in
 punycode; an IP address is refused; at most 500 of each; a domain is never both blocked and preferred.
-Also PATCH /api/v1/org/settings {"planApproval": …, "sharing": …, "sourcePolicy": {"blockedDomains": […], "preferredDomains": […]}}
+Also PATCH /api/v1/org/settings {"planApproval": …, "sharing": …, "locale": …, "sourcePolicy": {"blockedDomains": […], "preferredDomains": […]}}
 as an org admin, or the dashboard's Org admin → Settings.`,
     run: async (o, t) => {
       const r = await lib.orgSettings(
@@ -219,6 +226,8 @@ as an org admin, or the dashboard's Org admin → Settings.`,
           org: o.org,
           ...(o["plan-approval"] !== undefined ? { planApproval: o["plan-approval"] } : {}),
           ...(o.sharing !== undefined ? { sharing: o.sharing } : {}),
+          ...(o.locale !== undefined ? { locale: o.locale } : {}),
+          ...(o["unset-locale"] ? { unsetLocale: true } : {}),
           block: o["block-domain"] ?? [],
           unblock: o["unblock-domain"] ?? [],
           prefer: o["prefer-domain"] ?? [],
@@ -232,6 +241,7 @@ as an org admin, or the dashboard's Org admin → Settings.`,
           `${r.changed ? "Set. " : ""}"${r.org}": plan approval ${r.planApproval}; sharing ${r.sharing}.`,
           `Blocked domains: ${list(r.sourcePolicy.blockedDomains)}.`,
           `Preferred domains: ${list(r.sourcePolicy.preferredDomains)}.`,
+          `Locale: ${r.locale ?? "none"} (PDF downloads on ${paperSizeFor(r.locale) === "Letter" ? "US Letter" : "A4"}).`,
         ].join("\n"),
       );
     },

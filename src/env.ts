@@ -28,6 +28,12 @@ export interface Env {
   SHARE_ADDRESS_RATE_LIMITER: RateLimit;
   /** Cloudflare Rate Limiting: Dynamic Client Registrations per client address. */
   REGISTRATION_RATE_LIMITER: RateLimit;
+  /**
+   * Cloudflare Rate Limiting: single sign-on's public routes (src/domain/auth/sso/sign-in-limits.ts), sign-ins started
+   * and callbacks per client address, and sign-ins started per org.
+   */
+  SSO_ADDRESS_RATE_LIMITER: RateLimit;
+  SSO_ORG_RATE_LIMITER: RateLimit;
   /** Minutes without a step before a search session expires (default 240). */
   SEARCH_SESSION_TTL_MINUTES?: string;
   /** Active search sessions per org (default 20). */

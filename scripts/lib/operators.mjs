@@ -9,6 +9,7 @@ import { randomInt } from "node:crypto";
 import { generateApiKey } from "../../src/auth/api-keys.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from "../../src/auth/password.ts";
 import { newId } from "../../src/domain/ids.ts";
+import { canonicalLocaleTag } from "../../src/domain/locale-tag.ts";
 import { isBindingName } from "../../src/domain/org-data/placement.ts";
 import { editSourcePolicy } from "../../src/domain/sources/source-policy.ts";
 import { configuredDatabases, OperatorError, runSql, runSqlAll, sqlInt, sqlString, UsageError } from "./wrangler.mjs";
@@ -429,13 +430,14 @@ function storedDomains(text) {
 }
 
 /**
- * An org's settings; with planApproval, sharing (who may share deliverables by link) or a source-policy edit, changes them first. planApproval "required" makes
+ * An org's settings; with planApproval, sharing (who may share deliverables by link), locale (a BCP 47 tag, stored
+ * canonical as REST stores it; unsetLocale: none) or a source-policy edit, changes them first. planApproval "required" makes
  * every new plan of the org wait for a person's approval unless create_research_plan says approval "optional".
  * The edit (block, unblock, prefer, unprefer: lists of domains) is checked by the same rules as the REST API and
  * the dashboard (src/domain/sources/source-policy.ts): normalized, bounded, never both blocked and preferred.
  */
 export async function orgSettings(input, options = {}) {
-  const { org, planApproval, sharing } = input ?? {};
+  const { org, planApproval, sharing, locale, unsetLocale } = input ?? {};
   const edit = { block: input?.block ?? [], unblock: input?.unblock ?? [], prefer: input?.prefer ?? [], unprefer: input?.unprefer ?? [] };
   const target = targetOf(input, options);
   const slug = normalizeSlug(org);
@@ -445,9 +447,15 @@ export async function orgSettings(input, options = {}) {
   if (sharing !== undefined && !SHARING_MODES.includes(sharing)) {
     throw new UsageError(`--sharing is ${SHARING_MODES.join(", ")} (got "${String(sharing).slice(0, 40)}").`);
   }
+  if (locale !== undefined && unsetLocale) throw new UsageError("Give --locale or --unset-locale, not both; nothing was changed.");
+  const canonicalLocale = locale === undefined ? undefined : canonicalLocaleTag(String(locale));
+  if (canonicalLocale === null) {
+    throw new UsageError(`--locale is a BCP 47 language tag such as en-US, en-GB or ja-JP (got "${String(locale).slice(0, 40)}"); nothing was changed.`);
+  }
+  const editsLocale = canonicalLocale !== undefined || unsetLocale === true;
   const editsPolicy = Object.values(edit).some((list) => list.length > 0);
   const where = `WHERE slug = ${sqlString(slug)}`;
-  const select = `SELECT slug, plan_approval, source_blocked_domains, source_preferred_domains, sharing FROM orgs ${where}`;
+  const select = `SELECT slug, plan_approval, source_blocked_domains, source_preferred_domains, sharing, locale FROM orgs ${where}`;
   let updates = "";
   if (editsPolicy) {
     const [current] = await runSql(select, target);
@@ -465,6 +473,7 @@ export async function orgSettings(input, options = {}) {
   }
   if (planApproval !== undefined) updates += `UPDATE orgs SET plan_approval = ${sqlString(planApproval)} ${where};\n`;
   if (sharing !== undefined) updates += `UPDATE orgs SET sharing = ${sqlString(sharing)} ${where};\n`;
+  if (editsLocale) updates += `UPDATE orgs SET locale = ${canonicalLocale === undefined ? "NULL" : sqlString(canonicalLocale)} ${where};\n`;
   const results = await runSqlAll(`${updates}${select}`, target);
   const row = results[results.length - 1]?.[0];
   if (!row) throw notFoundOrg(slug);
@@ -473,6 +482,8 @@ export async function orgSettings(input, options = {}) {
     planApproval: String(row.plan_approval),
     sourcePolicy: { blockedDomains: storedDomains(row.source_blocked_domains), preferredDomains: storedDomains(row.source_preferred_domains) },
     sharing: String(row.sharing),
-    changed: planApproval !== undefined || sharing !== undefined || editsPolicy,
+    // As REST's settings: absent until one is set.
+    ...(row.locale ? { locale: String(row.locale) } : {}),
+    changed: planApproval !== undefined || sharing !== undefined || editsPolicy || editsLocale,
   };
 }

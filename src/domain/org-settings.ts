@@ -1,4 +1,5 @@
 import { type ValidationIssue, validationError } from "./errors";
+import { canonicalLocaleTag } from "./locale-tag";
 import type { OrgMembers, OrgSettings } from "./ports";
 import { APPROVAL_MODES, type ApprovalMode } from "./plans/approval";
 import { isSharingMode, SHARING_MODES, type SharingMode } from "./shares";
@@ -55,14 +56,8 @@ export function refuseNonMembers(emails: readonly string[], found: readonly stri
 /** A locale as sent (a BCP 47 tag, or null to unset), canonical ("en-us" → "en-US"), or the issue naming what is wrong. */
 function localeOf(value: unknown, path: string): { locale: string | undefined } | ValidationIssue {
   if (value === null) return { locale: undefined };
-  const issue = { path, message: "A BCP 47 language tag such as en-US or ja-JP, or null" };
-  if (typeof value !== "string" || value.length === 0 || value.length > 35) return issue;
-  try {
-    const [canonical] = Intl.getCanonicalLocales(value);
-    return canonical ? { locale: canonical } : issue;
-  } catch {
-    return issue;
-  }
+  const canonical = typeof value === "string" ? canonicalLocaleTag(value) : null;
+  return canonical ? { locale: canonical } : { path, message: "A BCP 47 language tag such as en-US or ja-JP, or null" };
 }
 
 function sharingOf(value: unknown, path: string): SharingMode | ValidationIssue {

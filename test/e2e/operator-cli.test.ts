@@ -65,7 +65,7 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
     expect(Number(rows[0]?.created_at)).toBeGreaterThan(Date.now() - 5 * 60_000);
   });
 
-  it("shows and sets an org's plan approval, sharing and source policy, refusing a value it does not know", async () => {
+  it("shows and sets an org's plan approval, sharing, locale and source policy, refusing a value it does not know", async () => {
     expect((await cli("org", "create", "--slug", "steered", "--name", "Steered")).code).toBe(0);
     const shown = await cli("org", "settings", "--org", "steered", "--json");
     expect(shown.code, shown.stderr).toBe(0);
@@ -86,6 +86,17 @@ describe("operator CLI (scripts/cairn.mjs)", { timeout: 180_000 }, () => {
     expect(await runSql("SELECT plan_approval FROM orgs WHERE slug = 'steered'", db)).toEqual([{ plan_approval: "required" }]);
     const missing = await cli("org", "settings", "--org", "nowhere", "--plan-approval", "required");
     expect(missing.code).toBe(1);
+
+    // The locale (the paper of PDF downloads): stored canonical as REST stores it, shown with its paper, and unset.
+    const locale = await cli("org", "settings", "--org", "steered", "--locale", "en-us");
+    expect(locale.code, locale.stderr).toBe(0);
+    expect(locale.stdout).toContain("Locale: en-US (PDF downloads on US Letter).");
+    expect(await runSql("SELECT locale FROM orgs WHERE slug = 'steered'", db)).toEqual([{ locale: "en-US" }]);
+    const unset = await cli("org", "settings", "--org", "steered", "--unset-locale", "--json");
+    expect(unset.code, unset.stderr).toBe(0);
+    expect(JSON.parse(unset.stdout)).toMatchObject({ changed: true });
+    expect(JSON.parse(unset.stdout)).not.toHaveProperty("locale");
+    expect(await runSql("SELECT locale FROM orgs WHERE slug = 'steered'", db)).toEqual([{ locale: null }]);
 
     // The source policy: domains added and removed one at a time, normalized, refused when both ways or garbage.
     const blocked = await cli("org", "settings", "--org", "steered", "--block-domain", "https://Example.com/x", "--block-domain", "spam.net", "--prefer-domain", "nature.com", "--json");

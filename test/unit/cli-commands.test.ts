@@ -73,3 +73,17 @@ describe("a webhook's or channel's URL has one name on every face", () => {
     expect(mixed.stderr).toMatch(/An email channel takes --address EMAIL, not a URL/);
   });
 });
+
+describe("org settings --locale", () => {
+  it("is in the command's help, and a tag that is not BCP 47, or --locale with --unset-locale, is refused before the database is asked", async () => {
+    const help = await runCli("org", "settings", "--help");
+    expect(help.stdout).toContain("[--locale TAG | --unset-locale]");
+    expect(help.stdout).toContain("US Letter");
+    const bad = await runCli("org", "settings", "--org", "acme", "--locale", "not a locale");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--locale is a BCP 47 language tag such as en-US, en-GB or ja-JP (got "not a locale"); nothing was changed.');
+    const both = await runCli("org", "settings", "--org", "acme", "--locale", "en-US", "--unset-locale");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("Give --locale or --unset-locale, not both");
+  });
+});

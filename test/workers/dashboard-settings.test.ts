@@ -1,7 +1,10 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
+import { sealSecret } from "../../src/domain/webhooks/secret-box";
+import type { Env } from "../../src/env";
+import { requiredKeyring } from "../../src/platform/webhooks/secret-keys";
 import { Visitor } from "../support/dashboard";
-import { rest, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
+import { fetchWorker, ORIGIN, rest, seedApiKey, seedOrg, seedTenant, seedUser } from "../support/worker";
 
 async function signedIn(email: string, password: string) {
   const visitor = new Visitor();
@@ -189,5 +192,111 @@ describe("the org's single sign-on, before any provider is asked", () => {
 
     await env.DB.prepare("UPDATE memberships SET password_break_glass_at = 1 WHERE org_id = ? AND user_id = ?").bind(orgId, member.userId).run();
     expect((await new Visitor().signIn(member.email, member.password)).status).toBe(303);
+  });
+});
+
+/** wrangler.toml's SSO_ADDRESS_RATE_LIMITER: 20 a minute. Windows may roll over once in a loop: 2 × 20 + 1 attempts always meet a refusal. */
+const SSO_ADDRESS_LIMIT = 20;
+const SSO_ATTEMPTS = 2 * SSO_ADDRESS_LIMIT + 1;
+const sourcePages = inject("sourcePagesOrigin");
+
+/**
+ * An org signing in its own domain through a provider on the loopback fixture server, as a saved configuration is
+ * stored (secret sealed): every request Cairn sends the provider is a hit there under the returned path prefix.
+ */
+async function orgWithProvider() {
+  const { orgId, admin } = await seedTenant();
+  const tag = `sso-limit-${crypto.randomUUID().slice(0, 8)}`;
+  const issuer = `${sourcePages}/${tag}`;
+  const metadata = { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` };
+  const sealed = await sealSecret(await requiredKeyring(env as unknown as Env), `sso:${orgId}`, "client-secret");
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO org_sso (org_id, issuer, client_id, client_secret_sealed, provider_metadata, default_role, required, updated_by, updated_at) VALUES (?, ?, 'cairn', ?, ?, 'member', 0, ?, 0)",
+    ).bind(orgId, issuer, sealed, JSON.stringify(metadata), admin.userId),
+    env.DB.prepare("INSERT INTO org_sso_domains (domain, org_id) VALUES (?, ?)").bind(`${tag}.test`, orgId),
+  ]);
+  const providerHits = async () =>
+    Object.entries(((await (await fetch(`${sourcePages}/hits`)).json()) as { hits: Record<string, number> }).hits)
+      .filter(([path]) => path.startsWith(`/${tag}/`))
+      .reduce((sum, [, n]) => sum + n, 0);
+  return { orgId, email: `ada@${tag}.test`, providerHits };
+}
+
+const startSso = (email: string, address: string) =>
+  fetchWorker(new Request(`${ORIGIN}/dashboard/sign-in/sso?email=${encodeURIComponent(email)}`, { redirect: "manual", headers: { "cf-connecting-ip": address } }));
+const callbackSso = (query: string, address: string, cookie = "") =>
+  fetchWorker(new Request(`${ORIGIN}/dashboard/sign-in/sso/callback?${query}`, { redirect: "manual", headers: { "cf-connecting-ip": address, ...(cookie ? { cookie } : {}) } }));
+const pendingCount = async () => (await env.OAUTH_KV.list({ prefix: "cairn:sso:pending:" })).keys.length;
+const pendingKeyOf = async (state: string) =>
+  `cairn:sso:pending:${[...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(state)))].map((byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+
+/** Requests from one address until one is refused (429), at most SSO_ATTEMPTS; how many were served before it. */
+async function untilRefused(send: () => Promise<Response>, servedStatus: number): Promise<{ refused: Response | undefined; served: number }> {
+  let served = 0;
+  for (let i = 0; i < SSO_ATTEMPTS; i++) {
+    const response = await send();
+    if (response.status === 429) return { refused: response, served };
+    expect(response.status).toBe(servedStatus);
+    served++;
+  }
+  return { refused: undefined, served };
+}
+
+describe("single sign-on's public routes, bounded", () => {
+  it("past its bound a client address starting sign-ins gets 429 with Retry-After, no pending sign-in and no request to the provider; another address is served; the next window starts afresh", async () => {
+    const { email, providerHits } = await orgWithProvider();
+    const address = `203.0.113.${100 + Math.floor(Math.random() * 100)}`;
+    const before = await pendingCount();
+    const { refused, served } = await untilRefused(() => startSso(email, address), 303);
+    expect(refused?.status).toBe(429);
+    expect(served).toBeGreaterThanOrEqual(SSO_ADDRESS_LIMIT);
+    const retryAfter = Number(refused?.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await refused?.text()).toContain("Too many sign-in attempts");
+    expect(refused?.headers.get("set-cookie")).toBeNull();
+    // One pending sign-in per start served, none for the refused one; nothing was asked of the provider.
+    expect(await pendingCount()).toBe(before + served);
+    expect(await providerHits()).toBe(0);
+
+    // Another client address has its own budget.
+    const other = await startSso(email, "198.51.100.23");
+    expect(other.status).toBe(303);
+    expect(other.headers.get("location")).toContain("/authorize?");
+
+    // A minute on, the window is a new one: the same address is served again.
+    const later = Date.now() + 60_000;
+    vi.spyOn(Date, "now").mockImplementation(() => later);
+    try {
+      expect((await startSso(email, address)).status).toBe(303);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("past its bound a client address's callback gets 429 before the pending sign-in is read: it stays pending and no code is exchanged", async () => {
+    const { email, providerHits } = await orgWithProvider();
+    const address = `192.0.2.${100 + Math.floor(Math.random() * 100)}`;
+    const started = await startSso(email, "198.51.100.77");
+    expect(started.status).toBe(303);
+    const state = new URL(String(started.headers.get("location"))).searchParams.get("state") ?? "";
+    const cookie = `cairn-sso=${state}`;
+    const query = new URLSearchParams({ code: "a-code", state }).toString();
+
+    const { refused } = await untilRefused(() => callbackSso("code=x&state=not-a-sign-in", address), 400);
+    expect(refused?.status).toBe(429);
+    const callback = await callbackSso(query, address, cookie);
+    expect(callback.status).toBe(429);
+    expect(Number(callback.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await callback.text()).toContain("Too many sign-in attempts");
+    expect(await env.OAUTH_KV.get(await pendingKeyOf(state))).not.toBeNull();
+    expect(await providerHits()).toBe(0);
+
+    // The same callback from an address within its bound goes on: the sign-in is used, and the code is sent to the provider.
+    const served = await callbackSso(query, "198.51.100.77", cookie);
+    expect(served.status).not.toBe(429);
+    expect(await env.OAUTH_KV.get(await pendingKeyOf(state))).toBeNull();
+    expect(await providerHits()).toBeGreaterThan(0);
   });
 });

@@ -1,9 +1,12 @@
 import type { Hono } from "hono";
 import { finishSignIn, authorizationUrl, newPendingSecrets } from "../../auth/sso/provider-client";
 import { providerAccess, ssoClientOf } from "../../auth/sso/org-sso";
+import { type SsoLimitRefusal, ssoLimitRefusal } from "../../auth/sso/sign-in-limits";
+import { clientAddress } from "../../auth/sign-in";
 import { emailDomainOf, providerNameOf } from "../../domain/auth/sso/config";
 import { refusalMessage, type SsoRefusal } from "../../domain/auth/sso/identity";
 import { checkPending, type PendingSsoSignIn, SSO_PENDING_TTL_SECONDS, type SsoReturn } from "../../domain/auth/sso/pending";
+import { ssoAddressCounter, ssoOrgCounter } from "../../domain/auth/sso/sign-in-limits";
 import { newId } from "../../domain/ids";
 import type { Env } from "../../env";
 import { log } from "../../platform/log";
@@ -19,7 +22,9 @@ import { cookieHeader, cookieSecurity, readCookie, sha256Hex } from "./session";
  * the browser to the provider of the org whose domain the address is in; the provider sends it back to
  * /dashboard/sign-in/sso/callback, which opens the dashboard, or (when the sign-in began on the consent page of an
  * MCP client's authorization) shows that consent page. Every refusal is a page in words, changes nothing, and is
- * audited (the org's log once the org is known, the Worker's log before) without any token.
+ * audited (the org's log once the org is known, the Worker's log before) without any token. Both routes need no
+ * session, so both are bounded (src/domain/auth/sso/sign-in-limits.ts) before a pending sign-in is read or written
+ * and before the provider is called.
  */
 const pendingKey = (stateHash: string) => `cairn:sso:pending:${stateHash}`;
 const stateCookieName = (env: Env) => (cookieSecurity(env.PUBLIC_URL).secure ? "__Host-cairn-sso" : "cairn-sso");
@@ -50,6 +55,18 @@ async function auditRefusal(env: Env, orgId: string, refusal: SsoRefusal, detail
   await auditInsertStatement(env.DB, { orgId, actorUserId: "sso", actorClientId: "sso", action: "sso.sign_in_refused", targetType: "org", targetId: orgId, detail: { reason: refusal, detail } }, Date.now()).run();
 }
 
+/**
+ * Past a bound: 429 with Retry-After, in words; no pending sign-in read or written, nothing sent to the provider,
+ * the state cookie left as it is. In the Worker's log always, and in the org's audit log when the org is known (its
+ * own bound refused the start): that write is bounded too, by the per-address bound every start passes first.
+ */
+async function limitedPage(c: DashContext, refusal: SsoLimitRefusal, step: "start" | "callback", retry: string, orgId: string | null) {
+  log("warn", "sso sign-in refused", { reason: "rate_limited", bound: refusal.bound, step, orgId });
+  if (orgId) await auditRefusal(c.env, orgId, "rate_limited", "more sign-ins were started for the organization in a minute than its bound allows");
+  c.header("retry-after", String(refusal.retryAfterSeconds));
+  return refusalPage(c, "rate_limited", "", 429, retry);
+}
+
 /** The provider's "Continue with …" link for an e-mail whose domain an org signs in, or undefined. */
 export async function ssoOfferFor(env: Env, email: string | undefined, then: { next?: string; authorize?: string }): Promise<{ providerName: string; href: string } | undefined> {
   const domain = email ? emailDomainOf(email) : null;
@@ -68,13 +85,18 @@ export function registerSsoRoutes(dashboardApp: Hono<App>, safeReturn: (value: u
     const after: SsoReturn =
       authorize !== undefined && AUTHORIZE_SEARCH.test(authorize) ? { kind: "authorize", search: authorize } : { kind: "dashboard", next: safeReturn(c.req.query("next"), "/dashboard/plans") };
     const retry = after.kind === "authorize" ? `/authorize${after.search}` : "/dashboard/sign-in";
+    const now = Date.now();
+    const byAddress = await ssoLimitRefusal(c.env, ssoAddressCounter("start", clientAddress(c.req.raw), now));
+    if (byAddress) return limitedPage(c, byAddress, "start", retry, null);
     const domain = emailDomainOf(email);
     const sso = domain ? await orgSsoForDomain(c.env.DB, domain) : null;
     if (!sso) return refusalPage(c, "not_configured", "", 404, retry);
+    const byOrg = await ssoLimitRefusal(c.env, ssoOrgCounter(sso.orgId, now));
+    if (byOrg) return limitedPage(c, byOrg, "start", retry, sso.orgId);
     const providerName = providerNameOf(sso.issuer);
     const opened = await ssoClientOf(c.env, sso);
     if (!opened) return refusalPage(c, "provider_unreachable", providerName, 503, retry);
-    const pending: PendingSsoSignIn = { orgId: sso.orgId, ...newPendingSecrets(), createdAt: Date.now(), after };
+    const pending: PendingSsoSignIn = { orgId: sso.orgId, ...newPendingSecrets(), createdAt: now, after };
     await c.env.OAUTH_KV.put(pendingKey(await sha256Hex(pending.state)), JSON.stringify(pending), { expirationTtl: SSO_PENDING_TTL_SECONDS });
     const target = await authorizationUrl(opened.metadata, opened.client, pending, email);
     c.header("set-cookie", cookieHeader(c.env.PUBLIC_URL, stateCookieName(c.env), pending.state, SSO_PENDING_TTL_SECONDS), { append: true });
@@ -98,6 +120,9 @@ export function registerSsoRoutes(dashboardApp: Hono<App>, safeReturn: (value: u
   });
 
   dashboardApp.get("/sign-in/sso/callback", async (c) => {
+    // Before the pending record is read (a refused callback leaves it, and its cookie, to be opened again once the window ends).
+    const byAddress = await ssoLimitRefusal(c.env, ssoAddressCounter("callback", clientAddress(c.req.raw), Date.now()));
+    if (byAddress) return limitedPage(c, byAddress, "callback", "/dashboard/sign-in", null);
     const url = new URL(c.req.url);
     const state = (url.searchParams.get("state") ?? "").slice(0, 200);
     const key = pendingKey(await sha256Hex(state));

@@ -41,7 +41,7 @@ describe("the identity a provider vouches for", () => {
   });
 
   it("has words for every refusal, naming the provider and never echoing a value", () => {
-    const refusals: SsoRefusal[] = ["bad_signature", "wrong_audience", "expired", "nonce_mismatch", "email_not_verified", "domain_not_allowed", "state_unknown", "provider_unreachable"];
+    const refusals: SsoRefusal[] = ["bad_signature", "wrong_audience", "expired", "nonce_mismatch", "email_not_verified", "domain_not_allowed", "state_unknown", "provider_unreachable", "rate_limited"];
     for (const refusal of refusals) {
       const { title, message } = refusalMessage(refusal, "Okta");
       expect(title.length).toBeGreaterThan(5);

@@ -24,7 +24,9 @@ export type SsoRefusal =
   | "email_not_verified"
   | "domain_not_allowed"
   | "not_configured"
-  | "invalid_response";
+  | "invalid_response"
+  /** Past the bound on starting sign-ins or on callbacks (sign-in-limits.ts): nothing was read, written or fetched. */
+  | "rate_limited";
 
 export type IdentityCheck = { ok: true; email: string; subject: string; name: string | null } | { ok: false; refusal: SsoRefusal };
 
@@ -101,5 +103,10 @@ export function refusalMessage(refusal: SsoRefusal, providerName: string): { tit
       return { title: "No single sign-on for this address", message: "No organization signs in this e-mail address's domain through its own provider. Sign in with your password." };
     case "invalid_response":
       return { title: "The sign-in could not be completed", message: `The answer from ${providerName} is not what Cairn expects. ${again}` };
+    case "rate_limited":
+      return {
+        title: "Too many sign-in attempts",
+        message: "Too many sign-in attempts in the last minute, from this network or for your organization. Nothing was sent to your provider. Try again in a minute.",
+      };
   }
 }
