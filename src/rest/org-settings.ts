@@ -104,13 +104,15 @@ export function orgSettingsOpenApiPaths(base: string, problem: (description: str
     },
   };
   const json = { description: "The org's settings", content: { "application/json": { schema: settings } } };
+  // PUT and PATCH take the same body: any of the settings, at least one, nothing else.
+  const change = { required: true, content: { "application/json": { schema: { ...settings, minProperties: 1, additionalProperties: false } } } };
   return {
     [`${base}${PATH}`]: {
       put: {
         operationId: "put_org_settings",
         summary: "Change the organization's settings (as PATCH)",
         ...common,
-        requestBody: { required: true, content: { "application/json": { schema: { ...settings, minProperties: 1, additionalProperties: false } } } },
+        requestBody: change,
         responses: { "200": json, "400": problem("A field is not valid, or an approver is not a member (named)"), ...errors },
       },
       get: { operationId: "get_org_settings", summary: "The organization's settings", ...common, responses: { "200": json, ...errors } },
@@ -118,7 +120,7 @@ export function orgSettingsOpenApiPaths(base: string, problem: (description: str
         operationId: "update_org_settings",
         summary: "Change the organization's settings",
         ...common,
-        requestBody: { required: true, content: { "application/json": { schema: { ...settings, minProperties: 1, additionalProperties: false } } } },
+        requestBody: change,
         responses: { "200": json, "400": problem("A field is not valid"), ...errors },
       },
     },

@@ -62,6 +62,9 @@ export interface SnippetToRead {
   match: string;
 }
 
+/** A hit's snippet, as every artifact search cuts it: from the full index's text column, 24 tokens, its words marked. */
+const SNIPPET = "snippet(artifacts_fts, 1, '«', '»', '…', 24)";
+
 /** How much of a hit's text is read for the words its query's prefixes begin (a snippet is cut from the first matches anyway). */
 const PREFIX_TEXT_CHARS = 20_000;
 
@@ -74,7 +77,7 @@ export async function prefixSnippets(db: D1Queries, found: ArtifactSearchResult)
   const results = await db.batch(
     found.snippetsToRead.map(({ seq, match }) =>
       // CAST: a number from JavaScript is bound as a REAL, with which FTS5 does not look the rowid up (it returned every match).
-      db.prepare("SELECT snippet(artifacts_fts, 1, '«', '»', '…', 24) AS snippet FROM artifacts_fts WHERE artifacts_fts MATCH ? AND artifacts_fts.rowid = CAST(? AS INTEGER)").bind(match, seq),
+      db.prepare(`SELECT ${SNIPPET} AS snippet FROM artifacts_fts WHERE artifacts_fts MATCH ? AND artifacts_fts.rowid = CAST(? AS INTEGER)`).bind(match, seq),
     ),
   );
   const hits = [...found.hits];
@@ -185,7 +188,7 @@ export function artifactSearch(db: D1Queries, orgId: string, ftsQuery: string, f
   const prefixed = /"\*/.test(ftsQuery);
   const snippetOfHit = prefixed
     ? `NULL AS snippet, a.seq AS seq, COALESCE(a.search_title, a.title) || ' ' || substr(COALESCE(a.search_text, a.content_text), 1, ${PREFIX_TEXT_CHARS}) || ' ' || COALESCE(a.tag_index, '') AS words_text`
-    : "(SELECT snippet(artifacts_fts, 1, '«', '»', '…', 24) FROM artifacts_fts WHERE artifacts_fts MATCH ? AND artifacts_fts.rowid = top.r) AS snippet"
+    : `(SELECT ${SNIPPET} FROM artifacts_fts WHERE artifacts_fts MATCH ? AND artifacts_fts.rowid = top.r) AS snippet`
   const statement = db
     .prepare(
       `WITH win AS MATERIALIZED (${c.sql}),
